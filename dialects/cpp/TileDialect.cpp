@@ -1,0 +1,580 @@
+// Hand-written parts of the tile dialect: the partition view's syntax, the
+// verifiers of the language contract's rules, the kernel attribute checks and
+// the C API registration. Everything else is generated from td/Tile.td.
+#include "TileDialect.h"
+
+#include "mlir-c/IR.h"
+#include "mlir/CAPI/Registration.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallBitVector.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+#include "TileEnums.cpp.inc"
+#include "TileDialect.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "TileAttrs.cpp.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "TileTypes.cpp.inc"
+
+#define GET_OP_CLASSES
+#include "TileOps.cpp.inc"
+
+void TileDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "TileOps.cpp.inc"
+      >();
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "TileTypes.cpp.inc"
+      >();
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "TileAttrs.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// Tile rules
+//===----------------------------------------------------------------------===//
+
+namespace {
+constexpr int64_t kMaxTileElements = int64_t(1) << 20;
+
+bool isF8(Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); }
+
+/// The element types a tile may hold: the contract's list, f8 included (f8
+/// tiles are loaded and stored to feed `tile.mma`).
+bool isTileElementType(Type t) {
+  if (t.isF16() || t.isBF16() || t.isF32() || isF8(t))
+    return true;
+  if (auto i = dyn_cast<IntegerType>(t))
+    return i.isSignless() && llvm::is_contained({1u, 8u, 16u, 32u, 64u},
+                                                 i.getWidth());
+  return false;
+}
+
+/// Checks the tile rules for a shape; `what` names the value in errors
+/// ("result", "operand 'a'", "view").
+LogicalResult verifyTileShape(function_ref<InFlightDiagnostic()> emitError,
+                              StringRef what, ArrayRef<int64_t> shape,
+                              Type elementType) {
+  if (shape.empty() || shape.size() > 3)
+    return emitError() << what << " has rank " << shape.size()
+                       << "; tiles have rank 1 to 3";
+  int64_t elements = 1;
+  for (auto [i, d] : llvm::enumerate(shape)) {
+    if (ShapedType::isDynamic(d))
+      return emitError() << what << " dim " << i
+                         << " is dynamic; tile dims are static";
+    if (d <= 0 || !llvm::isPowerOf2_64(static_cast<uint64_t>(d)))
+      return emitError() << what << " dim " << i << " is " << d
+                         << ", which is not a power of two";
+    elements *= d;
+    if (elements > kMaxTileElements)
+      return emitError() << what << " has more than 2^20 (" << kMaxTileElements
+                         << ") elements";
+  }
+  if (!isTileElementType(elementType))
+    return emitError() << what << " has element type " << elementType
+                       << "; tiles hold f16, bf16, f32, f8E4M3FN, f8E5M2, "
+                          "i1, i8, i16, i32 or i64";
+  return success();
+}
+
+LogicalResult verifyTile(Operation *op, StringRef what, Type type) {
+  auto tensor = cast<RankedTensorType>(type);
+  return verifyTileShape([op] { return op->emitOpError(); }, what,
+                         tensor.getShape(), tensor.getElementType());
+}
+
+/// Tile values of an op are tensors; check each against the tile rules.
+LogicalResult verifyAllTiles(Operation *op) {
+  for (OpOperand &operand : op->getOpOperands())
+    if (isa<RankedTensorType>(operand.get().getType()) &&
+        failed(verifyTile(op,
+                          ("operand #" + Twine(operand.getOperandNumber())).str(),
+                          operand.get().getType())))
+      return failure();
+  for (OpResult result : op->getResults())
+    if (isa<RankedTensorType>(result.getType()) &&
+        failed(verifyTile(op, "result", result.getType())))
+      return failure();
+  return success();
+}
+
+int64_t numElements(ArrayRef<int64_t> shape) {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  return n;
+}
+
+std::string shapeString(ArrayRef<int64_t> shape) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  llvm::interleave(shape, os, "x");
+  return s;
+}
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// PartitionViewType
+//===----------------------------------------------------------------------===//
+
+Type PartitionViewType::parse(AsmParser &parser) {
+  SmallVector<int64_t> shape;
+  Type elementType;
+  Padding padding = Padding::zero;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseLess() ||
+      parser.parseDimensionList(shape, /*allowDynamic=*/false,
+                                /*withTrailingX=*/true) ||
+      parser.parseType(elementType))
+    return {};
+  if (succeeded(parser.parseOptionalComma())) {
+    StringRef keyword;
+    SMLoc padLoc = parser.getCurrentLocation();
+    if (parser.parseKeyword("padding") || parser.parseEqual())
+      return {};
+    padLoc = parser.getCurrentLocation();
+    if (parser.parseKeyword(&keyword)) {
+      return {};
+    }
+    std::optional<Padding> parsed = symbolizePadding(keyword);
+    if (!parsed) {
+      parser.emitError(padLoc) << "unknown padding '" << keyword
+                               << "'; expected zero, neg_inf, pos_inf or nan";
+      return {};
+    }
+    padding = *parsed;
+  }
+  if (parser.parseGreater())
+    return {};
+  return getChecked([&] { return parser.emitError(loc); },
+                    parser.getContext(), shape, elementType, padding);
+}
+
+void PartitionViewType::print(AsmPrinter &printer) const {
+  printer << "<";
+  for (int64_t d : getShape())
+    printer << d << "x";
+  printer << getElementType();
+  if (getPadding() != Padding::zero)
+    printer << ", padding = " << stringifyPadding(getPadding());
+  printer << ">";
+}
+
+LogicalResult
+PartitionViewType::verify(function_ref<InFlightDiagnostic()> emitError,
+                          ArrayRef<int64_t> shape, Type elementType,
+                          Padding padding) {
+  if (failed(verifyTileShape(emitError, "partition view tile", shape,
+                             elementType)))
+    return failure();
+  if (padding != Padding::zero && !isa<FloatType>(elementType))
+    return emitError() << "padding '" << stringifyPadding(padding)
+                       << "' needs a floating-point element type, not "
+                       << elementType;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Grid queries
+//===----------------------------------------------------------------------===//
+
+namespace {
+LogicalResult verifyInsideKernel(Operation *op) {
+  auto func = op->getParentOfType<func::FuncOp>();
+  if (!func || !func->hasAttr(TileDialect::kKernelAttrName))
+    return op->emitOpError()
+           << "may only appear inside a function with the '"
+           << TileDialect::kKernelAttrName << "' attribute";
+  return success();
+}
+} // namespace
+
+LogicalResult BlockIdOp::verify() { return verifyInsideKernel(*this); }
+LogicalResult NumBlocksOp::verify() { return verifyInsideKernel(*this); }
+
+//===----------------------------------------------------------------------===//
+// Views
+//===----------------------------------------------------------------------===//
+
+LogicalResult PartitionViewOp::verify() {
+  auto memref = cast<MemRefType>(getSource().getType());
+  PartitionViewType view = getType();
+  if (memref.getRank() != view.getRank())
+    return emitOpError() << "memref has rank " << memref.getRank()
+                         << " but the view has rank " << view.getRank();
+  if (memref.getElementType() != view.getElementType())
+    return emitOpError() << "memref element type " << memref.getElementType()
+                         << " differs from the view's "
+                         << view.getElementType();
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(memref.getStridesAndOffset(strides, offset)) ||
+      strides.back() != 1)
+    return emitOpError() << "memref " << memref
+                         << " is not row-major with unit innermost stride";
+  return success();
+}
+
+LogicalResult NumTilesOp::verify() {
+  int64_t rank = getView().getType().getRank();
+  int64_t dim = getDim();
+  if (dim < 0 || dim >= rank)
+    return emitOpError() << "dim " << dim << " is out of range for a view of rank "
+                         << rank;
+  return success();
+}
+
+namespace {
+LogicalResult verifyViewAccess(Operation *op, StringRef tileName,
+                               RankedTensorType tile, PartitionViewType view,
+                               size_t numIndices) {
+  if (failed(verifyAllTiles(op)))
+    return failure();
+  if (numIndices != static_cast<size_t>(view.getRank()))
+    return op->emitOpError() << "has " << numIndices
+                             << " indices but the view has rank "
+                             << view.getRank();
+  if (tile.getShape() != view.getShape())
+    return op->emitOpError()
+           << tileName << " shape " << shapeString(tile.getShape())
+           << " differs from the view's tile shape "
+           << shapeString(view.getShape());
+  if (tile.getElementType() != view.getElementType())
+    return op->emitOpError()
+           << tileName << " element type " << tile.getElementType()
+           << " differs from the view's " << view.getElementType();
+  return success();
+}
+} // namespace
+
+LogicalResult LoadOp::verify() {
+  return verifyViewAccess(*this, "result", getType(), getView().getType(),
+                          getIndices().size());
+}
+
+LogicalResult StoreOp::verify() {
+  return verifyViewAccess(*this, "stored tile", getValue().getType(),
+                          getView().getType(), getIndices().size());
+}
+
+//===----------------------------------------------------------------------===//
+// mma
+//===----------------------------------------------------------------------===//
+
+LogicalResult MmaOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location>, ValueRange operands,
+    DictionaryAttr, OpaqueProperties, RegionRange,
+    SmallVectorImpl<Type> &inferredReturnTypes) {
+  if (operands.size() != 3)
+    return failure();
+  inferredReturnTypes.push_back(operands[2].getType());
+  return success();
+}
+
+LogicalResult MmaOp::verify() {
+  if (failed(verifyAllTiles(*this)))
+    return failure();
+  auto a = getA().getType(), b = getB().getType(), c = getC().getType();
+  for (auto [name, t] : {std::pair<StringRef, RankedTensorType>{"a", a},
+                         {"b", b}, {"c", c}})
+    if (t.getRank() != 2)
+      return emitOpError() << "operand '" << name << "' has rank "
+                           << t.getRank() << "; mma operands have rank 2";
+  int64_t m = a.getDimSize(0), k = a.getDimSize(1);
+  if (b.getDimSize(0) != k)
+    return emitOpError() << "operand 'a' is " << m << "x" << k
+                         << " so 'b' must have " << k << " rows, but it is "
+                         << shapeString(b.getShape());
+  int64_t n = b.getDimSize(1);
+  if (c.getDimSize(0) != m || c.getDimSize(1) != n)
+    return emitOpError() << "accumulator 'c' is " << shapeString(c.getShape())
+                         << " but a x b is " << m << "x" << n;
+  Type ta = a.getElementType(), tb = b.getElementType(),
+       tc = c.getElementType();
+  bool ok = (ta.isF16() && tb.isF16() && (tc.isF32() || tc.isF16())) ||
+            (ta.isBF16() && tb.isBF16() && tc.isF32()) ||
+            (ta.isF32() && tb.isF32() && tc.isF32()) ||
+            (isF8(ta) && isF8(tb) && tc.isF32());
+  if (!ok)
+    return emitOpError() << "unsupported element types (" << ta << ", " << tb
+                         << ") -> " << tc
+                         << "; supported: (f16, f16) -> f32 or f16, "
+                            "(bf16, bf16) -> f32, (f32, f32) -> f32, "
+                            "(f8, f8) -> f32";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Shape ops
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReduceOp::verify() {
+  if (failed(verifyAllTiles(*this)))
+    return failure();
+  RankedTensorType in = getInput().getType(), out = getType();
+  int64_t dim = getDim();
+  if (dim < 0 || dim >= in.getRank())
+    return emitOpError() << "dim " << dim
+                         << " is out of range for an input of rank "
+                         << in.getRank();
+  Type elt = in.getElementType();
+  if (elt.isInteger(1) || isF8(elt))
+    return emitOpError() << "reduction '" << stringifyReduceKind(getKind())
+                         << "' is not defined for element type " << elt;
+  SmallVector<int64_t> expected(in.getShape());
+  expected.erase(expected.begin() + dim);
+  if (out.getShape() != ArrayRef<int64_t>(expected))
+    return emitOpError() << "result shape " << shapeString(out.getShape())
+                         << " should be " << shapeString(expected)
+                         << " (input " << shapeString(in.getShape())
+                         << " with dim " << dim << " removed)";
+  if (out.getElementType() != elt)
+    return emitOpError() << "result element type " << out.getElementType()
+                         << " differs from the input's " << elt;
+  return success();
+}
+
+LogicalResult BroadcastOp::verify() {
+  if (failed(verifyAllTiles(*this)))
+    return failure();
+  RankedTensorType in = getInput().getType(), out = getType();
+  if (in.getElementType() != out.getElementType())
+    return emitOpError() << "result element type " << out.getElementType()
+                         << " differs from the input's "
+                         << in.getElementType();
+  if (in.getRank() != out.getRank())
+    return emitOpError() << "input has rank " << in.getRank()
+                         << " but the result has rank " << out.getRank()
+                         << "; use tile.reshape to change the rank";
+  for (int64_t i = 0; i < in.getRank(); ++i)
+    if (in.getDimSize(i) != out.getDimSize(i) && in.getDimSize(i) != 1)
+      return emitOpError() << "dim " << i << " changes from "
+                           << in.getDimSize(i) << " to " << out.getDimSize(i)
+                           << "; only size-1 dims may be broadcast";
+  return success();
+}
+
+LogicalResult ReshapeOp::verify() {
+  if (failed(verifyAllTiles(*this)))
+    return failure();
+  RankedTensorType in = getInput().getType(), out = getType();
+  if (in.getElementType() != out.getElementType())
+    return emitOpError() << "result element type " << out.getElementType()
+                         << " differs from the input's "
+                         << in.getElementType();
+  if (numElements(in.getShape()) != numElements(out.getShape()))
+    return emitOpError() << "input has " << numElements(in.getShape())
+                         << " elements but the result has "
+                         << numElements(out.getShape());
+  return success();
+}
+
+LogicalResult PermuteOp::verify() {
+  if (failed(verifyAllTiles(*this)))
+    return failure();
+  RankedTensorType in = getInput().getType(), out = getType();
+  ArrayRef<int64_t> perm = getPermutation();
+  int64_t rank = in.getRank();
+  if (static_cast<int64_t>(perm.size()) != rank)
+    return emitOpError() << "permutation has " << perm.size()
+                         << " entries but the input has rank " << rank;
+  llvm::SmallBitVector seen(rank);
+  for (int64_t p : perm) {
+    if (p < 0 || p >= rank)
+      return emitOpError() << "permutation entry " << p
+                           << " is out of range for rank " << rank;
+    if (seen.test(p))
+      return emitOpError() << "permutation repeats " << p;
+    seen.set(p);
+  }
+  if (in.getElementType() != out.getElementType())
+    return emitOpError() << "result element type " << out.getElementType()
+                         << " differs from the input's "
+                         << in.getElementType();
+  if (out.getRank() != rank)
+    return emitOpError() << "result has rank " << out.getRank()
+                         << " but the input has rank " << rank;
+  for (int64_t i = 0; i < rank; ++i)
+    if (out.getDimSize(i) != in.getDimSize(perm[i]))
+      return emitOpError() << "result dim " << i << " is "
+                           << out.getDimSize(i) << " but input dim "
+                           << perm[i] << " is " << in.getDimSize(perm[i]);
+  return success();
+}
+
+LogicalResult SplatOp::verify() {
+  if (failed(verifyAllTiles(*this)))
+    return failure();
+  Type elt = getType().getElementType();
+  if (getValue().getType() != elt)
+    return emitOpError() << "scalar type " << getValue().getType()
+                         << " differs from the result element type " << elt;
+  return success();
+}
+
+LogicalResult IotaOp::verify() {
+  if (failed(verifyAllTiles(*this)))
+    return failure();
+  RankedTensorType t = getType();
+  if (t.getRank() != 1)
+    return emitOpError() << "result has rank " << t.getRank()
+                         << "; iota produces a rank-1 tile";
+  int64_t last = t.getDimSize(0) - 1;
+  Type elt = t.getElementType();
+  // Largest integer each type holds exactly.
+  int64_t limit;
+  if (auto i = dyn_cast<IntegerType>(elt)) {
+    if (i.getWidth() == 1)
+      return emitOpError() << "element type i1 cannot count";
+    limit = i.getWidth() >= 64 ? INT64_MAX
+                               : (int64_t(1) << (i.getWidth() - 1)) - 1;
+  } else if (elt.isF32()) {
+    limit = int64_t(1) << 24;
+  } else if (elt.isF16()) {
+    limit = int64_t(1) << 11;
+  } else if (elt.isBF16()) {
+    limit = int64_t(1) << 8;
+  } else {
+    return emitOpError() << "element type " << elt << " cannot count";
+  }
+  if (last > limit)
+    return emitOpError() << "the last element " << last
+                         << " is not exactly representable in " << elt;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel attributes
+//===----------------------------------------------------------------------===//
+
+namespace {
+bool isKernelScalar(Type t) {
+  return t.isIndex() || t.isSignlessInteger(32) || t.isSignlessInteger(64) ||
+         t.isF32();
+}
+} // namespace
+
+LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attr) {
+  StringRef name = attr.getName().strref();
+  if (name == kKernelAttrName) {
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitError() << "'" << name << "' is a unit attribute";
+    auto func = dyn_cast<func::FuncOp>(op);
+    if (!func)
+      return op->emitError() << "'" << name << "' belongs on a func.func";
+    FunctionType type = func.getFunctionType();
+    if (type.getNumResults() != 0)
+      return op->emitError() << "kernel @" << func.getSymName() << " returns "
+                             << type.getNumResults()
+                             << " values; kernels return nothing";
+    for (auto [i, t] : llvm::enumerate(type.getInputs())) {
+      if (auto memref = dyn_cast<MemRefType>(t)) {
+        if (memref.getRank() < 1 || memref.getRank() > 3 ||
+            !isTileElementType(memref.getElementType()))
+          return op->emitError()
+                 << "kernel argument #" << i << " has type " << t
+                 << "; memref arguments have rank 1 to 3 and a tile "
+                    "element type";
+        continue;
+      }
+      if (!isKernelScalar(t))
+        return op->emitError()
+               << "kernel argument #" << i << " has type " << t
+               << "; kernel arguments are memrefs or index, i32, i64, f32 "
+                  "scalars";
+    }
+    return success();
+  }
+  if (name == kHintsAttrName) {
+    auto dict = dyn_cast<DictionaryAttr>(attr.getValue());
+    if (!dict)
+      return op->emitError() << "'" << name << "' must be a dictionary";
+    for (NamedAttribute hint : dict) {
+      StringRef key = hint.getName().strref();
+      if (key != "num_ctas" && key != "occupancy" && key != "num_stages") {
+        op->emitWarning() << "unknown hint '" << key << "' is ignored";
+        continue;
+      }
+      auto value = dyn_cast<IntegerAttr>(hint.getValue());
+      if (!value || !isa<IntegerType>(value.getType()) ||
+          value.getValue().getSExtValue() < 1)
+        return op->emitError() << "hint '" << key
+                               << "' must be a positive integer, not "
+                               << hint.getValue();
+    }
+    return success();
+  }
+  return op->emitError() << "unknown tile attribute '" << name << "'";
+}
+
+//===----------------------------------------------------------------------===//
+// C API
+//===----------------------------------------------------------------------===//
+
+extern "C" {
+MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(Tile, tile, mlir::tile::TileDialect)
+}
+
+//===----------------------------------------------------------------------===//
+// C API for the partition view type, used by the Rust helpers in types.rs.
+//===----------------------------------------------------------------------===//
+
+#include "mlir/CAPI/IR.h"
+
+extern "C" {
+
+bool tileTypeIsAPartitionView(MlirType type) {
+  return isa<PartitionViewType>(unwrap(type));
+}
+
+/// Returns a null type (and emits a diagnostic at an unknown location) when
+/// the parameters break the tile rules or the padding is out of range.
+MlirType tilePartitionViewTypeGetChecked(MlirContext context, intptr_t rank,
+                                         const int64_t *shape,
+                                         MlirType elementType,
+                                         int32_t padding) {
+  MLIRContext *ctx = unwrap(context);
+  std::optional<Padding> pad = symbolizePadding(padding);
+  if (!pad) {
+    emitError(UnknownLoc::get(ctx)) << "padding " << padding
+                                    << " is not a tile padding";
+    return MlirType{nullptr};
+  }
+  return wrap(PartitionViewType::getChecked(
+      [ctx] { return emitError(UnknownLoc::get(ctx)); }, ctx,
+      ArrayRef<int64_t>(shape, rank), unwrap(elementType), *pad));
+}
+
+intptr_t tilePartitionViewTypeGetRank(MlirType type) {
+  return cast<PartitionViewType>(unwrap(type)).getRank();
+}
+
+int64_t tilePartitionViewTypeGetDim(MlirType type, intptr_t dim) {
+  return cast<PartitionViewType>(unwrap(type)).getShape()[dim];
+}
+
+MlirType tilePartitionViewTypeGetElementType(MlirType type) {
+  return wrap(cast<PartitionViewType>(unwrap(type)).getElementType());
+}
+
+int32_t tilePartitionViewTypeGetPadding(MlirType type) {
+  return static_cast<int32_t>(
+      cast<PartitionViewType>(unwrap(type)).getPadding());
+}
+}

@@ -1,0 +1,34 @@
+//! The `tile` MLIR dialect.
+//!
+//! The dialect is defined once, in `td/Tile.td`. `build.rs` generates its C++
+//! with `mlir-tblgen` and links it beside mlir-sys's static MLIR; the Rust
+//! builders in [`ops`] come from the same file through melior's `dialect!`.
+//! [`types`] builds and inspects `!tile.partition_view` and the tile enums.
+//!
+//! Invariant: every entry point that creates a context goes through
+//! [`register`] or [`registry`], so that the tile dialect and all upstream
+//! dialects are there before any IR is parsed.
+
+pub mod registry;
+pub mod types;
+
+pub use registry::{create_context, register, registry};
+
+/// Rust builders and accessors for every tile op, generated from `Tile.td`.
+#[allow(clippy::all, missing_docs, unused)]
+pub mod ops {
+    melior::dialect! {
+        name: "tile",
+        files: ["Tile.td"],
+        include_directory_env_vars: ["TILE_TD_DIR"],
+    }
+    pub use tile::*;
+}
+
+/// Errors of this crate.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A type, attribute or module did not parse or did not verify.
+    #[error("invalid {what}: {text}")]
+    Invalid { what: &'static str, text: String },
+}

@@ -1,0 +1,395 @@
+//===- Tile.td - the tile dialect ----------------------------*- tablegen -*-===//
+//
+// The single definition of the `tile` dialect: its dialect record, enums,
+// the partition view type and every op of the language contract
+// (shared/spec/tile-language.md). build.rs generates the C++ from this file;
+// melior's `dialect!` generates the Rust builders from it too.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_TD
+#define TILE_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+include "mlir/IR/BuiltinTypes.td"
+include "mlir/IR/CommonTypeConstraints.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+
+//===----------------------------------------------------------------------===//
+// Dialect
+//===----------------------------------------------------------------------===//
+
+def Tile_Dialect : Dialect {
+  let name = "tile";
+  let cppNamespace = "::mlir::tile";
+  let summary = "Tile-level GPU kernels: one program per tile block";
+  let description = [{
+    A kernel in the `tile` dialect is written for one *tile block*. Tiles are
+    builtin static ranked tensors whose dimensions are powers of two (rank 1
+    to 3, at most 2^20 elements); elementwise math on them is upstream `arith`
+    and `math`, control flow is upstream `scf`. Global memory is reached
+    through `!tile.partition_view`, which views a `memref` as a grid of tiles.
+    The compiler, not the program, chooses threads, shared memory and
+    hardware instructions.
+
+    A kernel is a `func.func` carrying the unit attribute `tile.kernel`. Its
+    arguments are memrefs (row-major, unit innermost stride) and scalars
+    (`index`, `i32`, `i64`, `f32`); it returns nothing.
+
+    Optional code-generation hints go in `tile.hints`, a dictionary on the
+    kernel with any of `num_ctas`, `occupancy` and `num_stages` (positive
+    integers). Hints never change results; the compiler honours or ignores
+    them. Unknown keys are ignored with a warning, so that a typo is seen.
+  }];
+  let useDefaultTypePrinterParser = 1;
+  let useDefaultAttributePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
+  let extraClassDeclaration = [{
+    /// Attribute names the dialect owns on `func.func`.
+    static constexpr ::llvm::StringLiteral kKernelAttrName = "tile.kernel";
+    static constexpr ::llvm::StringLiteral kHintsAttrName = "tile.hints";
+  }];
+}
+
+class Tile_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Tile_Dialect, mnemonic, traits>;
+
+//===----------------------------------------------------------------------===//
+// Enums
+//===----------------------------------------------------------------------===//
+
+def Tile_AxisX : I32EnumAttrCase<"x", 0>;
+def Tile_AxisY : I32EnumAttrCase<"y", 1>;
+def Tile_AxisZ : I32EnumAttrCase<"z", 2>;
+def Tile_Axis : I32EnumAttr<"Axis", "a grid axis",
+    [Tile_AxisX, Tile_AxisY, Tile_AxisZ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::tile";
+}
+def Tile_AxisAttr : EnumAttr<Tile_Dialect, Tile_Axis, "axis">;
+
+def Tile_PadZero   : I32EnumAttrCase<"zero", 0>;
+def Tile_PadNegInf : I32EnumAttrCase<"neg_inf", 1>;
+def Tile_PadPosInf : I32EnumAttrCase<"pos_inf", 2>;
+def Tile_PadNan    : I32EnumAttrCase<"nan", 3>;
+def Tile_Padding : I32EnumAttr<"Padding",
+    "value of out-of-bounds elements on load",
+    [Tile_PadZero, Tile_PadNegInf, Tile_PadPosInf, Tile_PadNan]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::tile";
+}
+
+def Tile_ReduceAdd : I32EnumAttrCase<"add", 0>;
+def Tile_ReduceMul : I32EnumAttrCase<"mul", 1>;
+def Tile_ReduceMax : I32EnumAttrCase<"max", 2>;
+def Tile_ReduceMin : I32EnumAttrCase<"min", 3>;
+def Tile_ReduceKind : I32EnumAttr<"ReduceKind", "a reduction",
+    [Tile_ReduceAdd, Tile_ReduceMul, Tile_ReduceMax, Tile_ReduceMin]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::tile";
+}
+def Tile_ReduceKindAttr : EnumAttr<Tile_Dialect, Tile_ReduceKind, "reduce_kind">;
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+def Tile_PartitionViewType : TypeDef<Tile_Dialect, "PartitionView"> {
+  let mnemonic = "partition_view";
+  let summary = "a memref viewed as a grid of tiles";
+  let description = [{
+    `!tile.partition_view<128x64xf16>` views a rank-2 `memref` of `f16` as a
+    grid of 128x64 tiles; `tile.load` and `tile.store` address it in tile
+    coordinates. The tile shape follows the tile rules (static powers of two,
+    rank 1 to 3, at most 2^20 elements).
+
+    The optional `padding` gives the value that out-of-bounds elements take
+    on load: `zero` (the default, not printed), `neg_inf`, `pos_inf` or `nan`.
+    The infinities and NaN need a floating-point element type.
+
+    ```mlir
+    !tile.partition_view<4x1024xf32, padding = neg_inf>
+    ```
+  }];
+  let parameters = (ins
+    ArrayRefParameter<"int64_t", "tile shape">:$shape,
+    "::mlir::Type":$elementType,
+    DefaultValuedParameter<"::mlir::tile::Padding",
+                           "::mlir::tile::Padding::zero",
+                           "padding value on load">:$padding
+  );
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let builders = [
+    TypeBuilderWithInferredContext<(ins "::llvm::ArrayRef<int64_t>":$shape,
+                                        "::mlir::Type":$elementType), [{
+      return $_get(elementType.getContext(), shape, elementType,
+                   ::mlir::tile::Padding::zero);
+    }]>
+  ];
+  let extraClassDeclaration = [{
+    int64_t getRank() const { return getShape().size(); }
+  }];
+}
+
+def Tile_Tile : Type<AnyStaticShapeTensor.predicate,
+                     "static ranked tensor (a tile)",
+                     "::mlir::RankedTensorType">;
+
+//===----------------------------------------------------------------------===//
+// Grid queries
+//===----------------------------------------------------------------------===//
+
+class Tile_GridQueryOp<string mnemonic>
+    : Tile_Op<mnemonic, [Pure,
+        DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let arguments = (ins Tile_AxisAttr:$axis);
+  let results = (outs Index:$result);
+  let assemblyFormat = "`` $axis attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_BlockIdOp : Tile_GridQueryOp<"block_id"> {
+  let summary = "this tile block's index along a grid axis";
+  let description = [{
+    The index of the running tile block along `x`, `y` or `z`, in
+    `[0, tile.num_blocks)`. It may only appear inside a `tile.kernel`
+    function.
+
+    ```mlir
+    %i = tile.block_id x : index
+    ```
+  }];
+}
+
+def Tile_NumBlocksOp : Tile_GridQueryOp<"num_blocks"> {
+  let summary = "the grid size along an axis";
+  let description = [{
+    The number of tile blocks of the launch along `x`, `y` or `z`. It may
+    only appear inside a `tile.kernel` function.
+
+    ```mlir
+    %n = tile.num_blocks x : index
+    ```
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Views
+//===----------------------------------------------------------------------===//
+
+def Tile_PartitionViewOp : Tile_Op<"partition_view", [Pure]> {
+  let summary = "view a memref as a grid of tiles";
+  let description = [{
+    Views `source` as tiles of the result type's shape. Rank and element
+    type of the view equal those of the memref. The memref is row-major with
+    unit stride in its innermost dimension (identity layout, or
+    `strided<[..., 1]>`); its extents may be static or dynamic. Tiles at the
+    memref's upper edges may stick out of it: out-of-bounds elements read as
+    the view's padding value and are never written.
+
+    ```mlir
+    %v = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<128x64xf16>
+    ```
+  }];
+  let arguments = (ins AnyMemRef:$source);
+  let results = (outs Tile_PartitionViewType:$result);
+  let assemblyFormat = "$source attr-dict `:` type($source) `->` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def Tile_NumTilesOp : Tile_Op<"num_tiles", [Pure,
+    DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "number of tiles of a view along one dimension";
+  let description = [{
+    `ceildiv(extent, tile extent)` of the viewed memref along `dim`: the
+    partial tile at the edge counts.
+
+    ```mlir
+    %k = tile.num_tiles %v dim 1 : !tile.partition_view<128x64xf16>
+    ```
+  }];
+  let arguments = (ins Tile_PartitionViewType:$view, I64Attr:$dim);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$view `dim` $dim attr-dict `:` qualified(type($view))";
+  let hasVerifier = 1;
+}
+
+def Tile_LoadOp : Tile_Op<"load", [MemoryEffects<[MemRead]>]> {
+  let summary = "read one tile of a view";
+  let description = [{
+    Reads the tile at tile coordinates `indices` (one `index` per dimension)
+    of `view`. Element `(i, j)` of the result is element
+    `(indices[0] * T0 + i, indices[1] * T1 + j)` of the memref, where `T` is
+    the tile shape; elements outside the memref take the view's padding
+    value. The result's shape and element type equal the view's.
+
+    ```mlir
+    %t = tile.load %v[%i, %j] : !tile.partition_view<128x64xf16> -> tensor<128x64xf16>
+    ```
+  }];
+  let arguments = (ins Tile_PartitionViewType:$view, Variadic<Index>:$indices);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = [{
+    $view `[` $indices `]` attr-dict `:` qualified(type($view)) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_StoreOp : Tile_Op<"store", [MemoryEffects<[MemWrite]>]> {
+  let summary = "write one tile of a view";
+  let description = [{
+    Writes `value` to the tile at tile coordinates `indices` of `view`.
+    Elements that fall outside the memref are dropped, never written. The
+    tile's shape and element type equal the view's.
+
+    ```mlir
+    tile.store %t, %v[%i, %j] : tensor<128x64xf32> -> !tile.partition_view<128x64xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Tile:$value, Tile_PartitionViewType:$view,
+                       Variadic<Index>:$indices);
+  let assemblyFormat = [{
+    $value `,` $view `[` $indices `]` attr-dict `:` type($value) `->` qualified(type($view))
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Tile computation
+//===----------------------------------------------------------------------===//
+
+def Tile_MmaOp : Tile_Op<"mma", [Pure,
+    DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "matrix multiply-accumulate of tiles";
+  let description = [{
+    `d = a x b + c` with `a: MxK`, `b: KxN` and `c`, `d: MxN`. The result
+    type is the accumulator's. Supported element types, as
+    `(a, b) -> c`:
+
+    * `(f16, f16) -> f32` or `f16`
+    * `(bf16, bf16) -> f32`
+    * `(f32, f32) -> f32`, computed on tf32 tensor cores
+    * `(f8E4M3FN | f8E5M2, f8E4M3FN | f8E5M2) -> f32`
+
+    ```mlir
+    %d = tile.mma %a, %b, %c : tensor<128x64xf16>, tensor<64x128xf16> into tensor<128x128xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Tile:$a, Tile_Tile:$b, Tile_Tile:$c);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = [{
+    $a `,` $b `,` $c attr-dict `:` type($a) `,` type($b) `into` type($c)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_ReduceOp : Tile_Op<"reduce", [Pure]> {
+  let summary = "reduce a tile along one dimension";
+  let description = [{
+    Combines the elements of `input` along `dim` with `add`, `mul`, `max`
+    or `min`; the result has that dimension removed and the same element
+    type. `max` and `min` on integers are signed; on floats they follow
+    `arith.maximumf`/`arith.minimumf` (NaN propagates). The input must have
+    rank 2 or 3 (a result is a tile, rank 1 at least): reshape a rank-1 tile
+    to `1xN` first. `i1` and the f8 types cannot be reduced.
+
+    ```mlir
+    %r = tile.reduce add %t dim 1 : tensor<128x256xf32> -> tensor<128xf32>
+    ```
+  }];
+  let arguments = (ins Tile_ReduceKindAttr:$kind, Tile_Tile:$input,
+                       I64Attr:$dim);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = [{
+    `` $kind $input `dim` $dim attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_BroadcastOp : Tile_Op<"broadcast", [Pure]> {
+  let summary = "expand size-1 dimensions of a tile";
+  let description = [{
+    Repeats `input` along its size-1 dimensions to the result's shape. Rank
+    and element type are unchanged; every other dimension keeps its size.
+
+    ```mlir
+    %r = tile.broadcast %t : tensor<128x1xf32> -> tensor<128x256xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Tile:$input);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_ReshapeOp : Tile_Op<"reshape", [Pure]> {
+  let summary = "the same elements in a new shape";
+  let description = [{
+    Reinterprets `input` in row-major order as the result's shape. Element
+    counts and element types are equal.
+
+    ```mlir
+    %r = tile.reshape %t : tensor<128xf32> -> tensor<128x1xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Tile:$input);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_PermuteOp : Tile_Op<"permute", [Pure]> {
+  let summary = "transpose a tile by a permutation";
+  let description = [{
+    Result dimension `i` is input dimension `permutation[i]`. The
+    permutation lists each of `0 .. rank-1` exactly once.
+
+    ```mlir
+    %r = tile.permute %t [1, 0] : tensor<64x128xf16> -> tensor<128x64xf16>
+    ```
+  }];
+  let arguments = (ins Tile_Tile:$input, DenseI64ArrayAttr:$permutation);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = [{
+    $input $permutation attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_SplatOp : Tile_Op<"splat", [Pure]> {
+  let summary = "a tile filled with a scalar";
+  let description = [{
+    Every element of the result is `value`, whose type is the result's
+    element type.
+
+    ```mlir
+    %r = tile.splat %s : f32 -> tensor<128x128xf32>
+    ```
+  }];
+  let arguments = (ins AnyTypeOf<[AnyInteger, AnyFloat, Index]>:$value);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = "$value attr-dict `:` type($value) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_IotaOp : Tile_Op<"iota", [Pure]> {
+  let summary = "the tile 0, 1, ..., n-1";
+  let description = [{
+    A rank-1 tile whose element `i` is `i`. The element type is an integer
+    (`i8` to `i64`) or float (`f16`, `bf16`, `f32`) type that represents
+    `n - 1` exactly.
+
+    ```mlir
+    %r = tile.iota : tensor<128xi32>
+    ```
+  }];
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+#endif // TILE_TD

@@ -1,0 +1,13 @@
+//! Passes and lowerings of the tile dialect, written in Rust with melior.
+//!
+//! Every pass implements [`TilePass`] and is registered by name into MLIR's
+//! global pass registry by [`register_passes`], so that textual pipelines
+//! (`tile-opt --pass-pipeline=...`, `PassManager::parse`) mix tile passes with
+//! upstream ones.
+
+pub mod pass;
+
+pub use pass::{PassInfo, TilePass, create_pass, register_passes};
+
+/// Registration functions of every tile pass, in `--help` order.
+pub(crate) const PASSES: &[fn()] = &[];
