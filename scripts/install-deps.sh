@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Installs everything tile needs on a fresh Debian machine: LLVM/MLIR 22 and
-# the C libraries that mlir-sys links statically, plus lit (llvm-22-tools
-# ships FileCheck, lit.py is taken from PyPI when missing).
+# Installs everything tile needs on a fresh Debian machine: LLVM/MLIR 22, the
+# C libraries that mlir-sys links statically, and llvm-22-tools for lit and
+# FileCheck.
 # Idempotent: it runs `apt-get update` once, only if something is missing.
 set -euo pipefail
 
@@ -28,13 +28,6 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 else
   echo "install-deps: Debian packages already present"
-fi
-
-# lit: Debian ships it as python3-lit only in newer releases; PyPI's `lit`
-# is the same program.
-if ! command -v lit >/dev/null 2>&1 && ! python3 -c 'import lit' >/dev/null 2>&1; then
-  echo "install-deps: installing lit from PyPI"
-  python3 -m pip install --quiet lit
 fi
 
 # Rust toolchain: the machine image ships one; refuse clearly if it is absent.

@@ -1,0 +1,78 @@
+// The kernel attributes tile.kernel and tile.hints.
+// RUN: tile-opt %s -split-input-file -verify-diagnostics
+
+// expected-error @+1 {{kernel argument #0 has type 'tensor<4xf32>'; kernel arguments are memrefs or index, i32, i64, f32 scalars}}
+func.func @tensor_arg(%t: tensor<4xf32>) attributes {tile.kernel} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{kernel argument #1 has type 'f64'; kernel arguments are memrefs or index, i32, i64, f32 scalars}}
+func.func @f64_arg(%A: memref<?xf32>, %x: f64) attributes {tile.kernel} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{kernel argument #0 has type 'memref<?x?x?x?xf32>'; memref arguments have rank 1 to 3 and a tile element type}}
+func.func @rank4_arg(%A: memref<?x?x?x?xf32>) attributes {tile.kernel} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{kernel @returns returns 1 values; kernels return nothing}}
+func.func @returns() -> index attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  return %c0 : index
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' is a unit attribute}}
+func.func @not_unit() attributes {tile.kernel = 1 : i32} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' belongs on a func.func}}
+module attributes {tile.kernel} {
+}
+
+// -----
+
+// expected-error @+1 {{'tile.hints' must be a dictionary}}
+func.func @hints_array() attributes {tile.kernel, tile.hints = [1, 2]} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{hint 'num_stages' must be a positive integer, not 0 : i64}}
+func.func @hints_zero() attributes {tile.kernel, tile.hints = {num_stages = 0 : i64}} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{hint 'num_ctas' must be a positive integer, not "two"}}
+func.func @hints_string() attributes {tile.kernel, tile.hints = {num_ctas = "two"}} {
+  return
+}
+
+// -----
+
+// Unknown hints are ignored, with a warning so that typos are seen.
+// expected-warning @+1 {{unknown hint 'num_warps' is ignored}}
+func.func @hints_unknown() attributes {tile.kernel, tile.hints = {num_warps = 4 : i64}} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{unknown tile attribute 'tile.kernal'}}
+func.func @typo() attributes {tile.kernal} {
+  return
+}
