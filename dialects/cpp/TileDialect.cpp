@@ -507,10 +507,11 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << name << "' must be a dictionary";
     for (NamedAttribute hint : dict) {
       StringRef key = hint.getName().strref();
-      if (key != "num_ctas" && key != "occupancy" && key != "num_stages") {
-        op->emitWarning() << "unknown hint '" << key << "' is ignored";
+      // Unknown keys are ignored: hints never make a program invalid. (A
+      // warning here would recurse: printing the op for the diagnostic
+      // verifies it again.)
+      if (key != "num_ctas" && key != "occupancy" && key != "num_stages")
         continue;
-      }
       auto value = dyn_cast<IntegerAttr>(hint.getValue());
       if (!value || !isa<IntegerType>(value.getType()) ||
           value.getValue().getSExtValue() < 1)

@@ -42,7 +42,7 @@ def Tile_Dialect : Dialect {
     Optional code-generation hints go in `tile.hints`, a dictionary on the
     kernel with any of `num_ctas`, `occupancy` and `num_stages` (positive
     integers). Hints never change results; the compiler honours or ignores
-    them. Unknown keys are ignored with a warning, so that a typo is seen.
+    them. Unknown keys are ignored.
   }];
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;

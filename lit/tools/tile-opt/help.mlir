@@ -1,0 +1,11 @@
+// --help is MLIR's own, with the tile dialect registered and the mlir-opt
+// flags users know.
+// RUN: tile-opt --help | FileCheck %s
+// CHECK: tile-opt: the tile compiler's MLIR optimizer driver
+// CHECK-DAG: --pass-pipeline
+// CHECK-DAG: --split-input-file
+// CHECK-DAG: --verify-diagnostics
+// CHECK-DAG: --mlir-print-ir-after-all
+// CHECK-DAG: --canonicalize
+// RUN: tile-opt --show-dialects | FileCheck %s --check-prefix=DIALECTS
+// DIALECTS: tile
