@@ -12,7 +12,7 @@
 // CHECK: tile.iota : tensor<8xi32>
 // MISSING: cannot open input file
 // INVALID: <stdin>:1:23: error: 'tile.iota' op result dim 0 is 3, which is not a power of two
-// GARBAGE: <stdin>:1:1: error:
+// GARBAGE: <stdin>:1:{{[0-9]+}}: error: unexpected character
 // FLAG: Unknown command line argument '--no-such-flag'
 func.func @f() {
   %0 = tile.iota : tensor<8xi32>
