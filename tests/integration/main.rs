@@ -1,0 +1,6 @@
+//! Integration tests. One binary, because each links all of MLIR statically.
+//! MLIR's global registration is not thread-safe: every test takes its
+//! context from `support::context`, which serialises registration.
+
+mod builders;
+mod support;
