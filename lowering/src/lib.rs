@@ -6,8 +6,9 @@
 //! upstream ones.
 
 pub mod pass;
+pub mod simplify;
 
 pub use pass::{PassInfo, TilePass, create_pass, register_passes};
 
 /// Registration functions of every tile pass, in `--help` order.
-pub(crate) const PASSES: &[fn()] = &[];
+pub(crate) const PASSES: &[fn()] = &[pass::register::<simplify::Simplify>];

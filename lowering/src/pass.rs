@@ -52,7 +52,8 @@ extern "C" fn factory<P: TilePass>(_user_data: *mut c_void) -> MlirPass {
     create_pass::<P>().to_raw()
 }
 
-fn register<P: TilePass>() {
+/// Registers pass `P` into MLIR's pass registry.
+pub(crate) fn register<P: TilePass>() {
     // SAFETY: `factory::<P>` matches the C signature and needs no user data.
     unsafe { tileRegisterPass(factory::<P>, std::ptr::null_mut()) }
 }
@@ -80,9 +81,4 @@ macro_rules! pass_type_id {
             ::melior::ir::r#type::TypeId::create(&ID)
         }
     };
-}
-
-#[doc(hidden)]
-pub fn registration<P: TilePass>() -> fn() {
-    register::<P>
 }

@@ -9,3 +9,6 @@
 // CHECK-DAG: --canonicalize
 // RUN: tile-opt --show-dialects | FileCheck %s --check-prefix=DIALECTS
 // DIALECTS: tile
+// Tile passes are registered by name, with their summaries.
+// RUN: tile-opt --help | FileCheck %s --check-prefix=PASSES
+// PASSES: --tile-simplify {{.*}}- Fold no-op and chained tile.reshape, tile.broadcast and tile.permute

@@ -1,0 +1,136 @@
+//! `tile-simplify`: removes shape ops that do nothing and folds chains of them.
+//!
+//! Summary: fold no-op and chained `tile.reshape`, `tile.broadcast` and
+//! `tile.permute`.
+//!
+//! Before:
+//! ```mlir
+//! %a = tile.reshape %t : tensor<128xf32> -> tensor<128x1xf32>
+//! %b = tile.reshape %a : tensor<128x1xf32> -> tensor<1x128xf32>
+//! %c = tile.permute %x [1, 0] : tensor<64x128xf16> -> tensor<128x64xf16>
+//! %d = tile.permute %c [1, 0] : tensor<128x64xf16> -> tensor<64x128xf16>
+//! %e = tile.broadcast %y : tensor<4x8xf32> -> tensor<4x8xf32>
+//! ```
+//! After:
+//! ```mlir
+//! %b = tile.reshape %t : tensor<128xf32> -> tensor<1x128xf32>
+//! // uses of %d become %x, uses of %e become %y
+//! ```
+//!
+//! Rewrites: a reshape, broadcast or identity permute whose result type equals
+//! its input's is its input; a reshape of a reshape is one reshape; a permute
+//! of a permute is one permute by the composed permutation; a broadcast of a
+//! broadcast is one broadcast. Caveats: the pass only rewrites verified IR
+//! (MLIR verifies before each pass); it does not fold reshape/permute pairs
+//! into each other, since their composition is generally not either op.
+
+use crate::pass::{PassInfo, TilePass};
+use melior::{
+    ContextRef, GreedyRewriteDriverConfig, PatternRewriter, RewritePatternSet,
+    apply_patterns_and_fold_greedily_with_op, create_op_rewrite_pattern,
+    ir::{
+        Location, OperationRef, Value, ValueLike,
+        attribute::DenseI64ArrayAttribute,
+        operation::{OperationLike, OperationResult},
+    },
+    pass::{ExternalPass, RunExternalPass},
+};
+use mlir_sys::{MlirOperation, MlirPatternRewriter, MlirRewritePattern};
+use tile_dialect::ops;
+
+/// The `tile-simplify` pass.
+#[derive(Clone, Default)]
+pub struct Simplify;
+
+impl TilePass for Simplify {
+    const INFO: PassInfo = PassInfo {
+        argument: "tile-simplify",
+        name: "TileSimplify",
+        summary: "Fold no-op and chained tile.reshape, tile.broadcast and tile.permute",
+        op_name: "",
+    };
+    crate::pass_type_id!();
+}
+
+impl<'c> RunExternalPass<'c> for Simplify {
+    fn initialize(&mut self, _context: ContextRef<'c>) {}
+
+    fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
+        let context = operation.context();
+        // SAFETY: the context outlives the pass run; the patterns are dropped
+        // with the frozen set before the run returns.
+        let context = unsafe { context.to_ref() };
+        let patterns = RewritePatternSet::new(context);
+        for name in ["tile.reshape", "tile.broadcast", "tile.permute"] {
+            patterns.add(create_op_rewrite_pattern(name, 1, context, rewrite, &[]));
+        }
+        let config = GreedyRewriteDriverConfig::new();
+        if apply_patterns_and_fold_greedily_with_op(operation, patterns.freeze(), &config).is_err() {
+            pass.signal_failure();
+        }
+    }
+}
+
+/// The op that defines `value` if it is named `name`.
+fn defining<'c, 'a>(value: Value<'c, 'a>, name: &str) -> Option<OperationRef<'c, 'a>> {
+    let result = OperationResult::try_from(value).ok()?;
+    let owner = result.owner();
+    (owner.name().as_string_ref().as_str() == Ok(name)).then_some(owner)
+}
+
+fn permutation(op: OperationRef) -> Option<Vec<i64>> {
+    let attribute = DenseI64ArrayAttribute::try_from(op.attribute("permutation").ok()?).ok()?;
+    (0..attribute.len()).map(|i| attribute.element(i).ok()).collect()
+}
+
+fn rewrite(_pattern: MlirRewritePattern, raw_op: MlirOperation, raw_rewriter: MlirPatternRewriter) -> bool {
+    // SAFETY: MLIR hands the callback a live op and rewriter for the duration
+    // of this call; neither reference escapes it.
+    let (op, rewriter) = unsafe { (OperationRef::from_raw(raw_op), PatternRewriter::from_raw(raw_rewriter)) };
+    let rewriter = rewriter.as_rewriter_base();
+    let (Ok(input), Ok(result)) = (op.operand(0), op.result(0)) else {
+        return false;
+    };
+    let name = op.name();
+    let name = name.as_string_ref().as_str().unwrap_or("");
+    let result_type = result.r#type();
+
+    // A permute is a no-op only when its permutation is the identity; the
+    // other two ops are no-ops exactly when the type does not change.
+    let identity = match name {
+        "tile.permute" => permutation(op).is_some_and(|p| p.iter().enumerate().all(|(i, &d)| d == i as i64)),
+        _ => input.r#type() == result_type,
+    };
+    if identity {
+        rewriter.replace_op_with_values(op, &[input]);
+        return true;
+    }
+
+    let Some(inner) = defining(input, name) else {
+        return false;
+    };
+    let Ok(source) = inner.operand(0) else {
+        return false;
+    };
+    let context = op.context();
+    // SAFETY: the context outlives this callback.
+    let context = unsafe { context.to_ref() };
+    let location: Location = op.location();
+    let folded: melior::ir::Operation = match name {
+        "tile.reshape" => ops::reshape(context, result_type, source, location).into(),
+        "tile.broadcast" => ops::broadcast(context, result_type, source, location).into(),
+        "tile.permute" => {
+            let (Some(outer), Some(first)) = (permutation(op), permutation(inner)) else {
+                return false;
+            };
+            let composed: Vec<i64> = outer.iter().map(|&d| first[d as usize]).collect();
+            let attribute = DenseI64ArrayAttribute::new(context, &composed);
+            ops::permute(context, result_type, source, attribute.into(), location).into()
+        }
+        _ => return false,
+    };
+    rewriter.set_insertion_point_before(op);
+    let folded = rewriter.insert(folded);
+    rewriter.replace_op_with_operation(op, folded);
+    true
+}
