@@ -120,6 +120,16 @@ int64_t numElements(ArrayRef<int64_t> shape) {
   return n;
 }
 
+/// Shape ops keep the element type: `result` and `input` must agree.
+LogicalResult verifySameElementType(Operation *op, RankedTensorType input,
+                                    RankedTensorType result) {
+  if (input.getElementType() != result.getElementType())
+    return op->emitOpError()
+           << "result element type " << result.getElementType()
+           << " differs from the input's " << input.getElementType();
+  return success();
+}
+
 std::string shapeString(ArrayRef<int64_t> shape) {
   std::string s;
   llvm::raw_string_ostream os(s);
@@ -343,20 +353,15 @@ LogicalResult ReduceOp::verify() {
                          << " should be " << shapeString(expected)
                          << " (input " << shapeString(in.getShape())
                          << " with dim " << dim << " removed)";
-  if (out.getElementType() != elt)
-    return emitOpError() << "result element type " << out.getElementType()
-                         << " differs from the input's " << elt;
-  return success();
+  return verifySameElementType(*this, in, out);
 }
 
 LogicalResult BroadcastOp::verify() {
   if (failed(verifyAllTiles(*this)))
     return failure();
   RankedTensorType in = getInput().getType(), out = getType();
-  if (in.getElementType() != out.getElementType())
-    return emitOpError() << "result element type " << out.getElementType()
-                         << " differs from the input's "
-                         << in.getElementType();
+  if (failed(verifySameElementType(*this, in, out)))
+    return failure();
   if (in.getRank() != out.getRank())
     return emitOpError() << "input has rank " << in.getRank()
                          << " but the result has rank " << out.getRank()
@@ -373,10 +378,8 @@ LogicalResult ReshapeOp::verify() {
   if (failed(verifyAllTiles(*this)))
     return failure();
   RankedTensorType in = getInput().getType(), out = getType();
-  if (in.getElementType() != out.getElementType())
-    return emitOpError() << "result element type " << out.getElementType()
-                         << " differs from the input's "
-                         << in.getElementType();
+  if (failed(verifySameElementType(*this, in, out)))
+    return failure();
   if (numElements(in.getShape()) != numElements(out.getShape()))
     return emitOpError() << "input has " << numElements(in.getShape())
                          << " elements but the result has "
@@ -402,10 +405,8 @@ LogicalResult PermuteOp::verify() {
       return emitOpError() << "permutation repeats " << p;
     seen.set(p);
   }
-  if (in.getElementType() != out.getElementType())
-    return emitOpError() << "result element type " << out.getElementType()
-                         << " differs from the input's "
-                         << in.getElementType();
+  if (failed(verifySameElementType(*this, in, out)))
+    return failure();
   if (out.getRank() != rank)
     return emitOpError() << "result has rank " << out.getRank()
                          << " but the input has rank " << rank;
