@@ -37,7 +37,9 @@ for seed in seeds:
       cases.append(bytes(random.getrandbits(8) for _ in range(random.randint(0, 400))).decode('latin1'))
 bad = 0
 for i, c in enumerate(cases):
-    p = subprocess.run([opt, '-', '--split-input-file'], input=c.encode('latin1', 'replace'), capture_output=True, timeout=60)
+    # Every other input also runs the tile passes, which see only verified IR.
+    passes = ['--tile-simplify', '--convert-tile-to-linalg'] if i % 2 else []
+    p = subprocess.run([opt, '-', '--split-input-file', *passes], input=c.encode('latin1', 'replace'), capture_output=True, timeout=60)
     if p.returncode not in (0, 1):
         bad += 1
         path = os.path.join(tempfile.gettempdir(), f'tile-opt-crash-{bad}.mlir')

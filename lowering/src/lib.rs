@@ -7,8 +7,12 @@
 
 pub mod pass;
 pub mod simplify;
+pub mod to_linalg;
 
 pub use pass::{PassInfo, TilePass, create_pass, register_passes};
 
 /// Registration functions of every tile pass, in `--help` order.
-pub(crate) const PASSES: &[fn()] = &[pass::register::<simplify::Simplify>];
+pub(crate) const PASSES: &[fn()] = &[
+    pass::register::<simplify::Simplify>,
+    pass::register::<to_linalg::ConvertTileToLinalg>,
+];

@@ -1,6 +1,7 @@
 //! The bridge from Rust passes to MLIR's pass registry.
 
 use melior::{
+    dialect::DialectHandle,
     ir::r#type::TypeId,
     pass::{Pass, RunExternalPass, create_external},
 };
@@ -28,6 +29,13 @@ pub trait TilePass: for<'c> RunExternalPass<'c> + Default + 'static {
 
     /// A unique, aligned address for the pass's MLIR TypeID.
     fn type_id() -> TypeId<'static>;
+
+    /// Dialects whose ops the pass creates: MLIR loads them before the pass
+    /// runs. An op of a dialect that is not loaded would be created as an
+    /// unregistered op.
+    fn dependent_dialects() -> Vec<DialectHandle> {
+        Vec::new()
+    }
 }
 
 /// A new instance of pass `P`.
@@ -39,7 +47,7 @@ pub fn create_pass<P: TilePass>() -> Pass {
         P::INFO.argument,
         P::INFO.summary,
         P::INFO.op_name,
-        &[],
+        &P::dependent_dialects(),
     )
 }
 

@@ -1,0 +1,112 @@
+//! `tile.reduce` and `tile.mma`: tiles that combine elements.
+
+use super::{
+    build::{IrValue, argument, operand, generic, identity, is_float, map, push, splat_constant, tile_of, tile_type},
+    pattern,
+};
+use melior::{
+    Context, RewriterBase,
+    ir::{
+        Attribute, OperationRef, Type, ValueLike,
+        attribute::IntegerAttribute,
+        operation::{OperationBuilder, OperationLike},
+    },
+};
+
+/// The patterns of this family.
+pub fn patterns(context: &Context) -> Vec<melior::RewritePattern> {
+    vec![pattern(context, "tile.reduce", reduce), pattern(context, "tile.mma", mma)]
+}
+
+/// The reduction's kind keyword: `add`, `mul`, `max` or `min`.
+fn reduce_kind(attribute: Attribute) -> Option<&'static str> {
+    let text = attribute.to_string();
+    ["add", "mul", "max", "min"].into_iter().find(|k| text.ends_with(&format!("{k}>")))
+}
+
+/// The identity of a reduction, as the text of a dense element. Float
+/// infinities are written as bit patterns of the element's own width.
+fn reduce_identity(kind: &str, element: Type) -> Option<String> {
+    let name = element.to_string();
+    let infinity = |negative: bool| -> Option<&'static str> {
+        Some(match (name.as_str(), negative) {
+            ("f32", true) => "0xFF800000",
+            ("f32", false) => "0x7F800000",
+            ("f16", true) => "0xFC00",
+            ("f16", false) => "0x7C00",
+            ("bf16", true) => "0xFF80",
+            ("bf16", false) => "0x7F80",
+            _ => return None,
+        })
+    };
+    let bits = name.trim_start_matches('i').parse::<u32>().ok();
+    Some(match (kind, is_float(element)) {
+        ("add", true) => "0.0".into(),
+        ("mul", true) => "1.0".into(),
+        ("max", true) => infinity(true)?.into(),
+        ("min", true) => infinity(false)?.into(),
+        ("add", false) => "0".into(),
+        ("mul", false) => "1".into(),
+        ("max", false) => (-(1i128 << (bits? - 1))).to_string(),
+        ("min", false) => ((1i128 << (bits? - 1)) - 1).to_string(),
+        _ => return None,
+    })
+}
+
+fn combine_op(kind: &str, float: bool) -> &'static str {
+    match (kind, float) {
+        ("add", true) => "arith.addf",
+        ("add", false) => "arith.addi",
+        ("mul", true) => "arith.mulf",
+        ("mul", false) => "arith.muli",
+        ("max", true) => "arith.maximumf",
+        ("max", false) => "arith.maxsi",
+        ("min", true) => "arith.minimumf",
+        _ => "arith.minsi",
+    }
+}
+
+fn reduce<'c>(context: &'c Context, op: OperationRef<'c, '_>, rewriter: &RewriterBase<'c, '_>) -> Option<IrValue<'c>> {
+    let input = operand(op, 0)?;
+    let (in_shape, element) = tile_of(input)?;
+    let kind = reduce_kind(op.attribute("kind").ok()?)?;
+    let dim = usize::try_from(IntegerAttribute::try_from(op.attribute("dim").ok()?).ok()?.value()).ok()?;
+    let out_type = op.result(0).ok()?.r#type();
+    let location = op.location();
+    let init = splat_constant(context, rewriter, out_type, &reduce_identity(kind, element)?, location)?;
+    let rank = in_shape.len();
+    let out_exprs = (0..rank).filter(|&d| d != dim).map(|d| format!("d{d}")).collect::<Vec<_>>();
+    let iterators = (0..rank).map(|d| if d == dim { "reduction" } else { "parallel" }).collect::<Vec<_>>();
+    let combine = combine_op(kind, is_float(element));
+    generic(context, rewriter, &[input], init, &[identity(rank), map(rank, &out_exprs)], &iterators, location, |block| {
+        let value = argument(block, 0)?;
+        let acc = argument(block, 1)?;
+        push(block, OperationBuilder::new(combine, location).add_operands(&[acc, value]).add_results(&[element]))
+    })
+}
+
+/// `c[m, n] += ext(a[m, k]) * ext(b[k, n])` in the accumulator's type.
+fn mma<'c>(context: &'c Context, op: OperationRef<'c, '_>, rewriter: &RewriterBase<'c, '_>) -> Option<IrValue<'c>> {
+    let (a, b, c) = (operand(op, 0)?, operand(op, 1)?, operand(op, 2)?);
+    let (_, acc_type) = tile_type(c.r#type())?;
+    let location = op.location();
+    let maps = [
+        map(3, &["d0".into(), "d2".into()]),
+        map(3, &["d2".into(), "d1".into()]),
+        map(3, &["d0".into(), "d1".into()]),
+    ];
+    generic(context, rewriter, &[a, b], c, &maps, &["parallel", "parallel", "reduction"], location, |block| {
+        let extend = |value: IrValue<'c>| -> Option<IrValue<'c>> {
+            if value.r#type() == acc_type {
+                Some(value)
+            } else {
+                push(block, OperationBuilder::new("arith.extf", location).add_operands(&[value]).add_results(&[acc_type]))
+            }
+        };
+        let x = extend(argument(block, 0)?)?;
+        let y = extend(argument(block, 1)?)?;
+        let acc = argument(block, 2)?;
+        let product = push(block, OperationBuilder::new("arith.mulf", location).add_operands(&[x, y]).add_results(&[acc_type]))?;
+        push(block, OperationBuilder::new("arith.addf", location).add_operands(&[acc, product]).add_results(&[acc_type]))
+    })
+}

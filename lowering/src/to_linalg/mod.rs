@@ -1,0 +1,119 @@
+//! `convert-tile-to-linalg`: tile's value ops to `linalg.generic`, `tensor` and
+//! `arith` on tensors.
+//!
+//! Summary: lower `tile.mma`, `tile.reduce`, `tile.broadcast`,
+//! `tile.reshape`, `tile.permute`, `tile.splat` and `tile.iota` to linalg and
+//! tensor ops on the same tensors.
+//!
+//! Before:
+//! ```mlir
+//! %r = tile.reduce add %t dim 1 : tensor<4x8xf32> -> tensor<4xf32>
+//! ```
+//! After:
+//! ```mlir
+//! %init = arith.constant dense<0.000000e+00> : tensor<4xf32>
+//! %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+//!                                       affine_map<(d0, d1) -> (d0)>],
+//!                      iterator_types = ["parallel", "reduction"]}
+//!        ins(%t : tensor<4x8xf32>) outs(%init : tensor<4xf32>) {
+//!   ^bb0(%in: f32, %acc: f32):
+//!     %s = arith.addf %acc, %in : f32
+//!     linalg.yield %s : f32
+//! } -> tensor<4xf32>
+//! ```
+//!
+//! This is the first stage of the CPU path (`tile-to-cpu`, issue #4): after
+//! it, upstream `convert-elementwise-to-linalg` and one-shot bufferization
+//! apply. Caveats: the memory ops (`tile.partition_view`, `tile.load`,
+//! `tile.store`, `tile.num_tiles`) and the grid queries are left alone; a
+//! later stage of the pipeline lowers them with the grid. `tile.mma` on f32
+//! computes in full f32 here (the GPU uses tf32), and f8 operands are extended
+//! to f32 with `arith.extf`.
+
+mod build;
+mod compute;
+mod shape;
+
+use crate::pass::{PassInfo, TilePass};
+use melior::{
+    Context, ContextRef, GreedyRewriteDriverConfig, PatternRewriter, RewritePatternSet,
+    RewriterBase, apply_patterns_and_fold_greedily_with_op, create_op_rewrite_pattern,
+    ir::{OperationRef, operation::OperationLike},
+    pass::{ExternalPass, RunExternalPass},
+};
+use mlir_sys::{MlirOperation, MlirPatternRewriter, MlirRewritePattern};
+
+/// Builds the replacement of one matched op and returns its value, or `None`
+/// when the op is left alone.
+pub type Lowering =
+    for<'c, 'a, 'r> fn(&'c Context, OperationRef<'c, 'a>, &'r RewriterBase<'c, 'r>) -> Option<build::IrValue<'c>>;
+
+/// The pattern that applies `lowering` to ops named `root`.
+pub fn pattern(context: &Context, root: &str, lowering: Lowering) -> melior::RewritePattern {
+    create_op_rewrite_pattern(
+        root,
+        1,
+        context,
+        move |_: MlirRewritePattern, raw_op: MlirOperation, raw_rewriter: MlirPatternRewriter| {
+            // SAFETY: MLIR passes a live op and rewriter for the duration of
+            // this call; neither escapes it.
+            let (op, rewriter) =
+                unsafe { (OperationRef::from_raw(raw_op), PatternRewriter::from_raw(raw_rewriter)) };
+            let rewriter = rewriter.as_rewriter_base();
+            let context = op.context();
+            // SAFETY: the context outlives every rewrite applied within it.
+            let context = unsafe { context.to_ref() };
+            rewriter.set_insertion_point_before(op);
+            match lowering(context, op, &rewriter) {
+                Some(value) => {
+                    rewriter.replace_op_with_values(op, &[value]);
+                    true
+                }
+                None => false,
+            }
+        },
+        &[],
+    )
+}
+
+/// Every pattern of this conversion.
+pub fn patterns(context: &Context) -> RewritePatternSet<'_> {
+    let set = RewritePatternSet::new(context);
+    for pattern in shape::patterns(context).into_iter().chain(compute::patterns(context)) {
+        set.add(pattern);
+    }
+    set
+}
+
+/// The `convert-tile-to-linalg` pass.
+#[derive(Clone, Default)]
+pub struct ConvertTileToLinalg;
+
+impl TilePass for ConvertTileToLinalg {
+    const INFO: PassInfo = PassInfo {
+        argument: "convert-tile-to-linalg",
+        name: "ConvertTileToLinalg",
+        summary: "Lower tile value ops (mma, reduce, broadcast, reshape, permute, splat, iota) to linalg and tensor",
+        op_name: "",
+    };
+    crate::pass_type_id!();
+
+    fn dependent_dialects() -> Vec<melior::dialect::DialectHandle> {
+        use melior::dialect::DialectHandle;
+        vec![DialectHandle::linalg(), DialectHandle::tensor(), DialectHandle::arith()]
+    }
+}
+
+impl<'c> RunExternalPass<'c> for ConvertTileToLinalg {
+    fn initialize(&mut self, _context: ContextRef<'c>) {}
+
+    fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
+        let context = operation.context();
+        // SAFETY: the context outlives the pass run.
+        let context = unsafe { context.to_ref() };
+        let config = GreedyRewriteDriverConfig::new();
+        if apply_patterns_and_fold_greedily_with_op(operation, patterns(context).freeze(), &config).is_err() {
+            pass.signal_failure();
+        }
+    }
+}
