@@ -90,3 +90,22 @@ macro_rules! pass_type_id {
         }
     };
 }
+
+/// Runs the greedy rewrite driver with the patterns `patterns` makes over
+/// `operation`, the body of a pattern-based pass; a driver failure fails the
+/// pass.
+pub fn apply_greedily<'c>(
+    operation: melior::ir::OperationRef<'c, '_>,
+    pass: melior::pass::ExternalPass<'_>,
+    patterns: impl FnOnce(&'c melior::Context) -> melior::RewritePatternSet<'c>,
+) {
+    use melior::ir::operation::OperationLike;
+    let context = operation.context();
+    // SAFETY: the context outlives the pass run, and the patterns are
+    // consumed by the driver before it returns.
+    let context = unsafe { context.to_ref() };
+    let config = melior::GreedyRewriteDriverConfig::new();
+    if melior::apply_patterns_and_fold_greedily_with_op(operation, patterns(context).freeze(), &config).is_err() {
+        pass.signal_failure();
+    }
+}

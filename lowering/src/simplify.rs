@@ -24,10 +24,9 @@
 //! (MLIR verifies before each pass); it does not fold reshape/permute pairs
 //! into each other, since their composition is generally not either op.
 
-use crate::pass::{PassInfo, TilePass};
+use crate::pass::{PassInfo, TilePass, apply_greedily};
 use melior::{
-    ContextRef, GreedyRewriteDriverConfig, PatternRewriter, RewritePatternSet,
-    apply_patterns_and_fold_greedily_with_op, create_op_rewrite_pattern,
+    ContextRef, PatternRewriter, RewritePatternSet, create_op_rewrite_pattern,
     ir::{
         Location, OperationRef, Value, ValueLike,
         attribute::DenseI64ArrayAttribute,
@@ -56,18 +55,13 @@ impl<'c> RunExternalPass<'c> for Simplify {
     fn initialize(&mut self, _context: ContextRef<'c>) {}
 
     fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
-        let context = operation.context();
-        // SAFETY: the context outlives the pass run; the patterns are dropped
-        // with the frozen set before the run returns.
-        let context = unsafe { context.to_ref() };
-        let patterns = RewritePatternSet::new(context);
-        for name in ["tile.reshape", "tile.broadcast", "tile.permute"] {
-            patterns.add(create_op_rewrite_pattern(name, 1, context, rewrite, &[]));
-        }
-        let config = GreedyRewriteDriverConfig::new();
-        if apply_patterns_and_fold_greedily_with_op(operation, patterns.freeze(), &config).is_err() {
-            pass.signal_failure();
-        }
+        apply_greedily(operation, pass, |context| {
+            let patterns = RewritePatternSet::new(context);
+            for name in ["tile.reshape", "tile.broadcast", "tile.permute"] {
+                patterns.add(create_op_rewrite_pattern(name, 1, context, rewrite, &[]));
+            }
+            patterns
+        });
     }
 }
 

@@ -36,8 +36,8 @@ mod shape;
 
 use crate::pass::{PassInfo, TilePass};
 use melior::{
-    Context, ContextRef, GreedyRewriteDriverConfig, PatternRewriter, RewritePatternSet,
-    RewriterBase, apply_patterns_and_fold_greedily_with_op, create_op_rewrite_pattern,
+    Context, ContextRef, PatternRewriter, RewritePatternSet, RewriterBase,
+    create_op_rewrite_pattern,
     ir::{OperationRef, operation::OperationLike},
     pass::{ExternalPass, RunExternalPass},
 };
@@ -108,12 +108,6 @@ impl<'c> RunExternalPass<'c> for ConvertTileToLinalg {
     fn initialize(&mut self, _context: ContextRef<'c>) {}
 
     fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
-        let context = operation.context();
-        // SAFETY: the context outlives the pass run.
-        let context = unsafe { context.to_ref() };
-        let config = GreedyRewriteDriverConfig::new();
-        if apply_patterns_and_fold_greedily_with_op(operation, patterns(context).freeze(), &config).is_err() {
-            pass.signal_failure();
-        }
+        crate::pass::apply_greedily(operation, pass, patterns);
     }
 }
