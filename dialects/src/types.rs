@@ -64,8 +64,9 @@ pub enum Axis {
 }
 
 impl Axis {
-    /// The axis as the `#tile<axis ...>` attribute the ops take.
-    pub fn attribute(self, context: &Context) -> Attribute<'_> {
+    /// The axis as the `#tile<axis ...>` attribute the ops take. Fails only
+    /// when the tile dialect is not registered in `context`.
+    pub fn attribute(self, context: &Context) -> Result<Attribute<'_>, Error> {
         let name = match self {
             Self::X => "x",
             Self::Y => "y",
@@ -85,8 +86,9 @@ pub enum ReduceKind {
 }
 
 impl ReduceKind {
-    /// The kind as the `#tile<reduce_kind ...>` attribute the op takes.
-    pub fn attribute(self, context: &Context) -> Attribute<'_> {
+    /// The kind as the `#tile<reduce_kind ...>` attribute the op takes. Fails
+    /// only when the tile dialect is not registered in `context`.
+    pub fn attribute(self, context: &Context) -> Result<Attribute<'_>, Error> {
         let name = match self {
             Self::Add => "add",
             Self::Mul => "mul",
@@ -97,11 +99,15 @@ impl ReduceKind {
     }
 }
 
-fn enum_attribute<'c>(context: &'c Context, mnemonic: &str, value: &str) -> Attribute<'c> {
-    // The keywords are fixed by Tile.td, so the text always parses once the
-    // dialect is registered; `register` is a precondition of every builder.
-    Attribute::parse(context, &format!("#tile<{mnemonic} {value}>"))
-        .expect("the tile dialect is registered in this context")
+fn enum_attribute<'c>(context: &'c Context, mnemonic: &str, value: &str) -> Result<Attribute<'c>, Error> {
+    // The keywords are fixed by Tile.td, so the text parses whenever the
+    // dialect is registered in the context.
+    let text = format!("#tile<{mnemonic} {value}>");
+    let (attribute, diagnostics) = capture_diagnostics(context, || Attribute::parse(context, &text));
+    attribute.ok_or(Error::Invalid {
+        what: "attribute (is the tile dialect registered in this context?)",
+        text: if diagnostics.is_empty() { text } else { diagnostics },
+    })
 }
 
 /// `!tile.partition_view<shape x element, padding = ...>`.

@@ -6,6 +6,7 @@
 //! upstream ones.
 
 pub mod pass;
+pub mod rewrite;
 pub mod simplify;
 pub mod to_linalg;
 

@@ -24,9 +24,12 @@
 //! (MLIR verifies before each pass); it does not fold reshape/permute pairs
 //! into each other, since their composition is generally not either op.
 
-use crate::pass::{PassInfo, TilePass, apply_greedily};
+use crate::{
+    pass::{PassInfo, TilePass, apply_greedily},
+    rewrite::{IrValue, detach, operand, pattern},
+};
 use melior::{
-    ContextRef, PatternRewriter, RewritePatternSet, create_op_rewrite_pattern,
+    ContextRef, RewritePatternSet, RewriterBase,
     ir::{
         Location, OperationRef, Value, ValueLike,
         attribute::DenseI64ArrayAttribute,
@@ -34,7 +37,6 @@ use melior::{
     },
     pass::{ExternalPass, RunExternalPass},
 };
-use mlir_sys::{MlirOperation, MlirPatternRewriter, MlirRewritePattern};
 use tile_dialect::ops;
 
 /// The `tile-simplify` pass.
@@ -58,7 +60,7 @@ impl<'c> RunExternalPass<'c> for Simplify {
         apply_greedily(operation, pass, |context| {
             let patterns = RewritePatternSet::new(context);
             for name in ["tile.reshape", "tile.broadcast", "tile.permute"] {
-                patterns.add(create_op_rewrite_pattern(name, 1, context, rewrite, &[]));
+                patterns.add(pattern(context, name, simplify));
             }
             patterns
         });
@@ -77,54 +79,42 @@ fn permutation(op: OperationRef) -> Option<Vec<i64>> {
     (0..attribute.len()).map(|i| attribute.element(i).ok()).collect()
 }
 
-fn rewrite(_pattern: MlirRewritePattern, raw_op: MlirOperation, raw_rewriter: MlirPatternRewriter) -> bool {
-    // SAFETY: MLIR hands the callback a live op and rewriter for the duration
-    // of this call; neither reference escapes it.
-    let (op, rewriter) = unsafe { (OperationRef::from_raw(raw_op), PatternRewriter::from_raw(raw_rewriter)) };
-    let rewriter = rewriter.as_rewriter_base();
-    let (Ok(input), Ok(result)) = (op.operand(0), op.result(0)) else {
-        return false;
-    };
+fn simplify<'c>(
+    context: &'c melior::Context,
+    op: OperationRef<'c, '_>,
+    rewriter: &RewriterBase<'c, '_>,
+) -> Option<IrValue<'c>> {
+    let input = operand(op, 0)?;
+    let result_type = op.result(0).ok()?.r#type();
     let name = op.name();
-    let name = name.as_string_ref().as_str().unwrap_or("");
-    let result_type = result.r#type();
+    let name = name.as_string_ref().as_str().ok()?;
 
     // A permute is a no-op only when its permutation is the identity; the
     // other two ops are no-ops exactly when the type does not change.
     let identity = match name {
-        "tile.permute" => permutation(op).is_some_and(|p| p.iter().enumerate().all(|(i, &d)| d == i as i64)),
+        "tile.permute" => permutation(op)?.iter().enumerate().all(|(i, &d)| d == i as i64),
         _ => input.r#type() == result_type,
     };
     if identity {
-        rewriter.replace_op_with_values(op, &[input]);
-        return true;
+        return Some(input);
     }
 
-    let Some(inner) = defining(input, name) else {
-        return false;
-    };
-    let Ok(source) = inner.operand(0) else {
-        return false;
-    };
-    let context = op.context();
-    // SAFETY: the context outlives this callback.
-    let context = unsafe { context.to_ref() };
+    let inner = defining(input, name)?;
+    let source = operand(inner, 0)?;
     let location: Location = op.location();
     let folded: melior::ir::Operation = match name {
         "tile.reshape" => ops::reshape(context, result_type, source, location).into(),
         "tile.broadcast" => ops::broadcast(context, result_type, source, location).into(),
         "tile.permute" => {
-            let (Some(outer), Some(first)) = (permutation(op), permutation(inner)) else {
-                return false;
-            };
-            let composed: Vec<i64> = outer.iter().map(|&d| first[d as usize]).collect();
+            let (outer, first) = (permutation(op)?, permutation(inner)?);
+            let composed = outer
+                .iter()
+                .map(|&d| first.get(usize::try_from(d).ok()?).copied())
+                .collect::<Option<Vec<i64>>>()?;
             let attribute = DenseI64ArrayAttribute::new(context, &composed);
             ops::permute(context, result_type, source, attribute.into(), location).into()
         }
-        _ => return false,
+        _ => return None,
     };
-    rewriter.set_insertion_point_before(op);
-    let folded = rewriter.insert(folded);
-    rewriter.replace_op_with_operation(op, folded);
-    true
+    Some(detach(rewriter.insert(folded).result(0).ok()?.into()))
 }

@@ -49,4 +49,11 @@ fn partition_view_type_helpers() {
     assert!(error.to_string().contains("needs a floating-point element type"), "{error}");
     let error = PartitionViewType::new(&context, &[], f32, Padding::Zero).unwrap_err();
     assert!(error.to_string().contains("rank 0"), "{error}");
+
+    // Enum attributes need the dialect; without it they are an error, not a panic.
+    use tile_dialect::types::{Axis, ReduceKind};
+    assert_eq!(Axis::Y.attribute(&context).unwrap().to_string(), "#tile<axis y>");
+    assert_eq!(ReduceKind::Min.attribute(&context).unwrap().to_string(), "#tile<reduce_kind min>");
+    let bare = melior::Context::new();
+    assert!(Axis::X.attribute(&bare).is_err());
 }

@@ -105,7 +105,7 @@ pub fn matmul(context: &Context, config: MatmulConfig) -> Module<'_> {
         let pa = push(block, ops::partition_view(context, a_view, block.argument(0).unwrap().into(), location));
         let pb = push(block, ops::partition_view(context, b_view, block.argument(1).unwrap().into(), location));
         let pc = push(block, ops::partition_view(context, c_view, block.argument(2).unwrap().into(), location));
-        let bid = push(block, ops::block_id(context, Axis::X.attribute(context), location));
+        let bid = push(block, ops::block_id(context, Axis::X.attribute(context).expect("tile dialect registered"), location));
         let c8 = index_constant(context, block, config.group_m);
         let dim = |d| IntegerAttribute::new(IntegerType::new(context, 64).into(), d);
         let nm = push(block, ops::num_tiles(context, pc, dim(0), location));
@@ -173,15 +173,15 @@ pub fn softmax(context: &Context) -> Module<'_> {
         let y_view = view(context, &[4, 1024], f32, Padding::Zero);
         let px = push(block, ops::partition_view(context, x_view, block.argument(0).unwrap().into(), location));
         let py = push(block, ops::partition_view(context, y_view, block.argument(1).unwrap().into(), location));
-        let r = push(block, ops::block_id(context, Axis::X.attribute(context), location));
+        let r = push(block, ops::block_id(context, Axis::X.attribute(context).expect("tile dialect registered"), location));
         let x = push(block, ops::load(context, rows, px, &[r, c0], location));
         let dim1 = IntegerAttribute::new(IntegerType::new(context, 64).into(), 1);
-        let m = push(block, ops::reduce(context, vec4, x, ReduceKind::Max.attribute(context), dim1, location));
+        let m = push(block, ops::reduce(context, vec4, x, ReduceKind::Max.attribute(context).expect("tile dialect registered"), dim1, location));
         let m1 = push(block, ops::reshape(context, col, m, location));
         let mb = push(block, ops::broadcast(context, rows, m1, location));
         let xs = push(block, arith::subf(x, mb, location));
         let e = push(block, ods::math::exp(context, xs, location));
-        let s = push(block, ops::reduce(context, vec4, e, ReduceKind::Add.attribute(context), dim1, location));
+        let s = push(block, ops::reduce(context, vec4, e, ReduceKind::Add.attribute(context).expect("tile dialect registered"), dim1, location));
         let s1 = push(block, ops::reshape(context, col, s, location));
         let sb = push(block, ops::broadcast(context, rows, s1, location));
         let y = push(block, arith::divf(e, sb, location));

@@ -1,12 +1,13 @@
 //! Small builders shared by the linalg lowerings.
 
+pub use crate::rewrite::{IrValue, detach, operand};
 use melior::{
     Context,
     RewriterBase,
     ir::{
-        Attribute, Block, BlockLike, Identifier, Location, OperationRef, Region, RegionLike, Type,
-        TypeLike, Value, ValueLike,
-        operation::{OperationBuilder, OperationLike},
+        Attribute, Block, BlockLike, Identifier, Location, Region, RegionLike, Type, Value,
+        ValueLike,
+        operation::OperationBuilder,
         r#type::RankedTensorType,
     },
 };
@@ -27,18 +28,6 @@ pub fn tile_type(r#type: Type) -> Option<(Vec<i64>, Type)> {
         })
         .collect::<Option<Vec<_>>>()?;
     Some((shape, tensor.element()))
-}
-
-/// A value of the IR being rewritten, whose lifetime is that of the IR
-/// (the module), not of the Rust borrow it was read through.
-pub type IrValue<'c> = Value<'c, 'c>;
-
-/// Forgets the borrow a value was read through.
-pub fn detach<'c>(value: Value<'c, '_>) -> IrValue<'c> {
-    // SAFETY: values are owned by the IR under rewrite, which outlives the
-    // pattern application that reads them; a value is only used while the op
-    // defining it is alive (replaced ops are erased after their last use).
-    unsafe { Value::from_raw(value.to_raw()) }
 }
 
 /// Inserts `builder`'s op at the rewriter's insertion point; its first result.
@@ -150,14 +139,4 @@ pub fn push<'c>(block: &Block<'c>, builder: OperationBuilder<'c>) -> Option<IrVa
 /// Argument `index` of a body block.
 pub fn argument<'c>(block: &Block<'c>, index: usize) -> Option<IrValue<'c>> {
     Some(detach(block.argument(index).ok()?.into()))
-}
-
-/// Operand `index` of the matched op.
-pub fn operand<'c>(op: OperationRef<'c, '_>, index: usize) -> Option<IrValue<'c>> {
-    Some(detach(op.operand(index).ok()?))
-}
-
-/// Whether `r#type` is a float type.
-pub fn is_float(r#type: Type) -> bool {
-    r#type.is_float()
 }

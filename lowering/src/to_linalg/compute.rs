@@ -1,12 +1,13 @@
 //! `tile.reduce` and `tile.mma`: tiles that combine elements.
 
 use super::{
-    build::{IrValue, argument, operand, generic, identity, is_float, map, push, splat_constant, tile_of, tile_type},
-    pattern,
+    build::{IrValue, argument, operand, generic, identity, map, push, splat_constant, tile_of, tile_type},
 };
+use crate::rewrite::pattern;
 use melior::{
     Context, RewriterBase,
     ir::{
+        TypeLike,
         Attribute, OperationRef, Type, ValueLike,
         attribute::IntegerAttribute,
         operation::{OperationBuilder, OperationLike},
@@ -40,7 +41,7 @@ fn reduce_identity(kind: &str, element: Type) -> Option<String> {
         })
     };
     let bits = name.trim_start_matches('i').parse::<u32>().ok();
-    Some(match (kind, is_float(element)) {
+    Some(match (kind, element.is_float()) {
         ("add", true) => "0.0".into(),
         ("mul", true) => "1.0".into(),
         ("max", true) => infinity(true)?.into(),
@@ -77,7 +78,7 @@ fn reduce<'c>(context: &'c Context, op: OperationRef<'c, '_>, rewriter: &Rewrite
     let rank = in_shape.len();
     let out_exprs = (0..rank).filter(|&d| d != dim).map(|d| format!("d{d}")).collect::<Vec<_>>();
     let iterators = (0..rank).map(|d| if d == dim { "reduction" } else { "parallel" }).collect::<Vec<_>>();
-    let combine = combine_op(kind, is_float(element));
+    let combine = combine_op(kind, element.is_float());
     generic(context, rewriter, &[input], init, &[identity(rank), map(rank, &out_exprs)], &iterators, location, |block| {
         let value = argument(block, 0)?;
         let acc = argument(block, 1)?;

@@ -36,45 +36,10 @@ mod shape;
 
 use crate::pass::{PassInfo, TilePass};
 use melior::{
-    Context, ContextRef, PatternRewriter, RewritePatternSet, RewriterBase,
-    create_op_rewrite_pattern,
-    ir::{OperationRef, operation::OperationLike},
+    Context, ContextRef, RewritePatternSet,
+    ir::OperationRef,
     pass::{ExternalPass, RunExternalPass},
 };
-use mlir_sys::{MlirOperation, MlirPatternRewriter, MlirRewritePattern};
-
-/// Builds the replacement of one matched op and returns its value, or `None`
-/// when the op is left alone.
-pub type Lowering =
-    for<'c, 'a, 'r> fn(&'c Context, OperationRef<'c, 'a>, &'r RewriterBase<'c, 'r>) -> Option<build::IrValue<'c>>;
-
-/// The pattern that applies `lowering` to ops named `root`.
-pub fn pattern(context: &Context, root: &str, lowering: Lowering) -> melior::RewritePattern {
-    create_op_rewrite_pattern(
-        root,
-        1,
-        context,
-        move |_: MlirRewritePattern, raw_op: MlirOperation, raw_rewriter: MlirPatternRewriter| {
-            // SAFETY: MLIR passes a live op and rewriter for the duration of
-            // this call; neither escapes it.
-            let (op, rewriter) =
-                unsafe { (OperationRef::from_raw(raw_op), PatternRewriter::from_raw(raw_rewriter)) };
-            let rewriter = rewriter.as_rewriter_base();
-            let context = op.context();
-            // SAFETY: the context outlives every rewrite applied within it.
-            let context = unsafe { context.to_ref() };
-            rewriter.set_insertion_point_before(op);
-            match lowering(context, op, &rewriter) {
-                Some(value) => {
-                    rewriter.replace_op_with_values(op, &[value]);
-                    true
-                }
-                None => false,
-            }
-        },
-        &[],
-    )
-}
 
 /// Every pattern of this conversion.
 pub fn patterns(context: &Context) -> RewritePatternSet<'_> {

@@ -2,12 +2,13 @@
 //! `tile.iota`: tiles that move or make elements without arithmetic.
 
 use super::{
-    build::{IrValue, argument, operand, attribute, empty, generic, identity, insert, is_float, map, push, tile_of, tile_type},
-    pattern,
+    build::{IrValue, argument, operand, attribute, empty, generic, identity, insert, map, push, tile_of, tile_type},
 };
+use crate::rewrite::pattern;
 use melior::{
     Context, RewriterBase,
     ir::{
+        TypeLike,
         Identifier, OperationRef, ValueLike,
         attribute::DenseI64ArrayAttribute,
         operation::{OperationBuilder, OperationLike},
@@ -137,7 +138,7 @@ fn iota<'c>(context: &'c Context, op: OperationRef<'c, '_>, rewriter: &RewriterB
                 .add_attributes(&[(Identifier::new(context, "dim"), attribute(context, "0 : i64")?)])
                 .add_results(&[melior::ir::Type::index(context)]),
         )?;
-        if is_float(element) {
+        if element.is_float() {
             let wide = push(
                 block,
                 OperationBuilder::new("arith.index_castui", location).add_operands(&[index]).add_results(&[i64_type]),

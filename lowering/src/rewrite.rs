@@ -1,0 +1,58 @@
+//! The one bridge from a Rust rewrite function to an MLIR rewrite pattern,
+//! shared by every pattern-based pass.
+
+use melior::{
+    Context, PatternRewriter, RewriterBase, create_op_rewrite_pattern,
+    ir::{OperationRef, Value, ValueLike, operation::OperationLike},
+};
+use mlir_sys::{MlirOperation, MlirPatternRewriter, MlirRewritePattern};
+
+/// A value of the IR being rewritten, whose lifetime is that of the IR
+/// (the module), not of the Rust borrow it was read through.
+pub type IrValue<'c> = Value<'c, 'c>;
+
+/// Forgets the borrow a value was read through.
+pub fn detach<'c>(value: Value<'c, '_>) -> IrValue<'c> {
+    // SAFETY: values are owned by the IR under rewrite, which outlives the
+    // pattern application that reads them; a value is only used while the op
+    // defining it is alive (replaced ops are erased after their last use).
+    unsafe { Value::from_raw(value.to_raw()) }
+}
+
+/// Operand `index` of the matched op.
+pub fn operand<'c>(op: OperationRef<'c, '_>, index: usize) -> Option<IrValue<'c>> {
+    Some(detach(op.operand(index).ok()?))
+}
+
+/// Builds (at the rewriter's insertion point, just before the matched op) the
+/// value that replaces one matched op, or returns `None` to leave it alone.
+pub type Rewrite =
+    for<'c, 'a, 'r> fn(&'c Context, OperationRef<'c, 'a>, &'r RewriterBase<'c, 'r>) -> Option<IrValue<'c>>;
+
+/// The pattern that applies `rewrite` to ops named `root`.
+pub fn pattern(context: &Context, root: &str, rewrite: Rewrite) -> melior::RewritePattern {
+    create_op_rewrite_pattern(
+        root,
+        1,
+        context,
+        move |_: MlirRewritePattern, raw_op: MlirOperation, raw_rewriter: MlirPatternRewriter| {
+            // SAFETY: MLIR passes a live op and rewriter for the duration of
+            // this call; neither escapes it.
+            let (op, rewriter) =
+                unsafe { (OperationRef::from_raw(raw_op), PatternRewriter::from_raw(raw_rewriter)) };
+            let rewriter = rewriter.as_rewriter_base();
+            let context = op.context();
+            // SAFETY: the context outlives every rewrite applied within it.
+            let context = unsafe { context.to_ref() };
+            rewriter.set_insertion_point_before(op);
+            match rewrite(context, op, &rewriter) {
+                Some(value) => {
+                    rewriter.replace_op_with_values(op, &[value]);
+                    true
+                }
+                None => false,
+            }
+        },
+        &[],
+    )
+}
