@@ -9,6 +9,7 @@
 //! [`register`] or [`registry`], so that the tile dialect and all upstream
 //! dialects are there before any IR is parsed.
 
+pub mod diagnostics;
 pub mod registry;
 pub mod types;
 
@@ -31,4 +32,18 @@ pub enum Error {
     /// A type, attribute or module did not parse or did not verify.
     #[error("invalid {what}: {text}")]
     Invalid { what: &'static str, text: String },
+}
+
+/// The text of an MLIR string reference (lossy UTF-8; empty for a null one).
+///
+/// # Safety
+///
+/// `string` must be null or point to `length` readable bytes.
+pub unsafe fn string_ref_text(string: mlir_sys::MlirStringRef) -> String {
+    if string.data.is_null() || string.length == 0 {
+        return String::new();
+    }
+    // SAFETY: non-null and `length` readable bytes, by the caller's contract.
+    let bytes = unsafe { std::slice::from_raw_parts(string.data.cast::<u8>(), string.length) };
+    String::from_utf8_lossy(bytes).into_owned()
 }

@@ -103,7 +103,7 @@ fn enum_attribute<'c>(context: &'c Context, mnemonic: &str, value: &str) -> Resu
     // The keywords are fixed by Tile.td, so the text parses whenever the
     // dialect is registered in the context.
     let text = format!("#tile<{mnemonic} {value}>");
-    let (attribute, diagnostics) = capture_diagnostics(context, || Attribute::parse(context, &text));
+    let (attribute, diagnostics) = crate::diagnostics::capture(context, || Attribute::parse(context, &text));
     attribute.ok_or(Error::Invalid {
         what: "attribute (is the tile dialect registered in this context?)",
         text: if diagnostics.is_empty() { text } else { diagnostics },
@@ -124,7 +124,7 @@ impl<'c> PartitionViewType<'c> {
         element_type: Type<'c>,
         padding: Padding,
     ) -> Result<Self, Error> {
-        let diagnostics = capture_diagnostics(context, || {
+        let diagnostics = crate::diagnostics::capture(context, || {
             // SAFETY: `shape` outlives the call; the C function copies it into
             // the context's uniqued storage and returns null on invalid input.
             unsafe {
@@ -190,22 +190,3 @@ impl fmt::Display for PartitionViewType<'_> {
     }
 }
 
-/// Runs `f` with a diagnostic handler that collects error text, so that an
-/// invalid type becomes an `Error` instead of text on stderr.
-pub(crate) fn capture_diagnostics<T>(context: &Context, f: impl FnOnce() -> T) -> (T, String) {
-    use std::{cell::RefCell, rc::Rc};
-    let text = Rc::new(RefCell::new(String::new()));
-    let sink = text.clone();
-    let id = context.attach_diagnostic_handler(move |diagnostic| {
-        let mut sink = sink.borrow_mut();
-        if !sink.is_empty() {
-            sink.push('\n');
-        }
-        sink.push_str(&diagnostic.to_string());
-        true
-    });
-    let value = f();
-    context.detach_diagnostic_handler(id);
-    let text = text.borrow().clone();
-    (value, text)
-}

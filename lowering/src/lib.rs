@@ -5,10 +5,16 @@
 //! (`tile-opt --pass-pipeline=...`, `PassManager::parse`) mix tile passes with
 //! upstream ones.
 
+pub mod build;
+pub mod compile;
+pub mod cpu;
+pub mod expand_copies;
 pub mod pass;
 pub mod rewrite;
 pub mod simplify;
 pub mod to_linalg;
+pub mod to_memref;
+pub mod to_scf;
 
 pub use pass::{PassInfo, TilePass, create_pass, register_passes};
 
@@ -16,4 +22,8 @@ pub use pass::{PassInfo, TilePass, create_pass, register_passes};
 pub(crate) const PASSES: &[fn()] = &[
     pass::register::<simplify::Simplify>,
     pass::register::<to_linalg::ConvertTileToLinalg>,
+    pass::register::<to_memref::ConvertTileToMemref>,
+    pass::register::<to_scf::ConvertTileToScf>,
+    pass::register::<expand_copies::ExpandCopies>,
+    pass::register_pipeline::<cpu::TileToCpu>,
 ];

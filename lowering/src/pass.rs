@@ -91,6 +91,113 @@ macro_rules! pass_type_id {
     };
 }
 
+/// Fails the pass, with an error at each op that `illegal` still matches
+/// after a conversion ran: the conversion must leave none behind.
+pub fn check_converted<'c>(
+    operation: melior::ir::OperationRef<'c, '_>,
+    pass: melior::pass::ExternalPass<'_>,
+    illegal: impl Fn(&str) -> bool,
+    what: &str,
+) {
+    use melior::ir::operation::{OperationLike, WalkOrder, WalkResult};
+    let mut failed = false;
+    operation.walk(WalkOrder::PreOrder, |op| {
+        let name = op.name();
+        let name = name.as_string_ref().as_str().unwrap_or_default();
+        if illegal(name) {
+            crate::rewrite::emit_error(op.location(), &format!("'{name}' could not be lowered by {what}"));
+            failed = true;
+        }
+        WalkResult::Advance
+    });
+    if failed {
+        pass.signal_failure();
+    }
+}
+
+/// What MLIR's registry and `--help` show for a named pipeline.
+#[derive(Debug)]
+pub struct PipelineInfo {
+    /// The name in pipelines, e.g. `tile-to-cpu`.
+    pub argument: &'static str,
+    /// One line for `--help`.
+    pub summary: &'static str,
+}
+
+/// A named pipeline of tile and upstream passes, expanded in place into the
+/// pass manager that names it.
+pub trait TilePipeline: 'static {
+    /// Registry data of the pipeline.
+    const INFO: PipelineInfo;
+
+    /// The passes, as textual pipeline elements (`a, b, func.func(c)`), for
+    /// the options text `options` (`key=value` pairs separated by spaces);
+    /// an error message for options it does not accept.
+    fn expand(options: &str) -> Result<String, String>;
+}
+
+unsafe extern "C" {
+    fn tileRegisterPipeline(
+        argument: mlir_sys::MlirStringRef,
+        description: mlir_sys::MlirStringRef,
+        build: extern "C" fn(
+            mlir_sys::MlirStringRef,
+            mlir_sys::MlirStringCallback,
+            *mut c_void,
+            *mut c_void,
+        ) -> bool,
+        user_data: *mut c_void,
+    );
+}
+
+extern "C" fn build_pipeline<P: TilePipeline>(
+    options: mlir_sys::MlirStringRef,
+    emit: mlir_sys::MlirStringCallback,
+    emit_data: *mut c_void,
+    _user_data: *mut c_void,
+) -> bool {
+    // SAFETY: MLIR passes a null or valid string reference for this call.
+    let options = unsafe { tile_dialect::string_ref_text(options) };
+    let (ok, text) = match P::expand(&options) {
+        Ok(text) => (true, text),
+        Err(message) => (false, format!("{}: {message}", P::INFO.argument)),
+    };
+    if let Some(emit) = emit {
+        // SAFETY: `emit` appends the bytes to a string owned by the caller,
+        // valid for this call.
+        unsafe { emit(mlir_sys::MlirStringRef { data: text.as_ptr().cast(), length: text.len() }, emit_data) }
+    }
+    ok
+}
+
+/// Registers pipeline `P` into MLIR's pass registry.
+pub(crate) fn register_pipeline<P: TilePipeline>() {
+    let string = |s: &'static str| mlir_sys::MlirStringRef { data: s.as_ptr().cast(), length: s.len() };
+    // SAFETY: the registry copies both strings; `build_pipeline::<P>`
+    // matches the C signature and needs no user data.
+    unsafe {
+        tileRegisterPipeline(string(P::INFO.argument), string(P::INFO.summary), build_pipeline::<P>, std::ptr::null_mut())
+    }
+}
+
+/// Parses pipeline options: `key=value` pairs separated by spaces, each key
+/// one of `known`.
+pub fn parse_options<'a>(options: &'a str, known: &[&str]) -> Result<Vec<(&'a str, &'a str)>, String> {
+    options
+        .split_whitespace()
+        .map(|pair| {
+            let (key, value) = pair.split_once('=').ok_or_else(|| format!("option '{pair}' is not key=value"))?;
+            if known.is_empty() {
+                Err("takes no options".to_string())
+            } else if known.contains(&key) {
+                Ok((key, value))
+            } else {
+                Err(format!("unknown option '{key}' (known: {})", known.join(", ")))
+            }
+        })
+        .collect()
+}
+
 /// Runs the greedy rewrite driver with the patterns `patterns` makes over
 /// `operation`, the body of a pattern-based pass; a driver failure fails the
 /// pass.

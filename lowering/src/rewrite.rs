@@ -3,7 +3,7 @@
 
 use melior::{
     Context, PatternRewriter, RewriterBase, create_op_rewrite_pattern,
-    ir::{OperationRef, Value, ValueLike, operation::OperationLike},
+    ir::{Location, OperationRef, Value, ValueLike, operation::OperationLike},
 };
 use mlir_sys::{MlirOperation, MlirPatternRewriter, MlirRewritePattern};
 
@@ -29,8 +29,29 @@ pub fn operand<'c>(op: OperationRef<'c, '_>, index: usize) -> Option<IrValue<'c>
 pub type Rewrite =
     for<'c, 'a, 'r> fn(&'c Context, OperationRef<'c, 'a>, &'r RewriterBase<'c, 'r>) -> Option<IrValue<'c>>;
 
+/// Like [`Rewrite`], for ops with any number of results (none, for an op that
+/// is only erased).
+pub type RewriteMany =
+    for<'c, 'a, 'r> fn(&'c Context, OperationRef<'c, 'a>, &'r RewriterBase<'c, 'r>) -> Option<Vec<IrValue<'c>>>;
+
+#[derive(Clone, Copy)]
+enum AnyRewrite {
+    One(Rewrite),
+    Many(RewriteMany),
+}
+
 /// The pattern that applies `rewrite` to ops named `root`.
 pub fn pattern(context: &Context, root: &str, rewrite: Rewrite) -> melior::RewritePattern {
+    any_pattern(context, root, AnyRewrite::One(rewrite))
+}
+
+/// The pattern that applies `rewrite` to ops named `root`, replacing all of
+/// their results.
+pub fn pattern_many(context: &Context, root: &str, rewrite: RewriteMany) -> melior::RewritePattern {
+    any_pattern(context, root, AnyRewrite::Many(rewrite))
+}
+
+fn any_pattern(context: &Context, root: &str, rewrite: AnyRewrite) -> melior::RewritePattern {
     create_op_rewrite_pattern(
         root,
         1,
@@ -45,14 +66,27 @@ pub fn pattern(context: &Context, root: &str, rewrite: Rewrite) -> melior::Rewri
             // SAFETY: the context outlives every rewrite applied within it.
             let context = unsafe { context.to_ref() };
             rewriter.set_insertion_point_before(op);
-            match rewrite(context, op, &rewriter) {
-                Some(value) => {
-                    rewriter.replace_op_with_values(op, &[value]);
+            let values = match rewrite {
+                AnyRewrite::One(rewrite) => rewrite(context, op, &rewriter).map(|value| vec![value]),
+                AnyRewrite::Many(rewrite) => rewrite(context, op, &rewriter),
+            };
+            match values {
+                Some(values) if values.len() == op.result_count() => {
+                    rewriter.replace_op_with_values(op, &values);
                     true
                 }
-                None => false,
+                _ => false,
             }
         },
         &[],
     )
+}
+
+/// Reports an error at `location` through the context's diagnostic handlers
+/// (tile-opt prints it with its location; `-verify-diagnostics` sees it).
+pub fn emit_error(location: Location, message: &str) {
+    let message = std::ffi::CString::new(message.replace('\0', " ")).unwrap_or_default();
+    // SAFETY: the location is live and the message a NUL-terminated string
+    // that outlives the call.
+    unsafe { mlir_sys::mlirEmitError(location.to_raw(), message.as_ptr()) }
 }

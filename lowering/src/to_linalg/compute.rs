@@ -1,7 +1,7 @@
 //! `tile.reduce` and `tile.mma`: tiles that combine elements.
 
-use super::{
-    build::{IrValue, argument, operand, generic, identity, map, push, splat_constant, tile_of, tile_type},
+use crate::{
+    build::{Special, float_bits, IrValue, argument, operand, generic, identity, map, push, splat_constant, tile_of, tile_type},
 };
 use crate::rewrite::pattern;
 use melior::{
@@ -29,17 +29,7 @@ fn reduce_kind(attribute: Attribute) -> Option<&'static str> {
 /// infinities are written as bit patterns of the element's own width.
 fn reduce_identity(kind: &str, element: Type) -> Option<String> {
     let name = element.to_string();
-    let infinity = |negative: bool| -> Option<&'static str> {
-        Some(match (name.as_str(), negative) {
-            ("f32", true) => "0xFF800000",
-            ("f32", false) => "0x7F800000",
-            ("f16", true) => "0xFC00",
-            ("f16", false) => "0x7C00",
-            ("bf16", true) => "0xFF80",
-            ("bf16", false) => "0x7F80",
-            _ => return None,
-        })
-    };
+    let infinity = |negative: bool| float_bits(element, if negative { Special::NegInf } else { Special::PosInf });
     let bits = name.trim_start_matches('i').parse::<u32>().ok();
     Some(match (kind, element.is_float()) {
         ("add", true) => "0.0".into(),

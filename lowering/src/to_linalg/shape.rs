@@ -1,7 +1,7 @@
 //! `tile.broadcast`, `tile.reshape`, `tile.permute`, `tile.splat`,
 //! `tile.iota`: tiles that move or make elements without arithmetic.
 
-use super::{
+use crate::{
     build::{IrValue, argument, operand, attribute, empty, generic, identity, insert, map, push, tile_of, tile_type},
 };
 use crate::rewrite::pattern;

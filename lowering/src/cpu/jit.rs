@@ -1,0 +1,169 @@
+//! Running `tile-to-cpu` output in-process through MLIR's ExecutionEngine.
+
+use crate::compile::{self, Error, Result, run_pipeline, select_kernel, signature};
+use melior::{Context, ir::Module};
+use std::ffi::c_void;
+use tile_dialect::diagnostics::capture;
+use tile_runtime::{Arg, Grid, Param, Scalar, Signature};
+
+/// The packed entry point the ExecutionEngine makes for each public
+/// function: one pointer per flattened argument.
+type PackedFn = unsafe extern "C" fn(*mut *mut c_void);
+
+/// A kernel compiled for the host CPU.
+pub struct CpuKernel {
+    engine: mlir_sys::MlirExecutionEngine,
+    entry: PackedFn,
+    signature: Signature,
+}
+
+// SAFETY: the engine is not mutated after creation (only looked up, in
+// `compile`), and the compiled code is reentrant: it keeps no state between
+// calls besides read-only constants.
+unsafe impl Send for CpuKernel {}
+// SAFETY: as above; `launch` only calls the compiled function.
+unsafe impl Sync for CpuKernel {}
+
+impl Drop for CpuKernel {
+    fn drop(&mut self) {
+        // SAFETY: the engine was created by `compile` and is destroyed once.
+        unsafe { mlir_sys::mlirExecutionEngineDestroy(self.engine) }
+    }
+}
+
+impl CpuKernel {
+    /// Compiles kernel `kernel` (or the module's only kernel) with
+    /// `tile-to-cpu` and the LLVM JIT at `-O3`. Consumes the module, which
+    /// the pipeline lowers in place.
+    pub fn compile(context: &Context, mut module: Module, kernel: Option<&str>) -> Result<CpuKernel> {
+        let name = select_kernel(&module, kernel)?;
+        let signature = signature(&module, &name)?;
+        run_pipeline(context, &mut module, "builtin.module(tile-to-cpu)")?;
+        melior::utility::register_all_llvm_translations(context);
+        let (engine, diagnostics) = capture(context, || {
+            // SAFETY: the module is live and fully lowered to the LLVM
+            // dialect; the engine keeps its own LLVM copy of it.
+            unsafe { mlir_sys::mlirExecutionEngineCreate(module.to_raw(), 3, 0, std::ptr::null(), false, false) }
+        });
+        if engine.ptr.is_null() {
+            return Err(Error::Jit(diagnostics));
+        }
+        let symbol = format!("_mlir_{name}");
+        // SAFETY: the engine is live; the name outlives the call.
+        let address = unsafe {
+            mlir_sys::mlirExecutionEngineLookup(
+                engine,
+                mlir_sys::MlirStringRef { data: symbol.as_ptr().cast(), length: symbol.len() },
+            )
+        };
+        if address.is_null() {
+            // SAFETY: created above, not used afterwards.
+            unsafe { mlir_sys::mlirExecutionEngineDestroy(engine) };
+            return Err(Error::Jit(format!("no entry point {symbol}")));
+        }
+        // SAFETY: `_mlir_<name>` is the ExecutionEngine's packed wrapper,
+        // whose C signature is `void(void **)`.
+        let entry = unsafe { std::mem::transmute::<*mut c_void, PackedFn>(address) };
+        Ok(CpuKernel { engine, entry, signature })
+    }
+
+    /// Parses, verifies and compiles a tile program's text.
+    pub fn compile_text(context: &Context, text: &str, file_name: &str, kernel: Option<&str>) -> Result<CpuKernel> {
+        let module = compile::parse(context, text, file_name)?;
+        CpuKernel::compile(context, module, kernel)
+    }
+
+    /// The kernel's parameter ABI.
+    pub fn signature(&self) -> &Signature {
+        &self.signature
+    }
+
+    /// Runs the grid on all cores.
+    pub fn launch(&self, args: &mut [Arg], grid: Grid) -> tile_runtime::Result<()> {
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        self.launch_on(args, grid, threads)
+    }
+
+    /// Runs the grid, its blocks split into `threads` contiguous ranges run
+    /// in parallel. Blocks never communicate, so the split does not change
+    /// results (a program whose blocks write the same elements races, as it
+    /// would on a GPU).
+    pub fn launch_on(&self, args: &mut [Arg], grid: Grid, threads: usize) -> tile_runtime::Result<()> {
+        self.signature.check(args)?;
+        let grid = Grid::new(grid.0)?;
+        let slots = flatten(&self.signature, args);
+        let blocks = grid.blocks();
+        let threads = (threads.max(1) as u64).min(blocks.max(1));
+        let per_thread = blocks.div_ceil(threads);
+        let [gx, gy, gz] = grid.0;
+        let run = |first: u64, last: u64| {
+            let mut slots = slots.clone();
+            slots.extend([gx, gy, gz, first, last]);
+            let mut pointers: Vec<*mut c_void> = slots.iter_mut().map(|s| (s as *mut u64).cast()).collect();
+            // SAFETY: `signature.check` matched every array's element type,
+            // rank, static extents and strides with the kernel's memref
+            // types, so the descriptors in `slots` describe live, aligned
+            // buffers (borrowed by `args` for this call); the compiled code
+            // clamps every access to the descriptors' extents. Each pointer
+            // refers to an 8-byte slot that holds the argument in its low
+            // bytes, as the packed wrapper reads it.
+            unsafe { (self.entry)(pointers.as_mut_ptr()) }
+        };
+        if threads <= 1 {
+            run(0, blocks);
+            return Ok(());
+        }
+        std::thread::scope(|scope| {
+            for t in 0..threads {
+                let (first, last) = (t * per_thread, ((t + 1) * per_thread).min(blocks));
+                if first < last {
+                    let run = &run;
+                    scope.spawn(move || run(first, last));
+                }
+            }
+        });
+        Ok(())
+    }
+}
+
+/// The arguments as the LLVM lowering passes them: a memref is its
+/// descriptor's fields (allocated and aligned pointer, offset, sizes,
+/// strides), a scalar its value, each widened to an 8-byte slot.
+fn flatten(signature: &Signature, args: &mut [Arg]) -> Slots {
+    let mut slots = Vec::new();
+    for (param, arg) in signature.params.iter().zip(args.iter_mut()) {
+        match (param, arg) {
+            (Param::Memref { .. }, Arg::Array(array)) => {
+                let address = array.as_mut_ptr() as u64;
+                slots.extend([address, address, 0]);
+                slots.extend(array.shape().iter().map(|&d| d as u64));
+                slots.extend(array.strides().iter().map(|&s| s as u64));
+            }
+            (_, Arg::Scalar(scalar)) => slots.push(match *scalar {
+                Scalar::Index(v) | Scalar::I64(v) => v as u64,
+                Scalar::I32(v) => v as u32 as u64,
+                Scalar::F32(v) => v.to_bits() as u64,
+            }),
+            _ => {}
+        }
+    }
+    Slots(slots)
+}
+
+/// Argument slots; addresses in them are only dereferenced by the kernel,
+/// during a launch that borrows the arrays.
+#[derive(Clone)]
+struct Slots(Vec<u64>);
+
+impl std::ops::Deref for Slots {
+    type Target = Vec<u64>;
+    fn deref(&self) -> &Vec<u64> {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Slots {
+    fn deref_mut(&mut self) -> &mut Vec<u64> {
+        &mut self.0
+    }
+}

@@ -1,0 +1,324 @@
+//! `convert-tile-to-memref`: tile's memory ops to `memref`, `tensor` and
+//! `bufferization` ops, with the padding and masking of the language contract.
+//!
+//! Summary: lower `tile.load`, `tile.store` and `tile.num_tiles` to
+//! clamped `memref.subview`s of the viewed memref, and drop
+//! `tile.partition_view`.
+//!
+//! Before:
+//! ```mlir
+//! %v = tile.partition_view %X : memref<?x8xf32> -> !tile.partition_view<4x8xf32, padding = neg_inf>
+//! %t = tile.load %v[%i, %c0] : !tile.partition_view<4x8xf32, padding = neg_inf> -> tensor<4x8xf32>
+//! ```
+//! After (index arithmetic abbreviated):
+//! ```mlir
+//! // rows [lo, hi) of the tile's rows [4*i, 4*i+4) are inside X
+//! %pad = arith.constant dense<0xFF800000> : tensor<4x8xf32>
+//! %in = memref.subview %X[%lo, 0] [%rows, 8] [1, 1]
+//!     : memref<?x8xf32> to memref<?x8xf32, strided<[8, 1], offset: ?>>
+//! %part = bufferization.to_tensor %in restrict : ... to tensor<?x8xf32>
+//! %t = tensor.insert_slice %part into %pad[%lo - 4*i, 0] [%rows, 8] [1, 1]
+//! ```
+//! A store extracts the in-bounds part of the tile (`tensor.extract_slice`)
+//! and writes it with `bufferization.materialize_in_destination` into the
+//! matching subview, so out-of-bounds elements are never written.
+//!
+//! The bounds are clamped on both sides, so any tile coordinate, negative or
+//! far past the end, gives an empty in-bounds part rather than an
+//! out-of-bounds access. `tile.num_tiles` is `ceildiv(memref.dim, tile dim)`.
+//!
+//! Caveats: a view must be made by `tile.partition_view` in the function
+//! that uses it (views are not kernel arguments in the language); other
+//! views are reported as errors. This is the semantic lowering used by the
+//! CPU path; the GPU path lowers memory ops to TMA and vector accesses.
+
+use crate::{
+    build::{IndexMath, IrValue, Special, attribute, float_bits, insert, insert_void, splat_constant, tile_type},
+    pass::{PassInfo, TilePass, apply_greedily, check_converted},
+    rewrite::{emit_error, operand, pattern, pattern_many},
+};
+use melior::{
+    Context, ContextRef, RewritePatternSet, RewriterBase,
+    ir::{
+        Identifier, Location, OperationRef, Type, TypeLike, ValueLike,
+        attribute::IntegerAttribute,
+        operation::{OperationBuilder, OperationLike, OperationResult},
+        r#type::{MemRefType, ShapedTypeLike},
+    },
+    pass::{ExternalPass, RunExternalPass},
+};
+use tile_dialect::types::{Padding, PartitionViewType};
+
+/// Every pattern of this conversion.
+pub fn patterns(context: &Context) -> RewritePatternSet<'_> {
+    let set = RewritePatternSet::new(context);
+    for pattern in [
+        pattern(context, "tile.load", load),
+        pattern_many(context, "tile.store", store),
+        pattern(context, "tile.num_tiles", num_tiles),
+    ] {
+        set.add(pattern);
+    }
+    set
+}
+
+/// The memref a view was made from, with the view's type.
+fn viewed<'c>(view: IrValue<'c>) -> Option<(IrValue<'c>, PartitionViewType<'c>)> {
+    let view_type = PartitionViewType::try_from_type(view.r#type())?;
+    let Ok(result) = OperationResult::try_from(view) else {
+        emit_error(view.location(), "this view is not made by tile.partition_view; the memory lowering cannot see its memref");
+        return None;
+    };
+    let owner = result.owner();
+    if owner.name().as_string_ref().as_str().ok()? != "tile.partition_view" {
+        emit_error(owner.location(), "this view is not made by tile.partition_view; the memory lowering cannot see its memref");
+        return None;
+    }
+    Some((operand(owner, 0)?, view_type))
+}
+
+/// The in-bounds part of one tile along every dim: `lo` and `size` in the
+/// memref, `skip` (where it starts inside the tile).
+struct Bounds<'c> {
+    lo: Vec<IrValue<'c>>,
+    size: Vec<IrValue<'c>>,
+    skip: Vec<IrValue<'c>>,
+}
+
+fn bounds<'c>(
+    math: &IndexMath<'c, '_>,
+    memref: IrValue<'c>,
+    tile: &[i64],
+    coords: &[IrValue<'c>],
+) -> Option<Bounds<'c>> {
+    let zero = math.constant(0)?;
+    let mut bounds = Bounds { lo: vec![], size: vec![], skip: vec![] };
+    for (d, (&extent, &coord)) in tile.iter().zip(coords).enumerate() {
+        let dim = insert(
+            math.rewriter,
+            OperationBuilder::new("memref.dim", math.location)
+                .add_operands(&[memref, math.constant(d as i64)?])
+                .add_results(&[Type::index(math.context)]),
+        )?;
+        let tile_extent = math.constant(extent)?;
+        let first = math.mul(coord, tile_extent)?;
+        let end = math.add(first, tile_extent)?;
+        let lo = math.clamp(first, zero, dim)?;
+        let hi = math.clamp(end, zero, dim)?;
+        bounds.size.push(math.sub(hi, lo)?);
+        bounds.skip.push(math.clamp(math.sub(lo, first)?, zero, tile_extent)?);
+        bounds.lo.push(lo);
+    }
+    Some(bounds)
+}
+
+/// `array<i64: ...>` with every entry dynamic, or every entry `value`.
+fn i64_array(rank: usize, value: Option<i64>) -> String {
+    let entry = value.unwrap_or(i64::MIN).to_string();
+    format!("array<i64: {}>", vec![entry; rank].join(", "))
+}
+
+/// The attributes of an offsets/sizes/strides op (subview, slices) whose
+/// offsets and sizes are all dynamic and whose strides are all 1.
+fn slice_attributes<'c>(
+    context: &'c Context,
+    rank: usize,
+    leading_operands: usize,
+) -> Option<Vec<(Identifier<'c>, melior::ir::Attribute<'c>)>> {
+    let segments = if leading_operands == 1 {
+        format!("array<i32: 1, {rank}, {rank}, 0>")
+    } else {
+        format!("array<i32: 1, 1, {rank}, {rank}, 0>")
+    };
+    Some(vec![
+        (Identifier::new(context, "static_offsets"), attribute(context, &i64_array(rank, None))?),
+        (Identifier::new(context, "static_sizes"), attribute(context, &i64_array(rank, None))?),
+        (Identifier::new(context, "static_strides"), attribute(context, &i64_array(rank, Some(1)))?),
+        (Identifier::new(context, "operandSegmentSizes"), attribute(context, &segments)?),
+    ])
+}
+
+/// `memref.subview %memref[lo][size][1]`, whose type keeps the memref's
+/// strides with a dynamic offset and dynamic sizes.
+fn subview<'c>(
+    context: &'c Context,
+    rewriter: &RewriterBase<'c, '_>,
+    memref: IrValue<'c>,
+    bounds: &Bounds<'c>,
+    location: Location<'c>,
+) -> Option<IrValue<'c>> {
+    let memref_type = MemRefType::try_from(memref.r#type()).ok()?;
+    let rank = bounds.lo.len();
+    let mut strides = vec![0i64; rank];
+    let mut offset = 0i64;
+    // SAFETY: `strides` has room for one entry per dim of the memref.
+    let ok = unsafe {
+        mlir_sys::mlirMemRefTypeGetStridesAndOffset(memref_type.to_raw(), strides.as_mut_ptr(), &mut offset)
+    };
+    if ok.value == 0 {
+        return None;
+    }
+    let text = |n: i64| if n == i64::MIN { "?".to_string() } else { n.to_string() };
+    let result_type = Type::parse(
+        context,
+        &format!(
+            "memref<{}x{}, strided<[{}], offset: ?>>",
+            vec!["?"; rank].join("x"),
+            memref_type.element(),
+            strides.iter().map(|&s| text(s)).collect::<Vec<_>>().join(", ")
+        ),
+    )?;
+    let mut operands = vec![memref];
+    operands.extend(&bounds.lo);
+    operands.extend(&bounds.size);
+    insert(
+        rewriter,
+        OperationBuilder::new("memref.subview", location)
+            .add_operands(&operands)
+            .add_attributes(&slice_attributes(context, rank, 1)?)
+            .add_results(&[result_type]),
+    )
+}
+
+/// `tensor<?x...xE>` of the given rank.
+fn dynamic_tensor<'c>(context: &'c Context, rank: usize, element: Type<'c>) -> Option<Type<'c>> {
+    Type::parse(context, &format!("tensor<{}x{}>", vec!["?"; rank].join("x"), element))
+}
+
+/// The text of a splat element equal to the view's padding.
+fn padding_value(padding: Padding, element: Type) -> Option<String> {
+    let special = match padding {
+        Padding::Zero => return Some(if element.is_float() { "0.0" } else { "0" }.into()),
+        Padding::NegInf => Special::NegInf,
+        Padding::PosInf => Special::PosInf,
+        Padding::Nan => Special::Nan,
+    };
+    float_bits(element, special).map(str::to_string)
+}
+
+fn coordinates<'c>(op: OperationRef<'c, '_>, first: usize) -> Option<Vec<IrValue<'c>>> {
+    (first..op.operand_count()).map(|i| operand(op, i)).collect()
+}
+
+/// The padding tile with the in-bounds part of the memref inserted.
+fn load<'c>(context: &'c Context, op: OperationRef<'c, '_>, rewriter: &RewriterBase<'c, '_>) -> Option<IrValue<'c>> {
+    let (memref, view) = viewed(operand(op, 0)?)?;
+    let location = op.location();
+    let math = IndexMath { context, rewriter, location };
+    let tile_type_ = op.result(0).ok()?.r#type();
+    let (shape, element) = tile_type(tile_type_)?;
+    let bounds = bounds(&math, memref, &shape, &coordinates(op, 1)?)?;
+    let rank = shape.len();
+    let fill = splat_constant(context, rewriter, tile_type_, &padding_value(view.padding(), element)?, location)?;
+    let part = subview(context, rewriter, memref, &bounds, location)?;
+    let part = insert(
+        rewriter,
+        OperationBuilder::new("bufferization.to_tensor", location)
+            .add_operands(&[part])
+            .add_attributes(&[(Identifier::new(context, "restrict"), attribute(context, "unit")?)])
+            .add_results(&[dynamic_tensor(context, rank, element)?]),
+    )?;
+    let mut operands = vec![part, fill];
+    operands.extend(&bounds.skip);
+    operands.extend(&bounds.size);
+    insert(
+        rewriter,
+        OperationBuilder::new("tensor.insert_slice", location)
+            .add_operands(&operands)
+            .add_attributes(&slice_attributes(context, rank, 2)?)
+            .add_results(&[tile_type_]),
+    )
+}
+
+/// Writes the in-bounds part of the tile into the matching subview.
+fn store<'c>(
+    context: &'c Context,
+    op: OperationRef<'c, '_>,
+    rewriter: &RewriterBase<'c, '_>,
+) -> Option<Vec<IrValue<'c>>> {
+    let tile = operand(op, 0)?;
+    let (memref, _) = viewed(operand(op, 1)?)?;
+    let location = op.location();
+    let math = IndexMath { context, rewriter, location };
+    let (shape, element) = tile_type(tile.r#type())?;
+    let bounds = bounds(&math, memref, &shape, &coordinates(op, 2)?)?;
+    let rank = shape.len();
+    let mut operands = vec![tile];
+    operands.extend(&bounds.skip);
+    operands.extend(&bounds.size);
+    let part = insert(
+        rewriter,
+        OperationBuilder::new("tensor.extract_slice", location)
+            .add_operands(&operands)
+            .add_attributes(&slice_attributes(context, rank, 1)?)
+            .add_results(&[dynamic_tensor(context, rank, element)?]),
+    )?;
+    let destination = subview(context, rewriter, memref, &bounds, location)?;
+    let unit = attribute(context, "unit")?;
+    insert_void(
+        rewriter,
+        OperationBuilder::new("bufferization.materialize_in_destination", location)
+            .add_operands(&[part, destination])
+            .add_attributes(&[
+                (Identifier::new(context, "restrict"), unit),
+                (Identifier::new(context, "writable"), unit),
+            ]),
+    )?;
+    Some(vec![])
+}
+
+fn num_tiles<'c>(context: &'c Context, op: OperationRef<'c, '_>, rewriter: &RewriterBase<'c, '_>) -> Option<IrValue<'c>> {
+    let (memref, view) = viewed(operand(op, 0)?)?;
+    let dim = IntegerAttribute::try_from(op.attribute("dim").ok()?).ok()?.value();
+    let extent = *view.shape().get(usize::try_from(dim).ok()?)?;
+    let location = op.location();
+    let math = IndexMath { context, rewriter, location };
+    let size = insert(
+        rewriter,
+        OperationBuilder::new("memref.dim", location)
+            .add_operands(&[memref, math.constant(dim)?])
+            .add_results(&[Type::index(context)]),
+    )?;
+    math.ceil_div(size, extent)
+}
+
+/// The `convert-tile-to-memref` pass.
+#[derive(Clone, Default)]
+pub struct ConvertTileToMemref;
+
+impl TilePass for ConvertTileToMemref {
+    const INFO: PassInfo = PassInfo {
+        argument: "convert-tile-to-memref",
+        name: "ConvertTileToMemref",
+        summary: "Lower tile.load, tile.store and tile.num_tiles to clamped memref subviews with padding and masking",
+        op_name: "",
+    };
+    crate::pass_type_id!();
+
+    fn dependent_dialects() -> Vec<melior::dialect::DialectHandle> {
+        use melior::dialect::DialectHandle;
+        vec![DialectHandle::memref(), DialectHandle::tensor(), DialectHandle::arith(), bufferization_handle()]
+    }
+}
+
+/// The bufferization dialect's handle, which melior does not wrap.
+fn bufferization_handle() -> melior::dialect::DialectHandle {
+    // SAFETY: returns a pointer to static registration data of MLIR.
+    unsafe { melior::dialect::DialectHandle::from_raw(mlir_sys::mlirGetDialectHandle__bufferization__()) }
+}
+
+impl<'c> RunExternalPass<'c> for ConvertTileToMemref {
+    fn initialize(&mut self, _context: ContextRef<'c>) {}
+
+    fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
+        apply_greedily(operation, pass, patterns);
+        // Views die with their last user; one that is left has a user the
+        // lowering does not know.
+        check_converted(
+            operation,
+            pass,
+            |name| matches!(name, "tile.load" | "tile.store" | "tile.num_tiles" | "tile.partition_view"),
+            Self::INFO.argument,
+        );
+    }
+}

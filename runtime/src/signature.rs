@@ -1,0 +1,179 @@
+//! A kernel's parameter ABI, and the checks that make launches safe.
+
+use crate::{Array, DType, Error, Result};
+use serde::{Deserialize, Serialize};
+
+/// A scalar parameter type of a kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ScalarType {
+    Index,
+    I32,
+    I64,
+    F32,
+}
+
+impl ScalarType {
+    pub fn mlir_name(self) -> &'static str {
+        match self {
+            ScalarType::Index => "index",
+            ScalarType::I32 => "i32",
+            ScalarType::I64 => "i64",
+            ScalarType::F32 => "f32",
+        }
+    }
+
+    pub fn from_mlir_name(name: &str) -> Option<ScalarType> {
+        [ScalarType::Index, ScalarType::I32, ScalarType::I64, ScalarType::F32]
+            .into_iter()
+            .find(|t| t.mlir_name() == name)
+    }
+
+    /// Parses a command-line number as a value of this type.
+    pub fn parse(self, text: &str) -> Option<Scalar> {
+        Some(match self {
+            ScalarType::Index => Scalar::Index(text.parse().ok()?),
+            ScalarType::I32 => Scalar::I32(text.parse().ok()?),
+            ScalarType::I64 => Scalar::I64(text.parse().ok()?),
+            ScalarType::F32 => Scalar::F32(text.parse().ok()?),
+        })
+    }
+}
+
+/// A scalar argument.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Scalar {
+    Index(i64),
+    I32(i32),
+    I64(i64),
+    F32(f32),
+}
+
+impl Scalar {
+    pub fn scalar_type(self) -> ScalarType {
+        match self {
+            Scalar::Index(_) => ScalarType::Index,
+            Scalar::I32(_) => ScalarType::I32,
+            Scalar::I64(_) => ScalarType::I64,
+            Scalar::F32(_) => ScalarType::F32,
+        }
+    }
+}
+
+/// One kernel parameter.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Param {
+    /// A memref: element type, extents (`None` where dynamic) and strides in
+    /// elements (`None` where dynamic; the innermost is always 1).
+    Memref { dtype: DType, shape: Vec<Option<u64>>, strides: Vec<Option<i64>> },
+    Scalar(ScalarType),
+}
+
+impl std::fmt::Display for Param {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            Param::Memref { dtype, shape, .. } => {
+                let dims: Vec<String> =
+                    shape.iter().map(|d| d.map_or("?".to_string(), |d| d.to_string())).collect();
+                write!(f, "memref<{}x{dtype}>", dims.join("x"))
+            }
+            Param::Scalar(t) => f.write_str(t.mlir_name()),
+        }
+    }
+}
+
+/// A kernel's name and parameters.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Signature {
+    pub name: String,
+    pub params: Vec<Param>,
+}
+
+/// An argument of a launch.
+#[derive(Debug)]
+pub enum Arg<'a> {
+    Array(&'a mut Array),
+    Scalar(Scalar),
+}
+
+/// A launch grid: blocks along x, y and z.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Grid(pub [u64; 3]);
+
+impl Grid {
+    /// A grid whose dims are all at least 1 and whose block count fits an
+    /// `i64` (the kernels' `index`).
+    pub fn new(dims: [u64; 3]) -> Result<Grid> {
+        let count = dims.iter().try_fold(1u64, |n, &d| n.checked_mul(d));
+        match count {
+            Some(n) if dims.iter().all(|&d| d >= 1) && n <= i64::MAX as u64 => Ok(Grid(dims)),
+            _ => Err(Error::Grid(dims)),
+        }
+    }
+
+    /// Parses `X[,Y[,Z]]`.
+    pub fn parse(text: &str) -> Option<Grid> {
+        let parts: Vec<u64> = text.split(',').map(|p| p.trim().parse().ok()).collect::<Option<_>>()?;
+        if parts.is_empty() || parts.len() > 3 {
+            return None;
+        }
+        let mut dims = [1u64; 3];
+        dims[..parts.len()].copy_from_slice(&parts);
+        Grid::new(dims).ok()
+    }
+
+    /// Number of blocks.
+    pub fn blocks(self) -> u64 {
+        self.0.iter().product()
+    }
+}
+
+impl Signature {
+    /// Checks that `args` fit the parameters: count, kinds, element types,
+    /// ranks, static extents and static strides (arrays are contiguous).
+    /// Launchers call it before every launch; compiled code relies on it.
+    pub fn check(&self, args: &[Arg]) -> Result<()> {
+        if args.len() != self.params.len() {
+            return Err(Error::ArgumentCount { kernel: self.name.clone(), expected: self.params.len(), got: args.len() });
+        }
+        for (index, (param, arg)) in self.params.iter().zip(args).enumerate() {
+            match (param, arg) {
+                (Param::Memref { dtype, shape, strides }, Arg::Array(array)) => {
+                    check_array(index, *dtype, shape, strides, array)?;
+                }
+                (Param::Scalar(t), Arg::Scalar(s)) if s.scalar_type() == *t => {}
+                (param, arg) => {
+                    let got = match arg {
+                        Arg::Array(a) => format!("an array ({} {:?})", a.dtype(), a.shape()),
+                        Arg::Scalar(s) => format!("a {} scalar", s.scalar_type().mlir_name()),
+                    };
+                    return Err(Error::ArgumentKind { index, expected: param.to_string(), got });
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn check_array(index: usize, dtype: DType, shape: &[Option<u64>], strides: &[Option<i64>], array: &Array) -> Result<()> {
+    if array.dtype() != dtype {
+        return Err(Error::DType { index, expected: dtype.to_string(), got: array.dtype().to_string() });
+    }
+    if array.shape().len() != shape.len() {
+        return Err(Error::Rank { index, expected: shape.len(), got: array.shape().to_vec() });
+    }
+    for (dim, (&expected, &got)) in shape.iter().zip(array.shape()).enumerate() {
+        if let Some(expected) = expected
+            && expected != got as u64
+        {
+            return Err(Error::Shape { index, dim, expected, got });
+        }
+    }
+    for (dim, (&expected, got)) in strides.iter().zip(array.strides()).enumerate() {
+        if let Some(expected) = expected
+            && expected != got
+        {
+            return Err(Error::Stride { index, dim, expected, got, shape: array.shape().to_vec() });
+        }
+    }
+    Ok(())
+}
