@@ -3,4 +3,5 @@
 //! context from `support::context`, which serialises registration.
 
 mod builders;
+mod cpu;
 mod support;

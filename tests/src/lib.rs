@@ -1,5 +1,6 @@
-//! Example kernels built through the Rust builders (`tile_dialect::ops`), the
-//! way a compiler that embeds tile would build them. The integration tests
-//! check that they print exactly as the contract's text does.
+//! Shared code of the integration tests: example kernels built through the
+//! Rust builders (`tile_dialect::ops`), the way a compiler that embeds tile
+//! would build them, and independent references for every example kernel.
 
 pub mod kernels;
+pub mod reference;

@@ -88,8 +88,11 @@ fn mma<'c>(context: &'c Context, op: OperationRef<'c, '_>, rewriter: &RewriterBa
     ];
     generic(context, rewriter, &[a, b], c, &maps, &["parallel", "parallel", "reduction"], location, |block| {
         let extend = |value: IrValue<'c>| -> Option<IrValue<'c>> {
+            let name = value.r#type().to_string();
             if value.r#type() == acc_type {
                 Some(value)
+            } else if name.starts_with("f8") {
+                f8_to_f32(context, block, value, &name, location)
             } else {
                 push(block, OperationBuilder::new("arith.extf", location).add_operands(&[value]).add_results(&[acc_type]))
             }
@@ -100,4 +103,76 @@ fn mma<'c>(context: &'c Context, op: OperationRef<'c, '_>, rewriter: &RewriterBa
         let product = push(block, OperationBuilder::new("arith.mulf", location).add_operands(&[x, y]).add_results(&[acc_type]))?;
         push(block, OperationBuilder::new("arith.addf", location).add_operands(&[acc, product]).add_results(&[acc_type]))
     })
+}
+
+/// Decodes an f8 value to f32 with integer ops. LLVM has no f8 types, and
+/// upstream's `arith` to LLVM lowering leaves `arith.extf` from f8 alone, so
+/// the CPU path decodes the bits itself. `f8E5M2` is the top byte of an f16;
+/// `f8E4M3FN` (bias 7, no infinities, NaN only as `S.1111.111`) is rebuilt
+/// as f32 bits, with subnormals `m * 2^-9`.
+fn f8_to_f32<'c>(
+    context: &'c Context,
+    block: &melior::ir::Block<'c>,
+    value: IrValue<'c>,
+    name: &str,
+    location: melior::ir::Location<'c>,
+) -> Option<IrValue<'c>> {
+    let ty = |text: &str| Type::parse(context, text);
+    let op = |name: &str, operands: &[IrValue<'c>], result: &str| -> Option<IrValue<'c>> {
+        push(block, OperationBuilder::new(name, location).add_operands(operands).add_results(&[ty(result)?]))
+    };
+    let constant = |value: &str, r#type: &str| -> Option<IrValue<'c>> {
+        push(
+            block,
+            OperationBuilder::new("arith.constant", location)
+                .add_attributes(&[(
+                    melior::ir::Identifier::new(context, "value"),
+                    Attribute::parse(context, &format!("{value} : {type}"))?,
+                )])
+                .add_results(&[ty(r#type)?]),
+        )
+    };
+    let byte = op("arith.bitcast", &[value], "i8")?;
+    if name == "f8E5M2" {
+        let wide = op("arith.extui", &[byte], "i16")?;
+        let high = op("arith.shli", &[wide, constant("8", "i16")?], "i16")?;
+        let half = op("arith.bitcast", &[high], "f16")?;
+        return op("arith.extf", &[half], "f32");
+    }
+    let bits = op("arith.extui", &[byte], "i32")?;
+    let sign = op("arith.shli", &[op("arith.andi", &[bits, constant("128", "i32")?], "i32")?, constant("24", "i32")?], "i32")?;
+    let exponent = op("arith.andi", &[op("arith.shrui", &[bits, constant("3", "i32")?], "i32")?, constant("15", "i32")?], "i32")?;
+    let mantissa = op("arith.andi", &[bits, constant("7", "i32")?], "i32")?;
+    let normal = op(
+        "arith.ori",
+        &[
+            sign,
+            op(
+                "arith.ori",
+                &[
+                    op("arith.shli", &[op("arith.addi", &[exponent, constant("120", "i32")?], "i32")?, constant("23", "i32")?], "i32")?,
+                    op("arith.shli", &[mantissa, constant("20", "i32")?], "i32")?,
+                ],
+                "i32",
+            )?,
+        ],
+        "i32",
+    )?;
+    let tiny = op("arith.mulf", &[op("arith.uitofp", &[mantissa], "f32")?, constant("0.001953125", "f32")?], "f32")?;
+    let subnormal = op("arith.ori", &[sign, op("arith.bitcast", &[tiny], "i32")?], "i32")?;
+    let nan = op("arith.ori", &[sign, constant("2143289344", "i32")?], "i32")?;
+    let cmp = |a: IrValue<'c>, b: IrValue<'c>| -> Option<IrValue<'c>> {
+        push(
+            block,
+            OperationBuilder::new("arith.cmpi", location)
+                .add_operands(&[a, b])
+                .add_attributes(&[(melior::ir::Identifier::new(context, "predicate"), Attribute::parse(context, "0 : i64")?)])
+                .add_results(&[ty("i1")?]),
+        )
+    };
+    let is_nan = cmp(op("arith.andi", &[bits, constant("127", "i32")?], "i32")?, constant("127", "i32")?)?;
+    let is_subnormal = cmp(exponent, constant("0", "i32")?)?;
+    let select = |c: IrValue<'c>, a: IrValue<'c>, b: IrValue<'c>| op("arith.select", &[c, a, b], "i32");
+    let result = select(is_nan, nan, select(is_subnormal, subnormal, normal)?)?;
+    op("arith.bitcast", &[result], "f32")
 }
