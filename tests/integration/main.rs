@@ -4,4 +4,6 @@
 
 mod builders;
 mod cpu;
+mod stages;
+mod tile_run;
 mod support;

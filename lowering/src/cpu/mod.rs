@@ -24,11 +24,28 @@ use crate::pass::{PipelineInfo, TilePipeline, parse_options};
 /// The `tile-to-cpu` pipeline.
 pub struct TileToCpu;
 
+/// The stages of `tile-to-cpu`, in order: a name (for snapshots and
+/// `--mlir-print-ir-after`) and its passes.
+pub const STAGES: &[(&str, &str)] = &[
+    ("linalg", "tile-simplify, convert-tile-to-linalg"),
+    ("memref", "convert-tile-to-memref"),
+    ("grid", "convert-tile-to-scf"),
+    (
+        "bufferized",
+        "func.func(convert-elementwise-to-linalg), canonicalize, one-shot-bufferize, buffer-deallocation-pipeline, \
+         tile-expand-copies",
+    ),
+    (
+        "llvm",
+        "func.func(convert-linalg-to-loops), expand-strided-metadata, lower-affine, arith-expand{include-bf16=true}, \
+         convert-scf-to-cf, convert-to-llvm, reconcile-unrealized-casts",
+    ),
+];
+
 /// The passes of `tile-to-cpu`, in order.
-pub const PASSES: &str = "tile-simplify, convert-tile-to-linalg, convert-tile-to-memref, convert-tile-to-scf, \
-     func.func(convert-elementwise-to-linalg), canonicalize, one-shot-bufferize, buffer-deallocation-pipeline, \
-     tile-expand-copies, func.func(convert-linalg-to-loops), expand-strided-metadata, lower-affine, \
-     arith-expand{include-bf16=true}, convert-scf-to-cf, convert-to-llvm, reconcile-unrealized-casts";
+pub fn passes() -> String {
+    STAGES.iter().map(|(_, passes)| *passes).collect::<Vec<_>>().join(", ")
+}
 
 impl TilePipeline for TileToCpu {
     const INFO: PipelineInfo = PipelineInfo {
@@ -38,6 +55,6 @@ impl TilePipeline for TileToCpu {
 
     fn expand(options: &str) -> Result<String, String> {
         parse_options(options, &[])?;
-        Ok(PASSES.to_string())
+        Ok(passes())
     }
 }
