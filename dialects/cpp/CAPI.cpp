@@ -11,6 +11,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -77,6 +78,13 @@ MlirModule tileParseModule(MlirContext context, MlirStringRef source,
       mlir::parseSourceString<mlir::ModuleOp>(unwrap(source), config,
                                               unwrap(sourceName));
   return MlirModule{module.release().getOperation()};
+}
+
+/// Adds the translations to LLVM IR of every dialect to a registry: the GPU
+/// path serializes `gpu.module`s to PTX inside a pass, and the CPU JIT
+/// translates whole modules.
+void tileRegisterLLVMTranslations(MlirDialectRegistry registry) {
+  mlir::registerAllToLLVMIRTranslations(*unwrap(registry));
 }
 
 /// MLIR's `mlir-opt` main with the given registry; returns the exit code.

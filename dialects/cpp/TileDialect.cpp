@@ -522,6 +522,14 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
     }
     return success();
   }
+  if (name == "tile.shared_memory") {
+    // Written by convert-tile-to-gpu: the kernel's dynamic shared memory.
+    auto bytes = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!bytes || bytes.getValue().isNegative())
+      return op->emitError() << "'" << name
+                             << "' must be a non-negative integer";
+    return success();
+  }
   return op->emitError() << "unknown tile attribute '" << name << "'";
 }
 

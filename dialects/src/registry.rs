@@ -9,6 +9,7 @@ use std::sync::Once;
 
 unsafe extern "C" {
     fn mlirGetDialectHandle__tile__() -> mlir_sys::MlirDialectHandle;
+    fn tileRegisterLLVMTranslations(registry: mlir_sys::MlirDialectRegistry);
 }
 
 /// The tile dialect's handle.
@@ -18,10 +19,13 @@ pub fn dialect_handle() -> DialectHandle {
     unsafe { DialectHandle::from_raw(mlirGetDialectHandle__tile__()) }
 }
 
-/// A registry with every upstream dialect and extension, and the tile dialect.
+/// A registry with every upstream dialect and extension, the translations to
+/// LLVM IR, and the tile dialect.
 pub fn registry() -> DialectRegistry {
     let registry = DialectRegistry::new();
     register_all_dialects(&registry);
+    // SAFETY: the registry is live; the call only adds interfaces to it.
+    unsafe { tileRegisterLLVMTranslations(registry.to_raw()) };
     dialect_handle().insert_dialect(&registry);
     registry
 }

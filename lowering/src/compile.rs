@@ -37,6 +37,8 @@ pub enum Error {
     Pipeline { pipeline: String, diagnostics: String },
     #[error("the JIT could not compile the module: {0}")]
     Jit(String),
+    #[error("GPU code generation failed: {0}")]
+    Gpu(String),
 }
 
 /// This module's result type.

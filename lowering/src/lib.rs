@@ -8,10 +8,13 @@
 pub mod build;
 pub mod compile;
 pub mod cpu;
+pub mod distribute;
 pub mod expand_copies;
+pub mod gpu;
 pub mod pass;
 pub mod rewrite;
 pub mod simplify;
+pub mod to_gpu;
 pub mod to_linalg;
 pub mod to_memref;
 pub mod to_scf;
@@ -25,5 +28,8 @@ pub(crate) const PASSES: &[fn()] = &[
     pass::register::<to_memref::ConvertTileToMemref>,
     pass::register::<to_scf::ConvertTileToScf>,
     pass::register::<expand_copies::ExpandCopies>,
+    pass::register::<distribute::Distribute>,
+    pass::register::<to_gpu::ConvertTileToGpu>,
     pass::register_pipeline::<cpu::TileToCpu>,
+    pass::register_pipeline::<gpu::TileToPtx>,
 ];

@@ -13,10 +13,13 @@
 //! from the compiler's JIT.
 
 pub mod array;
+pub mod bundle;
+pub mod cuda;
 pub mod npy;
 pub mod signature;
 
 pub use array::{Array, DType};
+pub use bundle::{Bundle, KernelInfo};
 pub use signature::{Arg, Grid, Param, Scalar, ScalarType, Signature};
 
 /// Errors of the runtime: bad arguments, bad files, bad launches.
@@ -48,6 +51,10 @@ pub enum Error {
     NoKernel(String),
     #[error("launch failed: {0}")]
     Launch(String),
+    #[error("no CUDA driver: libcuda.so could not be loaded")]
+    NoDriver,
+    #[error("no usable GPU: {0}")]
+    NoGpu(String),
 }
 
 /// This crate's result type.

@@ -48,7 +48,7 @@ fn matmul_f16_f32_ragged() {
 #[test]
 fn matmul_f16_f16_ragged() {
     // An f16 accumulator rounds every partial sum.
-    check_matmul("matmul_f16_f16", DType::F16, DType::F16, (300, 200, 100), 2e-3);
+    check_matmul("matmul_f16_f16", DType::F16, DType::F16, (300, 200, 100), 5e-3);
 }
 
 #[test]

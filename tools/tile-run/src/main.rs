@@ -12,8 +12,8 @@
 use anyhow::{Context as _, Result, bail};
 use clap::Parser;
 use std::{path::PathBuf, process::ExitCode, time::Instant};
-use tile_lowering::{compile, cpu::CpuKernel};
-use tile_runtime::{Arg, Array, Grid, Param, npy};
+use tile_lowering::{compile, cpu::CpuKernel, gpu};
+use tile_runtime::{Arg, Array, Grid, Param, cuda::Cuda, npy};
 
 /// Compile a tile kernel and run it on .npy data.
 #[derive(Parser, Debug)]
@@ -22,8 +22,8 @@ struct Cli {
     /// The tile program (.mlir).
     kernel_file: PathBuf,
     /// Blocks along x, y and z: X[,Y[,Z]].
-    #[arg(long, value_parser = parse_grid)]
-    grid: Grid,
+    #[arg(long, value_parser = parse_grid, required_unless_present_any = ["emit_ptx", "emit_bundle"])]
+    grid: Option<Grid>,
     /// The kernel to run, when the module has several.
     #[arg(long)]
     kernel: Option<String>,
@@ -40,6 +40,15 @@ struct Cli {
     /// CPU threads for the CPU target (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
+    /// Write the kernel's PTX (GPU target) to PATH and exit without running.
+    #[arg(long, value_name = "PATH")]
+    emit_ptx: Option<PathBuf>,
+    /// Write the compiled bundle (PTX plus metadata, JSON) to PATH.
+    #[arg(long, value_name = "PATH")]
+    emit_bundle: Option<PathBuf>,
+    /// The GPU to compile for.
+    #[arg(long, default_value = tile_lowering::gpu::DEFAULT_CHIP)]
+    chip: String,
     /// One per kernel parameter: a .npy file for a memref, a number for a
     /// scalar.
     #[arg(allow_negative_numbers = true)]
@@ -80,18 +89,29 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<()> {
-    let target = match cli.target {
-        Some(target) => target,
-        None => Target::Cpu,
-    };
-    if target == Target::Cuda {
-        bail!("the cuda target is not available in this build yet; use --target cpu");
-    }
-
     let context = tile_dialect::create_context();
     let module = compile::parse_file(&context, &cli.kernel_file)?;
     let name = compile::select_kernel(&module, cli.kernel.as_deref())?;
     let signature = compile::signature(&module, &name)?;
+
+    if cli.emit_ptx.is_some() || cli.emit_bundle.is_some() {
+        let bundle = gpu::compile(&context, module, Some(&name), &cli.chip)?;
+        if let Some(path) = &cli.emit_ptx {
+            std::fs::write(path, &bundle.ptx).with_context(|| format!("writing {}", path.display()))?;
+        }
+        if let Some(path) = &cli.emit_bundle {
+            std::fs::write(path, bundle.to_json()).with_context(|| format!("writing {}", path.display()))?;
+        }
+        return Ok(());
+    }
+    let grid = cli.grid.context("--grid is required to run a kernel")?;
+
+    // The GPU where one is present, unless the user chose.
+    let cuda = match cli.target {
+        Some(Target::Cpu) => None,
+        Some(Target::Cuda) => Some(Cuda::new().context("--target cuda")?),
+        None => Cuda::new().ok(),
+    };
 
     if cli.args.len() != signature.params.len() {
         let params: Vec<String> = signature.params.iter().map(|p| p.to_string()).collect();
@@ -126,31 +146,41 @@ fn run(cli: Cli) -> Result<()> {
             }
         }
     }
-    let kernel = CpuKernel::compile(&context, module, Some(&name))?;
-    let threads = cli.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-
-    let launch = |arrays: &mut Vec<Option<Array>>| -> Result<f64> {
-        let mut args: Vec<Arg> = arrays
+    fn make_args<'a>(arrays: &'a mut [Option<Array>], scalars: &[Option<tile_runtime::Scalar>]) -> Vec<Arg<'a>> {
+        arrays
             .iter_mut()
-            .zip(&scalars)
-            .map(|(array, scalar)| match (array, scalar) {
-                (Some(array), _) => Arg::Array(array),
-                (None, Some(scalar)) => Arg::Scalar(*scalar),
-                (None, None) => unreachable!("every parameter has an array or a scalar"),
+            .zip(scalars)
+            .filter_map(|(array, scalar)| match (array, scalar) {
+                (Some(array), _) => Some(Arg::Array(array)),
+                (None, Some(scalar)) => Some(Arg::Scalar(*scalar)),
+                (None, None) => None,
             })
-            .collect();
-        let start = Instant::now();
-        kernel.launch_on(&mut args, cli.grid, threads)?;
-        Ok(start.elapsed().as_secs_f64())
-    };
-    let first = launch(&mut arrays)?;
-    if let Some(n) = cli.bench {
-        let mut times = (0..n.max(1)).map(|_| launch(&mut arrays)).collect::<Result<Vec<_>>>()?;
-        times.sort_by(f64::total_cmp);
-        let median = times[times.len() / 2];
-        println!("@{name} on cpu, grid {:?}: median of {} launches {:.3} ms", cli.grid.0, times.len(), median * 1e3);
+            .collect()
+    }
+    let repeat = cli.bench.map_or(1, |n| n.max(1) as usize);
+
+    let (target, times_ms) = if let Some(cuda) = &cuda {
+        let bundle = gpu::compile(&context, module, Some(&name), &cli.chip)?;
+        let times = cuda.launch(&bundle, &name, &mut make_args(&mut arrays, &scalars), grid, repeat)?;
+        (format!("cuda ({})", cuda.name()), times.into_iter().map(f64::from).collect::<Vec<_>>())
     } else {
-        eprintln!("tile-run: @{name} on cpu, grid {:?}: {:.3} ms", cli.grid.0, first * 1e3);
+        let kernel = CpuKernel::compile(&context, module, Some(&name))?;
+        let threads = cli.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        let mut times = Vec::new();
+        for _ in 0..repeat {
+            let start = Instant::now();
+            kernel.launch_on(&mut make_args(&mut arrays, &scalars), grid, threads)?;
+            times.push(start.elapsed().as_secs_f64() * 1e3);
+        }
+        ("cpu".to_string(), times)
+    };
+    let mut sorted = times_ms.clone();
+    sorted.sort_by(f64::total_cmp);
+    let median = sorted[sorted.len() / 2];
+    if cli.bench.is_some() {
+        println!("@{name} on {target}, grid {:?}: median of {} launches {median:.3} ms", grid.0, sorted.len());
+    } else {
+        eprintln!("tile-run: @{name} on {target}, grid {:?}: {median:.3} ms", grid.0);
     }
 
     for (index, path) in &cli.saves {

@@ -1,0 +1,217 @@
+//! The GPU target: the `tile-to-ptx` pipeline and [`compile`], which turns a
+//! tile program into a [`tile_runtime::Bundle`] (PTX plus metadata).
+//!
+//! `tile-to-ptx{chip=sm_90a toolkit=PATH}` lowers every op of the language:
+//!
+//! 1. `tile-simplify`, `convert-tile-to-linalg`, `convert-tile-to-memref`:
+//!    as on the CPU, so padding and masking are the same code;
+//! 2. bufferization (tile buffers stay `memref.alloc`s) and
+//!    `tile-expand-copies`;
+//! 3. linalg to parallel loops, and `tile-distribute`: every parallel loop
+//!    shared among the block's threads, a barrier after each;
+//! 4. `convert-tile-to-gpu`: the kernel into `gpu.module @tile_kernels`,
+//!    tile buffers into dynamic shared memory, the grid queries into
+//!    `gpu.block_id` and `gpu.grid_dim`;
+//! 5. upstream NVVM lowering and `gpu-module-to-binary{format=isa}`: PTX.
+//!
+//! `toolkit` is a CUDA toolkit directory whose `nvvm/libdevice` provides
+//! `libdevice.10.bc` (math functions such as `expf`); by default the first
+//! of `$CUDA_HOME`, `/usr/local/cuda` and the `nvidia-cuda-nvcc` Python
+//! package that has it.
+//!
+//! Status (issue #3): this is the correctness-first SIMT path. `tile.mma`
+//! runs on CUDA cores, not yet on wgmma with TMA.
+
+use crate::{
+    compile::{self, Error, Result, run_pipeline, select_kernel, signature},
+    pass::{PipelineInfo, TilePipeline, parse_options},
+};
+use melior::{
+    Context,
+    ir::{
+        BlockLike, Module,
+        attribute::{ArrayAttribute, DenseI32ArrayAttribute, IntegerAttribute, StringAttribute},
+        AttributeLike,
+        operation::{OperationLike, WalkOrder, WalkResult},
+    },
+};
+use std::path::PathBuf;
+use tile_runtime::{Bundle, KernelInfo};
+
+/// The default chip.
+pub const DEFAULT_CHIP: &str = "sm_90a";
+
+/// The stages of `tile-to-ptx`, in order: a name and its passes, where
+/// `{chip}` and `{toolkit}` are the options.
+pub const STAGES: &[(&str, &str)] = &[
+    ("linalg", "tile-simplify, convert-tile-to-linalg"),
+    ("memref", "convert-tile-to-memref"),
+    (
+        "bufferized",
+        "func.func(convert-elementwise-to-linalg), canonicalize, one-shot-bufferize, tile-expand-copies",
+    ),
+    ("threads", "func.func(convert-linalg-to-parallel-loops), canonicalize, func.func(tile-distribute)"),
+    ("gpu", "convert-tile-to-gpu, canonicalize"),
+    (
+        "nvvm",
+        "convert-nvgpu-to-nvvm, convert-scf-to-cf, convert-nvvm-to-llvm, expand-strided-metadata, \
+         nvvm-attach-target{chip={chip} features=+ptx80 O=3}, lower-affine, arith-expand{include-bf16=true}, \
+         convert-arith-to-llvm, convert-index-to-llvm, canonicalize, cse, gpu.module(convert-gpu-to-nvvm), \
+         canonicalize, cse, reconcile-unrealized-casts",
+    ),
+    ("ptx", "gpu-module-to-binary{format=isa toolkit={toolkit}}"),
+];
+
+/// The `tile-to-ptx` pipeline.
+pub struct TileToPtx;
+
+/// A CUDA toolkit directory with libdevice, if one is found.
+pub fn find_toolkit() -> Option<PathBuf> {
+    let has_libdevice = |dir: &PathBuf| dir.join("nvvm/libdevice/libdevice.10.bc").exists();
+    let mut candidates: Vec<PathBuf> = Vec::new();
+    for var in ["CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"] {
+        if let Some(dir) = std::env::var_os(var) {
+            candidates.push(dir.into());
+        }
+    }
+    candidates.push("/usr/local/cuda".into());
+    // pip's nvidia-cuda-nvcc wheels: <site-packages>/nvidia/cuda_nvcc
+    for base in ["/usr/local/lib", "/usr/lib", "/root/.local/lib"] {
+        if let Ok(entries) = std::fs::read_dir(base) {
+            for entry in entries.flatten() {
+                for site in ["site-packages", "dist-packages"] {
+                    candidates.push(entry.path().join(site).join("nvidia/cuda_nvcc"));
+                }
+            }
+        }
+    }
+    if let Ok(home) = std::env::var("HOME") {
+        for version in ["3.11", "3.12", "3.13"] {
+            candidates.push(format!("{home}/.local/lib/python{version}/site-packages/nvidia/cuda_nvcc").into());
+        }
+        if let Ok(entries) = std::fs::read_dir(format!("{home}/.pyenv/versions")) {
+            for entry in entries.flatten() {
+                if let Ok(libs) = std::fs::read_dir(entry.path().join("lib")) {
+                    for lib in libs.flatten() {
+                        candidates.push(lib.path().join("site-packages/nvidia/cuda_nvcc"));
+                    }
+                }
+            }
+        }
+    }
+    candidates.into_iter().find(has_libdevice)
+}
+
+/// The pass text of `tile-to-ptx` for a chip and toolkit, up to and
+/// including stage `last`.
+pub fn passes(chip: &str, toolkit: &str, last: &str) -> String {
+    let mut parts = Vec::new();
+    for (name, text) in STAGES {
+        parts.push(text.replace("{chip}", chip).replace("{toolkit}", toolkit));
+        if *name == last {
+            break;
+        }
+    }
+    parts.join(", ")
+}
+
+impl TilePipeline for TileToPtx {
+    const INFO: PipelineInfo = PipelineInfo {
+        argument: "tile-to-ptx",
+        summary: "Lower tile kernels to PTX for NVIDIA GPUs (options: chip=sm_90a, toolkit=CUDA dir with libdevice)",
+    };
+
+    fn expand(options: &str) -> std::result::Result<String, String> {
+        let mut chip = DEFAULT_CHIP.to_string();
+        let mut toolkit = find_toolkit().map(|p| p.display().to_string()).unwrap_or_default();
+        for (key, value) in parse_options(options, &["chip", "toolkit"])? {
+            match key {
+                "chip" => chip = value.to_string(),
+                _ => toolkit = value.to_string(),
+            }
+        }
+        if !chip.starts_with("sm_") || chip.contains(['}', ' ', ',']) || toolkit.contains(['}', ' ', ',']) {
+            return Err(format!("bad options '{options}'"));
+        }
+        Ok(passes(&chip, &toolkit, "ptx"))
+    }
+}
+
+/// Compiles every kernel of the module to PTX for `chip`; the bundle
+/// describes kernel `kernel` (or the only kernel) first.
+pub fn compile(context: &Context, mut module: Module, kernel: Option<&str>, chip: &str) -> Result<Bundle> {
+    let name = select_kernel(&module, kernel)?;
+    let mut signatures = vec![signature(&module, &name)?];
+    for other in compile::kernels(&module) {
+        if other != name {
+            signatures.push(signature(&module, &other)?);
+        }
+    }
+    let toolkit = find_toolkit().map(|p| p.display().to_string()).unwrap_or_default();
+    run_pipeline(context, &mut module, &format!("builtin.module({})", passes(chip, &toolkit, "gpu")))?;
+    let mut kernels = Vec::new();
+    for signature in signatures {
+        let (block, shared_memory) = launch_shape(&module, &signature.name)
+            .ok_or_else(|| Error::Gpu(format!("kernel @{} has no launch shape after convert-tile-to-gpu", signature.name)))?;
+        kernels.push(KernelInfo { signature, block, shared_memory });
+    }
+    let rest: Vec<String> = STAGES
+        .iter()
+        .skip_while(|(stage, _)| *stage != "nvvm")
+        .map(|(_, text)| text.replace("{chip}", chip).replace("{toolkit}", &toolkit))
+        .collect();
+    run_pipeline(context, &mut module, &format!("builtin.module({})", rest.join(", ")))?;
+    let ptx = extract_ptx(&module).ok_or_else(|| Error::Gpu("no PTX in the compiled module".into()))?;
+    if ptx.contains(".extern .func") && ptx.contains("__nv_") {
+        return Err(Error::Gpu(
+            "the kernel calls libdevice math functions, but no CUDA toolkit with nvvm/libdevice was found; \
+             set CUDA_HOME (or install the nvidia-cuda-nvcc-cu12 Python package)"
+                .into(),
+        ));
+    }
+    Ok(Bundle { chip: chip.to_string(), ptx, kernels })
+}
+
+/// Parses, verifies and compiles a tile program's text.
+pub fn compile_text(context: &Context, text: &str, file_name: &str, kernel: Option<&str>, chip: &str) -> Result<Bundle> {
+    let module = compile::parse(context, text, file_name)?;
+    compile(context, module, kernel, chip)
+}
+
+/// Block size and shared memory that `convert-tile-to-gpu` chose.
+fn launch_shape(module: &Module, name: &str) -> Option<([u32; 3], u32)> {
+    let mut found = None;
+    module.as_operation().walk(WalkOrder::PreOrder, |op| {
+        let is_it = op.name().as_string_ref().as_str() == Ok("gpu.func")
+            && op.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|s| s.value() == name)
+                == Some(true);
+        if is_it {
+            let block = op.attribute("known_block_size").ok().and_then(|a| DenseI32ArrayAttribute::try_from(a).ok());
+            let smem = op.attribute("tile.shared_memory").ok().and_then(|a| IntegerAttribute::try_from(a).ok());
+            if let (Some(block), Some(smem)) = (block, smem) {
+                let dims: Option<Vec<u32>> = (0..3).map(|i| block.element(i).ok().map(|v| v as u32)).collect();
+                found = dims.map(|d| ([d[0], d[1], d[2]], smem.value() as u32));
+            }
+            return WalkResult::Interrupt;
+        }
+        WalkResult::Advance
+    });
+    found
+}
+
+/// The PTX text of the `gpu.binary` that `gpu-module-to-binary` made.
+fn extract_ptx(module: &Module) -> Option<String> {
+    let mut next = module.body().first_operation();
+    while let Some(op) = next {
+        if op.name().as_string_ref().as_str() == Ok("gpu.binary") {
+            let objects = ArrayAttribute::try_from(op.attribute("objects").ok()?).ok()?;
+            let object = objects.element(0).ok()?;
+            // SAFETY: `object` is a live #gpu.object attribute; the string
+            // it returns lives as long as the context.
+            let text = unsafe { tile_dialect::string_ref_text(mlir_sys::mlirGPUObjectAttrGetObject(object.to_raw())) };
+            return Some(text);
+        }
+        next = op.next_in_block();
+    }
+    None
+}

@@ -1,0 +1,348 @@
+//! `convert-tile-to-gpu`: bufferized tile kernels into a `gpu.module`.
+//!
+//! Summary: move each `tile.kernel` function into `gpu.module @tile_kernels`
+//! as a `gpu.func ... kernel`, turn the grid queries into `gpu.block_id` and
+//! `gpu.grid_dim`, and place every tile buffer (`memref.alloc`) in the
+//! block's dynamic shared memory.
+//!
+//! Before:
+//! ```mlir
+//! func.func @k(%X: memref<?xf32>) attributes {tile.kernel} {
+//!   %b = tile.block_id x : index
+//!   %t = memref.alloc() : memref<1024xf32>
+//!   ...
+//!   return
+//! }
+//! ```
+//! After:
+//! ```mlir
+//! module attributes {gpu.container_module} {
+//!   gpu.module @tile_kernels {
+//!     gpu.func @k(%X: memref<?xf32>) kernel
+//!         attributes {known_block_size = array<i32: 256, 1, 1>, tile.shared_memory = 4096 : i64} {
+//!       %smem = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+//!       %b = gpu.block_id x
+//!       %v = memref.view %smem[%c0][] : ... to memref<1024xf32, #gpu.address_space<workgroup>>
+//!       %t = memref.memory_space_cast %v : ... to memref<1024xf32>
+//!       ...
+//!       gpu.return
+//!     }
+//!   }
+//! }
+//! ```
+//!
+//! Block size is the compiler's choice: [`BLOCK_SIZE`] threads. Each buffer
+//! gets its own 128-byte aligned range of shared memory for the whole
+//! kernel (no reuse between buffers yet), and the kernel records the total
+//! in `tile.shared_memory`; the runtime launches with that much dynamic
+//! shared memory. A kernel that needs more than [`MAX_SHARED_MEMORY`] is an
+//! error here, not a failed launch.
+//!
+//! Caveats: run after bufferization and `tile-distribute`. Buffers are seen
+//! through generic-address-space casts, which keeps their users' types; the
+//! NVPTX backend infers shared-memory accesses where it can. Module-level
+//! `memref.global` constants move into the GPU module.
+
+use crate::{
+    pass::{PassInfo, TilePass},
+    rewrite::{IrValue, detach, emit_error},
+};
+use melior::{
+    Context, ContextRef,
+    ir::{
+        Attribute, Block, BlockLike, Identifier, OperationRef, Region, RegionLike, Type, TypeLike, ValueLike,
+        attribute::{StringAttribute, TypeAttribute},
+        operation::{OperationBuilder, OperationLike, OperationMutLike, OperationRefMut, WalkOrder, WalkResult},
+        r#type::{MemRefType, ShapedTypeLike},
+    },
+    pass::{ExternalPass, RunExternalPass},
+};
+
+/// Threads per block.
+pub const BLOCK_SIZE: u32 = 256;
+/// Shared memory one Hopper block may have (227 KiB).
+pub const MAX_SHARED_MEMORY: u64 = 227 * 1024;
+/// The GPU module that holds every kernel.
+pub const GPU_MODULE: &str = "tile_kernels";
+
+/// The `convert-tile-to-gpu` pass.
+#[derive(Clone, Default)]
+pub struct ConvertTileToGpu;
+
+impl TilePass for ConvertTileToGpu {
+    const INFO: PassInfo = PassInfo {
+        argument: "convert-tile-to-gpu",
+        name: "ConvertTileToGpu",
+        summary: "Move bufferized tile kernels into a gpu.module as gpu.func kernels with tile buffers in shared memory",
+        op_name: "builtin.module",
+    };
+    crate::pass_type_id!();
+
+    fn dependent_dialects() -> Vec<melior::dialect::DialectHandle> {
+        use melior::dialect::DialectHandle;
+        vec![DialectHandle::gpu(), DialectHandle::memref(), DialectHandle::arith()]
+    }
+}
+
+impl<'c> RunExternalPass<'c> for ConvertTileToGpu {
+    fn initialize(&mut self, _context: ContextRef<'c>) {}
+
+    fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
+        let context = operation.context();
+        // SAFETY: the context outlives the pass run.
+        let context = unsafe { context.to_ref() };
+        if convert(context, operation).is_none() {
+            pass.signal_failure();
+        }
+    }
+}
+
+fn op_name(op: OperationRef) -> String {
+    op.name().as_string_ref().as_str().unwrap_or_default().to_string()
+}
+
+fn convert<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Option<()> {
+    let body = module.region(0).ok()?.first_block()?;
+    let mut kernels = Vec::new();
+    let mut globals = Vec::new();
+    let mut next = body.first_operation();
+    while let Some(op) = next {
+        match op_name(op).as_str() {
+            "func.func" if op.has_attribute("tile.kernel") => kernels.push(op.to_raw()),
+            "memref.global" => globals.push(op.to_raw()),
+            _ => {}
+        }
+        next = op.next_in_block();
+    }
+    if kernels.is_empty() {
+        return Some(());
+    }
+    let location = module.location();
+
+    // gpu.module @tile_kernels, at the end of the module.
+    let gpu_body = Block::new(&[]);
+    let gpu_region = Region::new();
+    let gpu_block = gpu_region.append_block(gpu_body);
+    body.append_operation(
+        OperationBuilder::new("gpu.module", location)
+            .add_attributes(&[(Identifier::new(context, "sym_name"), StringAttribute::new(context, GPU_MODULE).into())])
+            .add_regions([gpu_region])
+            .build()
+            .ok()?,
+    );
+    // SAFETY: the module op is live and exclusively ours during the pass.
+    let mut module_mut = unsafe { OperationRefMut::from_raw(module.to_raw()) };
+    module_mut.set_attribute("gpu.container_module", Attribute::unit(context));
+
+    for raw in globals {
+        // SAFETY: both blocks are alive; the op is detached from the module
+        // body and appended to the GPU module's block.
+        unsafe {
+            mlir_sys::mlirOperationRemoveFromParent(raw);
+            mlir_sys::mlirBlockAppendOwnedOperation(gpu_block.to_raw(), raw);
+        }
+    }
+    for raw in kernels {
+        // SAFETY: a live kernel function of the module.
+        let kernel = unsafe { OperationRef::from_raw(raw) };
+        kernel_to_gpu(context, kernel, gpu_block)?;
+    }
+    Some(())
+}
+
+fn kernel_to_gpu<'c>(
+    context: &'c Context,
+    kernel: OperationRef<'c, '_>,
+    gpu_block: melior::ir::BlockRef<'c, '_>,
+) -> Option<()> {
+    let location = kernel.location();
+    let name = StringAttribute::try_from(kernel.attribute("sym_name").ok()?).ok()?.value().to_string();
+    let function_type = TypeAttribute::try_from(kernel.attribute("function_type").ok()?).ok()?;
+    let index = Type::index(context);
+
+    // Grid queries and buffers, found before the body moves.
+    let mut queries = Vec::new();
+    let mut allocs = Vec::new();
+    let mut returns = Vec::new();
+    kernel.walk(WalkOrder::PreOrder, |op| {
+        match op_name(op).as_str() {
+            "tile.block_id" | "tile.num_blocks" | "memref.alloca" => queries.push(op.to_raw()),
+            "memref.alloc" => allocs.push(op.to_raw()),
+            "func.return" => returns.push(op.to_raw()),
+            _ => {}
+        }
+        WalkResult::Advance
+    });
+
+    // Offsets of every buffer in shared memory.
+    let mut offsets = Vec::new();
+    let mut total: u64 = 0;
+    for &raw in &allocs {
+        // SAFETY: a live op collected above.
+        let alloc = unsafe { OperationRef::from_raw(raw) };
+        let memref = MemRefType::try_from(alloc.result(0).ok()?.r#type()).ok()?;
+        if alloc.operand_count() != 0 || !memref.has_static_shape() {
+            emit_error(alloc.location(), "a tile buffer must have a static shape to live in shared memory");
+            return None;
+        }
+        let elements: u64 = (0..memref.rank()).map(|d| memref.dim_size(d).ok().and_then(static_size)).product::<Option<u64>>()?;
+        let element_bits = element_bits(memref.element())?;
+        let bytes = (elements * element_bits).div_ceil(8);
+        total = total.next_multiple_of(128);
+        offsets.push(total);
+        total += bytes;
+    }
+    if total > MAX_SHARED_MEMORY {
+        emit_error(
+            location,
+            &format!("kernel @{name} needs {total} bytes of shared memory for its tiles; a Hopper block has {MAX_SHARED_MEMORY}"),
+        );
+        return None;
+    }
+
+    let region = Region::new();
+    // SAFETY: both regions are alive; the kernel's body moves into the new
+    // region, leaving the (soon erased) func with an empty one.
+    unsafe { mlir_sys::mlirRegionTakeBody(region.to_raw(), kernel.region(0).ok()?.to_raw()) };
+    let entry = region.first_block()?;
+    gpu_block.append_operation(
+        OperationBuilder::new("gpu.func", location)
+            .add_attributes(&[
+                (Identifier::new(context, "sym_name"), StringAttribute::new(context, &name).into()),
+                (Identifier::new(context, "function_type"), function_type.into()),
+                (Identifier::new(context, "gpu.kernel"), Attribute::unit(context)),
+                (
+                    Identifier::new(context, "known_block_size"),
+                    Attribute::parse(context, &format!("array<i32: {BLOCK_SIZE}, 1, 1>"))?,
+                ),
+                (Identifier::new(context, "tile.shared_memory"), Attribute::parse(context, &format!("{total} : i64"))?),
+            ])
+            .add_regions([region])
+            .build()
+            .ok()?,
+    );
+    let first = entry.first_operation()?;
+    let insert_first = |op: melior::ir::operation::Operation<'c>| -> Option<IrValue<'c>> {
+        let op = entry.insert_operation_before(first, op);
+        op.result(0).ok().map(|r| detach(r.into()))
+    };
+
+    let shared = if allocs.is_empty() {
+        None
+    } else {
+        Some(insert_first(
+            OperationBuilder::new("gpu.dynamic_shared_memory", location)
+                .add_results(&[Type::parse(context, "memref<?xi8, #gpu.address_space<workgroup>>")?])
+                .build()
+                .ok()?,
+        )?)
+    };
+
+    for raw in queries {
+        // SAFETY: a live op of the moved body; replaced, then destroyed.
+        let query = unsafe { OperationRef::from_raw(raw) };
+        let kind = op_name(query);
+        if kind == "memref.alloca" {
+            emit_error(query.location(), "stack buffers are not supported in GPU kernels");
+            return None;
+        }
+        let axis = query.attribute("axis").ok()?.to_string();
+        let dim = ["x", "y", "z"].into_iter().find(|a| axis.ends_with(&format!("{a}>")))?;
+        let gpu_op = if kind == "tile.block_id" { "gpu.block_id" } else { "gpu.grid_dim" };
+        let block = query.block()?;
+        let new = block.insert_operation_before(
+            query,
+            OperationBuilder::new(gpu_op, query.location())
+                .add_attributes(&[(Identifier::new(context, "dimension"), Attribute::parse(context, &format!("#gpu<dim {dim}>"))?)])
+                .add_results(&[index])
+                .build()
+                .ok()?,
+        );
+        replace_and_erase(raw, detach(new.result(0).ok()?.into()));
+    }
+
+    for (raw, offset) in allocs.into_iter().zip(offsets) {
+        // SAFETY: a live op of the moved body; replaced, then destroyed.
+        let alloc = unsafe { OperationRef::from_raw(raw) };
+        let block = alloc.block()?;
+        let result_type = alloc.result(0).ok()?.r#type();
+        let memref = MemRefType::try_from(result_type).ok()?;
+        let dims: Vec<String> = (0..memref.rank()).map(|d| memref.dim_size(d).ok().and_then(static_size).map(|n| n.to_string())).collect::<Option<_>>()?;
+        let shared_type = Type::parse(
+            context,
+            &format!("memref<{}x{}, #gpu.address_space<workgroup>>", dims.join("x"), memref.element()),
+        )?;
+        let offset_value = insert_before(
+            &block,
+            alloc,
+            OperationBuilder::new("arith.constant", location)
+                .add_attributes(&[(Identifier::new(context, "value"), Attribute::parse(context, &format!("{offset} : index"))?)])
+                .add_results(&[index]),
+        )?;
+        let view = insert_before(
+            &block,
+            alloc,
+            OperationBuilder::new("memref.view", location)
+                .add_operands(&[shared?, offset_value])
+                .add_results(&[shared_type]),
+        )?;
+        let cast = insert_before(
+            &block,
+            alloc,
+            OperationBuilder::new("memref.memory_space_cast", location).add_operands(&[view]).add_results(&[result_type]),
+        )?;
+        replace_and_erase(raw, cast);
+    }
+    for raw in returns {
+        // SAFETY: a live terminator of the moved body.
+        let ret = unsafe { OperationRef::from_raw(raw) };
+        let block = ret.block()?;
+        block.insert_operation_before(ret, OperationBuilder::new("gpu.return", location).build().ok()?);
+        // SAFETY: the return has no results and is replaced by gpu.return.
+        unsafe { mlir_sys::mlirOperationDestroy(raw) };
+    }
+    // SAFETY: the function is empty (its body moved) and unused.
+    unsafe { mlir_sys::mlirOperationDestroy(kernel.to_raw()) };
+    Some(())
+}
+
+fn insert_before<'c>(
+    block: &melior::ir::BlockRef<'c, '_>,
+    anchor: OperationRef<'c, '_>,
+    builder: OperationBuilder<'c>,
+) -> Option<IrValue<'c>> {
+    let op = block.insert_operation_before(anchor, builder.build().ok()?);
+    Some(detach(op.result(0).ok()?.into()))
+}
+
+/// Replaces the single result of `raw` by `value` and erases the op.
+fn replace_and_erase(raw: mlir_sys::MlirOperation, value: IrValue) {
+    // SAFETY: `raw` is a live op with one result; after its uses move to
+    // `value`, nothing refers to it.
+    unsafe {
+        mlir_sys::mlirValueReplaceAllUsesOfWith(mlir_sys::mlirOperationGetResult(raw, 0), value.to_raw());
+        mlir_sys::mlirOperationDestroy(raw);
+    }
+}
+
+fn static_size(size: melior::ir::r#type::DimSize) -> Option<u64> {
+    match size {
+        melior::ir::r#type::DimSize::Static(n) => Some(n),
+        melior::ir::r#type::DimSize::Dynamic => None,
+    }
+}
+
+/// Storage bits of an element (`i1` takes a byte, like LLVM memory).
+fn element_bits(element: Type) -> Option<u64> {
+    if element.is_index() {
+        return Some(64);
+    }
+    let text = element.to_string();
+    Some(match text.as_str() {
+        "i1" | "i8" | "f8E4M3FN" | "f8E5M2" => 8,
+        "f16" | "bf16" | "i16" => 16,
+        "f32" | "i32" => 32,
+        "f64" | "i64" => 64,
+        _ => return None,
+    })
+}

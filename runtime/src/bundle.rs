@@ -1,0 +1,40 @@
+//! A compiled GPU module: PTX plus what a launch needs to know.
+
+use crate::Signature;
+use serde::{Deserialize, Serialize};
+
+/// One kernel of a bundle.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KernelInfo {
+    /// Name and parameter ABI. On the GPU a memref parameter is passed as
+    /// its descriptor's fields (allocated and aligned pointer, offset, sizes,
+    /// strides), each a kernel parameter of 8 bytes; scalars as themselves.
+    pub signature: Signature,
+    /// Threads per block, as the compiler chose them.
+    pub block: [u32; 3],
+    /// Dynamic shared memory in bytes.
+    pub shared_memory: u32,
+}
+
+/// PTX for one chip and the kernels in it. Serialised as JSON.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Bundle {
+    pub chip: String,
+    pub ptx: String,
+    pub kernels: Vec<KernelInfo>,
+}
+
+impl Bundle {
+    /// The kernel named `name`.
+    pub fn kernel(&self, name: &str) -> Option<&KernelInfo> {
+        self.kernels.iter().find(|k| k.signature.name == name)
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    pub fn from_json(text: &str) -> Result<Bundle, String> {
+        serde_json::from_str(text).map_err(|e| e.to_string())
+    }
+}

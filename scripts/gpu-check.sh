@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# GPU verification on the device machine (see BENCHMARKS.md): unpacks the
+# carried tile-run, then runs every example on the GPU against numpy
+# references, plainly and under compute-sanitizer memcheck.
+# Here:   strip target/debug/tile-run -o .carry/tile-run && xz -9 -T2 -f .carry/tile-run
+# There:  bash scripts/gpu-check.sh            (device tool, carry .carry)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+python3 -c "import lzma,shutil; shutil.copyfileobj(lzma.open('.carry/tile-run.xz'), open('/tmp/tile-run','wb'))"
+chmod +x /tmp/tile-run
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+export CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+status=0
+python3 scripts/gpu_check.py /tmp/tile-run || status=1
+python3 scripts/gpu_check.py /tmp/tile-run --memcheck || status=1
+exit $status

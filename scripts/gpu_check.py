@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+"""GPU check of every kernel in examples/: runs each through `tile-run
+--target cuda` on random data (sizes not multiples of the tiles) with
+poisoned (NaN / 0x5A5A5A5A) outputs, compares with a numpy reference, and,
+with --memcheck, runs each under compute-sanitizer's memcheck.
+
+usage: gpu_check.py TILE_RUN [--memcheck]   (on a machine with a GPU and numpy)
+Prints one line per case and exits 1 if any case fails."""
+import os, subprocess, sys, tempfile
+import numpy as np
+
+tile_run = os.path.abspath(sys.argv[1])
+memcheck = '--memcheck' in sys.argv
+root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+work = tempfile.mkdtemp()
+rng = np.random.default_rng(0)
+failures = 0
+
+
+def run(example, grid, arrays, scalars=(), outputs=()):
+    """Saves the arrays, runs the example, returns the saved outputs."""
+    paths = []
+    for i, a in enumerate(arrays):
+        p = os.path.join(work, f'{example}_{i}.npy')
+        np.save(p, a)
+        paths.append(p)
+    cmd = [tile_run, os.path.join(root, 'examples', example + '.mlir'), '--target', 'cuda',
+           '--grid', ','.join(map(str, grid)), *paths, *map(str, scalars)]
+    for i in outputs:
+        cmd += ['--save', f'{i}={paths[i]}.out.npy']
+    if memcheck:
+        cmd = ['compute-sanitizer', '--tool', 'memcheck', '--error-exitcode', '3', *cmd]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        raise RuntimeError(f'exit {p.returncode}: {p.stdout[-1500:]} {p.stderr[-1500:]}')
+    return [np.load(paths[i] + '.out.npy') for i in outputs]
+
+
+def check(name, got, want, atol, rtol):
+    global failures
+    got = np.asarray(got, dtype=np.float64)
+    want = np.asarray(want, dtype=np.float64)
+    bad = ~(np.abs(got - want) <= atol + rtol * np.abs(want))
+    status = 'ok' if not bad.any() else f'FAIL ({bad.sum()} of {bad.size} differ, max error {np.nanmax(np.abs(got - want)):.3g}, nan {np.isnan(got).sum()})'
+    print(f'{name}: {status}', flush=True)
+    failures += bool(bad.any())
+
+
+def case(name, f):
+    global failures
+    try:
+        f()
+    except Exception as e:  # a failed run is a failed case, not the end
+        print(f'{name}: FAIL {e}', flush=True)
+        failures += 1
+
+
+def bits_bf16(x):
+    """bf16 raw bits (round to nearest even) and their values."""
+    u = x.astype(np.float32).view(np.uint32)
+    r = ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16)
+    return r, (r.astype(np.uint32) << 16).view(np.float32)
+
+
+def f8e4m3(bits):
+    s = np.where(bits & 0x80, -1.0, 1.0)
+    e = (bits >> 3) & 0xF
+    m = (bits & 7).astype(np.float64)
+    return np.where(e == 0, s * m / 8 * 2.0 ** -6, s * (1 + m / 8) * 2.0 ** (e.astype(np.float64) - 7))
+
+
+def matmul(example, m, n, k, dtype):
+    def f():
+        if dtype == 'f16':
+            a = rng.uniform(-1, 1, (m, k)).astype(np.float16); b = rng.uniform(-1, 1, (k, n)).astype(np.float16)
+            av, bv = a.astype(np.float64), b.astype(np.float64)
+        elif dtype == 'bf16':
+            a, av = bits_bf16(rng.uniform(-1, 1, (m, k))); b, bv = bits_bf16(rng.uniform(-1, 1, (k, n)))
+        elif dtype == 'f32':
+            a = rng.uniform(-1, 1, (m, k)).astype(np.float32); b = rng.uniform(-1, 1, (k, n)).astype(np.float32)
+            av, bv = a.astype(np.float64), b.astype(np.float64)
+        else:
+            a = rng.integers(0, 256, (m, k), dtype=np.uint8); b = rng.integers(0, 256, (k, n), dtype=np.uint8)
+            a[(a & 0x7F) == 0x7F] = 0; b[(b & 0x7F) == 0x7F] = 0
+            av, bv = f8e4m3(a), f8e4m3(b)
+        out = np.float16 if example == 'matmul_f16_f16' else np.float32
+        c = np.full((m, n), np.nan, out)
+        (got,) = run(example, ((m + 127) // 128 * ((n + 127) // 128),), [a, b, c], outputs=[2])
+        want = av @ bv
+        mag = np.abs(av) @ np.abs(bv)
+        # A sequential f16 accumulator rounds every partial sum.
+        rel = 5e-3 if out == np.float16 else 1e-5
+        check(f'{example} {m}x{n}x{k}', got, want, atol=rel * mag + 1e-6, rtol=1e-3 if out == np.float16 else 0)
+    case(f'{example} {m}x{n}x{k}', f)
+
+
+for (m, n, k) in [(300, 200, 100), (1000, 1000, 1000)]:
+    matmul('matmul', m, n, k, 'f16')
+    matmul('matmul_f16_f16', m, n, k, 'f16')
+    matmul('matmul_bf16', m, n, k, 'bf16')
+matmul('matmul_f32', 300, 200, 100, 'f32')
+matmul('matmul_f8', 300, 200, 100, 'f8')
+if '--large' in sys.argv:
+    matmul('matmul', 4096, 4096, 4096, 'f16')
+
+
+def softmax():
+    x = rng.uniform(-4, 4, (1001, 1024)).astype(np.float32)
+    y = np.full_like(x, np.nan)
+    (got,) = run('softmax', ((1001 + 3) // 4,), [x, y], outputs=[1])
+    e = np.exp(x.astype(np.float64) - x.max(1, keepdims=True)); want = e / e.sum(1, keepdims=True)
+    check('softmax 1001x1024', got, want, atol=1e-6, rtol=1e-5)
+
+
+def layernorm():
+    rows, n = 37, 1000
+    x = rng.uniform(-3, 3, (rows, n)).astype(np.float32)
+    w = rng.uniform(-1, 1, n).astype(np.float32); b = rng.uniform(-1, 1, n).astype(np.float32)
+    y = np.full_like(x, np.nan)
+    (got,) = run('layernorm', ((rows + 3) // 4,), [x, w, b, y], scalars=[n, 1e-5], outputs=[3])
+    xd = x.astype(np.float64); mean = xd.mean(1, keepdims=True); var = ((xd - mean) ** 2).mean(1, keepdims=True)
+    want = (xd - mean) / np.sqrt(var + 1e-5) * w + b
+    check('layernorm 37x1000', got, want, atol=1e-4, rtol=1e-4)
+
+
+def fused():
+    x = rng.uniform(-2, 2, 5000).astype(np.float32); y = rng.uniform(-2, 2, 5000).astype(np.float16)
+    z = np.full(5000, np.nan, np.float16)
+    (got,) = run('fused_elementwise', (2,), [x, y, z], scalars=[0.7], outputs=[2])
+    t = np.float64(np.float32(0.7)) * x + y.astype(np.float64); want = np.where(t > 0, t, 0.01 * t)
+    check('fused_elementwise 5000', got, want, atol=1e-6, rtol=1 / 1024)
+
+
+def column_sum():
+    x = rng.uniform(-1, 1, (333, 300)).astype(np.float32); s = np.full(300, np.nan, np.float32)
+    (got,) = run('column_sum', (3,), [x, s], outputs=[1])
+    check('column_sum 333x300', got, x.astype(np.float64).sum(0), atol=1e-4, rtol=0)
+
+
+def transpose3d():
+    x = rng.integers(-1000, 1000, (5, 37, 29), dtype=np.int32)
+    y = np.full((5, 29, 37), 0x5A5A5A5A, np.int32); m = np.full((5, 37), 0x5A5A5A5A, np.int32)
+    got_y, got_m = run('transpose3d', (3, 1, 3), [x, y, m], outputs=[1, 2])
+    check('transpose3d Y', got_y, 2 * x.transpose(0, 2, 1), atol=0, rtol=0)
+    check('transpose3d M', got_m, x.max(2), atol=0, rtol=0)
+
+
+for name, f in [('softmax', softmax), ('layernorm', layernorm), ('fused_elementwise', fused),
+                ('column_sum', column_sum), ('transpose3d', transpose3d)]:
+    case(name, f)
+print(f'gpu_check: {failures} failures' + (' (under compute-sanitizer memcheck)' if memcheck else ''))
+sys.exit(1 if failures else 0)
