@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything tile needs on a fresh Debian machine: LLVM/MLIR 22, the
 # C libraries that mlir-sys links statically, and llvm-22-tools for lit and
-# FileCheck.
+# FileCheck, and NVIDIA's ptxas and libdevice (a Python package).
 # Idempotent: it runs `apt-get update` once, only if something is missing.
 set -euo pipefail
 
@@ -28,6 +28,15 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 else
   echo "install-deps: Debian packages already present"
+fi
+
+# NVIDIA's ptxas and libdevice from PyPI (nvidia-cuda-nvcc-cu12): the GPU
+# path links libdevice for math functions, and the tests check every
+# example's PTX with ptxas even on machines without a GPU.
+if ! python3 -c "import nvidia.cuda_nvcc" >/dev/null 2>&1; then
+  echo "install-deps: installing nvidia-cuda-nvcc-cu12 (ptxas, libdevice)"
+  python3 -m pip install -q --disable-pip-version-check nvidia-cuda-nvcc-cu12 \
+    || python3 -m pip install -q --disable-pip-version-check --break-system-packages nvidia-cuda-nvcc-cu12
 fi
 
 # Rust toolchain: the machine image ships one; refuse clearly if it is absent.

@@ -6,6 +6,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash scripts/install-deps.sh
+# ptxas and libdevice from the nvidia-cuda-nvcc-cu12 package: the GPU tests
+# compile every example to PTX and check it with ptxas (no GPU needed).
+if [ -z "${CUDA_HOME:-}" ]; then
+  CUDA_HOME=$(python3 -c "import nvidia.cuda_nvcc as m; print(list(m.__path__)[0])" 2>/dev/null || true)
+  export CUDA_HOME
+fi
+echo "CUDA_HOME=${CUDA_HOME:-(none: PTX checks will be skipped)}"
 
 echo "== cargo build"
 cargo build --workspace --all-targets

@@ -4,6 +4,7 @@
 
 mod builders;
 mod cpu;
+mod gpu;
 mod stages;
 mod tile_run;
 mod support;

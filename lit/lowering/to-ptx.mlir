@@ -1,0 +1,9 @@
+// tile-to-ptx takes a kernel to a gpu.binary holding sm_90a PTX.
+// RUN: tile-opt %examples/matmul.mlir --pass-pipeline='builtin.module(tile-to-ptx{chip=sm_90a})' | FileCheck %s
+// RUN: not tile-opt %examples/matmul.mlir --pass-pipeline='builtin.module(tile-to-ptx{cores=2})' 2>&1 | FileCheck %s --check-prefix=OPTION
+
+// CHECK: gpu.binary @tile_kernels
+// CHECK-SAME: chip = "sm_90a"
+// CHECK-SAME: .visible .entry matmul(
+
+// OPTION: tile-to-ptx: unknown option 'cores' (known: chip, toolkit)

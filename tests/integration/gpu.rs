@@ -1,0 +1,89 @@
+//! The GPU target. Without a CUDA toolkit (libdevice, ptxas) or a GPU, the
+//! tests that need one print why and skip; CI still checks every example's
+//! PTX with ptxas (from the nvidia-cuda-nvcc-cu12 Python package).
+
+use crate::support::{context, root};
+use std::process::Command;
+use tile_lowering::{compile, gpu};
+use tile_runtime::{Arg, DType, Grid, cuda::Cuda};
+use tile_tests::reference::{self as r, Rng, assert_close, poisoned, values};
+
+fn examples() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(root().join("examples"))
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().to_str()?.strip_suffix(".mlir").map(str::to_string))
+        .collect();
+    names.sort();
+    names
+}
+
+fn bundle(name: &str) -> tile_runtime::Bundle {
+    let context = context();
+    let path = root().join("examples").join(format!("{name}.mlir"));
+    let module = compile::parse_file(&context, &path).unwrap();
+    gpu::compile(&context, module, None, gpu::DEFAULT_CHIP).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+#[test]
+fn every_example_compiles_to_ptx_that_ptxas_accepts() {
+    let Some(toolkit) = gpu::find_toolkit() else {
+        println!("skipping: no CUDA toolkit with nvvm/libdevice (set CUDA_HOME or install nvidia-cuda-nvcc-cu12)");
+        return;
+    };
+    let ptxas = toolkit.join("bin/ptxas");
+    for name in examples() {
+        let bundle = bundle(&name);
+        assert!(bundle.ptx.contains(".target sm_90a"), "{name}: PTX for sm_90a");
+        assert!(bundle.kernels[0].block[0] > 0, "{name}: a block size");
+        if !ptxas.exists() {
+            println!("skipping ptxas for {name}: {} not found", ptxas.display());
+            continue;
+        }
+        let ptx = std::env::temp_dir().join(format!("tile-test-{}-{name}.ptx", std::process::id()));
+        std::fs::write(&ptx, &bundle.ptx).unwrap();
+        let out = Command::new(&ptxas).args(["-arch=sm_90a", "-o", "/dev/null"]).arg(&ptx).output().unwrap();
+        assert!(out.status.success(), "ptxas rejected {name}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+}
+
+#[test]
+fn softmax_and_matmul_on_the_gpu() {
+    let cuda = match Cuda::new() {
+        Ok(cuda) => cuda,
+        Err(error) => {
+            println!("skipping: {error}");
+            return;
+        }
+    };
+    if gpu::find_toolkit().is_none() {
+        println!("skipping: no CUDA toolkit with libdevice");
+        return;
+    }
+    let mut rng = Rng::new(21);
+    let rows = 1001;
+    let mut x = r::random_float(&mut rng, DType::F32, &[rows, 1024], 4.0);
+    let mut y = poisoned(DType::F32, &[rows, 1024]);
+    let want = r::softmax(&values(&x), 1024);
+    let grid = Grid::new([rows.div_ceil(4) as u64, 1, 1]).unwrap();
+    cuda.launch(&bundle("softmax"), "softmax", &mut [Arg::Array(&mut x), Arg::Array(&mut y)], grid, 1).unwrap();
+    assert_close("gpu softmax", &values(&y), &want, |i| 1e-6 + 1e-5 * want[i].abs());
+
+    let (m, n, k) = (300, 200, 100);
+    let mut a = r::random_float(&mut rng, DType::F16, &[m, k], 1.0);
+    let mut b = r::random_float(&mut rng, DType::F16, &[k, n], 1.0);
+    let mut c = poisoned(DType::F32, &[m, n]);
+    let (want, magnitude) = r::matmul(&values(&a), &values(&b), m, n, k);
+    let grid = Grid::new([(m.div_ceil(128) * n.div_ceil(128)) as u64, 1, 1]).unwrap();
+    cuda.launch(&bundle("matmul"), "matmul", &mut [Arg::Array(&mut a), Arg::Array(&mut b), Arg::Array(&mut c)], grid, 1)
+        .unwrap();
+    assert_close("gpu matmul", &values(&c), &want, |i| 1e-5 * magnitude[i] + 1e-6);
+}
+
+#[test]
+fn no_gpu_is_a_typed_error() {
+    // Either a GPU is there, or creating the runtime says why; never a panic.
+    match Cuda::new() {
+        Ok(cuda) => println!("GPU present: {}", cuda.name()),
+        Err(error) => assert!(matches!(error, tile_runtime::Error::NoDriver | tile_runtime::Error::NoGpu(_)), "{error}"),
+    }
+}
