@@ -11,6 +11,6 @@ chmod +x /tmp/tile-run
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 export CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 status=0
-python3 scripts/gpu_check.py /tmp/tile-run || status=1
+python3 scripts/gpu_check.py /tmp/tile-run --large || status=1
 python3 scripts/gpu_check.py /tmp/tile-run --memcheck || status=1
 exit $status

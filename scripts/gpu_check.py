@@ -102,6 +102,8 @@ matmul('matmul_f32', 300, 200, 100, 'f32')
 matmul('matmul_f8', 300, 200, 100, 'f8')
 if '--large' in sys.argv:
     matmul('matmul', 4096, 4096, 4096, 'f16')
+    matmul('matmul_f16_f16', 4096, 4096, 4096, 'f16')
+    matmul('matmul_bf16', 4096, 4096, 4096, 'bf16')
 
 
 def softmax():
