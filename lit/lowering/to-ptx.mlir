@@ -6,4 +6,7 @@
 // CHECK-SAME: chip = "sm_90a"
 // CHECK-SAME: .visible .entry matmul(
 
+// RUN: not tile-opt %examples/matmul.mlir --pass-pipeline='builtin.module(tile-to-ptx{chip=})' 2>&1 | FileCheck %s --check-prefix=CHIP
+
 // OPTION: tile-to-ptx: unknown option 'cores' (known: chip, toolkit)
+// CHIP: tile-to-ptx: '' is not an NVIDIA chip name such as sm_90a

@@ -14,10 +14,11 @@
 //! ```mlir
 //! // rows [lo, hi) of the tile's rows [4*i, 4*i+4) are inside X
 //! %pad = arith.constant dense<0xFF800000> : tensor<4x8xf32>
-//! %in = memref.subview %X[%lo, 0] [%rows, 8] [1, 1]
-//!     : memref<?x8xf32> to memref<?x8xf32, strided<[8, 1], offset: ?>>
+//! %in = memref.subview %X[%lo, %c0] [%rows, %c8] [1, 1]
+//!     : memref<?x8xf32> to memref<?x?xf32, strided<[8, 1], offset: ?>>
 //! %part = bufferization.to_tensor %in restrict : ... to tensor<?x8xf32>
-//! %t = tensor.insert_slice %part into %pad[%lo - 4*i, 0] [%rows, 8] [1, 1]
+//! %t = tensor.insert_slice %part into %pad[%skip, %c0] [%rows, %c8] [1, 1]
+//!     : tensor<?x?xf32> into tensor<4x8xf32>   // %skip = clamp(%lo - 4*i, 0, 4)
 //! ```
 //! A store extracts the in-bounds part of the tile (`tensor.extract_slice`)
 //! and writes it with `bufferization.materialize_in_destination` into the

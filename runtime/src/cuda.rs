@@ -1,7 +1,7 @@
 //! Launching bundles on an NVIDIA GPU through the CUDA driver (cudarc,
 //! loaded at run time: machines without a driver get `Error::NoDriver`).
 
-use crate::{Arg, Bundle, Error, Grid, Param, Result, Scalar};
+use crate::{Arg, Bundle, Error, Grid, Param, Result, memref_slots};
 use cudarc::driver::{CudaContext, CudaSlice, CudaStream, DevicePtr, result, sys};
 use std::{
     collections::HashMap,
@@ -115,15 +115,9 @@ impl Cuda {
             match (param, arg, buffer) {
                 (Param::Memref { .. }, Arg::Array(array), Some(buffer)) => {
                     let (address, _sync) = buffer.device_ptr(&self.stream);
-                    slots.extend([address, address, 0]);
-                    slots.extend(array.shape().iter().map(|&d| d as u64));
-                    slots.extend(array.strides().iter().map(|&s| s as u64));
+                    slots.extend(memref_slots(address, array));
                 }
-                (_, Arg::Scalar(scalar), _) => slots.push(match *scalar {
-                    Scalar::Index(v) | Scalar::I64(v) => v as u64,
-                    Scalar::I32(v) => v as u32 as u64,
-                    Scalar::F32(v) => v.to_bits() as u64,
-                }),
+                (_, Arg::Scalar(scalar), _) => slots.push(scalar.slot()),
                 _ => return Err(Error::Launch("argument does not match its parameter".into())),
             }
         }

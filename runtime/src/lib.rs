@@ -20,7 +20,7 @@ pub mod signature;
 
 pub use array::{Array, DType};
 pub use bundle::{Bundle, KernelInfo};
-pub use signature::{Arg, Grid, Param, Scalar, ScalarType, Signature};
+pub use signature::{Arg, Grid, Param, Scalar, ScalarType, Signature, memref_slots};
 
 /// Errors of the runtime: bad arguments, bad files, bad launches.
 #[derive(Debug, thiserror::Error)]

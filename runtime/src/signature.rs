@@ -59,6 +59,28 @@ impl Scalar {
     }
 }
 
+impl Scalar {
+    /// The scalar as one 8-byte parameter slot, its value in the low bytes
+    /// (a 4-byte parameter reads those on a little-endian host).
+    pub fn slot(self) -> u64 {
+        match self {
+            Scalar::Index(v) | Scalar::I64(v) => v as u64,
+            Scalar::I32(v) => v as u32 as u64,
+            Scalar::F32(v) => v.to_bits() as u64,
+        }
+    }
+}
+
+/// The parameter slots of a memref argument, as MLIR's LLVM lowering (CPU
+/// and GPU alike) expands a memref descriptor: allocated pointer, aligned
+/// pointer, offset (0), then each size and each stride, in elements.
+pub fn memref_slots(address: u64, array: &Array) -> impl Iterator<Item = u64> + '_ {
+    [address, address, 0]
+        .into_iter()
+        .chain(array.shape().iter().map(|&d| d as u64))
+        .chain(array.strides().into_iter().map(|s| s as u64))
+}
+
 /// One kernel parameter.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Param {

@@ -133,6 +133,8 @@ fn bad_files_and_flags_are_clear_errors() {
         (vec![example("softmax"), "--grid".into(), "1".into(), "--kernel".into(), "nope".into(), y.clone(), y.clone()], "no kernel @nope"),
         (vec![example("softmax"), "--grid".into(), "1".into(), "--save".into(), "7=x.npy".into(), y.clone(), y.clone()], "parameter #7 of @softmax is not a memref"),
         (vec!["/nonexistent.mlir".into(), "--grid".into(), "1".into()], "/nonexistent.mlir"),
+        (vec![example("matmul"), "--emit-ptx".into(), "/dev/null".into(), "--chip".into(), "".into()], "'' is not an NVIDIA chip name"),
+        (vec![example("matmul"), "--emit-ptx".into(), "/dev/null".into(), "--chip".into(), "sm_90a}".into()], "is not an NVIDIA chip name"),
         (vec![example("softmax"), y.clone()], "--grid"),
     ];
     for (args, expected) in cases {

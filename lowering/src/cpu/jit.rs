@@ -4,7 +4,7 @@ use crate::compile::{self, Error, Result, run_pipeline, select_kernel, signature
 use melior::{Context, ir::Module};
 use std::ffi::c_void;
 use tile_dialect::diagnostics::capture;
-use tile_runtime::{Arg, Grid, Param, Scalar, Signature};
+use tile_runtime::{Arg, Grid, Param, Signature, memref_slots};
 
 /// The packed entry point the ExecutionEngine makes for each public
 /// function: one pointer per flattened argument.
@@ -126,44 +126,19 @@ impl CpuKernel {
     }
 }
 
-/// The arguments as the LLVM lowering passes them: a memref is its
-/// descriptor's fields (allocated and aligned pointer, offset, sizes,
-/// strides), a scalar its value, each widened to an 8-byte slot.
-fn flatten(signature: &Signature, args: &mut [Arg]) -> Slots {
+/// The arguments as the LLVM lowering passes them, one 8-byte slot each
+/// (`tile_runtime::memref_slots`, `Scalar::slot`).
+fn flatten(signature: &Signature, args: &mut [Arg]) -> Vec<u64> {
     let mut slots = Vec::new();
     for (param, arg) in signature.params.iter().zip(args.iter_mut()) {
         match (param, arg) {
             (Param::Memref { .. }, Arg::Array(array)) => {
                 let address = array.as_mut_ptr() as u64;
-                slots.extend([address, address, 0]);
-                slots.extend(array.shape().iter().map(|&d| d as u64));
-                slots.extend(array.strides().iter().map(|&s| s as u64));
+                slots.extend(memref_slots(address, array));
             }
-            (_, Arg::Scalar(scalar)) => slots.push(match *scalar {
-                Scalar::Index(v) | Scalar::I64(v) => v as u64,
-                Scalar::I32(v) => v as u32 as u64,
-                Scalar::F32(v) => v.to_bits() as u64,
-            }),
+            (_, Arg::Scalar(scalar)) => slots.push(scalar.slot()),
             _ => {}
         }
     }
-    Slots(slots)
-}
-
-/// Argument slots; addresses in them are only dereferenced by the kernel,
-/// during a launch that borrows the arrays.
-#[derive(Clone)]
-struct Slots(Vec<u64>);
-
-impl std::ops::Deref for Slots {
-    type Target = Vec<u64>;
-    fn deref(&self) -> &Vec<u64> {
-        &self.0
-    }
-}
-
-impl std::ops::DerefMut for Slots {
-    fn deref_mut(&mut self) -> &mut Vec<u64> {
-        &mut self.0
-    }
+    slots
 }

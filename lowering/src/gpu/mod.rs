@@ -102,6 +102,26 @@ pub fn find_toolkit() -> Option<PathBuf> {
     candidates.into_iter().find(has_libdevice)
 }
 
+/// Checks a chip name: `sm_` and a compute capability the NVPTX backend
+/// knows (50 to 121), optionally with the `a` suffix. Anything else would
+/// reach LLVM (which crashes on an empty name) or break the pipeline text.
+pub fn check_chip(chip: &str) -> std::result::Result<(), String> {
+    let digits = chip.strip_prefix("sm_").map(|rest| rest.strip_suffix('a').unwrap_or(rest));
+    match digits.and_then(|d| d.parse::<u32>().ok().filter(|_| d.chars().all(|c| c.is_ascii_digit()))) {
+        Some(capability) if (50..=121).contains(&capability) => Ok(()),
+        _ => Err(format!("'{chip}' is not an NVIDIA chip name such as sm_90a")),
+    }
+}
+
+/// Checks a toolkit path: it goes into pipeline text, so it must not hold
+/// the text's delimiters.
+fn check_toolkit(toolkit: &str) -> std::result::Result<(), String> {
+    if toolkit.contains(['{', '}', ' ', ',', '(', ')']) {
+        return Err(format!("toolkit path '{toolkit}' contains a space, comma, brace or parenthesis"));
+    }
+    Ok(())
+}
+
 /// The pass text of `tile-to-ptx` for a chip and toolkit, up to and
 /// including stage `last`.
 pub fn passes(chip: &str, toolkit: &str, last: &str) -> String {
@@ -130,9 +150,8 @@ impl TilePipeline for TileToPtx {
                 _ => toolkit = value.to_string(),
             }
         }
-        if !chip.starts_with("sm_") || chip.contains(['}', ' ', ',']) || toolkit.contains(['}', ' ', ',']) {
-            return Err(format!("bad options '{options}'"));
-        }
+        check_chip(&chip)?;
+        check_toolkit(&toolkit)?;
         Ok(passes(&chip, &toolkit, "ptx"))
     }
 }
@@ -140,6 +159,7 @@ impl TilePipeline for TileToPtx {
 /// Compiles every kernel of the module to PTX for `chip`; the bundle
 /// describes kernel `kernel` (or the only kernel) first.
 pub fn compile(context: &Context, mut module: Module, kernel: Option<&str>, chip: &str) -> Result<Bundle> {
+    check_chip(chip).map_err(Error::Gpu)?;
     let name = select_kernel(&module, kernel)?;
     let mut signatures = vec![signature(&module, &name)?];
     for other in compile::kernels(&module) {
@@ -148,6 +168,7 @@ pub fn compile(context: &Context, mut module: Module, kernel: Option<&str>, chip
         }
     }
     let toolkit = find_toolkit().map(|p| p.display().to_string()).unwrap_or_default();
+    check_toolkit(&toolkit).map_err(Error::Gpu)?;
     run_pipeline(context, &mut module, &format!("builtin.module({})", passes(chip, &toolkit, "gpu")))?;
     let mut kernels = Vec::new();
     for signature in signatures {
