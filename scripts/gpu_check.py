@@ -4,20 +4,23 @@
 poisoned (NaN / 0x5A5A5A5A) outputs, compares with a numpy reference, and,
 with --memcheck, runs each under compute-sanitizer's memcheck.
 
-usage: gpu_check.py TILE_RUN [--memcheck]   (on a machine with a GPU and numpy)
+usage: gpu_check.py TILE_RUN [--memcheck] [--large] [--only TEXT]
+(on a machine with a GPU and numpy)
 Prints one line per case and exits 1 if any case fails."""
 import os, subprocess, sys, tempfile
 import numpy as np
 
 tile_run = os.path.abspath(sys.argv[1])
 memcheck = '--memcheck' in sys.argv
+# --only TEXT: just the cases whose name contains TEXT
+only = sys.argv[sys.argv.index('--only') + 1] if '--only' in sys.argv else None
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 work = tempfile.mkdtemp()
 rng = np.random.default_rng(0)
 failures = 0
 
 
-def run(example, grid, arrays, scalars=(), outputs=()):
+def run(example, grid, arrays, scalars=(), outputs=(), flags=()):
     """Saves the arrays, runs the example, returns the saved outputs."""
     paths = []
     for i, a in enumerate(arrays):
@@ -25,7 +28,7 @@ def run(example, grid, arrays, scalars=(), outputs=()):
         np.save(p, a)
         paths.append(p)
     cmd = [tile_run, os.path.join(root, 'examples', example + '.mlir'), '--target', 'cuda',
-           '--grid', ','.join(map(str, grid)), *paths, *map(str, scalars)]
+           '--grid', ','.join(map(str, grid)), *flags, *paths, *map(str, scalars)]
     for i in outputs:
         cmd += ['--save', f'{i}={paths[i]}.out.npy']
     if memcheck:
@@ -33,6 +36,9 @@ def run(example, grid, arrays, scalars=(), outputs=()):
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:
         raise RuntimeError(f'exit {p.returncode}: {p.stdout[-1500:]} {p.stderr[-1500:]}')
+    # tile-run's last line says which entry ran ("as @k__wgmma").
+    lines = [l for l in p.stderr.splitlines() if l.startswith('tile-run: @')]
+    run.entry = lines[-1].split(' as ')[-1].split(',')[0].split(';')[0] if lines and ' as @' in lines[-1] else '@' + example
     return [np.load(paths[i] + '.out.npy') for i in outputs]
 
 
@@ -48,6 +54,8 @@ def check(name, got, want, atol, rtol):
 
 def case(name, f):
     global failures
+    if only and only not in name:
+        return
     try:
         f()
     except Exception as e:  # a failed run is a failed case, not the end
@@ -69,7 +77,7 @@ def f8e4m3(bits):
     return np.where(e == 0, s * m / 8 * 2.0 ** -6, s * (1 + m / 8) * 2.0 ** (e.astype(np.float64) - 7))
 
 
-def matmul(example, m, n, k, dtype):
+def matmul(example, m, n, k, dtype, flags=()):
     def f():
         if dtype == 'f16':
             a = rng.uniform(-1, 1, (m, k)).astype(np.float16); b = rng.uniform(-1, 1, (k, n)).astype(np.float16)
@@ -85,12 +93,12 @@ def matmul(example, m, n, k, dtype):
             av, bv = f8e4m3(a), f8e4m3(b)
         out = np.float16 if example == 'matmul_f16_f16' else np.float32
         c = np.full((m, n), np.nan, out)
-        (got,) = run(example, ((m + 127) // 128 * ((n + 127) // 128),), [a, b, c], outputs=[2])
+        (got,) = run(example, ((m + 127) // 128 * ((n + 127) // 128),), [a, b, c], outputs=[2], flags=flags)
         want = av @ bv
         mag = np.abs(av) @ np.abs(bv)
         # A sequential f16 accumulator rounds every partial sum.
         rel = 5e-3 if out == np.float16 else 1e-5
-        check(f'{example} {m}x{n}x{k}', got, want, atol=rel * mag + 1e-6, rtol=1e-3 if out == np.float16 else 0)
+        check(f'{example} {m}x{n}x{k} ({run.entry})', got, want, atol=rel * mag + 1e-6, rtol=1e-3 if out == np.float16 else 0)
     case(f'{example} {m}x{n}x{k}', f)
 
 
@@ -98,6 +106,9 @@ for (m, n, k) in [(300, 200, 100), (1000, 1000, 1000)]:
     matmul('matmul', m, n, k, 'f16')
     matmul('matmul_f16_f16', m, n, k, 'f16')
     matmul('matmul_bf16', m, n, k, 'bf16')
+# TMA-able shapes on the general kernel too, and K not a multiple of 64.
+matmul('matmul', 1000, 1000, 1000, 'f16', flags=['--no-variants'])
+matmul('matmul', 520, 264, 72, 'f16')
 matmul('matmul_f32', 300, 200, 100, 'f32')
 matmul('matmul_f8', 300, 200, 100, 'f8')
 if '--large' in sys.argv:

@@ -6,6 +6,7 @@
 #include "mlir-c/IR.h"
 #include "mlir/CAPI/Registration.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -494,6 +495,10 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                     "element type";
         continue;
       }
+      // A TMA descriptor that convert-tile-to-nvgpu added for a memref
+      // argument; the runtime encodes it and passes its device address.
+      if (isa<LLVM::LLVMPointerType>(t) && func.getArgAttr(i, "tile.tma"))
+        continue;
       if (!isKernelScalar(t))
         return op->emitError()
                << "kernel argument #" << i << " has type " << t
@@ -520,6 +525,21 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                                << "' must be a positive integer, not "
                                << hint.getValue();
     }
+    return success();
+  }
+  if (name == "tile.block_size") {
+    // Written by convert-tile-to-nvgpu: the threads the kernel variant needs.
+    auto threads = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!threads || threads.getValue().getSExtValue() < 1 ||
+        threads.getValue().getSExtValue() > 1024)
+      return op->emitError() << "'" << name
+                             << "' must be an integer from 1 to 1024";
+    return success();
+  }
+  if (name == "tile.variant_of") {
+    // Written by convert-tile-to-nvgpu: the kernel this one specialises.
+    if (!isa<FlatSymbolRefAttr>(attr.getValue()))
+      return op->emitError() << "'" << name << "' must be a symbol reference";
     return success();
   }
   if (name == "tile.shared_memory") {

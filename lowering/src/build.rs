@@ -5,12 +5,83 @@ use melior::{
     Context,
     RewriterBase,
     ir::{
-        Attribute, Block, BlockLike, Identifier, Location, Region, RegionLike, Type, TypeLike, Value,
-        ValueLike,
-        operation::OperationBuilder,
+        Attribute, Block, BlockLike, BlockRef, Identifier, Location, OperationRef, Region, RegionLike, Type, TypeLike,
+        Value, ValueLike,
+        operation::{Operation, OperationBuilder, OperationLike},
         r#type::RankedTensorType,
     },
 };
+
+/// Builds ops at one place outside a rewrite: before an anchor op, or at
+/// the end of a block (for passes that restructure IR by hand).
+pub struct At<'c, 'a> {
+    pub context: &'c Context,
+    pub location: Location<'c>,
+    pub block: BlockRef<'c, 'a>,
+    pub before: Option<OperationRef<'c, 'a>>,
+}
+
+impl<'c, 'a> At<'c, 'a> {
+    /// Before `anchor`, at its location.
+    pub fn before(context: &'c Context, anchor: OperationRef<'c, 'a>) -> Option<Self> {
+        Some(At { context, location: anchor.location(), block: anchor.block()?, before: Some(anchor) })
+    }
+
+    /// Inserts `op`; the inserted op.
+    pub fn insert(&self, op: Operation<'c>) -> OperationRef<'c, 'a> {
+        match self.before {
+            Some(anchor) => self.block.insert_operation_before(anchor, op),
+            None => self.block.append_operation(op),
+        }
+    }
+
+    /// Inserts `op`; its first result, if it has one.
+    pub fn add(&self, op: Operation<'c>) -> Option<IrValue<'c>> {
+        self.insert(op).result(0).ok().map(|r| detach(r.into()))
+    }
+
+    /// Inserts op `name` with result and attribute types in text form;
+    /// its first result (`None` when it has none or the text is invalid).
+    pub fn op(&self, name: &str, operands: &[IrValue<'c>], results: &[&str], attributes: &[(&str, &str)]) -> Option<IrValue<'c>> {
+        let op = self.build(name, operands, results, attributes)?;
+        self.add(op)
+    }
+
+    /// [`At::op`] for ops without results; the inserted op.
+    pub fn void(&self, name: &str, operands: &[IrValue<'c>], attributes: &[(&str, &str)]) -> Option<OperationRef<'c, 'a>> {
+        let op = self.build(name, operands, &[], attributes)?;
+        Some(self.insert(op))
+    }
+
+    fn build(&self, name: &str, operands: &[IrValue<'c>], results: &[&str], attributes: &[(&str, &str)]) -> Option<Operation<'c>> {
+        let results = results.iter().map(|t| Type::parse(self.context, t)).collect::<Option<Vec<_>>>()?;
+        let attributes = attributes
+            .iter()
+            .map(|(key, value)| Some((Identifier::new(self.context, key), attribute(self.context, value)?)))
+            .collect::<Option<Vec<_>>>()?;
+        OperationBuilder::new(name, self.location)
+            .add_operands(operands)
+            .add_results(&results)
+            .add_attributes(&attributes)
+            .build()
+            .ok()
+    }
+
+    /// An `index` result of op `name`.
+    pub fn index_op(&self, name: &str, operands: &[IrValue<'c>]) -> Option<IrValue<'c>> {
+        self.op(name, operands, &["index"], &[])
+    }
+
+    /// An `index` constant.
+    pub fn index(&self, value: i64) -> Option<IrValue<'c>> {
+        self.op("arith.constant", &[], &["index"], &[("value", &format!("{value} : index"))])
+    }
+
+    /// `gpu.thread_id x`, `gpu.block_dim x` and the like.
+    pub fn gpu_query(&self, name: &str) -> Option<IrValue<'c>> {
+        self.op(name, &[], &["index"], &[("dimension", "#gpu<dim x>")])
+    }
+}
 
 /// Shape and element type of a tile.
 pub fn tile_of<'c>(value: Value<'c, '_>) -> Option<(Vec<i64>, Type<'c>)> {

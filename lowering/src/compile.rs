@@ -87,6 +87,7 @@ pub fn kernels(module: &Module) -> Vec<String> {
     while let Some(op) = next {
         if op.name().as_string_ref().as_str() == Ok("func.func")
             && op.has_attribute("tile.kernel")
+            && !op.has_attribute("tile.variant_of")
             && let Some(name) = op.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok())
         {
             names.push(name.value().to_string());

@@ -37,14 +37,15 @@
 //! parallel ones.
 
 use crate::{
+    build::At,
     pass::{PassInfo, TilePass},
     rewrite::{IrValue, detach, emit_error},
 };
 use melior::{
     Context, ContextRef,
     ir::{
-        Attribute, Block, BlockLike, Identifier, Location, OperationRef, Region, RegionLike, Type, ValueLike,
-        operation::{Operation, OperationBuilder, OperationLike, OperationMutLike, OperationRefMut, WalkOrder, WalkResult},
+        Block, BlockLike, OperationRef, Region, RegionLike, Type, ValueLike,
+        operation::{OperationBuilder, OperationLike, OperationMutLike, OperationRefMut, WalkOrder, WalkResult},
     },
     pass::{ExternalPass, RunExternalPass},
 };
@@ -109,40 +110,6 @@ fn inside_parallel(op: OperationRef) -> bool {
     false
 }
 
-/// Builds ops at one place: before an anchor op, or at the end of a block.
-struct Builder<'c, 'a> {
-    context: &'c Context,
-    location: Location<'c>,
-    block: melior::ir::BlockRef<'c, 'a>,
-    before: Option<OperationRef<'c, 'a>>,
-}
-
-impl<'c> Builder<'c, '_> {
-    fn add(&self, op: Operation<'c>) -> Option<IrValue<'c>> {
-        let op = match self.before {
-            Some(anchor) => self.block.insert_operation_before(anchor, op),
-            None => self.block.append_operation(op),
-        };
-        op.result(0).ok().map(|r| detach(r.into()))
-    }
-
-    fn index_op(&self, name: &str, operands: &[IrValue<'c>]) -> Option<IrValue<'c>> {
-        let index = Type::index(self.context);
-        self.add(OperationBuilder::new(name, self.location).add_operands(operands).add_results(&[index]).build().ok()?)
-    }
-
-    fn gpu_query(&self, name: &str) -> Option<IrValue<'c>> {
-        let index = Type::index(self.context);
-        self.add(
-            OperationBuilder::new(name, self.location)
-                .add_attributes(&[(Identifier::new(self.context, "dimension"), Attribute::parse(self.context, "#gpu<dim x>")?)])
-                .add_results(&[index])
-                .build()
-                .ok()?,
-        )
-    }
-}
-
 fn distribute<'c>(context: &'c Context, op: OperationRef<'c, '_>) -> Option<()> {
     let location = op.location();
     let body = op.region(0).ok()?.first_block()?;
@@ -153,15 +120,9 @@ fn distribute<'c>(context: &'c Context, op: OperationRef<'c, '_>) -> Option<()> 
     let bounds: Vec<IrValue<'c>> = (0..3 * rank).map(|i| op.operand(i).ok().map(detach)).collect::<Option<_>>()?;
     let (lower, upper, step) = (&bounds[..rank], &bounds[rank..2 * rank], &bounds[2 * rank..]);
     let parent = op.block()?;
-    let here = Builder { context, location, block: parent, before: Some(op) };
+    let here = At { context, location, block: parent, before: Some(op) };
 
-    let one = here.add(
-        OperationBuilder::new("arith.constant", location)
-            .add_attributes(&[(Identifier::new(context, "value"), Attribute::parse(context, "1 : index")?)])
-            .add_results(&[Type::index(context)])
-            .build()
-            .ok()?,
-    )?;
+    let one = here.index(1)?;
     let mut counts = Vec::new();
     let mut total = one;
     for d in 0..rank {
@@ -182,7 +143,7 @@ fn distribute<'c>(context: &'c Context, op: OperationRef<'c, '_>) -> Option<()> 
         // SAFETY: `loop_block` is alive and owned here until it moves into
         // the loop's region below; the reference does not outlive it.
         let block_ref = unsafe { melior::ir::BlockRef::from_raw(loop_block.to_raw()) };
-        let inner = Builder { context, location, block: block_ref, before: None };
+        let inner = At { context, location, block: block_ref, before: None };
         let mut rest = linear;
         for d in (0..rank).rev() {
             let index = if d == 0 { rest } else { inner.index_op("arith.remui", &[rest, counts[d]])? };

@@ -17,6 +17,7 @@ pub mod simplify;
 pub mod to_gpu;
 pub mod to_linalg;
 pub mod to_memref;
+pub mod to_nvgpu;
 pub mod to_scf;
 
 pub use pass::{PassInfo, TilePass, create_pass, register_passes};
@@ -24,6 +25,7 @@ pub use pass::{PassInfo, TilePass, create_pass, register_passes};
 /// Registration functions of every tile pass, in `--help` order.
 pub(crate) const PASSES: &[fn()] = &[
     pass::register::<simplify::Simplify>,
+    pass::register::<to_nvgpu::ConvertTileToNvgpu>,
     pass::register::<to_linalg::ConvertTileToLinalg>,
     pass::register::<to_memref::ConvertTileToMemref>,
     pass::register::<to_scf::ConvertTileToScf>,

@@ -216,3 +216,15 @@ pub fn apply_greedily<'c>(
         pass.signal_failure();
     }
 }
+
+/// The bufferization dialect's handle, which melior does not wrap.
+pub fn bufferization_handle() -> melior::dialect::DialectHandle {
+    // SAFETY: returns a pointer to static registration data of MLIR.
+    unsafe { melior::dialect::DialectHandle::from_raw(mlir_sys::mlirGetDialectHandle__bufferization__()) }
+}
+
+/// The nvgpu dialect's handle, which melior does not wrap.
+pub fn nvgpu_handle() -> melior::dialect::DialectHandle {
+    // SAFETY: returns a pointer to static registration data of MLIR.
+    unsafe { melior::dialect::DialectHandle::from_raw(mlir_sys::mlirGetDialectHandle__nvgpu__()) }
+}

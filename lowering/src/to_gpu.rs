@@ -31,8 +31,11 @@
 //! }
 //! ```
 //!
-//! Block size is the compiler's choice: [`BLOCK_SIZE`] threads. Each buffer
-//! gets its own 128-byte aligned range of shared memory for the whole
+//! Block size is the compiler's choice: [`BLOCK_SIZE`] threads, or the
+//! `tile.block_size` an earlier pass chose for the kernel (the wgmma variant
+//! of `convert-tile-to-nvgpu` runs one warpgroup, 128). Each buffer
+//! gets its own range of shared memory, aligned to 128 bytes or to the
+//! alloc's larger `alignment` (swizzled TMA tiles need 1024), for the whole
 //! kernel (no reuse between buffers yet), and the kernel records the total
 //! in `tile.shared_memory`; the runtime launches with that much dynamic
 //! shared memory. A kernel that needs more than [`MAX_SHARED_MEMORY`] is an
@@ -40,10 +43,13 @@
 //!
 //! Caveats: run after bufferization and `tile-distribute`. Buffers are seen
 //! through generic-address-space casts, which keeps their users' types; the
-//! NVPTX backend infers shared-memory accesses where it can. Module-level
+//! NVPTX backend infers shared-memory accesses where it can. Buffers that
+//! are already in the workgroup address space (TMA and wgmma operands) are
+//! views of the shared memory without a cast. Module-level
 //! `memref.global` constants move into the GPU module.
 
 use crate::{
+    build::At,
     pass::{PassInfo, TilePass},
     rewrite::{IrValue, detach, emit_error},
 };
@@ -51,7 +57,7 @@ use melior::{
     Context, ContextRef,
     ir::{
         Attribute, Block, BlockLike, Identifier, OperationRef, Region, RegionLike, Type, TypeLike, ValueLike,
-        attribute::{StringAttribute, TypeAttribute},
+        attribute::{IntegerAttribute, StringAttribute, TypeAttribute},
         operation::{OperationBuilder, OperationLike, OperationMutLike, OperationRefMut, WalkOrder, WalkResult},
         r#type::{MemRefType, ShapedTypeLike},
     },
@@ -156,6 +162,11 @@ fn kernel_to_gpu<'c>(
     gpu_block: melior::ir::BlockRef<'c, '_>,
 ) -> Option<()> {
     let location = kernel.location();
+    let block_size = kernel
+        .attribute("tile.block_size")
+        .ok()
+        .and_then(|a| IntegerAttribute::try_from(a).ok())
+        .map_or(BLOCK_SIZE as i64, |a| a.value());
     let name = StringAttribute::try_from(kernel.attribute("sym_name").ok()?).ok()?.value().to_string();
     let function_type = TypeAttribute::try_from(kernel.attribute("function_type").ok()?).ok()?;
     let index = Type::index(context);
@@ -177,6 +188,7 @@ fn kernel_to_gpu<'c>(
     // Offsets of every buffer in shared memory.
     let mut offsets = Vec::new();
     let mut total: u64 = 0;
+    let mut max_alignment: u64 = 128;
     for &raw in &allocs {
         // SAFETY: a live op collected above.
         let alloc = unsafe { OperationRef::from_raw(raw) };
@@ -188,9 +200,23 @@ fn kernel_to_gpu<'c>(
         let elements: u64 = (0..memref.rank()).map(|d| memref.dim_size(d).ok().and_then(static_size)).product::<Option<u64>>()?;
         let element_bits = element_bits(memref.element())?;
         let bytes = (elements * element_bits).div_ceil(8);
-        total = total.next_multiple_of(128);
+        let alignment = alloc
+            .attribute("alignment")
+            .ok()
+            .and_then(|a| IntegerAttribute::try_from(a).ok())
+            .map_or(128, |a| (a.value() as u64).max(128));
+        max_alignment = max_alignment.max(alignment);
+        total = total.next_multiple_of(alignment);
         offsets.push(total);
         total += bytes;
+    }
+    // Dynamic shared memory starts after the static (mbarriers, for one),
+    // 16-byte aligned; buffers that need more alignment are placed from the
+    // first suitably aligned byte, found at run time, with the worst-case
+    // padding reserved.
+    let realign = max_alignment > 128;
+    if realign {
+        total += max_alignment;
     }
     if total > MAX_SHARED_MEMORY {
         emit_error(
@@ -200,6 +226,14 @@ fn kernel_to_gpu<'c>(
         return None;
     }
 
+    // Descriptor arguments and the kernel a variant belongs to, which
+    // the bundle's metadata is read from.
+    let mut carried = Vec::new();
+    for key in ["arg_attrs", "tile.variant_of"] {
+        if let Ok(value) = kernel.attribute(key) {
+            carried.push((Identifier::new(context, key), value));
+        }
+    }
     let region = Region::new();
     // SAFETY: both regions are alive; the kernel's body moves into the new
     // region, leaving the (soon erased) func with an empty one.
@@ -213,10 +247,11 @@ fn kernel_to_gpu<'c>(
                 (Identifier::new(context, "gpu.kernel"), Attribute::unit(context)),
                 (
                     Identifier::new(context, "known_block_size"),
-                    Attribute::parse(context, &format!("array<i32: {BLOCK_SIZE}, 1, 1>"))?,
+                    Attribute::parse(context, &format!("array<i32: {block_size}, 1, 1>"))?,
                 ),
                 (Identifier::new(context, "tile.shared_memory"), Attribute::parse(context, &format!("{total} : i64"))?),
             ])
+            .add_attributes(&carried)
             .add_regions([region])
             .build()
             .ok()?,
@@ -261,6 +296,17 @@ fn kernel_to_gpu<'c>(
         replace_and_erase(raw, detach(new.result(0).ok()?.into()));
     }
 
+    let padding = match (&shared, realign) {
+        (Some(shared), true) => {
+            let at = At::before(context, entry.first_operation()?.next_in_block()?)?;
+            let base = at.op("memref.extract_aligned_pointer_as_index", &[*shared], &["index"], &[])?;
+            let alignment = at.index(max_alignment as i64)?;
+            let misalignment = at.index_op("arith.remui", &[base, alignment])?;
+            let gap = at.index_op("arith.subi", &[alignment, misalignment])?;
+            Some(at.index_op("arith.remui", &[gap, alignment])?)
+        }
+        _ => None,
+    };
     for (raw, offset) in allocs.into_iter().zip(offsets) {
         // SAFETY: a live op of the moved body; replaced, then destroyed.
         let alloc = unsafe { OperationRef::from_raw(raw) };
@@ -268,6 +314,7 @@ fn kernel_to_gpu<'c>(
         let result_type = alloc.result(0).ok()?.r#type();
         let memref = MemRefType::try_from(result_type).ok()?;
         let dims: Vec<String> = (0..memref.rank()).map(|d| memref.dim_size(d).ok().and_then(static_size).map(|n| n.to_string())).collect::<Option<_>>()?;
+        let workgroup = memref.memory_space().is_some_and(|space| space.to_string() == "#gpu.address_space<workgroup>");
         let shared_type = Type::parse(
             context,
             &format!("memref<{}x{}, #gpu.address_space<workgroup>>", dims.join("x"), memref.element()),
@@ -279,6 +326,14 @@ fn kernel_to_gpu<'c>(
                 .add_attributes(&[(Identifier::new(context, "value"), Attribute::parse(context, &format!("{offset} : index"))?)])
                 .add_results(&[index]),
         )?;
+        let offset_value = match padding {
+            Some(padding) => insert_before(
+                &block,
+                alloc,
+                OperationBuilder::new("arith.addi", location).add_operands(&[padding, offset_value]).add_results(&[index]),
+            )?,
+            None => offset_value,
+        };
         let view = insert_before(
             &block,
             alloc,
@@ -286,6 +341,10 @@ fn kernel_to_gpu<'c>(
                 .add_operands(&[shared?, offset_value])
                 .add_results(&[shared_type]),
         )?;
+        if workgroup {
+            replace_and_erase(raw, view);
+            continue;
+        }
         let cast = insert_before(
             &block,
             alloc,

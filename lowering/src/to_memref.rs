@@ -298,14 +298,8 @@ impl TilePass for ConvertTileToMemref {
 
     fn dependent_dialects() -> Vec<melior::dialect::DialectHandle> {
         use melior::dialect::DialectHandle;
-        vec![DialectHandle::memref(), DialectHandle::tensor(), DialectHandle::arith(), bufferization_handle()]
+        vec![DialectHandle::memref(), DialectHandle::tensor(), DialectHandle::arith(), crate::pass::bufferization_handle()]
     }
-}
-
-/// The bufferization dialect's handle, which melior does not wrap.
-fn bufferization_handle() -> melior::dialect::DialectHandle {
-    // SAFETY: returns a pointer to static registration data of MLIR.
-    unsafe { melior::dialect::DialectHandle::from_raw(mlir_sys::mlirGetDialectHandle__bufferization__()) }
 }
 
 impl<'c> RunExternalPass<'c> for ConvertTileToMemref {

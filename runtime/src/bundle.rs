@@ -14,6 +14,35 @@ pub struct KernelInfo {
     pub block: [u32; 3],
     /// Dynamic shared memory in bytes.
     pub shared_memory: u32,
+    /// Specialised versions of the kernel, best first. A launch takes the
+    /// first whose requirements the arguments meet (every TMA descriptor
+    /// can be encoded), else the kernel itself, which takes any arguments.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub variants: Vec<Variant>,
+}
+
+/// A specialised kernel: same arguments as the kernel it belongs to, then
+/// one device pointer per TMA descriptor.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Variant {
+    /// The PTX entry.
+    pub name: String,
+    pub block: [u32; 3],
+    pub shared_memory: u32,
+    /// Descriptors to encode, in the order of their kernel parameters.
+    pub tma: Vec<TmaDescriptor>,
+}
+
+/// A tiled TMA descriptor of one memref argument
+/// (`cuTensorMapEncodeTiled`), zero-filled out of bounds.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TmaDescriptor {
+    /// Index of the memref argument it describes.
+    pub arg: usize,
+    /// Elements per dim of one transfer, outermost first like the memref.
+    pub box_shape: Vec<u32>,
+    /// Shared-memory swizzle width in bytes: 0 (none), 32, 64 or 128.
+    pub swizzle: u32,
 }
 
 /// PTX for one chip and the kernels in it. Serialised as JSON.

@@ -1,7 +1,7 @@
 //! Launching bundles on an NVIDIA GPU through the CUDA driver (cudarc,
 //! loaded at run time: machines without a driver get `Error::NoDriver`).
 
-use crate::{Arg, Bundle, Error, Grid, Param, Result, memref_slots};
+use crate::{Arg, Bundle, Error, Grid, Param, Result, TmaDescriptor, memref_slots, tma};
 use cudarc::driver::{CudaContext, CudaSlice, CudaStream, DevicePtr, result, sys};
 use std::{
     collections::HashMap,
@@ -14,6 +14,18 @@ pub struct Cuda {
     context: Arc<CudaContext>,
     stream: Arc<CudaStream>,
     modules: Mutex<HashMap<String, Module>>,
+    variants: bool,
+}
+
+/// What a launch ran.
+#[derive(Clone, Debug)]
+pub struct Launched {
+    /// The PTX entry that ran: the kernel or one of its variants.
+    pub entry: String,
+    /// Milliseconds per launch.
+    pub times: Vec<f32>,
+    /// Why no variant ran, for each variant passed over.
+    pub passed_over: Vec<String>,
 }
 
 struct Module {
@@ -45,7 +57,15 @@ impl Cuda {
         }
         let context = CudaContext::new(0).map_err(|e| Error::NoGpu(e.to_string()))?;
         let stream = context.default_stream();
-        Ok(Cuda { context, stream, modules: Mutex::new(HashMap::new()) })
+        Ok(Cuda { context, stream, modules: Mutex::new(HashMap::new()), variants: true })
+    }
+
+    /// Whether launches may take a kernel's specialised variants (the
+    /// default); without them every launch runs the general kernel, which
+    /// lets a test compare the two on the same data.
+    pub fn use_variants(mut self, on: bool) -> Cuda {
+        self.variants = on;
+        self
     }
 
     /// The device's name.
@@ -72,6 +92,11 @@ impl Cuda {
     /// device, launches, copies them back. Returns the kernel's time in
     /// milliseconds for each of `repeat` launches (at least one).
     pub fn launch(&self, bundle: &Bundle, name: &str, args: &mut [Arg], grid: Grid, repeat: usize) -> Result<Vec<f32>> {
+        self.launch_report(bundle, name, args, grid, repeat).map(|l| l.times)
+    }
+
+    /// [`Cuda::launch`], saying which entry ran.
+    pub fn launch_report(&self, bundle: &Bundle, name: &str, args: &mut [Arg], grid: Grid, repeat: usize) -> Result<Launched> {
         let info = bundle.kernel(name).ok_or_else(|| Error::NoKernel(name.into()))?;
         info.signature.check(args)?;
         let grid = Grid::new(grid.0)?;
@@ -82,21 +107,9 @@ impl Cuda {
                 grid.0
             )));
         }
-        let function = self.function(bundle, name)?;
         self.context.bind_to_thread().map_err(driver)?;
-        if info.shared_memory > 48 * 1024 {
-            // SAFETY: a live function of a loaded module.
-            unsafe {
-                result::function::set_function_attribute(
-                    function,
-                    sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                    info.shared_memory as i32,
-                )
-            }
-            .map_err(|e| Error::Launch(format!("{} bytes of shared memory do not fit: {e}", info.shared_memory)))?;
-        }
 
-        // Device copies of the arrays, and the flattened parameters.
+        // Device copies of the arrays.
         let mut buffers: Vec<Option<CudaSlice<u8>>> = Vec::new();
         for arg in args.iter() {
             buffers.push(match arg {
@@ -110,6 +123,37 @@ impl Cuda {
                 Arg::Scalar(_) => None,
             });
         }
+        let address = |i: usize| -> u64 { buffers[i].as_ref().map_or(0, |b| b.device_ptr(&self.stream).0) };
+
+        // The first variant whose descriptors all encode, else the kernel.
+        let mut passed_over = Vec::new();
+        let mut chosen: Option<(&str, [u32; 3], u32, Vec<CudaSlice<u8>>)> = None;
+        for variant in info.variants.iter().filter(|_| self.variants) {
+            match self.encode_all(&variant.tma, args, &address) {
+                Ok(descriptors) => {
+                    chosen = Some((&variant.name, variant.block, variant.shared_memory, descriptors));
+                    break;
+                }
+                Err(Error::Launch(why)) => passed_over.push(format!("@{}: {why}", variant.name)),
+                Err(other) => return Err(other),
+            }
+        }
+        let (entry, block, shared_memory, descriptors) =
+            chosen.unwrap_or((name, info.block, info.shared_memory, Vec::new()));
+        let function = self.function(bundle, entry)?;
+        if shared_memory > 48 * 1024 {
+            // SAFETY: a live function of a loaded module.
+            unsafe {
+                result::function::set_function_attribute(
+                    function,
+                    sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                    shared_memory as i32,
+                )
+            }
+            .map_err(|e| Error::Launch(format!("{shared_memory} bytes of shared memory do not fit: {e}")))?;
+        }
+
+        // The flattened parameters.
         let mut slots: Vec<u64> = Vec::new();
         for ((param, arg), buffer) in info.signature.params.iter().zip(args.iter()).zip(&buffers) {
             match (param, arg, buffer) {
@@ -120,6 +164,9 @@ impl Cuda {
                 (_, Arg::Scalar(scalar), _) => slots.push(scalar.slot()),
                 _ => return Err(Error::Launch("argument does not match its parameter".into())),
             }
+        }
+        for descriptor in &descriptors {
+            slots.push(descriptor.device_ptr(&self.stream).0);
         }
         let mut params: Vec<*mut c_void> = slots.iter_mut().map(|s| (s as *mut u64).cast()).collect();
 
@@ -137,15 +184,15 @@ impl Cuda {
                 result::launch_kernel(
                     function,
                     (gx as u32, gy as u32, gz as u32),
-                    (info.block[0], info.block[1], info.block[2]),
-                    info.shared_memory,
+                    (block[0], block[1], block[2]),
+                    shared_memory,
                     self.stream.cu_stream(),
                     &mut params,
                 )
             }
-            .map_err(|e| Error::Launch(format!("launch of @{name} failed: {e}")))?;
+            .map_err(|e| Error::Launch(format!("launch of @{entry} failed: {e}")))?;
             end.record(&self.stream).map_err(driver)?;
-            self.stream.synchronize().map_err(|e| Error::Launch(format!("@{name} failed while running: {e}")))?;
+            self.stream.synchronize().map_err(|e| Error::Launch(format!("@{entry} failed while running: {e}")))?;
             times.push(start.elapsed_ms(&end).map_err(driver)?);
         }
 
@@ -156,7 +203,66 @@ impl Cuda {
                 array.bytes_mut().copy_from_slice(&bytes[..n]);
             }
         }
-        Ok(times)
+        Ok(Launched { entry: entry.to_string(), times, passed_over })
+    }
+
+    /// Device copies of `descriptors` encoded for `args`; `Error::Launch`
+    /// says why one cannot be (the variant is then passed over).
+    fn encode_all(
+        &self,
+        descriptors: &[TmaDescriptor],
+        args: &[Arg],
+        address: &dyn Fn(usize) -> u64,
+    ) -> Result<Vec<CudaSlice<u8>>> {
+        let mut encoded = Vec::new();
+        for descriptor in descriptors {
+            let Some(Arg::Array(array)) = args.get(descriptor.arg) else {
+                return Err(Error::Launch(format!("TMA descriptor of argument #{} which is no array", descriptor.arg)));
+            };
+            let base = address(descriptor.arg);
+            let layout = tma::layout(descriptor, array, base).map_err(Error::Launch)?;
+            let data_type = tma::tma_data_type(array.dtype()).ok_or_else(|| Error::Launch("no TMA data type".into()))?;
+            let rank = layout.dims.len();
+            let element_strides = vec![1u32; rank];
+            let swizzle = match descriptor.swizzle {
+                0 => sys::CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_NONE,
+                32 => sys::CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_32B,
+                64 => sys::CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_64B,
+                _ => sys::CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B,
+            };
+            let mut map = sys::CUtensorMap { opaque: [0; 16] };
+            // SAFETY: `data_type` is one of the driver's CUtensorMapDataType
+            // values (tma_data_type lists them), so the transmute yields a
+            // valid variant of the repr(u32) enum.
+            let data_type: sys::CUtensorMapDataType = unsafe { std::mem::transmute(data_type) };
+            // SAFETY: the arrays hold `rank` (dims, box, element strides) and
+            // `rank - 1` (strides) entries as the driver reads them, and
+            // `tma::layout` checked every rule the driver states; the driver
+            // only writes the 128-byte map.
+            let status = unsafe {
+                sys::cuTensorMapEncodeTiled(
+                    &mut map,
+                    data_type,
+                    rank as u32,
+                    base as *mut c_void,
+                    layout.dims.as_ptr(),
+                    layout.strides.as_ptr(),
+                    layout.box_dims.as_ptr(),
+                    element_strides.as_ptr(),
+                    sys::CUtensorMapInterleave::CU_TENSOR_MAP_INTERLEAVE_NONE,
+                    swizzle,
+                    sys::CUtensorMapL2promotion::CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                    sys::CUtensorMapFloatOOBfill::CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE,
+                )
+            };
+            if status != sys::CUresult::CUDA_SUCCESS {
+                return Err(Error::Launch(format!("cuTensorMapEncodeTiled refused argument #{}: {status:?}", descriptor.arg)));
+            }
+            // SAFETY: CUtensorMap is 16 plain u64 words.
+            let bytes: [u8; 128] = unsafe { std::mem::transmute(map.opaque) };
+            encoded.push(self.stream.clone_htod(&bytes).map_err(driver)?);
+        }
+        Ok(encoded)
     }
 }
 

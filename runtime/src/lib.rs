@@ -17,9 +17,10 @@ pub mod bundle;
 pub mod cuda;
 pub mod npy;
 pub mod signature;
+pub mod tma;
 
 pub use array::{Array, DType};
-pub use bundle::{Bundle, KernelInfo};
+pub use bundle::{Bundle, KernelInfo, TmaDescriptor, Variant};
 pub use signature::{Arg, Grid, Param, Scalar, ScalarType, Signature, memref_slots};
 
 /// Errors of the runtime: bad arguments, bad files, bad launches.

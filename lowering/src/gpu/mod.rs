@@ -30,21 +30,26 @@ use melior::{
     Context,
     ir::{
         BlockLike, Module,
-        attribute::{ArrayAttribute, DenseI32ArrayAttribute, IntegerAttribute, StringAttribute},
+        Attribute,
+        attribute::{
+            ArrayAttribute, DenseI32ArrayAttribute, DenseI64ArrayAttribute, DictionaryAttribute, IntegerAttribute,
+            StringAttribute,
+        },
         AttributeLike,
         operation::{OperationLike, WalkOrder, WalkResult},
     },
 };
 use std::path::PathBuf;
-use tile_runtime::{Bundle, KernelInfo};
+use tile_runtime::{Bundle, KernelInfo, TmaDescriptor, Variant};
 
 /// The default chip.
 pub const DEFAULT_CHIP: &str = "sm_90a";
 
 /// The stages of `tile-to-ptx`, in order: a name and its passes, where
-/// `{chip}` and `{toolkit}` are the options.
+/// `{chip}` and `{toolkit}` are the options and `{wgmma}` is
+/// `convert-tile-to-nvgpu` for `sm_90a` (the chip with wgmma), else nothing.
 pub const STAGES: &[(&str, &str)] = &[
-    ("linalg", "tile-simplify, convert-tile-to-linalg"),
+    ("linalg", "tile-simplify, {wgmma}convert-tile-to-linalg"),
     ("memref", "convert-tile-to-memref"),
     (
         "bufferized",
@@ -127,12 +132,18 @@ fn check_toolkit(toolkit: &str) -> std::result::Result<(), String> {
 pub fn passes(chip: &str, toolkit: &str, last: &str) -> String {
     let mut parts = Vec::new();
     for (name, text) in STAGES {
-        parts.push(text.replace("{chip}", chip).replace("{toolkit}", toolkit));
+        parts.push(stage_text(text, chip, toolkit));
         if *name == last {
             break;
         }
     }
     parts.join(", ")
+}
+
+/// A stage's pass text with the options filled in.
+fn stage_text(text: &str, chip: &str, toolkit: &str) -> String {
+    let wgmma = if chip == "sm_90a" { "convert-tile-to-nvgpu, " } else { "" };
+    text.replace("{chip}", chip).replace("{toolkit}", toolkit).replace("{wgmma}", wgmma)
 }
 
 impl TilePipeline for TileToPtx {
@@ -174,12 +185,13 @@ pub fn compile(context: &Context, mut module: Module, kernel: Option<&str>, chip
     for signature in signatures {
         let (block, shared_memory) = launch_shape(&module, &signature.name)
             .ok_or_else(|| Error::Gpu(format!("kernel @{} has no launch shape after convert-tile-to-gpu", signature.name)))?;
-        kernels.push(KernelInfo { signature, block, shared_memory });
+        let variants = variants(&module, &signature.name)?;
+        kernels.push(KernelInfo { signature, block, shared_memory, variants });
     }
     let rest: Vec<String> = STAGES
         .iter()
         .skip_while(|(stage, _)| *stage != "nvvm")
-        .map(|(_, text)| text.replace("{chip}", chip).replace("{toolkit}", &toolkit))
+        .map(|(_, text)| stage_text(text, chip, &toolkit))
         .collect();
     run_pipeline(context, &mut module, &format!("builtin.module({})", rest.join(", ")))?;
     let ptx = extract_ptx(&module).ok_or_else(|| Error::Gpu("no PTX in the compiled module".into()))?;
@@ -197,6 +209,49 @@ pub fn compile(context: &Context, mut module: Module, kernel: Option<&str>, chip
 pub fn compile_text(context: &Context, text: &str, file_name: &str, kernel: Option<&str>, chip: &str) -> Result<Bundle> {
     let module = compile::parse(context, text, file_name)?;
     compile(context, module, kernel, chip)
+}
+
+/// The variants `convert-tile-to-nvgpu` made of kernel `name`, with their
+/// launch shapes and TMA descriptors.
+fn variants(module: &Module, name: &str) -> Result<Vec<Variant>> {
+    let mut found = Vec::new();
+    module.as_operation().walk(WalkOrder::PreOrder, |op| {
+        let of = op.attribute("tile.variant_of").ok().map(|a| a.to_string());
+        if op.name().as_string_ref().as_str() == Ok("gpu.func") && of.as_deref() == Some(&format!("@{name}")) {
+            let variant =
+                op.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|s| s.value().to_string());
+            let arg_attrs = op.attribute("arg_attrs").ok().and_then(|a| ArrayAttribute::try_from(a).ok());
+            let mut tma = Vec::new();
+            if let Some(arg_attrs) = arg_attrs {
+                for i in 0..arg_attrs.len() {
+                    if let Some(descriptor) = arg_attrs.element(i).ok().and_then(tma_descriptor) {
+                        tma.push(descriptor);
+                    }
+                }
+            }
+            found.push((variant, tma));
+        }
+        WalkResult::Advance
+    });
+    let mut variants = Vec::new();
+    for (variant, tma) in found {
+        let variant = variant.ok_or_else(|| Error::Gpu(format!("a variant of @{name} has no name")))?;
+        let (block, shared_memory) = launch_shape(module, &variant)
+            .ok_or_else(|| Error::Gpu(format!("kernel @{variant} has no launch shape after convert-tile-to-gpu")))?;
+        variants.push(Variant { name: variant, block, shared_memory, tma });
+    }
+    Ok(variants)
+}
+
+/// A `{tile.tma = {arg, box, swizzle}}` argument attribute.
+fn tma_descriptor(attrs: Attribute) -> Option<TmaDescriptor> {
+    let dict = DictionaryAttribute::try_from(attrs).ok()?;
+    let tma = DictionaryAttribute::try_from(dict.element_by_name("tile.tma")?).ok()?;
+    let arg = IntegerAttribute::try_from(tma.element_by_name("arg")?).ok()?.value();
+    let swizzle = IntegerAttribute::try_from(tma.element_by_name("swizzle")?).ok()?.value();
+    let shape = DenseI64ArrayAttribute::try_from(tma.element_by_name("box")?).ok()?;
+    let box_shape = (0..shape.len()).map(|i| shape.element(i).ok().map(|v| v as u32)).collect::<Option<_>>()?;
+    Some(TmaDescriptor { arg: arg as usize, box_shape, swizzle: swizzle as u32 })
 }
 
 /// Block size and shared memory that `convert-tile-to-gpu` chose.

@@ -49,6 +49,10 @@ struct Cli {
     /// The GPU to compile for.
     #[arg(long, default_value = tile_lowering::gpu::DEFAULT_CHIP)]
     chip: String,
+    /// On the GPU, always run the general kernel, never a specialised
+    /// variant (such as the TMA + wgmma one of a matmul).
+    #[arg(long)]
+    no_variants: bool,
     /// One per kernel parameter: a .npy file for a memref, a number for a
     /// scalar.
     #[arg(allow_negative_numbers = true)]
@@ -111,7 +115,8 @@ fn run(cli: Cli) -> Result<()> {
         Some(Target::Cpu) => None,
         Some(Target::Cuda) => Some(Cuda::new().context("--target cuda")?),
         None => Cuda::new().ok(),
-    };
+    }
+    .map(|cuda| cuda.use_variants(!cli.no_variants));
 
     if cli.args.len() != signature.params.len() {
         let params: Vec<String> = signature.params.iter().map(|p| p.to_string()).collect();
@@ -161,8 +166,13 @@ fn run(cli: Cli) -> Result<()> {
 
     let (target, times_ms) = if let Some(cuda) = &cuda {
         let bundle = gpu::compile(&context, module, Some(&name), &cli.chip)?;
-        let times = cuda.launch(&bundle, &name, &mut make_args(&mut arrays, &scalars), grid, repeat)?;
-        (format!("cuda ({})", cuda.name()), times.into_iter().map(f64::from).collect::<Vec<_>>())
+        let launched = cuda.launch_report(&bundle, &name, &mut make_args(&mut arrays, &scalars), grid, repeat)?;
+        let entry = if launched.entry == name { String::new() } else { format!(" as @{}", launched.entry) };
+        let passed_over: String = launched.passed_over.iter().map(|why| format!("; passed over {why}")).collect();
+        (
+            format!("cuda ({}){entry}{passed_over}", cuda.name()),
+            launched.times.into_iter().map(f64::from).collect::<Vec<_>>(),
+        )
     } else {
         let kernel = CpuKernel::compile(&context, module, Some(&name))?;
         let threads = cli.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));

@@ -1,0 +1,104 @@
+//! The host side of TMA: which arrays a tiled descriptor can describe, and
+//! the values `cuTensorMapEncodeTiled` takes for them.
+//!
+//! The hardware's rules (CUDA driver API, `cuTensorMapEncodeTiled`): the
+//! global address 16-byte aligned, every stride but the innermost a
+//! multiple of 16 bytes below 2^40, every extent from 1 to 2^32, box extents
+//! from 1 to 256, and with a swizzle the box's inner extent at most the
+//! swizzle width. An array that breaks one of them cannot take the TMA
+//! variant of a kernel; the launcher then runs the general kernel.
+
+use crate::{Array, DType, bundle::TmaDescriptor};
+
+/// The encoder's arguments, innermost dim first as the driver wants them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TmaLayout {
+    /// Extents in elements.
+    pub dims: Vec<u64>,
+    /// Byte strides of dims 1.. (dim 0 is contiguous).
+    pub strides: Vec<u64>,
+    /// Box extents in elements.
+    pub box_dims: Vec<u32>,
+}
+
+/// The layout for `descriptor` over `array` at device `address`, or why
+/// the TMA cannot describe it.
+pub fn layout(descriptor: &TmaDescriptor, array: &Array, address: u64) -> Result<TmaLayout, String> {
+    let element = array.dtype().size() as u64;
+    let rank = array.shape().len();
+    if rank == 0 || rank > 5 || descriptor.box_shape.len() != rank {
+        return Err(format!("rank {rank} does not match the descriptor's box {:?}", descriptor.box_shape));
+    }
+    if tma_data_type(array.dtype()).is_none() {
+        return Err(format!("{:?} has no TMA data type", array.dtype()));
+    }
+    if address % 16 != 0 {
+        return Err(format!("address {address:#x} is not 16-byte aligned"));
+    }
+    let dims: Vec<u64> = array.shape().iter().rev().map(|&d| d as u64).collect();
+    if let Some(d) = dims.iter().find(|&&d| d == 0 || d > 1 << 32) {
+        return Err(format!("extent {d} is outside 1..=2^32"));
+    }
+    let strides: Vec<u64> = array.strides().iter().rev().skip(1).map(|&s| s as u64 * element).collect();
+    if let Some(s) = strides.iter().find(|&&s| s % 16 != 0 || s >= 1 << 40) {
+        return Err(format!("stride of {s} bytes is not a multiple of 16 below 2^40"));
+    }
+    let box_dims: Vec<u32> = descriptor.box_shape.iter().rev().copied().collect();
+    if box_dims.iter().any(|&b| b == 0 || b > 256) {
+        return Err(format!("box {:?} has an extent outside 1..=256", descriptor.box_shape));
+    }
+    let inner_bytes = u64::from(box_dims[0]) * element;
+    let fits = match descriptor.swizzle {
+        0 => inner_bytes % 16 == 0,
+        32 | 64 | 128 => inner_bytes <= u64::from(descriptor.swizzle),
+        _ => false,
+    };
+    if !fits {
+        return Err(format!("box inner extent of {inner_bytes} bytes does not suit swizzle {}", descriptor.swizzle));
+    }
+    Ok(TmaLayout { dims, strides, box_dims })
+}
+
+/// `CUtensorMapDataType` of an element type (f8 travels as bytes).
+pub fn tma_data_type(dtype: DType) -> Option<u32> {
+    Some(match dtype {
+        DType::I8 | DType::F8E4M3FN | DType::F8E5M2 => 0, // UINT8
+        DType::I16 => 1,                                  // UINT16
+        DType::I32 => 3,                                  // INT32
+        DType::I64 => 5,                                  // INT64
+        DType::F16 => 6,                                  // FLOAT16
+        DType::F32 => 7,                                  // FLOAT32
+        DType::BF16 => 9,                                 // BFLOAT16
+        DType::I1 => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn descriptor(box_shape: Vec<u32>) -> TmaDescriptor {
+        TmaDescriptor { arg: 0, box_shape, swizzle: 128 }
+    }
+
+    #[test]
+    fn encodes_aligned_arrays_innermost_first() {
+        let a = Array::zeros(DType::F16, &[1000, 200]);
+        let l = layout(&descriptor(vec![128, 64]), &a, 0x1000).unwrap();
+        assert_eq!(l.dims, vec![200, 1000]);
+        assert_eq!(l.strides, vec![400]);
+        assert_eq!(l.box_dims, vec![64, 128]);
+    }
+
+    #[test]
+    fn refuses_what_the_hardware_cannot_do() {
+        let a = Array::zeros(DType::F16, &[300, 100]); // rows of 200 bytes
+        assert!(layout(&descriptor(vec![128, 64]), &a, 0x1000).unwrap_err().contains("stride"));
+        let b = Array::zeros(DType::F16, &[64, 64]);
+        assert!(layout(&descriptor(vec![128, 64]), &b, 0x1008).unwrap_err().contains("aligned"));
+        assert!(layout(&descriptor(vec![128, 128]), &b, 0x1000).unwrap_err().contains("swizzle"));
+        assert!(layout(&descriptor(vec![64]), &b, 0x1000).is_err());
+        let empty = Array::zeros(DType::F16, &[0, 64]);
+        assert!(layout(&descriptor(vec![128, 64]), &empty, 0x1000).is_err());
+    }
+}
