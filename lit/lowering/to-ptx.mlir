@@ -5,6 +5,11 @@
 // CHECK: gpu.binary @tile_kernels
 // CHECK-SAME: chip = "sm_90a"
 // CHECK-SAME: .visible .entry matmul(
+// The wgmma variant: TMA loads, an mbarrier wait, warpgroup mma.
+// CHECK-SAME: .visible .entry matmul__wgmma(
+// CHECK-SAME: cp.async.bulk.tensor.2d.shared::cluster.global
+// CHECK-SAME: mbarrier.try_wait.parity
+// CHECK-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
 
 // RUN: not tile-opt %examples/matmul.mlir --pass-pipeline='builtin.module(tile-to-ptx{chip=})' 2>&1 | FileCheck %s --check-prefix=CHIP
 

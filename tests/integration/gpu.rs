@@ -35,6 +35,19 @@ fn every_example_compiles_to_ptx_that_ptxas_accepts() {
         let bundle = bundle(&name);
         assert!(bundle.ptx.contains(".target sm_90a"), "{name}: PTX for sm_90a");
         assert!(bundle.kernels[0].block[0] > 0, "{name}: a block size");
+        // The 16-bit matmuls get a TMA + wgmma variant; the others do not.
+        let wgmma = matches!(name.as_str(), "matmul" | "matmul_f16_f16" | "matmul_bf16");
+        assert_eq!(bundle.ptx.contains("wgmma.mma_async"), wgmma, "{name}: wgmma");
+        assert_eq!(bundle.ptx.contains("cp.async.bulk.tensor"), wgmma, "{name}: TMA");
+        let variants = &bundle.kernels[0].variants;
+        assert_eq!(variants.len(), usize::from(wgmma), "{name}: variants");
+        if let Some(variant) = variants.first() {
+            assert_eq!(variant.block, [128, 1, 1], "{name}: one warpgroup");
+            let args: Vec<usize> = variant.tma.iter().map(|d| d.arg).collect();
+            assert_eq!(args, [0, 1], "{name}: descriptors of A and B");
+            assert_eq!(variant.tma[0].box_shape, [128, 64]);
+            assert_eq!(variant.tma[1].box_shape, [64, 64]);
+        }
         if !ptxas.exists() {
             println!("skipping ptxas for {name}: {} not found", ptxas.display());
             continue;
@@ -77,6 +90,23 @@ fn softmax_and_matmul_on_the_gpu() {
     cuda.launch(&bundle("matmul"), "matmul", &mut [Arg::Array(&mut a), Arg::Array(&mut b), Arg::Array(&mut c)], grid, 1)
         .unwrap();
     assert_close("gpu matmul", &values(&c), &want, |i| 1e-5 * magnitude[i] + 1e-6);
+
+    // Rows of 16-byte multiples: the TMA + wgmma variant, ragged in every
+    // dim (K = 200 is not a multiple of 64: the TMA's zero fill).
+    let (m, n, k) = (264, 136, 200);
+    for dtype in [DType::F16, DType::BF16] {
+        let mut a = r::random_float(&mut rng, dtype, &[m, k], 1.0);
+        let mut b = r::random_float(&mut rng, dtype, &[k, n], 1.0);
+        let mut c = poisoned(DType::F32, &[m, n]);
+        let (want, magnitude) = r::matmul(&values(&a), &values(&b), m, n, k);
+        let grid = Grid::new([(m.div_ceil(128) * n.div_ceil(128)) as u64, 1, 1]).unwrap();
+        let kernel = if dtype == DType::F16 { "matmul" } else { "matmul_bf16" };
+        let launched = cuda
+            .launch_report(&bundle(kernel), kernel, &mut [Arg::Array(&mut a), Arg::Array(&mut b), Arg::Array(&mut c)], grid, 1)
+            .unwrap();
+        assert_eq!(launched.entry, format!("{kernel}__wgmma"), "{:?}", launched.passed_over);
+        assert_close(&format!("gpu {kernel} wgmma"), &values(&c), &want, |i| 1e-5 * magnitude[i] + 1e-6);
+    }
 }
 
 #[test]
