@@ -1,5 +1,7 @@
 //! Embedding tile in a Rust program: compile a kernel from its text, run it
-//! on random data, and check the result against a reference.
+//! on random data, and check the result against a reference: on the CPU
+//! (a JIT-compiled function), then, where there is a GPU, on the GPU (a
+//! bundle of PTX and metadata, launched through `tile-runtime`).
 //!
 //! ```text
 //! cargo run -p tile-run --example embed [-- OUT_DIR]
@@ -9,8 +11,8 @@
 
 use anyhow::{Context as _, Result, ensure};
 use std::path::PathBuf;
-use tile_lowering::cpu::CpuKernel;
-use tile_runtime::{Arg, Array, DType, Grid, npy};
+use tile_lowering::{cpu::CpuKernel, gpu};
+use tile_runtime::{Arg, Array, DType, Grid, cuda::Cuda, npy};
 
 const ROWS: usize = 1000;
 const COLS: usize = 1024;
@@ -46,6 +48,31 @@ fn main() -> Result<()> {
     let grid = Grid::new([ROWS.div_ceil(4) as u64, 1, 1])?;
     kernel.launch(&mut [Arg::Array(&mut x), Arg::Array(&mut y)], grid)?;
 
+    let worst = check(&values, &y)?;
+    println!("softmax of {ROWS}x{COLS} on the cpu matches the reference (largest error {worst:.1e})");
+
+    // The GPU: the same text compiled to a bundle, launched by the runtime.
+    match Cuda::new() {
+        Err(why) => println!("no GPU run: {why}"),
+        Ok(cuda) => {
+            let bundle = gpu::compile_text(&context, include_str!("softmax.mlir"), "softmax.mlir", None, gpu::DEFAULT_CHIP)?;
+            let info = &bundle.kernels[0];
+            println!(
+                "compiled @{} for {} ({} threads a block, {} bytes of shared memory)",
+                info.signature.name, bundle.chip, info.block[0], info.shared_memory
+            );
+            let mut y = Array::filled_bytes(DType::F32, &[ROWS, COLS], 0xFF);
+            cuda.launch(&bundle, "softmax", &mut [Arg::Array(&mut x), Arg::Array(&mut y)], grid, 1)?;
+            let worst = check(&values, &y)?;
+            println!("softmax of {ROWS}x{COLS} on {} matches the reference (largest error {worst:.1e})", cuda.name());
+        }
+    }
+    Ok(())
+}
+
+/// The largest error of `y` against softmax of `values` (in f64), or an
+/// error if one is out of bounds.
+fn check(values: &[f32], y: &Array) -> Result<f64> {
     let got = y.to_f32().context("f32 output")?;
     let mut worst = 0f64;
     for (row, out) in values.chunks(COLS).zip(got.chunks(COLS)) {
@@ -58,6 +85,5 @@ fn main() -> Result<()> {
             worst = worst.max(error);
         }
     }
-    println!("softmax of {ROWS}x{COLS} on the cpu matches the reference (largest error {worst:.1e})");
-    Ok(())
+    Ok(worst)
 }

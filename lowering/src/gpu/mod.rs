@@ -140,8 +140,8 @@ pub fn passes(chip: &str, toolkit: &str, last: &str) -> String {
     parts.join(", ")
 }
 
-/// A stage's pass text with the options filled in.
-fn stage_text(text: &str, chip: &str, toolkit: &str) -> String {
+/// A stage's pass text (from [`STAGES`]) with the options filled in.
+pub fn stage_text(text: &str, chip: &str, toolkit: &str) -> String {
     let wgmma = if chip == "sm_90a" { "convert-tile-to-nvgpu, " } else { "" };
     text.replace("{chip}", chip).replace("{toolkit}", toolkit).replace("{wgmma}", wgmma)
 }
