@@ -2,7 +2,10 @@
 # GPU verification on the device machine (see BENCHMARKS.md): unpacks the
 # carried tile-run, then runs every example on the GPU against numpy
 # references, plainly and under compute-sanitizer memcheck.
-# Here:   strip target/debug/tile-run -o .carry/tile-run && xz -9 -T2 -f .carry/tile-run
+# Here:   strip target/debug/tile-run -o .carry/tile-run && xz -6 -T4 -f .carry/tile-run
+#         (optionally the embed example too, which then runs first:
+#          cargo build -p tile-run --example embed &&
+#          strip target/debug/examples/embed -o .carry/embed && xz -6 -T4 -f .carry/embed)
 # There:  bash scripts/gpu-check.sh            (device tool, carry .carry)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -11,6 +14,10 @@ chmod +x /tmp/tile-run
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 export CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 status=0
+if [ -f .carry/embed.xz ]; then
+  python3 -c "import lzma,shutil; shutil.copyfileobj(lzma.open('.carry/embed.xz'), open('/tmp/embed','wb'))"
+  chmod +x /tmp/embed && /tmp/embed || status=1
+fi
 python3 scripts/gpu_check.py /tmp/tile-run --large || status=1
 python3 scripts/gpu_check.py /tmp/tile-run --memcheck || status=1
 exit $status

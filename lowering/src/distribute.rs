@@ -31,6 +31,28 @@
 //! orders each phase's writes (to shared tiles) before the next phase's
 //! reads.
 //!
+//! Reductions with few outputs (fewer than the block's threads, as in a
+//! row softmax or layernorm) go to warps instead: a parallel loop whose body
+//! is an `scf.for` updating one element, `M[o] = combine(M[o], v(r))`, with
+//! `combine` a known f32 or i32 combiner, becomes a loop of each warp over
+//! the outputs; its lanes fold strided parts of the reduced dim from the
+//! combiner's identity, a butterfly of five `gpu.shuffle xor` combines the
+//! lanes, and lane 0 folds the total into `M[o]`:
+//!
+//! ```mlir
+//! scf.for %o = %warp to %outputs step %warps {
+//!   %p = scf.for %r = %lane to %c1024 step %c32 iter_args(%a = %identity) -> (f32) {
+//!     %v = memref.load %x[%o, %r]
+//!     %n = arith.maximumf %a, %v : f32
+//!     scf.yield %n : f32
+//!   }
+//!   %s, %ok = gpu.shuffle xor %p, %c16, %c32 : f32   // ... 8, 4, 2, 1
+//!   scf.if %lane_is_0 { M[%o] = arith.maximumf(M[%o], %total) }
+//! }
+//! ```
+//! (Float sums are then added in a different order than the sequential
+//! loop's, which changes their rounding, not their accuracy.)
+//!
 //! Caveats: parallel loops with reductions (`scf.reduce` with operands) are
 //! reported as errors; they do not come out of the linalg lowering used
 //! here, which keeps reduction dims as sequential `scf.for` loops inside the
@@ -79,6 +101,11 @@ impl<'c> RunExternalPass<'c> for Distribute {
         let context = operation.context();
         // SAFETY: the context outlives the pass run.
         let context = unsafe { context.to_ref() };
+        let block_size = operation
+            .attribute("tile.block_size")
+            .ok()
+            .and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok())
+            .map_or(i64::from(crate::to_gpu::BLOCK_SIZE), |a| a.value());
         let mut loops = Vec::new();
         operation.walk(WalkOrder::PreOrder, |op| {
             if op.name().as_string_ref().as_str() == Ok("scf.parallel") && !inside_parallel(op) {
@@ -90,7 +117,7 @@ impl<'c> RunExternalPass<'c> for Distribute {
             // SAFETY: outermost parallel loops are disjoint; each is alive
             // until `distribute` erases it.
             let op = unsafe { OperationRef::from_raw(raw) };
-            if distribute(context, op).is_none() {
+            if distribute(context, op, block_size).is_none() {
                 emit_error(op.location(), "tile-distribute: cannot share this loop among threads");
                 pass.signal_failure();
                 return;
@@ -110,8 +137,295 @@ fn inside_parallel(op: OperationRef) -> bool {
     false
 }
 
-fn distribute<'c>(context: &'c Context, op: OperationRef<'c, '_>) -> Option<()> {
+/// A parallel loop whose body is one reduction: `scf.for` over the reduced
+/// dim updating one element of a buffer, `M[o] = combine(M[o], v)`.
+struct Reduction {
+    inner: mlir_sys::MlirOperation,
+    load: mlir_sys::MlirOperation,
+    store: mlir_sys::MlirOperation,
+    combine: mlir_sys::MlirOperation,
+    /// The combiner's identity, as attribute text.
+    identity: String,
+}
+
+fn op_name(op: OperationRef) -> String {
+    op.name().as_string_ref().as_str().unwrap_or_default().to_string()
+}
+
+/// The identity of combiner `kind` on `element` (f32 or i32: what a warp
+/// shuffle moves), as `arith.constant` value text.
+fn identity(kind: &str, element: &str) -> Option<String> {
+    let value = match (kind, element) {
+        ("arith.addf", "f32") => "0.0",
+        ("arith.mulf", "f32") => "1.0",
+        ("arith.maximumf" | "arith.maxnumf", "f32") => "0xFF800000",
+        ("arith.minimumf" | "arith.minnumf", "f32") => "0x7F800000",
+        ("arith.addi" | "arith.ori" | "arith.xori" | "arith.maxui", "i32") => "0",
+        ("arith.muli", "i32") => "1",
+        ("arith.maxsi", "i32") => "-2147483648",
+        ("arith.minsi", "i32") => "2147483647",
+        ("arith.minui" | "arith.andi", "i32") => "-1",
+        _ => return None,
+    };
+    Some(format!("{value} : {element}"))
+}
+
+/// Static trip count of loop bounds, if they are constants.
+fn static_trips(lower: IrValue, upper: IrValue, step: IrValue) -> Option<i64> {
+    let constant = |v: IrValue| -> Option<i64> {
+        // SAFETY: read-only queries of a live value.
+        let def = unsafe {
+            if !mlir_sys::mlirValueIsAOpResult(v.to_raw()) {
+                return None;
+            }
+            OperationRef::from_raw(mlir_sys::mlirOpResultGetOwner(v.to_raw()))
+        };
+        if op_name(def) != "arith.constant" {
+            return None;
+        }
+        melior::ir::attribute::IntegerAttribute::try_from(def.attribute("value").ok()?).ok().map(|a| a.value())
+    };
+    let (l, u, s) = (constant(lower)?, constant(upper)?, constant(step)?);
+    (s > 0).then(|| ((u - l).max(0) + s - 1) / s)
+}
+
+/// Whether `value` is defined outside `block` (and its nested regions).
+fn defined_outside(value: IrValue, block: melior::ir::BlockRef) -> bool {
+    // SAFETY: read-only queries of a live value and ops.
+    unsafe {
+        let raw = value.to_raw();
+        let mut owner_block = if mlir_sys::mlirValueIsABlockArgument(raw) {
+            mlir_sys::mlirBlockArgumentGetOwner(raw)
+        } else {
+            mlir_sys::mlirOperationGetBlock(mlir_sys::mlirOpResultGetOwner(raw))
+        };
+        while !owner_block.ptr.is_null() {
+            if owner_block.ptr == block.to_raw().ptr {
+                return false;
+            }
+            let parent = mlir_sys::mlirBlockGetParentOperation(owner_block);
+            if parent.ptr.is_null() {
+                break;
+            }
+            owner_block = mlir_sys::mlirOperationGetBlock(parent);
+        }
+        true
+    }
+}
+
+/// The reduction form of a parallel loop's body, when a warp per output
+/// pays: few outputs (fewer than the block's threads) and a reduced dim of
+/// at least a warp.
+fn reduction(op: OperationRef, block_size: i64) -> Option<Reduction> {
+    let body = op.region(0).ok()?.first_block()?;
+    let rank = body.argument_count();
+    let bounds: Vec<IrValue> = (0..3 * rank).map(|i| op.operand(i).ok().map(detach)).collect::<Option<_>>()?;
+    let mut outputs = 1;
+    for d in 0..rank {
+        outputs *= static_trips(bounds[d], bounds[rank + d], bounds[2 * rank + d])?;
+    }
+    if outputs >= block_size {
+        return None;
+    }
+    let inner = body.first_operation()?;
+    let next = inner.next_in_block()?;
+    if op_name(inner) != "scf.for" || inner.result_count() != 0 || op_name(next) != "scf.reduce" || next.operand_count() != 0 {
+        return None;
+    }
+    let (lower, upper, step) = (detach(inner.operand(0).ok()?), detach(inner.operand(1).ok()?), detach(inner.operand(2).ok()?));
+    if static_trips(lower, upper, step).is_some_and(|n| n < 32) {
+        return None;
+    }
+    let inner_body = inner.region(0).ok()?.first_block()?;
+    let mut stores = Vec::new();
+    let mut next = inner_body.first_operation();
+    while let Some(o) = next {
+        next = o.next_in_block();
+        match op_name(o).as_str() {
+            "memref.store" => stores.push(o),
+            "scf.yield" | "memref.load" => {}
+            name if name.starts_with("arith.") || name.starts_with("math.") => {}
+            _ => return None,
+        }
+    }
+    let [store] = stores.as_slice() else { return None };
+    let memref = store.operand(1).ok()?;
+    let combined = store.operand(0).ok()?;
+    // SAFETY: read-only queries of live values.
+    let combine = unsafe {
+        if !mlir_sys::mlirValueIsAOpResult(combined.to_raw()) {
+            return None;
+        }
+        OperationRef::from_raw(mlir_sys::mlirOpResultGetOwner(combined.to_raw()))
+    };
+    let element = combined.r#type().to_string();
+    let identity = identity(&op_name(combine), &element)?;
+    if combine.block()? != inner_body || combine.operand_count() != 2 {
+        return None;
+    }
+    // One combiner operand is the element's old value: a load of the same
+    // memref at the same indices, used only here.
+    let mut load = None;
+    for i in 0..2 {
+        let operand = combine.operand(i).ok()?;
+        // SAFETY: as above.
+        let def = unsafe {
+            if !mlir_sys::mlirValueIsAOpResult(operand.to_raw()) {
+                continue;
+            }
+            OperationRef::from_raw(mlir_sys::mlirOpResultGetOwner(operand.to_raw()))
+        };
+        let same_place = op_name(def) == "memref.load"
+            && def.operand_count() + 1 == store.operand_count()
+            && (0..def.operand_count()).all(|j| def.operand(j).ok().map(|v| v.to_raw().ptr) == store.operand(j + 1).ok().map(|v| v.to_raw().ptr));
+        if same_place {
+            load = Some(def);
+        }
+    }
+    let load = load?;
+    let single_use = unsafe {
+        // SAFETY: read-only use-list queries.
+        let first = mlir_sys::mlirValueGetFirstUse(mlir_sys::mlirOperationGetResult(load.to_raw(), 0));
+        mlir_sys::mlirOpOperandGetNextUse(first).ptr.is_null()
+    };
+    // The element's indices do not move with the reduced dim, and nothing
+    // else in the loop touches the buffer.
+    let indices_fixed = (1..store.operand_count()).all(|j| store.operand(j).ok().is_some_and(|v| defined_outside(detach(v), inner_body)));
+    let mut others = false;
+    let mut next = inner_body.first_operation();
+    while let Some(o) = next {
+        next = o.next_in_block();
+        if o != load && o != *store && (0..o.operand_count()).any(|j| o.operand(j).ok().map(|v| v.to_raw().ptr) == Some(memref.to_raw().ptr)) {
+            others = true;
+        }
+    }
+    if !single_use || !indices_fixed || others {
+        return None;
+    }
+    Some(Reduction { inner: inner.to_raw(), load: load.to_raw(), store: store.to_raw(), combine: combine.to_raw(), identity })
+}
+
+/// Turns the matched reduction loop (now inside the warp's loop) into
+/// lane-strided partial results, a butterfly of warp shuffles, and one
+/// update of the element by lane 0.
+fn warp_reduce<'c>(context: &'c Context, found: &Reduction, lane: IrValue<'c>) -> Option<()> {
+    // SAFETY: the matched ops are alive (moved, not copied, into the new
+    // loop); they are erased at the end, after their last use.
+    let (inner, load, store, combine) = unsafe {
+        (
+            OperationRef::from_raw(found.inner),
+            OperationRef::from_raw(found.load),
+            OperationRef::from_raw(found.store),
+            OperationRef::from_raw(found.combine),
+        )
+    };
+    let location = inner.location();
+    let kind = op_name(combine);
+    let element = combine.result(0).ok()?.r#type();
+    let element_text = element.to_string();
+    let at = At::before(context, inner)?;
+    let (lower, upper, step) = (detach(inner.operand(0).ok()?), detach(inner.operand(1).ok()?), detach(inner.operand(2).ok()?));
+    let warp = at.index(32)?;
+    let offset = at.index_op("arith.muli", &[lane, step])?;
+    let start = at.index_op("arith.addi", &[lower, offset])?;
+    let stride = at.index_op("arith.muli", &[step, warp])?;
+    let identity = at.op("arith.constant", &[], &[&element_text], &[("value", &found.identity)])?;
+
+    // The partial loop: the old body without the element's load and store.
+    let block = Block::new(&[(Type::index(context), location), (element, location)]);
+    let new_iv = detach(block.argument(0).ok()?.into());
+    let partial = detach(block.argument(1).ok()?.into());
+    let old_body = inner.region(0).ok()?.first_block()?;
+    // SAFETY: live values; uses move to the new loop's arguments.
+    unsafe {
+        mlir_sys::mlirValueReplaceAllUsesOfWith(old_body.argument(0).ok()?.to_raw(), new_iv.to_raw());
+        mlir_sys::mlirValueReplaceAllUsesOfWith(load.result(0).ok()?.to_raw(), partial.to_raw());
+    }
+    let combined = detach(combine.result(0).ok()?.into());
+    let memref = detach(store.operand(1).ok()?);
+    let value_indices: Vec<IrValue> = (2..store.operand_count()).map(|j| store.operand(j).ok().map(detach)).collect::<Option<_>>()?;
+    let terminator = block.append_operation(OperationBuilder::new("scf.yield", location).add_operands(&[combined]).build().ok()?);
+    let mut moving = Vec::new();
+    let mut next = old_body.first_operation();
+    while let Some(o) = next {
+        next = o.next_in_block();
+        if o != load && o != store && op_name(o) != "scf.yield" {
+            moving.push(o.to_raw());
+        }
+    }
+    // SAFETY: the element's store and load are erased (the store first: it
+    // reads the combiner, which moves), then the moved ops go in front of
+    // the new yield, in order.
+    unsafe {
+        mlir_sys::mlirOperationDestroy(store.to_raw());
+        mlir_sys::mlirOperationDestroy(load.to_raw());
+        for raw in moving {
+            OperationRefMut::from_raw(raw).move_before(OperationRef::from_raw(terminator.to_raw()));
+        }
+    }
+    let region = Region::new();
+    region.append_block(block);
+    let mut value = at.add(
+        OperationBuilder::new("scf.for", location)
+            .add_operands(&[start, upper, stride, identity])
+            .add_results(&[element])
+            .add_regions([region])
+            .build()
+            .ok()?,
+    )?;
+    let combine_op = |at: &At<'c, '_>, a: IrValue<'c>, b: IrValue<'c>| at.op(&kind, &[a, b], &[&element_text], &[]);
+    let width = at.op("arith.constant", &[], &["i32"], &[("value", "32 : i32")])?;
+    for distance in [16, 8, 4, 2, 1] {
+        let offset = at.op("arith.constant", &[], &["i32"], &[("value", &format!("{distance} : i32"))])?;
+        let shuffled = at.insert(
+            OperationBuilder::new("gpu.shuffle", location)
+                .add_operands(&[value, offset, width])
+                .add_attributes(&[(
+                    melior::ir::Identifier::new(context, "mode"),
+                    melior::ir::Attribute::parse(context, "#gpu<shuffle_mode xor>")?,
+                )])
+                .add_results(&[element, Type::parse(context, "i1")?])
+                .build()
+                .ok()?,
+        );
+        value = combine_op(&at, value, detach(shuffled.result(0).ok()?.into()))?;
+    }
+    // Lane 0 folds the warp's result into the element.
+    let zero = at.index(0)?;
+    let first = at.op("arith.cmpi", &[lane, zero], &["i1"], &[("predicate", "0 : i64")])?;
+    let then = Block::new(&[]);
+    {
+        // SAFETY: `then` is alive and owned here until it moves into the
+        // region below.
+        let then_ref = unsafe { melior::ir::BlockRef::from_raw(then.to_raw()) };
+        let inside = At { context, location, block: then_ref, before: None };
+        let mut operands = vec![memref];
+        operands.extend(&value_indices);
+        let old = inside.op("memref.load", &operands, &[&element_text], &[])?;
+        let new = combine_op(&inside, old, value)?;
+        let mut operands = vec![new, memref];
+        operands.extend(&value_indices);
+        inside.void("memref.store", &operands, &[])?;
+        inside.void("scf.yield", &[], &[])?;
+    }
+    let then_region = Region::new();
+    then_region.append_block(then);
+    at.insert(
+        OperationBuilder::new("scf.if", location)
+            .add_operands(&[first])
+            .add_regions([then_region, Region::new()])
+            .build()
+            .ok()?,
+    );
+    // SAFETY: the old loop is empty but for its yield and has no results;
+    // it was the anchor of every insertion above, so it goes last.
+    unsafe { mlir_sys::mlirOperationDestroy(inner.to_raw()) };
+    Some(())
+}
+
+fn distribute<'c>(context: &'c Context, op: OperationRef<'c, '_>, block_size: i64) -> Option<()> {
     let location = op.location();
+    let reduction = reduction(op, block_size);
     let body = op.region(0).ok()?.first_block()?;
     let rank = body.argument_count();
     if op.operand_count() != 3 * rank || op.result_count() != 0 {
@@ -133,8 +447,17 @@ fn distribute<'c>(context: &'c Context, op: OperationRef<'c, '_>) -> Option<()> 
         total = here.index_op("arith.muli", &[total, count])?;
         counts.push(count);
     }
-    let thread = here.gpu_query("gpu.thread_id")?;
-    let threads = here.gpu_query("gpu.block_dim")?;
+    let mut thread = here.gpu_query("gpu.thread_id")?;
+    let mut threads = here.gpu_query("gpu.block_dim")?;
+    let mut lane = None;
+    if reduction.is_some() {
+        // A warp per output: the loop runs over warps, lanes share the
+        // reduced dim.
+        let warp = here.index(32)?;
+        lane = Some(here.index_op("arith.remui", &[thread, warp])?);
+        thread = here.index_op("arith.divui", &[thread, warp])?;
+        threads = here.index_op("arith.divui", &[threads, warp])?;
+    }
 
     let loop_block = Block::new(&[(Type::index(context), location)]);
     let linear = detach(loop_block.argument(0).ok()?.into());
@@ -196,5 +519,8 @@ fn distribute<'c>(context: &'c Context, op: OperationRef<'c, '_>) -> Option<()> 
     // SAFETY: the loop's body is now empty but for its terminator, and
     // nothing uses the loop (it has no results).
     unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
+    if let (Some(found), Some(lane)) = (&reduction, lane) {
+        warp_reduce(context, found, lane)?;
+    }
     Some(())
 }
