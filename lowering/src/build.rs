@@ -37,7 +37,14 @@ impl<'c, 'a> At<'c, 'a> {
 
     /// Inserts `op`; its first result, if it has one.
     pub fn add(&self, op: Operation<'c>) -> Option<IrValue<'c>> {
-        self.insert(op).result(0).ok().map(|r| detach(r.into()))
+        let op = self.insert(op);
+        // Asking melior for a result that is not there prints the op (for
+        // the error), which reads the whole module: a data race while
+        // another thread rewrites a sibling function.
+        if op.result_count() == 0 {
+            return None;
+        }
+        op.result(0).ok().map(|r| detach(r.into()))
     }
 
     /// Inserts op `name` with result and attribute types in text form;
@@ -345,7 +352,8 @@ pub fn generic_op<'c>(
             .build()
             .ok()?,
     );
-    Some(op.result(0).ok().map(|result| detach(result.into())))
+    // (No result(0) on a memref generic: melior prints the op for the error.)
+    Some((op.result_count() > 0).then(|| op.result(0).ok().map(|result| detach(result.into()))).flatten())
 }
 
 /// Appends an op to a generic's body and returns its first result.
