@@ -61,7 +61,7 @@
 use crate::{
     build::At,
     pass::{PassInfo, TilePass},
-    rewrite::{IrValue, detach, emit_error},
+    rewrite::{IrValue, defining_op, detach, emit_error},
 };
 use melior::{
     Context, ContextRef,
@@ -173,13 +173,7 @@ fn identity(kind: &str, element: &str) -> Option<String> {
 /// Static trip count of loop bounds, if they are constants.
 fn static_trips(lower: IrValue, upper: IrValue, step: IrValue) -> Option<i64> {
     let constant = |v: IrValue| -> Option<i64> {
-        // SAFETY: read-only queries of a live value.
-        let def = unsafe {
-            if !mlir_sys::mlirValueIsAOpResult(v.to_raw()) {
-                return None;
-            }
-            OperationRef::from_raw(mlir_sys::mlirOpResultGetOwner(v.to_raw()))
-        };
+        let def = defining_op(v)?;
         if op_name(def) != "arith.constant" {
             return None;
         }
@@ -251,13 +245,7 @@ fn reduction(op: OperationRef, block_size: i64) -> Option<Reduction> {
     let [store] = stores.as_slice() else { return None };
     let memref = store.operand(1).ok()?;
     let combined = store.operand(0).ok()?;
-    // SAFETY: read-only queries of live values.
-    let combine = unsafe {
-        if !mlir_sys::mlirValueIsAOpResult(combined.to_raw()) {
-            return None;
-        }
-        OperationRef::from_raw(mlir_sys::mlirOpResultGetOwner(combined.to_raw()))
-    };
+    let combine = defining_op(combined)?;
     let element = combined.r#type().to_string();
     let identity = identity(&op_name(combine), &element)?;
     if combine.block()? != inner_body || combine.operand_count() != 2 {
@@ -268,13 +256,7 @@ fn reduction(op: OperationRef, block_size: i64) -> Option<Reduction> {
     let mut load = None;
     for i in 0..2 {
         let operand = combine.operand(i).ok()?;
-        // SAFETY: as above.
-        let def = unsafe {
-            if !mlir_sys::mlirValueIsAOpResult(operand.to_raw()) {
-                continue;
-            }
-            OperationRef::from_raw(mlir_sys::mlirOpResultGetOwner(operand.to_raw()))
-        };
+        let Some(def) = defining_op(operand) else { continue };
         let same_place = op_name(def) == "memref.load"
             && def.operand_count() + 1 == store.operand_count()
             && (0..def.operand_count()).all(|j| def.operand(j).ok().map(|v| v.to_raw().ptr) == store.operand(j + 1).ok().map(|v| v.to_raw().ptr));

@@ -82,6 +82,18 @@ fn any_pattern(context: &Context, root: &str, rewrite: AnyRewrite) -> melior::Re
     )
 }
 
+/// The op that defines `value`, or `None` for a block argument.
+pub fn defining_op<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+    // SAFETY: read-only queries of a live value; the owner of an op result
+    // is a live op for as long as the value is.
+    unsafe {
+        if !mlir_sys::mlirValueIsAOpResult(value.to_raw()) {
+            return None;
+        }
+        Some(OperationRef::from_raw(mlir_sys::mlirOpResultGetOwner(value.to_raw())))
+    }
+}
+
 /// Reports an error at `location` through the context's diagnostic handlers
 /// (tile-opt prints it with its location; `-verify-diagnostics` sees it).
 pub fn emit_error(location: Location, message: &str) {

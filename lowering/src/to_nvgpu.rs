@@ -69,7 +69,7 @@
 use crate::{
     build::{At, tile_type},
     pass::{PassInfo, TilePass},
-    rewrite::{IrValue, detach},
+    rewrite::{IrValue, defining_op, detach},
 };
 use melior::{
     Context, ContextRef,
@@ -331,14 +331,7 @@ fn match_loop(kernel: OperationRef, mma: OperationRef) -> Option<Match> {
     let mut args = [0usize; 2];
     for operand in 0..2 {
         let value = mma.operand(operand).ok()?;
-        // SAFETY: a live value; its defining op (if any) is live.
-        let load = unsafe {
-            let def = mlir_sys::mlirOpResultGetOwner(value.to_raw());
-            if !mlir_sys::mlirValueIsAOpResult(value.to_raw()) {
-                return None;
-            }
-            OperationRef::from_raw(def)
-        };
+        let load = defining_op(value)?;
         if op_name(load) != "tile.load" || load.block()? != body {
             return None;
         }
@@ -347,13 +340,7 @@ fn match_loop(kernel: OperationRef, mma: OperationRef) -> Option<Match> {
         if view_type.contains("padding") && !view_type.contains("padding = zero") {
             return None;
         }
-        // SAFETY: as above.
-        let partition = unsafe {
-            if !mlir_sys::mlirValueIsAOpResult(view.to_raw()) {
-                return None;
-            }
-            OperationRef::from_raw(mlir_sys::mlirOpResultGetOwner(view.to_raw()))
-        };
+        let Some(partition) = defining_op(view) else { return None };
         if op_name(partition) != "tile.partition_view" {
             return None;
         }
@@ -539,13 +526,7 @@ fn rewrite<'c>(context: &'c Context, found: &Match, pointers: [IrValue<'c>; 2]) 
 
 /// Whether `value` is a splat constant zero.
 fn is_zero(value: IrValue) -> bool {
-    // SAFETY: read-only queries of a live value.
-    let def = unsafe {
-        if !mlir_sys::mlirValueIsAOpResult(value.to_raw()) {
-            return false;
-        }
-        OperationRef::from_raw(mlir_sys::mlirOpResultGetOwner(value.to_raw()))
-    };
+    let Some(def) = defining_op(value) else { return false };
     op_name(def) == "arith.constant"
         && def.attribute("value").is_ok_and(|v| {
             let text = v.to_string();
