@@ -3,12 +3,15 @@
 //!
 //! `tile-to-ptx{chip=sm_90a toolkit=PATH}` lowers every op of the language:
 //!
-//! 1. `tile-simplify`, `convert-tile-to-linalg`, `convert-tile-to-memref`:
-//!    as on the CPU, so padding and masking are the same code;
+//! 1. `tile-simplify`; for `sm_90a`, `convert-tile-to-nvgpu` (a TMA +
+//!    wgmma variant of kernels whose mma main loop maps); then
+//!    `convert-tile-to-linalg`, `convert-tile-to-memref`: as on the CPU, so
+//!    padding and masking are the same code;
 //! 2. bufferization (tile buffers stay `memref.alloc`s) and
 //!    `tile-expand-copies`;
 //! 3. linalg to parallel loops, and `tile-distribute`: every parallel loop
-//!    shared among the block's threads, a barrier after each;
+//!    shared among the block's threads (few-output reductions among warps,
+//!    with shuffles), a barrier after each;
 //! 4. `convert-tile-to-gpu`: the kernel into `gpu.module @tile_kernels`,
 //!    tile buffers into dynamic shared memory, the grid queries into
 //!    `gpu.block_id` and `gpu.grid_dim`;
@@ -19,8 +22,9 @@
 //! of `$CUDA_HOME`, `/usr/local/cuda` and the `nvidia-cuda-nvcc` Python
 //! package that has it.
 //!
-//! Status (issue #3): this is the correctness-first SIMT path. `tile.mma`
-//! runs on CUDA cores, not yet on wgmma with TMA.
+//! Status (issue #3): f16/bf16 mma main loops run on wgmma with TMA (in
+//! the variant, when the runtime can encode the descriptors); everything
+//! else is SIMT code with scalar (coalesced, not yet 16-byte) accesses.
 
 use crate::{
     compile::{self, Error, Result, run_pipeline, select_kernel, signature},
