@@ -1,4 +1,4 @@
-//! The GPU target: the `tile-to-ptx` pipeline and [`compile`], which turns a
+//! The GPU target: the `tile-to-ptx` pipeline and [`compile()`], which turns a
 //! tile program into a [`tile_runtime::Bundle`] (PTX plus metadata).
 //!
 //! `tile-to-ptx{chip=sm_90a toolkit=PATH}` lowers every op of the language:
