@@ -61,7 +61,7 @@
 use crate::{
     build::At,
     pass::{PassInfo, TilePass},
-    rewrite::{IrValue, defining_op, detach, emit_error},
+    rewrite::{IrValue, block_size, defining_op, detach, emit_error, op_name, single_use},
 };
 use melior::{
     Context, ContextRef,
@@ -101,11 +101,7 @@ impl<'c> RunExternalPass<'c> for Distribute {
         let context = operation.context();
         // SAFETY: the context outlives the pass run.
         let context = unsafe { context.to_ref() };
-        let block_size = operation
-            .attribute("tile.block_size")
-            .ok()
-            .and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok())
-            .map_or(i64::from(crate::to_gpu::BLOCK_SIZE), |a| a.value());
+        let block_size = block_size(operation);
         let mut loops = Vec::new();
         operation.walk(WalkOrder::PreOrder, |op| {
             if op.name().as_string_ref().as_str() == Ok("scf.parallel") && !inside_parallel(op) {
@@ -146,10 +142,6 @@ struct Reduction {
     combine: mlir_sys::MlirOperation,
     /// The combiner's identity, as attribute text.
     identity: String,
-}
-
-fn op_name(op: OperationRef) -> String {
-    op.name().as_string_ref().as_str().unwrap_or_default().to_string()
 }
 
 /// The identity of combiner `kind` on `element` (f32 or i32: what a warp
@@ -265,11 +257,7 @@ fn reduction(op: OperationRef, block_size: i64) -> Option<Reduction> {
         }
     }
     let load = load?;
-    let single_use = unsafe {
-        // SAFETY: read-only use-list queries.
-        let first = mlir_sys::mlirValueGetFirstUse(mlir_sys::mlirOperationGetResult(load.to_raw(), 0));
-        mlir_sys::mlirOpOperandGetNextUse(first).ptr.is_null()
-    };
+    let single_use = single_use(load.result(0).ok()?.into()).is_some();
     // The element's indices do not move with the reduced dim, and nothing
     // else in the loop touches the buffer.
     let indices_fixed = (1..store.operand_count()).all(|j| store.operand(j).ok().is_some_and(|v| defined_outside(detach(v), inner_body)));

@@ -82,6 +82,46 @@ fn any_pattern(context: &Context, root: &str, rewrite: AnyRewrite) -> melior::Re
     )
 }
 
+/// An op's name, such as `scf.for`.
+pub fn op_name(op: OperationRef) -> String {
+    op.name().as_string_ref().as_str().unwrap_or_default().to_string()
+}
+
+/// The only use of `value`: its user and the operand position, or `None`
+/// when it has no use or several.
+pub fn single_use<'c, 'a>(value: Value<'c, 'a>) -> Option<(OperationRef<'c, 'a>, usize)> {
+    // SAFETY: `value` is live; the use list is read, not changed, and its
+    // user is a live op.
+    unsafe {
+        let first = mlir_sys::mlirValueGetFirstUse(value.to_raw());
+        if first.ptr.is_null() || !mlir_sys::mlirOpOperandGetNextUse(first).ptr.is_null() {
+            return None;
+        }
+        let owner = OperationRef::from_raw(mlir_sys::mlirOpOperandGetOwner(first));
+        Some((owner, mlir_sys::mlirOpOperandGetOperandNumber(first) as usize))
+    }
+}
+
+/// The position of `value` among the arguments of `block`, if it is one.
+pub fn argument_of(value: Value, block: melior::ir::BlockRef) -> Option<usize> {
+    // SAFETY: read-only queries of a live value.
+    unsafe {
+        let raw = value.to_raw();
+        (mlir_sys::mlirValueIsABlockArgument(raw) && mlir_sys::mlirBlockArgumentGetOwner(raw).ptr == block.to_raw().ptr)
+            .then(|| mlir_sys::mlirBlockArgumentGetArgNumber(raw) as usize)
+    }
+}
+
+/// The threads of a kernel's block: its `tile.block_size`, which a pass
+/// such as `convert-tile-to-nvgpu` may choose, else the default.
+pub fn block_size(kernel: OperationRef) -> i64 {
+    kernel
+        .attribute("tile.block_size")
+        .ok()
+        .and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok())
+        .map_or(i64::from(crate::to_gpu::BLOCK_SIZE), |a| a.value())
+}
+
 /// The op that defines `value`, or `None` for a block argument.
 pub fn defining_op<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
     // SAFETY: read-only queries of a live value; the owner of an op result

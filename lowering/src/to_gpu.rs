@@ -51,7 +51,7 @@
 use crate::{
     build::At,
     pass::{PassInfo, TilePass},
-    rewrite::{IrValue, detach, emit_error},
+    rewrite::{IrValue, block_size, detach, emit_error, op_name},
 };
 use melior::{
     Context, ContextRef,
@@ -101,10 +101,6 @@ impl<'c> RunExternalPass<'c> for ConvertTileToGpu {
             pass.signal_failure();
         }
     }
-}
-
-fn op_name(op: OperationRef) -> String {
-    op.name().as_string_ref().as_str().unwrap_or_default().to_string()
 }
 
 fn convert<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Option<()> {
@@ -162,11 +158,7 @@ fn kernel_to_gpu<'c>(
     gpu_block: melior::ir::BlockRef<'c, '_>,
 ) -> Option<()> {
     let location = kernel.location();
-    let block_size = kernel
-        .attribute("tile.block_size")
-        .ok()
-        .and_then(|a| IntegerAttribute::try_from(a).ok())
-        .map_or(BLOCK_SIZE as i64, |a| a.value());
+    let block_size = block_size(kernel);
     let name = StringAttribute::try_from(kernel.attribute("sym_name").ok()?).ok()?.value().to_string();
     let function_type = TypeAttribute::try_from(kernel.attribute("function_type").ok()?).ok()?;
     let index = Type::index(context);

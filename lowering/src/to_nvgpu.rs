@@ -69,7 +69,7 @@
 use crate::{
     build::{At, tile_type},
     pass::{PassInfo, TilePass},
-    rewrite::{IrValue, defining_op, detach},
+    rewrite::{IrValue, argument_of, defining_op, detach, op_name, single_use},
 };
 use melior::{
     Context, ContextRef,
@@ -144,10 +144,6 @@ impl<'c> RunExternalPass<'c> for ConvertTileToNvgpu {
             }
         }
     }
-}
-
-fn op_name(op: OperationRef) -> String {
-    op.name().as_string_ref().as_str().unwrap_or_default().to_string()
 }
 
 /// One main loop to map.
@@ -257,19 +253,6 @@ fn is_loop(op: OperationRef) -> bool {
     matches!(op_name(op).as_str(), "scf.for" | "scf.while" | "scf.parallel" | "scf.forall")
 }
 
-/// The single user of `value`, if it has exactly one use: (user, operand
-/// index).
-fn single_use(value: mlir_sys::MlirValue) -> Option<(mlir_sys::MlirOperation, usize)> {
-    // SAFETY: `value` is live; the use list is read, not changed.
-    unsafe {
-        let first = mlir_sys::mlirValueGetFirstUse(value);
-        if first.ptr.is_null() || !mlir_sys::mlirOpOperandGetNextUse(first).ptr.is_null() {
-            return None;
-        }
-        Some((mlir_sys::mlirOpOperandGetOwner(first), mlir_sys::mlirOpOperandGetOperandNumber(first) as usize))
-    }
-}
-
 fn match_loop(kernel: OperationRef, mma: OperationRef) -> Option<Match> {
     let body = mma.block()?;
     let for_op = mma.parent_operation()?;
@@ -286,20 +269,12 @@ fn match_loop(kernel: OperationRef, mma: OperationRef) -> Option<Match> {
 
     // The accumulator: an iter_arg that only this mma reads, whose result
     // only the yield takes back.
-    let c = mma.operand(2).ok()?.to_raw();
-    // SAFETY: `c` is a live value; the block-argument queries are read-only.
-    let iter = unsafe {
-        if !mlir_sys::mlirValueIsABlockArgument(c) || mlir_sys::mlirBlockArgumentGetOwner(c).ptr != body.to_raw().ptr {
-            return None;
-        }
-        (mlir_sys::mlirBlockArgumentGetArgNumber(c) as usize).checked_sub(1)?
-    };
-    if single_use(c)?.0.ptr != mma.to_raw().ptr {
+    let c = mma.operand(2).ok()?;
+    let iter = argument_of(c, body)?.checked_sub(1)?;
+    if single_use(c)?.0 != mma {
         return None;
     }
-    let (user, position) = single_use(mma.result(0).ok()?.to_raw())?;
-    // SAFETY: `user` is a live op (the use just read).
-    let user = unsafe { OperationRef::from_raw(user) };
+    let (user, position) = single_use(mma.result(0).ok()?.into())?;
     if op_name(user) != "scf.yield" || position != iter || user.block()? != body {
         return None;
     }
@@ -344,15 +319,8 @@ fn match_loop(kernel: OperationRef, mma: OperationRef) -> Option<Match> {
         if op_name(partition) != "tile.partition_view" {
             return None;
         }
-        let source = partition.operand(0).ok()?.to_raw();
         let entry = kernel.region(0).ok()?.first_block()?;
-        // SAFETY: read-only queries of a live value.
-        let arg = unsafe {
-            if !mlir_sys::mlirValueIsABlockArgument(source) || mlir_sys::mlirBlockArgumentGetOwner(source).ptr != entry.to_raw().ptr {
-                return None;
-            }
-            mlir_sys::mlirBlockArgumentGetArgNumber(source) as usize
-        };
+        let arg = argument_of(partition.operand(0).ok()?, entry)?;
         if load.operand_count() != 3 {
             return None;
         }
