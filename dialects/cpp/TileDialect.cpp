@@ -7,6 +7,7 @@
 #include "mlir/CAPI/Registration.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -551,6 +552,53 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
     return success();
   }
   return op->emitError() << "unknown tile attribute '" << name << "'";
+}
+
+/// `tile.tma = {arg, box, swizzle}` on a kernel argument (written by
+/// convert-tile-to-nvgpu): a TMA descriptor of memref argument `arg` that
+/// the runtime encodes and passes as this `!llvm.ptr`. Checked here so that
+/// the bundle metadata read from it is always complete.
+LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,
+                                                    unsigned regionIndex,
+                                                    unsigned argIndex,
+                                                    NamedAttribute attr) {
+  StringRef name = attr.getName().strref();
+  if (name != "tile.tma")
+    return op->emitError() << "unknown tile argument attribute '" << name
+                           << "'";
+  auto fn = dyn_cast<FunctionOpInterface>(op);
+  if (!fn || regionIndex != 0)
+    return op->emitError() << "'tile.tma' belongs on a function argument";
+  ArrayRef<Type> inputs = fn.getArgumentTypes();
+  if (argIndex >= inputs.size() ||
+      !isa<LLVM::LLVMPointerType>(inputs[argIndex]))
+    return op->emitError() << "'tile.tma' argument #" << argIndex
+                           << " must be an !llvm.ptr";
+  auto dict = dyn_cast<DictionaryAttr>(attr.getValue());
+  auto arg = dict ? dict.getAs<IntegerAttr>("arg") : IntegerAttr();
+  auto box = dict ? dict.getAs<DenseI64ArrayAttr>("box") : DenseI64ArrayAttr();
+  auto swizzle = dict ? dict.getAs<IntegerAttr>("swizzle") : IntegerAttr();
+  if (!arg || !box || !swizzle || dict.size() != 3)
+    return op->emitError()
+           << "'tile.tma' must be {arg = N : i64, box = array<i64: ...>, "
+              "swizzle = N : i64}";
+  int64_t source = arg.getValue().getSExtValue();
+  auto memref = source >= 0 && source < (int64_t)inputs.size()
+                    ? dyn_cast<MemRefType>(inputs[source])
+                    : MemRefType();
+  if (!memref)
+    return op->emitError() << "'tile.tma' names argument #" << source
+                           << ", which is not a memref";
+  if ((int64_t)box.size() != memref.getRank() ||
+      llvm::any_of(box.asArrayRef(),
+                   [](int64_t d) { return d < 1 || d > 256; }))
+    return op->emitError() << "'tile.tma' box must have one extent from 1 "
+                              "to 256 per dim of argument #"
+                           << source;
+  int64_t bytes = swizzle.getValue().getSExtValue();
+  if (bytes != 0 && bytes != 32 && bytes != 64 && bytes != 128)
+    return op->emitError() << "'tile.tma' swizzle must be 0, 32, 64 or 128";
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

@@ -47,6 +47,7 @@ def Tile_Dialect : Dialect {
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
   let extraClassDeclaration = [{
     /// Attribute names the dialect owns on `func.func`.
     static constexpr ::llvm::StringLiteral kKernelAttrName = "tile.kernel";

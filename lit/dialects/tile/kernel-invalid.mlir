@@ -75,3 +75,74 @@ func.func @hints_unknown() attributes {tile.kernel, tile.hints = {num_warps = 4 
 func.func @typo() attributes {tile.kernal} {
   return
 }
+
+// -----
+
+// The attributes convert-tile-to-nvgpu writes on a kernel variant.
+// expected-error @+1 {{kernel argument #1 has type '!llvm.ptr'; kernel arguments are memrefs or index, i32, i64, f32 scalars}}
+func.func @ptr_without_tma(%A: memref<?x?xf16>, %d: !llvm.ptr) attributes {tile.kernel} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.tma' names argument #1, which is not a memref}}
+func.func @tma_of_pointer(%A: memref<?x?xf16>, %d: !llvm.ptr {tile.tma = {arg = 1 : i64, box = array<i64: 64, 64>, swizzle = 128 : i64}}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.tma' box must have one extent from 1 to 256 per dim of argument #0}}
+func.func @tma_box_rank(%A: memref<?x?xf16>, %d: !llvm.ptr {tile.tma = {arg = 0 : i64, box = array<i64: 64>, swizzle = 128 : i64}}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.tma' box must have one extent from 1 to 256 per dim of argument #0}}
+func.func @tma_box_extent(%A: memref<?x?xf16>, %d: !llvm.ptr {tile.tma = {arg = 0 : i64, box = array<i64: 512, 64>, swizzle = 128 : i64}}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.tma' swizzle must be 0, 32, 64 or 128}}
+func.func @tma_swizzle(%A: memref<?x?xf16>, %d: !llvm.ptr {tile.tma = {arg = 0 : i64, box = array<i64: 64, 64>, swizzle = 16 : i64}}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.tma' must be {arg = N : i64, box = array<i64: ...>, swizzle = N : i64}}}
+func.func @tma_shape(%A: memref<?x?xf16>, %d: !llvm.ptr {tile.tma = {arg = 0 : i64}}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.tma' argument #0 must be an !llvm.ptr}}
+func.func @tma_on_memref(%A: memref<?x?xf16> {tile.tma = {arg = 0 : i64, box = array<i64: 64, 64>, swizzle = 128 : i64}}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{unknown tile argument attribute 'tile.tmaa'}}
+func.func @unknown_arg_attr(%A: memref<?x?xf16> {tile.tmaa}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.block_size' must be an integer from 1 to 1024}}
+func.func @block_size(%A: memref<?xf32>) attributes {tile.kernel, tile.block_size = 2048 : i64} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.variant_of' must be a symbol reference}}
+func.func @variant_of(%A: memref<?xf32>) attributes {tile.kernel, tile.variant_of = "k"} {
+  return
+}

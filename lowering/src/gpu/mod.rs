@@ -228,8 +228,11 @@ fn variants(module: &Module, name: &str) -> Result<Vec<Variant>> {
             let mut tma = Vec::new();
             if let Some(arg_attrs) = arg_attrs {
                 for i in 0..arg_attrs.len() {
-                    if let Some(descriptor) = arg_attrs.element(i).ok().and_then(tma_descriptor) {
-                        tma.push(descriptor);
+                    let Ok(attrs) = arg_attrs.element(i) else { continue };
+                    if attrs.to_string().contains("tile.tma") {
+                        // None (unreadable) makes the variant an error below:
+                        // a missing descriptor would shift the parameters.
+                        tma.push(tma_descriptor(attrs));
                     }
                 }
             }
@@ -240,6 +243,10 @@ fn variants(module: &Module, name: &str) -> Result<Vec<Variant>> {
     let mut variants = Vec::new();
     for (variant, tma) in found {
         let variant = variant.ok_or_else(|| Error::Gpu(format!("a variant of @{name} has no name")))?;
+        let tma = tma
+            .into_iter()
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(|| Error::Gpu(format!("kernel @{variant} has an unreadable tile.tma descriptor")))?;
         let (block, shared_memory) = launch_shape(module, &variant)
             .ok_or_else(|| Error::Gpu(format!("kernel @{variant} has no launch shape after convert-tile-to-gpu")))?;
         variants.push(Variant { name: variant, block, shared_memory, tma });
