@@ -27,7 +27,10 @@ def run(example, grid, arrays, scalars=(), outputs=(), flags=()):
         p = os.path.join(work, f'{example}_{i}.npy')
         np.save(p, a)
         paths.append(p)
-    cmd = [tile_run, os.path.join(root, 'examples', example + '.mlir'), '--target', 'cuda',
+    # A kernel of examples/, or of tests/kernels/ (by its path there).
+    source = os.path.join(root, example if example.endswith('.mlir') else os.path.join('examples', example + '.mlir'))
+    example = os.path.basename(example).removesuffix('.mlir')
+    cmd = [tile_run, source, '--target', 'cuda',
            '--grid', ','.join(map(str, grid)), *flags, *paths, *map(str, scalars)]
     for i in outputs:
         cmd += ['--save', f'{i}={paths[i]}.out.npy']
@@ -144,6 +147,23 @@ def fused():
     check('fused_elementwise 5000', got, want, atol=1e-6, rtol=1 / 1024)
 
 
+def fused_ragged():
+    # 5003 elements: the last tile's copies end in a scalar tail after
+    # their 16-byte vectors.
+    x = rng.uniform(-2, 2, 5003).astype(np.float32); y = rng.uniform(-2, 2, 5003).astype(np.float16)
+    z = np.full(5003, np.nan, np.float16)
+    (got,) = run('fused_elementwise', (3,), [x, y, z], scalars=[-1.3], outputs=[2])
+    t = np.float64(np.float32(-1.3)) * x + y.astype(np.float64); want = np.where(t > 0, t, 0.01 * t)
+    check('fused_elementwise 5003', got, want, atol=1e-6, rtol=1 / 1024)
+
+
+def one_element():
+    x = rng.uniform(-2, 2, 777).astype(np.float32); y = np.full(777, np.nan, np.float32)
+    (got,) = run('tests/kernels/one_element.mlir', (777,), [x, y], outputs=[1])
+    xd = x.astype(np.float64)
+    check('one_element 777', got, xd + xd * xd, atol=1e-6, rtol=1e-6)
+
+
 def column_sum():
     x = rng.uniform(-1, 1, (333, 300)).astype(np.float32); s = np.full(300, np.nan, np.float32)
     (got,) = run('column_sum', (3,), [x, s], outputs=[1])
@@ -159,6 +179,7 @@ def transpose3d():
 
 
 for name, f in [('softmax', softmax), ('layernorm', layernorm), ('fused_elementwise', fused),
+                ('fused_elementwise ragged', fused_ragged), ('one_element', one_element),
                 ('column_sum', column_sum), ('transpose3d', transpose3d)]:
     case(name, f)
 print(f'gpu_check: {failures} failures' + (' (under compute-sanitizer memcheck)' if memcheck else ''))

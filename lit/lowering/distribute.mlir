@@ -105,3 +105,27 @@ func.func @many(%a: memref<128x64xf32>, %b: memref<64x128xf32>, %c: memref<128x1
   }
   return
 }
+
+// -----
+
+// A store outside parallel loops (a one-element tile, whose loop folded
+// away) is thread 0's, between barriers; loads stay with every thread.
+// CHECK-LABEL: func.func @stray_store
+// CHECK:      %[[V:.*]] = memref.load %{{.*}}[%c0] : memref<1xf32>
+// CHECK:      %[[W:.*]] = arith.addf %[[V]], %[[V]] : f32
+// CHECK-NEXT: gpu.barrier
+// CHECK-NEXT: %[[T:.*]] = gpu.thread_id x
+// CHECK-NEXT: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT: %[[FIRST:.*]] = arith.cmpi eq, %[[T]], %[[C0]] : index
+// CHECK-NEXT: scf.if %[[FIRST]] {
+// CHECK-NEXT:   memref.store %[[W]], %{{.*}}[%c0] : memref<1xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: gpu.barrier
+// CHECK-NEXT: return
+func.func @stray_store(%a: memref<1xf32>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %v = memref.load %a[%c0] : memref<1xf32>
+  %w = arith.addf %v, %v : f32
+  memref.store %w, %a[%c0] : memref<1xf32>
+  return
+}

@@ -29,7 +29,9 @@
 //! arithmetic, uniform across the block), so control flow stays uniform and
 //! each barrier is reached by all threads. The barrier after every loop
 //! orders each phase's writes (to shared tiles) before the next phase's
-//! reads.
+//! reads. A store between parallel loops (one-element tiles, whose loops
+//! canonicalization folds away) becomes thread 0's alone, between two
+//! barriers, so that racing copies of it cannot undo other phases' writes.
 //!
 //! Reductions with few outputs (fewer than the block's threads, as in a
 //! row softmax or layernorm) go to warps instead: a parallel loop whose body
@@ -61,7 +63,7 @@
 use crate::{
     build::At,
     pass::{PassInfo, TilePass},
-    rewrite::{IrValue, block_size, defining_op, detach, emit_error, op_name, single_use},
+    rewrite::{IrValue, block_size, constant_index, defining_op, detach, emit_error, op_name, single_use},
 };
 use melior::{
     Context, ContextRef,
@@ -103,12 +105,25 @@ impl<'c> RunExternalPass<'c> for Distribute {
         let context = unsafe { context.to_ref() };
         let block_size = block_size(operation);
         let mut loops = Vec::new();
+        let mut stray = Vec::new();
         operation.walk(WalkOrder::PreOrder, |op| {
-            if op.name().as_string_ref().as_str() == Ok("scf.parallel") && !inside_parallel(op) {
-                loops.push(op.to_raw());
+            match op.name().as_string_ref().as_str() {
+                Ok("scf.parallel") if !inside_parallel(op) => loops.push(op.to_raw()),
+                Ok("memref.store" | "vector.store") if !inside_parallel(op) => stray.push(op.to_raw()),
+                _ => {}
             }
             WalkResult::Advance
         });
+        for raw in stray {
+            // SAFETY: a live store collected above; guarding moves it, but
+            // does not erase it.
+            let store = unsafe { OperationRef::from_raw(raw) };
+            if guard(context, store).is_none() {
+                emit_error(store.location(), "tile-distribute: cannot guard this store");
+                pass.signal_failure();
+                return;
+            }
+        }
         for raw in loops {
             // SAFETY: outermost parallel loops are disjoint; each is alive
             // until `distribute` erases it.
@@ -120,6 +135,37 @@ impl<'c> RunExternalPass<'c> for Distribute {
             }
         }
     }
+}
+
+/// Makes a store outside parallel loops, which every thread would run,
+/// thread 0's alone, between barriers: the one before keeps it from
+/// overtaking other threads' earlier reads of the element, the one after
+/// shows it to their later reads. (Such stores come from one-element
+/// tiles, whose loops canonicalization unrolls; racing copies of them
+/// would undo later phases' writes.)
+fn guard<'c>(context: &'c Context, store: OperationRef<'c, '_>) -> Option<()> {
+    let here = At::before(context, store)?;
+    let location = store.location();
+    here.void("gpu.barrier", &[], &[])?;
+    let thread = here.gpu_query("gpu.thread_id")?;
+    let first = here.op("arith.cmpi", &[thread, here.index(0)?], &["i1"], &[("predicate", "0 : i64")])?;
+    let then_block = Block::new(&[]);
+    let then_yield = then_block.append_operation(OperationBuilder::new("scf.yield", location).build().ok()?).to_raw();
+    let region = Region::new();
+    region.append_block(then_block);
+    here.insert(
+        OperationBuilder::new("scf.if", location)
+            .add_operands(&[first])
+            .add_regions([region, Region::new()])
+            .build()
+            .ok()?,
+    );
+    here.void("gpu.barrier", &[], &[])?;
+    // SAFETY: the store and the `then` block's terminator are alive; the
+    // store moves in front of the terminator, and its operands, defined
+    // before the scf.if, still dominate it.
+    unsafe { OperationRefMut::from_raw(store.to_raw()) }.move_before(unsafe { OperationRef::from_raw(then_yield) });
+    Some(())
 }
 
 fn inside_parallel(op: OperationRef) -> bool {
@@ -164,14 +210,7 @@ fn identity(kind: &str, element: &str) -> Option<String> {
 
 /// Static trip count of loop bounds, if they are constants.
 fn static_trips(lower: IrValue, upper: IrValue, step: IrValue) -> Option<i64> {
-    let constant = |v: IrValue| -> Option<i64> {
-        let def = defining_op(v)?;
-        if op_name(def) != "arith.constant" {
-            return None;
-        }
-        melior::ir::attribute::IntegerAttribute::try_from(def.attribute("value").ok()?).ok().map(|a| a.value())
-    };
-    let (l, u, s) = (constant(lower)?, constant(upper)?, constant(step)?);
+    let (l, u, s) = (constant_index(lower)?, constant_index(upper)?, constant_index(step)?);
     (s > 0).then(|| ((u - l).max(0) + s - 1) / s)
 }
 

@@ -19,6 +19,7 @@ pub mod to_linalg;
 pub mod to_memref;
 pub mod to_nvgpu;
 pub mod to_scf;
+pub mod vectorize_copies;
 
 pub use pass::{PassInfo, TilePass, create_pass, register_passes};
 
@@ -30,6 +31,7 @@ pub(crate) const PASSES: &[fn()] = &[
     pass::register::<to_memref::ConvertTileToMemref>,
     pass::register::<to_scf::ConvertTileToScf>,
     pass::register::<expand_copies::ExpandCopies>,
+    pass::register::<vectorize_copies::VectorizeCopies>,
     pass::register::<distribute::Distribute>,
     pass::register::<to_gpu::ConvertTileToGpu>,
     pass::register_pipeline::<cpu::TileToCpu>,

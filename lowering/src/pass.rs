@@ -228,3 +228,9 @@ pub fn nvgpu_handle() -> melior::dialect::DialectHandle {
     // SAFETY: returns a pointer to static registration data of MLIR.
     unsafe { melior::dialect::DialectHandle::from_raw(mlir_sys::mlirGetDialectHandle__nvgpu__()) }
 }
+
+/// The vector dialect's handle, which melior does not wrap.
+pub fn vector_handle() -> melior::dialect::DialectHandle {
+    // SAFETY: returns a pointer to static registration data of MLIR.
+    unsafe { melior::dialect::DialectHandle::from_raw(mlir_sys::mlirGetDialectHandle__vector__()) }
+}

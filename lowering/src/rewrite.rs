@@ -134,6 +134,15 @@ pub fn defining_op<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>>
     }
 }
 
+/// The value of an `arith.constant` of integer or index type.
+pub fn constant_index(value: Value) -> Option<i64> {
+    let def = defining_op(value)?;
+    if op_name(def) != "arith.constant" {
+        return None;
+    }
+    melior::ir::attribute::IntegerAttribute::try_from(def.attribute("value").ok()?).ok().map(|a| a.value())
+}
+
 /// Reports an error at `location` through the context's diagnostic handlers
 /// (tile-opt prints it with its location; `-verify-diagnostics` sees it).
 pub fn emit_error(location: Location, message: &str) {

@@ -9,7 +9,9 @@
 //!    padding and masking are the same code;
 //! 2. bufferization (tile buffers stay `memref.alloc`s) and
 //!    `tile-expand-copies`;
-//! 3. linalg to parallel loops, and `tile-distribute`: every parallel loop
+//! 3. linalg to parallel loops; `tile-vectorize-copies`: the copies of
+//!    tile loads and stores as 16-byte vector copies where a run-time check
+//!    finds both sides aligned; `tile-distribute`: every parallel loop
 //!    shared among the block's threads (few-output reductions among warps,
 //!    with shuffles), a barrier after each;
 //! 4. `convert-tile-to-gpu`: the kernel into `gpu.module @tile_kernels`,
@@ -24,7 +26,8 @@
 //!
 //! Status (issue #3): f16/bf16 mma main loops run on wgmma with TMA (in
 //! the variant, when the runtime can encode the descriptors); everything
-//! else is SIMT code with scalar (coalesced, not yet 16-byte) accesses.
+//! else is SIMT code whose global accesses are coalesced, 16-byte vectors
+//! where the data's alignment allows, else scalars.
 
 use crate::{
     compile::{self, Error, Result, run_pipeline, select_kernel, signature},
@@ -59,7 +62,11 @@ pub const STAGES: &[(&str, &str)] = &[
         "bufferized",
         "func.func(convert-elementwise-to-linalg), canonicalize, one-shot-bufferize, tile-expand-copies",
     ),
-    ("threads", "func.func(convert-linalg-to-parallel-loops), canonicalize, func.func(tile-distribute)"),
+    (
+        "threads",
+        "func.func(convert-linalg-to-parallel-loops), canonicalize, func.func(tile-vectorize-copies), \
+         func.func(tile-distribute)",
+    ),
     ("gpu", "convert-tile-to-gpu, canonicalize"),
     (
         "nvvm",
