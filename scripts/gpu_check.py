@@ -22,14 +22,14 @@ failures = 0
 
 def run(example, grid, arrays, scalars=(), outputs=(), flags=()):
     """Saves the arrays, runs the example, returns the saved outputs."""
+    # A kernel of examples/, or of tests/kernels/ (by its path there).
+    source = os.path.join(root, example if example.endswith('.mlir') else os.path.join('examples', example + '.mlir'))
+    example = os.path.basename(example).removesuffix('.mlir')
     paths = []
     for i, a in enumerate(arrays):
         p = os.path.join(work, f'{example}_{i}.npy')
         np.save(p, a)
         paths.append(p)
-    # A kernel of examples/, or of tests/kernels/ (by its path there).
-    source = os.path.join(root, example if example.endswith('.mlir') else os.path.join('examples', example + '.mlir'))
-    example = os.path.basename(example).removesuffix('.mlir')
     cmd = [tile_run, source, '--target', 'cuda',
            '--grid', ','.join(map(str, grid)), *flags, *paths, *map(str, scalars)]
     for i in outputs:
