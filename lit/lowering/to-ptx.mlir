@@ -5,6 +5,10 @@
 // CHECK: gpu.binary @tile_kernels
 // CHECK-SAME: chip = "sm_90a"
 // CHECK-SAME: .visible .entry matmul(
+// The general kernel copies tiles as 16-byte vectors (after its check).
+// CHECK-SAME: ld.global.v4.b32
+// CHECK-SAME: st.shared.v4.b32
+// CHECK-SAME: st.global.v4.b32
 // The wgmma variant: TMA loads, an mbarrier wait, warpgroup mma.
 // CHECK-SAME: .visible .entry matmul__wgmma(
 // CHECK-SAME: cp.async.bulk.tensor.2d.shared::cluster.global

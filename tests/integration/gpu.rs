@@ -35,6 +35,10 @@ fn every_example_compiles_to_ptx_that_ptxas_accepts() {
         let bundle = bundle(&name);
         assert!(bundle.ptx.contains(".target sm_90a"), "{name}: PTX for sm_90a");
         assert!(bundle.kernels[0].block[0] > 0, "{name}: a block size");
+        // Tile loads and stores copy 16-byte vectors (where aligned).
+        for access in ["ld.global.v4.b32", "st.global.v4.b32"] {
+            assert!(bundle.ptx.contains(access), "{name}: {access}");
+        }
         // The 16-bit matmuls get a TMA + wgmma variant; the others do not.
         let wgmma = matches!(name.as_str(), "matmul" | "matmul_f16_f16" | "matmul_bf16");
         assert_eq!(bundle.ptx.contains("wgmma.mma_async"), wgmma, "{name}: wgmma");
