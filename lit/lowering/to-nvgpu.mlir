@@ -1,8 +1,11 @@
 // RUN: tile-opt %s -split-input-file --convert-tile-to-nvgpu | FileCheck %s
 
-// The contract's main loop: a variant with two descriptor arguments, TMA
-// loads into 1024-aligned workgroup buffers, wgmma on a loop-carried
-// accumulator, and the registers back in a tensor after the loop.
+// The contract's main loop: a variant with two descriptor arguments, a
+// ring of three stages of 1024-aligned workgroup buffers (as many as fit),
+// the first two stages requested before the loop, wgmma left in flight
+// (waitGroup 1) on a loop-carried accumulator, the stage the previous
+// wgmma released refilled after a barrier, and the registers back in a
+// tensor after the last wgmma group is waited for.
 
 // CHECK-LABEL: func.func @mm(
 // CHECK-SAME:    attributes {tile.kernel}
@@ -12,24 +15,31 @@
 // CHECK-SAME:    %[[TA:.*]]: !llvm.ptr {tile.tma = {arg = 0 : i64, box = array<i64: 128, 64>, swizzle = 128 : i64}},
 // CHECK-SAME:    %[[TB:.*]]: !llvm.ptr {tile.tma = {arg = 1 : i64, box = array<i64: 64, 64>, swizzle = 128 : i64}})
 // CHECK-SAME:    attributes {tile.block_size = 128 : i64, tile.kernel, tile.variant_of = @mm}
-// CHECK:         %[[BAR:.*]] = nvgpu.mbarrier.create
-// CHECK:         nvgpu.mbarrier.init %[[BAR]]
-// CHECK:         %[[SA:.*]] = memref.alloc() {alignment = 1024 : i64} : memref<128x64xf16, #gpu.address_space<workgroup>>
-// CHECK:         %[[SB:.*]] = memref.alloc() {alignment = 1024 : i64} : memref<64x128xf16, #gpu.address_space<workgroup>>
-// CHECK:         memref.reinterpret_cast %[[SB]] to offset: [0], sizes: [64, 64]
-// CHECK:         memref.reinterpret_cast %[[SB]] to offset: [4096], sizes: [64, 64]
+// CHECK:         %[[BAR:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 3>
+// CHECK-COUNT-3: nvgpu.mbarrier.init %[[BAR]]
+// CHECK:         %[[SA:.*]] = memref.alloc() {alignment = 1024 : i64} : memref<3x128x64xf16, #gpu.address_space<workgroup>>
+// CHECK:         %[[SB:.*]] = memref.alloc() {alignment = 1024 : i64} : memref<3x64x128xf16, #gpu.address_space<workgroup>>
 // CHECK:         builtin.unrealized_conversion_cast %[[TA]] : !llvm.ptr to !nvgpu.tensormap.descriptor<tensor = memref<128x64xf16, 3>, swizzle = swizzle_128b
 // CHECK:         %[[INIT:.*]] = nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<128x128xf32>>
+// The prologue: stages 0 and 1, each only if its iteration exists.
+// CHECK:         nvgpu.mbarrier.arrive.expect_tx %[[BAR]][%{{.*}}], %c32768
+// CHECK:         memref.reinterpret_cast %[[SA]] to offset: [%{{.*}}], sizes: [128, 64], strides: [64, 1]
+// CHECK:         nvgpu.tma.async.load
+// CHECK:         memref.reinterpret_cast %[[SB]] to offset: [%{{.*}}], sizes: [64, 64], strides: [64, 1]
+// CHECK:         nvgpu.tma.async.load
+// CHECK:         nvgpu.tma.async.load
+// CHECK:         nvgpu.mbarrier.arrive.expect_tx
+// CHECK-COUNT-3: nvgpu.tma.async.load
 // CHECK:         %[[R:.*]] = scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (!nvgpu.warpgroup.accumulator<fragmented = vector<128x128xf32>>)
 // CHECK-NOT:       tile.load
-// CHECK:           nvgpu.mbarrier.arrive.expect_tx %[[BAR]][%{{.*}}], %c32768
-// CHECK:           nvgpu.tma.async.load {{.*}} to %[[SA]]
-// CHECK:           nvgpu.tma.async.load
-// CHECK:           nvgpu.tma.async.load
-// CHECK:           nvgpu.mbarrier.try_wait.parity %[[BAR]]
-// CHECK:           %[[D:.*]] = nvgpu.warpgroup.mma %{{.*}}, %{{.*}}, %[[ACC]] {transposeB, waitGroup = 0 : i64}
+// CHECK:           %[[STAGE:.*]] = arith.remui %{{.*}}, %c3
+// CHECK:           nvgpu.mbarrier.try_wait.parity %[[BAR]][%[[STAGE]]]
+// CHECK:           %[[D:.*]] = nvgpu.warpgroup.mma %{{.*}}, %{{.*}}, %[[ACC]] {transposeB}
 // CHECK-NEXT:      gpu.barrier
-// CHECK-NEXT:      scf.yield %[[D]]
+// CHECK:           nvgpu.mbarrier.arrive.expect_tx
+// CHECK-COUNT-3:   nvgpu.tma.async.load
+// CHECK:           scf.yield %[[D]]
+// CHECK:         nvvm.wgmma.wait.group.sync.aligned 0
 // CHECK:         %[[BUF:.*]] = memref.alloc() : memref<128x128xf32>
 // CHECK:         nvgpu.warpgroup.mma.store %[[R]], %[[BUF]]
 // CHECK:         %[[T:.*]] = bufferization.to_tensor %[[BUF]] restrict
@@ -175,5 +185,67 @@ func.func @k32(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) at
     scf.yield %d : tensor<128x128xf32>
   }
   tile.store %acc, %pc[%c0, %c0] : tensor<128x128xf32> -> !tile.partition_view<128x128xf32>
+  return
+}
+
+// -----
+
+// The num_stages hint sets the ring's size (within what fits).
+// CHECK-LABEL: func.func @hinted__wgmma(
+// CHECK:         nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+// CHECK:         memref.alloc() {alignment = 1024 : i64} : memref<2x128x64xf16, #gpu.address_space<workgroup>>
+func.func @hinted(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) attributes {tile.kernel, tile.hints = {num_stages = 2 : i64}} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<128x64xf16>
+  %pb = tile.partition_view %B : memref<?x?xf16> -> !tile.partition_view<64x128xf16>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<128x128xf32>
+  %bm = tile.block_id x : index
+  %bn = tile.block_id y : index
+  %nk = tile.num_tiles %pa dim 1 : !tile.partition_view<128x64xf16>
+  %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%c = %zero) -> (tensor<128x128xf32>) {
+    %a = tile.load %pa[%bm, %k] : !tile.partition_view<128x64xf16> -> tensor<128x64xf16>
+    %b = tile.load %pb[%k, %bn] : !tile.partition_view<64x128xf16> -> tensor<64x128xf16>
+    %d = tile.mma %a, %b, %c : tensor<128x64xf16>, tensor<64x128xf16> into tensor<128x128xf32>
+    scf.yield %d : tensor<128x128xf32>
+  }
+  tile.store %acc, %pc[%bm, %bn] : tensor<128x128xf32> -> !tile.partition_view<128x128xf32>
+  return
+}
+
+// -----
+
+// Load coordinates computed in the body (here K walked backwards) cannot
+// be requested ahead: one stage, loads at the top of each iteration, and
+// the mma waited for (waitGroup 0) before the buffers are refilled.
+// CHECK-LABEL: func.func @backwards__wgmma(
+// CHECK:         nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>>{{$}}
+// CHECK:         scf.for
+// CHECK:           nvgpu.mbarrier.arrive.expect_tx
+// CHECK:           nvgpu.mbarrier.try_wait.parity
+// CHECK:           nvgpu.warpgroup.mma {{.*}} {transposeB, waitGroup = 0 : i64}
+// CHECK-NEXT:      gpu.barrier
+// CHECK-NEXT:      scf.yield
+// CHECK-NOT:     nvvm.wgmma.wait.group
+func.func @backwards(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<128x64xf16>
+  %pb = tile.partition_view %B : memref<?x?xf16> -> !tile.partition_view<64x128xf16>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<128x128xf32>
+  %bm = tile.block_id x : index
+  %bn = tile.block_id y : index
+  %nk = tile.num_tiles %pa dim 1 : !tile.partition_view<128x64xf16>
+  %last = arith.subi %nk, %c1 : index
+  %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%c = %zero) -> (tensor<128x128xf32>) {
+    %kk = arith.subi %last, %k : index
+    %a = tile.load %pa[%bm, %kk] : !tile.partition_view<128x64xf16> -> tensor<128x64xf16>
+    %b = tile.load %pb[%kk, %bn] : !tile.partition_view<64x128xf16> -> tensor<64x128xf16>
+    %d = tile.mma %a, %b, %c : tensor<128x64xf16>, tensor<64x128xf16> into tensor<128x128xf32>
+    scf.yield %d : tensor<128x128xf32>
+  }
+  tile.store %acc, %pc[%bm, %bn] : tensor<128x128xf32> -> !tile.partition_view<128x128xf32>
   return
 }

@@ -63,7 +63,7 @@
 use crate::{
     build::At,
     pass::{PassInfo, TilePass},
-    rewrite::{IrValue, block_size, constant_index, defining_op, detach, emit_error, op_name, single_use},
+    rewrite::{IrValue, block_size, constant_index, defined_outside, defining_op, detach, emit_error, op_name, single_use},
 };
 use melior::{
     Context, ContextRef,
@@ -212,30 +212,6 @@ fn identity(kind: &str, element: &str) -> Option<String> {
 fn static_trips(lower: IrValue, upper: IrValue, step: IrValue) -> Option<i64> {
     let (l, u, s) = (constant_index(lower)?, constant_index(upper)?, constant_index(step)?);
     (s > 0).then(|| ((u - l).max(0) + s - 1) / s)
-}
-
-/// Whether `value` is defined outside `block` (and its nested regions).
-fn defined_outside(value: IrValue, block: melior::ir::BlockRef) -> bool {
-    // SAFETY: read-only queries of a live value and ops.
-    unsafe {
-        let raw = value.to_raw();
-        let mut owner_block = if mlir_sys::mlirValueIsABlockArgument(raw) {
-            mlir_sys::mlirBlockArgumentGetOwner(raw)
-        } else {
-            mlir_sys::mlirOperationGetBlock(mlir_sys::mlirOpResultGetOwner(raw))
-        };
-        while !owner_block.ptr.is_null() {
-            if owner_block.ptr == block.to_raw().ptr {
-                return false;
-            }
-            let parent = mlir_sys::mlirBlockGetParentOperation(owner_block);
-            if parent.ptr.is_null() {
-                break;
-            }
-            owner_block = mlir_sys::mlirOperationGetBlock(parent);
-        }
-        true
-    }
 }
 
 /// The reduction form of a parallel loop's body, when a warp per output

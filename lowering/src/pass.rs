@@ -234,3 +234,9 @@ pub fn vector_handle() -> melior::dialect::DialectHandle {
     // SAFETY: returns a pointer to static registration data of MLIR.
     unsafe { melior::dialect::DialectHandle::from_raw(mlir_sys::mlirGetDialectHandle__vector__()) }
 }
+
+/// The NVVM dialect's handle, which melior does not wrap.
+pub fn nvvm_handle() -> melior::dialect::DialectHandle {
+    // SAFETY: returns a pointer to static registration data of MLIR.
+    unsafe { melior::dialect::DialectHandle::from_raw(mlir_sys::mlirGetDialectHandle__nvvm__()) }
+}

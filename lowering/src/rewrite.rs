@@ -143,6 +143,30 @@ pub fn constant_index(value: Value) -> Option<i64> {
     melior::ir::attribute::IntegerAttribute::try_from(def.attribute("value").ok()?).ok().map(|a| a.value())
 }
 
+/// Whether `value` is defined outside `block` (and its nested regions).
+pub fn defined_outside(value: IrValue, block: melior::ir::BlockRef) -> bool {
+    // SAFETY: read-only queries of a live value and ops.
+    unsafe {
+        let raw = value.to_raw();
+        let mut owner_block = if mlir_sys::mlirValueIsABlockArgument(raw) {
+            mlir_sys::mlirBlockArgumentGetOwner(raw)
+        } else {
+            mlir_sys::mlirOperationGetBlock(mlir_sys::mlirOpResultGetOwner(raw))
+        };
+        while !owner_block.ptr.is_null() {
+            if owner_block.ptr == block.to_raw().ptr {
+                return false;
+            }
+            let parent = mlir_sys::mlirBlockGetParentOperation(owner_block);
+            if parent.ptr.is_null() {
+                break;
+            }
+            owner_block = mlir_sys::mlirOperationGetBlock(parent);
+        }
+        true
+    }
+}
+
 /// Reports an error at `location` through the context's diagnostic handlers
 /// (tile-opt prints it with its location; `-verify-diagnostics` sees it).
 pub fn emit_error(location: Location, message: &str) {

@@ -20,29 +20,40 @@
 //! }
 //! ```
 //! After (in `@k__wgmma`, whose last two arguments are `!llvm.ptr`s to the
-//! descriptors of `%A` and `%B`):
+//! descriptors of `%A` and `%B`; `S` stages, here 3):
 //! ```mlir
-//! %bar = nvgpu.mbarrier.create -> !nvgpu.mbarrier.group<...>
-//! nvgpu.mbarrier.init %bar[%c0], %c1, predicate = %thread0
+//! %bar = nvgpu.mbarrier.create -> !nvgpu.mbarrier.group<..., num_barriers = 3>
+//! nvgpu.mbarrier.init %bar[%s], %c1, predicate = %thread0      // each stage s
 //! gpu.barrier
-//! %sa = memref.alloc() {alignment = 1024} : memref<128x64xf16, #gpu.address_space<workgroup>>
-//! %sb = memref.alloc() {alignment = 1024} : memref<64x128xf16, #gpu.address_space<workgroup>>
+//! %sa = memref.alloc() {alignment = 1024} : memref<3x128x64xf16, #gpu.address_space<workgroup>>
+//! %sb = memref.alloc() {alignment = 1024} : memref<3x64x128xf16, #gpu.address_space<workgroup>>
 //! %init = nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<128x128xf32>>
+//! // prologue: iterations 0 .. S-2 into stages 0 .. S-2 (if they exist)
+//! nvgpu.mbarrier.arrive.expect_tx %bar[%s], %c32768, predicate = %exists_and_thread0
+//! nvgpu.tma.async.load %da[%k64, %bm128], %bar[%s] to %sa_s, predicate = ...
+//! nvgpu.tma.async.load %db[%bn128, %k64], %bar[%s] to %sb_s_left, ...  // 64-column boxes
 //! %r = scf.for %k = %c0 to %nk step %c1 iter_args(%c = %init) -> (!nvgpu.warpgroup.accumulator<...>) {
-//!   nvgpu.mbarrier.arrive.expect_tx %bar[%c0], %c32768, predicate = %thread0
-//!   nvgpu.tma.async.load %da[%k64, %bm128], %bar[%c0] to %sa, predicate = %thread0
-//!   nvgpu.tma.async.load %db[%bn128, %k64], %bar[%c0] to %sb_left, predicate = %thread0
-//!   nvgpu.tma.async.load %db[%bn128_64, %k64], %bar[%c0] to %sb_right, predicate = %thread0
-//!   nvgpu.mbarrier.try_wait.parity %bar[%c0], %parity, %ticks
-//!   %d = nvgpu.warpgroup.mma %ga, %gb, %c {transposeB, waitGroup = 0}
-//!   gpu.barrier
+//!   %s = arith.remui %i, %c3                     // stage of iteration i
+//!   nvgpu.mbarrier.try_wait.parity %bar[%s], %parity, %ticks   // (i / S) mod 2
+//!   %d = nvgpu.warpgroup.mma %ga_s, %gb_s, %c {transposeB}     // waitGroup 1: stays in flight
+//!   gpu.barrier                                  // mma i-1 done in every warp
+//!   // iteration i+S-1 into the stage mma i-1 read, (i+S-1) mod S
+//!   nvgpu.mbarrier.arrive.expect_tx ...; nvgpu.tma.async.load ...
 //!   scf.yield %d
 //! }
+//! nvvm.wgmma.wait.group.sync.aligned 0
 //! %buf = memref.alloc() : memref<128x128xf32>
 //! nvgpu.warpgroup.mma.store %r, %buf
 //! gpu.barrier
 //! %acc = bufferization.to_tensor %buf restrict : memref<128x128xf32> to tensor<128x128xf32>
 //! ```
+//!
+//! The ring has the kernel's `num_stages` hint stages, or as many as fit
+//! (at most 4) in a 160 KiB budget shared with the f32 tile the
+//! accumulator is stored to. When a load's coordinates are computed in the
+//! loop body (not the induction variable itself or loop-invariant), they
+//! cannot be requested ahead: one stage, the loads at the top of each
+//! iteration, and the mma waited for (waitGroup 0).
 //!
 //! The variant runs one warpgroup (`tile.block_size = 128`); the rest of
 //! the kernel (epilogue, other loads and stores) goes the general SIMT way
@@ -59,17 +70,17 @@
 //! zero padding; an accumulator that only the mma uses; and a loop that is
 //! not itself inside a loop (its mbarrier phase restarts with it). `f32`
 //! (tf32) and f8 operands, whose wgmma needs `K`-major `B`, stay on the
-//! general path, as do hints (`tile.hints` is read by no pass yet).
+//! general path. Of the hints, `num_stages` sets the ring's size; the others
+//! are accepted and not used yet.
 //!
-//! Caveats: one pipeline stage, so loads and mma do not overlap yet (issue
-//! #5 adds stages by giving `%sa`/`%sb` a stage dim and the mbarrier group
-//! more barriers). Only for `sm_90a`: `tile-to-ptx` runs this pass for that
-//! chip alone.
+//! Caveats: one warpgroup both issues the loads and multiplies (no warp
+//! specialisation yet), with a block barrier per iteration; only for
+//! `sm_90a`: `tile-to-ptx` runs this pass for that chip alone.
 
 use crate::{
     build::{At, tile_type},
     pass::{PassInfo, TilePass},
-    rewrite::{IrValue, argument_of, defining_op, detach, op_name, single_use},
+    rewrite::{IrValue, argument_of, defined_outside, defining_op, detach, op_name, single_use},
 };
 use melior::{
     Context, ContextRef,
@@ -107,6 +118,7 @@ impl TilePass for ConvertTileToNvgpu {
         use melior::dialect::DialectHandle;
         vec![
             crate::pass::nvgpu_handle(),
+            crate::pass::nvvm_handle(),
             DialectHandle::gpu(),
             DialectHandle::memref(),
             crate::pass::bufferization_handle(),
@@ -160,6 +172,11 @@ struct Match {
     k: i64,
     element: String,
     accumulator: String,
+    /// Operand buffers in the ring.
+    stages: i64,
+    /// Whether later iterations' operands can be requested early (their
+    /// coordinates are the induction variable or loop-invariant).
+    prefetch: bool,
 }
 
 /// Clones `kernel` into its variant and maps the variant's main loops;
@@ -249,6 +266,28 @@ fn find(kernel: OperationRef) -> Vec<Match> {
     found
 }
 
+/// Shared memory this pass budgets for the ring of operand buffers and the
+/// f32 tile the accumulator is stored to, leaving room for the general
+/// path's tiles within a block's 227 KiB.
+const PIPELINE_BUDGET: i64 = 160 * 1024;
+/// Most stages: beyond four, loads are far enough ahead.
+const MAX_STAGES: i64 = 4;
+
+/// Stages of the ring: the kernel's `num_stages` hint, or as many as fit
+/// (at most four), but at least one.
+fn stages(kernel: OperationRef, m: i64, n: i64, k: i64) -> i64 {
+    let stage_bytes = (m * k + k * n) * 2;
+    let fit = ((PIPELINE_BUDGET - m * n * 4) / stage_bytes).clamp(1, MAX_STAGES);
+    let hint = kernel
+        .attribute("tile.hints")
+        .ok()
+        .and_then(|h| melior::ir::attribute::DictionaryAttribute::try_from(h).ok())
+        .and_then(|h| h.element_by_name("num_stages"))
+        .and_then(|v| melior::ir::attribute::IntegerAttribute::try_from(v).ok())
+        .map(|v| v.value());
+    hint.map_or(fit, |h| h.clamp(1, fit))
+}
+
 fn is_loop(op: OperationRef) -> bool {
     matches!(op_name(op).as_str(), "scf.for" | "scf.while" | "scf.parallel" | "scf.forall")
 }
@@ -327,7 +366,17 @@ fn match_loop(kernel: OperationRef, mma: OperationRef) -> Option<Match> {
         loads[operand] = load.to_raw();
         args[operand] = arg;
     }
-    Some(Match { for_op: for_op.to_raw(), mma: mma.to_raw(), loads, args, iter, m, n, k, element, accumulator })
+    // Loads run ahead of the mma only when their coordinates for a later
+    // iteration can be written before it: each index the induction
+    // variable itself or defined outside the loop.
+    let iv = body.argument(0).ok()?;
+    let ahead = loads.iter().all(|&raw| {
+        // SAFETY: the loads found above are live ops of the body.
+        let load = unsafe { OperationRef::from_raw(raw) };
+        (1..3).all(|i| load.operand(i).is_ok_and(|v| v == iv.into() || defined_outside(detach(v), body)))
+    });
+    let stages = if ahead { stages(kernel, m, n, k) } else { 1 };
+    Some(Match { for_op: for_op.to_raw(), mma: mma.to_raw(), loads, args, iter, m, n, k, element, accumulator, stages, prefetch: ahead })
 }
 
 /// Rewrites one matched loop; `pointers` are the descriptor arguments of
@@ -338,7 +387,7 @@ fn rewrite<'c>(context: &'c Context, found: &Match, pointers: [IrValue<'c>; 2]) 
     let (for_op, mma) = unsafe { (OperationRef::from_raw(found.for_op), OperationRef::from_raw(found.mma)) };
     let (m, n, k, t) = (found.m, found.n, found.k, found.element.as_str());
     let workgroup = "#gpu.address_space<workgroup>";
-    let barrier_type = format!("!nvgpu.mbarrier.group<memorySpace = {workgroup}>");
+    let barrier_type_prefix = format!("!nvgpu.mbarrier.group<memorySpace = {workgroup}");
     let descriptor_type = |rows: i64, cols: i64| {
         format!(
             "!nvgpu.tensormap.descriptor<tensor = memref<{rows}x{cols}x{t}, 3>, swizzle = swizzle_128b, \
@@ -346,38 +395,33 @@ fn rewrite<'c>(context: &'c Context, found: &Match, pointers: [IrValue<'c>; 2]) 
         )
     };
     let (a_map, b_map) = (descriptor_type(m, k), descriptor_type(k, SWIZZLE_COLUMNS));
-    let a_smem = format!("memref<{m}x{k}x{t}, {workgroup}>");
-    let b_smem = format!("memref<{k}x{n}x{t}, {workgroup}>");
+    let stages = found.stages;
+    // With a ring, each wgmma stays in flight while the next is issued
+    // (waitGroup 1), so the stage it read is free one iteration later.
+    let wait_group = i64::from(stages > 1);
+    // How many iterations ahead operands are requested: at the top of its
+    // own iteration (0) when their coordinates are computed in the body.
+    let ahead = if found.prefetch { stages - wait_group } else { 0 };
+    let view = |rows: i64, cols: i64, stride: i64| format!("memref<{rows}x{cols}x{t}, strided<[{stride}, 1], offset: ?>, {workgroup}>");
+    let a_view = view(m, k, k);
+    let b_view = view(k, n, n);
+    let b_box_view = view(k, SWIZZLE_COLUMNS, SWIZZLE_COLUMNS);
     let accumulator = format!("!nvgpu.warpgroup.accumulator<fragmented = vector<{m}x{n}xf32>>");
 
-    // Before the loop: barrier, buffers, descriptors, accumulator.
+    // Before the loop: barriers, buffers, descriptors, accumulator.
     let pre = At::before(context, for_op)?;
     let c0 = pre.index(0)?;
     let c1 = pre.index(1)?;
     let thread = pre.gpu_query("gpu.thread_id")?;
     let leader = pre.op("arith.cmpi", &[thread, c0], &["i1"], &[("predicate", "0 : i64")])?;
-    let barrier = pre.op("nvgpu.mbarrier.create", &[], &[&barrier_type], &[])?;
-    pre.void("nvgpu.mbarrier.init", &[barrier, c1, c0, leader], &[])?;
+    let barrier = pre.op("nvgpu.mbarrier.create", &[], &[&format!("{barrier_type_prefix}, num_barriers = {stages}>")], &[])?;
+    for stage in 0..stages {
+        pre.void("nvgpu.mbarrier.init", &[barrier, c1, pre.index(stage)?, leader], &[])?;
+    }
     pre.void("gpu.barrier", &[], &[])?;
     let alloc = [("alignment", "1024 : i64"), ("operandSegmentSizes", "array<i32: 0, 0>")];
-    let a_buffer = pre.op("memref.alloc", &[], &[&a_smem], &alloc)?;
-    let b_buffer = pre.op("memref.alloc", &[], &[&b_smem], &alloc)?;
-    let mut b_boxes = Vec::new();
-    for chunk in 0..n / SWIZZLE_COLUMNS {
-        let offset = chunk * k * SWIZZLE_COLUMNS;
-        let layout = if offset == 0 { String::new() } else { format!("strided<[{SWIZZLE_COLUMNS}, 1], offset: {offset}>, ") };
-        b_boxes.push(pre.op(
-            "memref.reinterpret_cast",
-            &[b_buffer],
-            &[&format!("memref<{k}x{SWIZZLE_COLUMNS}x{t}, {layout}{workgroup}>")],
-            &[
-                ("operandSegmentSizes", "array<i32: 1, 0, 0, 0>"),
-                ("static_offsets", &format!("array<i64: {offset}>")),
-                ("static_sizes", &format!("array<i64: {k}, {SWIZZLE_COLUMNS}>")),
-                ("static_strides", &format!("array<i64: {SWIZZLE_COLUMNS}, 1>")),
-            ],
-        )?);
-    }
+    let a_buffer = pre.op("memref.alloc", &[], &[&format!("memref<{stages}x{m}x{k}x{t}, {workgroup}>")], &alloc)?;
+    let b_buffer = pre.op("memref.alloc", &[], &[&format!("memref<{stages}x{k}x{n}x{t}, {workgroup}>")], &alloc)?;
     let a_desc = pre.op("builtin.unrealized_conversion_cast", &[pointers[0]], &[&a_map], &[])?;
     let b_desc = pre.op("builtin.unrealized_conversion_cast", &[pointers[1]], &[&b_map], &[])?;
     let init = pre.op("nvgpu.warpgroup.mma.init.accumulator", &[], &[&accumulator], &[])?;
@@ -386,61 +430,113 @@ fn rewrite<'c>(context: &'c Context, found: &Match, pointers: [IrValue<'c>; 2]) 
     let ticks = pre.index(10_000_000)?;
     let bytes = pre.index((m * k + k * n) * 2)?;
 
-    // In the body: TMA loads, the wait, the mma.
+    // A stage's part of a ring buffer.
+    let part = |at: &At<'c, '_>, buffer: IrValue<'c>, offset: IrValue<'c>, r#type: &str, rows: i64, cols: i64| {
+        at.op(
+            "memref.reinterpret_cast",
+            &[buffer, offset],
+            &[r#type],
+            &[
+                ("operandSegmentSizes", "array<i32: 1, 1, 0, 0>"),
+                ("static_offsets", &format!("array<i64: {}>", i64::MIN)),
+                ("static_sizes", &format!("array<i64: {rows}, {cols}>")),
+                ("static_strides", &format!("array<i64: {cols}, 1>")),
+            ],
+        )
+    };
+    // Requests the operand tiles at tile coordinates `[a_row, a_col]`
+    // and `[b_row, b_col]` into `stage`, completing on its barrier.
+    let issue = |at: &At<'c, '_>, stage: IrValue<'c>, tiles: [IrValue<'c>; 4], predicate: IrValue<'c>| -> Option<()> {
+        let scaled = |value: IrValue<'c>, by: i64| -> Option<IrValue<'c>> { at.index_op("arith.muli", &[value, at.index(by)?]) };
+        let (a_row, a_col, b_row, b_col) = (scaled(tiles[0], m)?, scaled(tiles[1], k)?, scaled(tiles[2], k)?, scaled(tiles[3], n)?);
+        let tma = [("operandSegmentSizes", "array<i32: 1, 1, 1, 2, 1, 0, 1>")];
+        at.void("nvgpu.mbarrier.arrive.expect_tx", &[barrier, bytes, stage, predicate], &[])?;
+        let a_offset = scaled(stage, m * k)?;
+        let a_part = part(at, a_buffer, a_offset, &a_view, m, k)?;
+        // TMA coordinates go innermost first.
+        at.void("nvgpu.tma.async.load", &[a_part, barrier, a_desc, a_col, a_row, stage, predicate], &tma)?;
+        let b_offset = scaled(stage, k * n)?;
+        for chunk in 0..n / SWIZZLE_COLUMNS {
+            let offset = at.index_op("arith.addi", &[b_offset, at.index(chunk * k * SWIZZLE_COLUMNS)?])?;
+            let b_part = part(at, b_buffer, offset, &b_box_view, k, SWIZZLE_COLUMNS)?;
+            let col = at.index_op("arith.addi", &[b_col, at.index(chunk * SWIZZLE_COLUMNS)?])?;
+            at.void("nvgpu.tma.async.load", &[b_part, barrier, b_desc, col, b_row, stage, predicate], &tma)?;
+        }
+        Some(())
+    };
+
     let body = for_op.region(0).ok()?.first_block()?;
-    let at = At::before(context, mma)?;
+    let iv = detach(body.argument(0).ok()?.into());
+    let (lower, upper, step) = (detach(for_op.operand(0).ok()?), detach(for_op.operand(1).ok()?), detach(for_op.operand(2).ok()?));
     // SAFETY: the loads are live ops of the body, before the mma.
     let (a_load, b_load) = unsafe { (OperationRef::from_raw(found.loads[0]), OperationRef::from_raw(found.loads[1])) };
-    let scaled = |value: IrValue<'c>, by: i64| -> Option<IrValue<'c>> {
-        let factor = at.index(by)?;
-        at.index_op("arith.muli", &[value, factor])
+    let indices: [IrValue<'c>; 4] =
+        [detach(a_load.operand(1).ok()?), detach(a_load.operand(2).ok()?), detach(b_load.operand(1).ok()?), detach(b_load.operand(2).ok()?)];
+    // The tile coordinates of the iteration whose induction variable is
+    // `at_iv` (indices are `iv` itself or loop-invariant when `ahead > 0`).
+    let tiles_at = |at_iv: IrValue<'c>| indices.map(|index| if index == iv { at_iv } else { index });
+    // Whether the iteration at `at_iv` exists, for the leader only.
+    let exists = |at: &At<'c, '_>, at_iv: IrValue<'c>| -> Option<IrValue<'c>> {
+        let inside = at.op("arith.cmpi", &[at_iv, upper], &["i1"], &[("predicate", "2 : i64")])?;
+        at.op("arith.andi", &[inside, leader], &["i1"], &[])
     };
-    let a_row = scaled(detach(a_load.operand(1).ok()?), m)?;
-    let a_col = scaled(detach(a_load.operand(2).ok()?), k)?;
-    let b_row = scaled(detach(b_load.operand(1).ok()?), k)?;
-    let b_col = scaled(detach(b_load.operand(2).ok()?), n)?;
-    let tma = [("operandSegmentSizes", "array<i32: 1, 1, 1, 2, 1, 0, 1>")];
-    at.void("nvgpu.mbarrier.arrive.expect_tx", &[barrier, bytes, c0, leader], &[])?;
-    // TMA coordinates go innermost first.
-    at.void("nvgpu.tma.async.load", &[a_buffer, barrier, a_desc, a_col, a_row, c0, leader], &tma)?;
-    for (chunk, b_box) in b_boxes.iter().enumerate() {
-        let offset = at.index(chunk as i64 * SWIZZLE_COLUMNS)?;
-        let col = at.index_op("arith.addi", &[b_col, offset])?;
-        at.void("nvgpu.tma.async.load", &[*b_box, barrier, b_desc, col, b_row, c0, leader], &tma)?;
+    if ahead > 0 {
+        // The prologue: the first `ahead` iterations' operands.
+        for j in 0..ahead {
+            let offset = pre.index_op("arith.muli", &[step, pre.index(j)?])?;
+            let at_iv = pre.index_op("arith.addi", &[lower, offset])?;
+            issue(&pre, pre.index(j)?, tiles_at(at_iv), exists(&pre, at_iv)?)?;
+        }
     }
-    // Iteration i waits for phase i of the barrier: parity i mod 2.
-    let iv = detach(body.argument(0).ok()?.into());
-    let lower = detach(for_op.operand(0).ok()?);
-    let step = detach(for_op.operand(2).ok()?);
+
+    // In the body: the wait for this iteration's stage, the mma, then
+    // (with a ring) the request for the iteration `ahead` on, into the
+    // stage the previous mma has released.
+    let at = At::before(context, mma)?;
     let done = at.index_op("arith.subi", &[iv, lower])?;
     let iteration = at.index_op("arith.divui", &[done, step])?;
-    let two = at.index(2)?;
-    let odd = at.index_op("arith.remui", &[iteration, two])?;
+    let ring = at.index(stages)?;
+    let stage = at.index_op("arith.remui", &[iteration, ring])?;
+    if ahead == 0 {
+        issue(&at, stage, indices, leader)?;
+    }
+    // Iteration i waits for completion i / stages of its stage's barrier.
+    let round = at.index_op("arith.divui", &[iteration, ring])?;
+    let odd = at.index_op("arith.remui", &[round, at.index(2)?])?;
     let parity = at.op("arith.cmpi", &[odd, c0], &["i1"], &[("predicate", "1 : i64")])?;
-    at.void("nvgpu.mbarrier.try_wait.parity", &[barrier, parity, ticks, c0], &[])?;
+    at.void("nvgpu.mbarrier.try_wait.parity", &[barrier, parity, ticks, stage], &[])?;
+    let a_part = part(&at, a_buffer, at.index_op("arith.muli", &[stage, at.index(m * k)?])?, &a_view, m, k)?;
+    let b_part = part(&at, b_buffer, at.index_op("arith.muli", &[stage, at.index(k * n)?])?, &b_view, k, n)?;
     let a_wgmma = at.op(
         "nvgpu.warpgroup.generate.descriptor",
-        &[a_buffer, a_desc],
-        &[&format!("!nvgpu.warpgroup.descriptor<tensor = {a_smem}>")],
+        &[a_part, a_desc],
+        &[&format!("!nvgpu.warpgroup.descriptor<tensor = memref<{m}x{k}x{t}, 3>>")],
         &[],
     )?;
     let b_wgmma = at.op(
         "nvgpu.warpgroup.generate.descriptor",
-        &[b_buffer, b_desc],
-        &[&format!("!nvgpu.warpgroup.descriptor<tensor = {b_smem}>")],
+        &[b_part, b_desc],
+        &[&format!("!nvgpu.warpgroup.descriptor<tensor = memref<{k}x{n}x{t}, 3>>")],
         &[],
     )?;
     let c = detach(mma.operand(2).ok()?);
-    // waitGroup 0: the mma has finished reading shared memory when it
-    // returns, so the barrier below frees the buffers for the next loads.
     let d = at.op(
         "nvgpu.warpgroup.mma",
         &[a_wgmma, b_wgmma, c],
         &[&accumulator],
-        &[("transposeB", "unit"), ("waitGroup", "0 : i64")],
+        &[("transposeB", "unit"), ("waitGroup", &format!("{wait_group} : i64"))],
     )?;
+    // After the barrier, every warp's earlier mma has finished reading
+    // (wgmma.wait_group is per warp), and every thread has passed its wait
+    // on the stage refilled next, so the leader may re-arm it.
     let after_mma = At::before(context, mma.next_in_block()?)?;
     after_mma.void("gpu.barrier", &[], &[])?;
+    if ahead > 0 {
+        let next_iv = after_mma.index_op("arith.addi", &[iv, after_mma.index_op("arith.muli", &[step, after_mma.index(ahead)?])?])?;
+        let next = after_mma.index_op("arith.addi", &[iteration, after_mma.index(ahead)?])?;
+        let next_stage = after_mma.index_op("arith.remui", &[next, ring])?;
+        issue(&after_mma, next_stage, tiles_at(next_iv), exists(&after_mma, next_iv)?)?;
+    }
 
     // The loop now carries the accumulator registers.
     let iter = found.iter;
@@ -471,6 +567,9 @@ fn rewrite<'c>(context: &'c Context, found: &Match, pointers: [IrValue<'c>; 2]) 
         Some(next) => At::before(context, next)?,
         None => return None,
     };
+    if wait_group > 0 {
+        post.void("nvvm.wgmma.wait.group.sync.aligned", &[], &[("group", "0 : i64")])?;
+    }
     let staging = post.op("memref.alloc", &[], &[&format!("memref<{m}x{n}xf32>")], &[("operandSegmentSizes", "array<i32: 0, 0>")])?;
     let store = post.void("nvgpu.warpgroup.mma.store", &[result, staging], &[])?;
     post.void("gpu.barrier", &[], &[])?;
