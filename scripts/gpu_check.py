@@ -94,14 +94,18 @@ def matmul(example, m, n, k, dtype, flags=()):
             a = rng.integers(0, 256, (m, k), dtype=np.uint8); b = rng.integers(0, 256, (k, n), dtype=np.uint8)
             a[(a & 0x7F) == 0x7F] = 0; b[(b & 0x7F) == 0x7F] = 0
             av, bv = f8e4m3(a), f8e4m3(b)
-        out = np.float16 if example == 'matmul_f16_f16' else np.float32
-        c = np.full((m, n), np.nan, out)
+        out = {'matmul_f16_f16': np.float16, 'matmul_bf16_bf16': np.uint16}.get(example, np.float32)
+        # poisoned: NaN (bf16 as raw bits)
+        c = np.full((m, n), 0x7FC1, np.uint16) if out == np.uint16 else np.full((m, n), np.nan, out)
         (got,) = run(example, ((m + 127) // 128 * ((n + 127) // 128),), [a, b, c], outputs=[2], flags=flags)
+        if out == np.uint16:
+            got = (got.astype(np.uint32) << 16).view(np.float32)
         want = av @ bv
         mag = np.abs(av) @ np.abs(bv)
         # A sequential f16 accumulator rounds every partial sum.
         rel = 5e-3 if out == np.float16 else 1e-5
-        check(f'{example} {m}x{n}x{k} ({run.entry})', got, want, atol=rel * mag + 1e-6, rtol=1e-3 if out == np.float16 else 0)
+        rtol = {np.float16: 1e-3, np.uint16: 1 / 128}.get(out, 0)
+        check(f'{example} {m}x{n}x{k} ({run.entry})', got, want, atol=rel * mag + 1e-6, rtol=rtol)
     case(f'{example} {m}x{n}x{k}', f)
 
 
@@ -109,6 +113,7 @@ for (m, n, k) in [(300, 200, 100), (1000, 1000, 1000)]:
     matmul('matmul', m, n, k, 'f16')
     matmul('matmul_f16_f16', m, n, k, 'f16')
     matmul('matmul_bf16', m, n, k, 'bf16')
+    matmul('matmul_bf16_bf16', m, n, k, 'bf16')
 # TMA-able shapes on the general kernel too, and K not a multiple of 64.
 matmul('matmul', 1000, 1000, 1000, 'f16', flags=['--no-variants'])
 matmul('matmul', 520, 264, 72, 'f16')

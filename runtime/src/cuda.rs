@@ -15,6 +15,28 @@ pub struct Cuda {
     stream: Arc<CudaStream>,
     modules: Mutex<HashMap<String, Module>>,
     variants: bool,
+    scratch: Mutex<Option<CudaSlice<u8>>>,
+}
+
+/// A launch's arrays on the device, in argument order ([`Cuda::upload`]).
+pub struct DeviceArgs {
+    buffers: Vec<Option<CudaSlice<u8>>>,
+}
+
+/// A kernel ready to launch on uploaded arrays ([`Cuda::prepare`]); it
+/// borrows them, so they outlive every launch of it.
+pub struct Prepared<'d> {
+    /// The PTX entry it launches: the kernel or one of its variants.
+    pub entry: String,
+    /// Why no variant was taken, for each variant passed over.
+    pub passed_over: Vec<String>,
+    function: sys::CUfunction,
+    grid: [u32; 3],
+    block: [u32; 3],
+    shared_memory: u32,
+    slots: Vec<u64>,
+    _descriptors: Vec<CudaSlice<u8>>,
+    _device: std::marker::PhantomData<&'d DeviceArgs>,
 }
 
 /// What a launch ran.
@@ -57,7 +79,7 @@ impl Cuda {
         }
         let context = CudaContext::new(0).map_err(|e| Error::NoGpu(e.to_string()))?;
         let stream = context.default_stream();
-        Ok(Cuda { context, stream, modules: Mutex::new(HashMap::new()), variants: true })
+        Ok(Cuda { context, stream, modules: Mutex::new(HashMap::new()), variants: true, scratch: Mutex::new(None) })
     }
 
     /// Whether launches may take a kernel's specialised variants (the
@@ -97,21 +119,22 @@ impl Cuda {
 
     /// [`Cuda::launch`], saying which entry ran.
     pub fn launch_report(&self, bundle: &Bundle, name: &str, args: &mut [Arg], grid: Grid, repeat: usize) -> Result<Launched> {
-        let info = bundle.kernel(name).ok_or_else(|| Error::NoKernel(name.into()))?;
-        info.signature.check(args)?;
-        let grid = Grid::new(grid.0)?;
-        let [gx, gy, gz] = grid.0;
-        if gx > i32::MAX as u64 || gy > 65535 || gz > 65535 {
-            return Err(Error::Launch(format!(
-                "grid {:?} does not fit a CUDA launch (x < 2^31, y and z <= 65535)",
-                grid.0
-            )));
+        bundle.kernel(name).ok_or_else(|| Error::NoKernel(name.into()))?.signature.check(args)?;
+        let device = self.upload(args)?;
+        let mut prepared = self.prepare(bundle, name, args, &device, grid)?;
+        let mut times = Vec::new();
+        for _ in 0..repeat.max(1) {
+            times.push(self.timed(|| self.enqueue(&mut prepared))?);
         }
-        self.context.bind_to_thread().map_err(driver)?;
+        self.download(&device, args)?;
+        Ok(Launched { entry: prepared.entry, times, passed_over: prepared.passed_over })
+    }
 
-        // Device copies of the arrays.
-        let mut buffers: Vec<Option<CudaSlice<u8>>> = Vec::new();
-        for arg in args.iter() {
+    /// Device copies of the arrays among `args`.
+    pub fn upload(&self, args: &[Arg]) -> Result<DeviceArgs> {
+        self.context.bind_to_thread().map_err(driver)?;
+        let mut buffers = Vec::new();
+        for arg in args {
             buffers.push(match arg {
                 Arg::Array(array) => {
                     // One byte more than needed, so that an empty array
@@ -123,9 +146,57 @@ impl Cuda {
                 Arg::Scalar(_) => None,
             });
         }
-        let address = |i: usize| -> u64 { buffers[i].as_ref().map_or(0, |b| b.device_ptr(&self.stream).0) };
+        Ok(DeviceArgs { buffers })
+    }
 
-        // The first variant whose descriptors all encode, else the kernel.
+    /// Copies the device arrays back into `args` (the arrays `upload` got).
+    pub fn download(&self, device: &DeviceArgs, args: &mut [Arg]) -> Result<()> {
+        for (arg, buffer) in args.iter_mut().zip(&device.buffers) {
+            if let (Arg::Array(array), Some(buffer)) = (arg, buffer) {
+                let bytes = self.stream.clone_dtoh(buffer).map_err(driver)?;
+                let n = array.bytes().len();
+                if bytes.len() < n {
+                    return Err(Error::Launch("a device array is smaller than its host array".into()));
+                }
+                array.bytes_mut().copy_from_slice(&bytes[..n]);
+            }
+        }
+        Ok(())
+    }
+
+    /// The device address of argument `index`'s array (0 for a scalar).
+    pub fn address(&self, device: &DeviceArgs, index: usize) -> u64 {
+        device.buffers.get(index).and_then(Option::as_ref).map_or(0, |b| b.device_ptr(&self.stream).0)
+    }
+
+    /// Readies kernel `name` of `bundle` for launches on `device` (the
+    /// upload of `args`): picks the entry (the first variant whose TMA
+    /// descriptors all encode, else the kernel), encodes its descriptors
+    /// and lays out its parameters.
+    pub fn prepare<'d>(
+        &self,
+        bundle: &Bundle,
+        name: &str,
+        args: &[Arg],
+        device: &'d DeviceArgs,
+        grid: Grid,
+    ) -> Result<Prepared<'d>> {
+        let info = bundle.kernel(name).ok_or_else(|| Error::NoKernel(name.into()))?;
+        info.signature.check(args)?;
+        if device.buffers.len() != args.len() {
+            return Err(Error::Launch("the device arrays are not those of these arguments".into()));
+        }
+        let grid = Grid::new(grid.0)?;
+        let [gx, gy, gz] = grid.0;
+        if gx > i32::MAX as u64 || gy > 65535 || gz > 65535 {
+            return Err(Error::Launch(format!(
+                "grid {:?} does not fit a CUDA launch (x < 2^31, y and z <= 65535)",
+                grid.0
+            )));
+        }
+        self.context.bind_to_thread().map_err(driver)?;
+        let address = |i: usize| self.address(device, i);
+
         let mut passed_over = Vec::new();
         let mut chosen: Option<(&str, [u32; 3], u32, Vec<CudaSlice<u8>>)> = None;
         for variant in info.variants.iter().filter(|_| self.variants) {
@@ -155,12 +226,9 @@ impl Cuda {
 
         // The flattened parameters.
         let mut slots: Vec<u64> = Vec::new();
-        for ((param, arg), buffer) in info.signature.params.iter().zip(args.iter()).zip(&buffers) {
-            match (param, arg, buffer) {
-                (Param::Memref { .. }, Arg::Array(array), Some(buffer)) => {
-                    let (address, _sync) = buffer.device_ptr(&self.stream);
-                    slots.extend(memref_slots(address, array));
-                }
+        for (i, (param, arg)) in info.signature.params.iter().zip(args.iter()).enumerate() {
+            match (param, arg, &device.buffers[i]) {
+                (Param::Memref { .. }, Arg::Array(array), Some(_)) => slots.extend(memref_slots(address(i), array)),
                 (_, Arg::Scalar(scalar), _) => slots.push(scalar.slot()),
                 _ => return Err(Error::Launch("argument does not match its parameter".into())),
             }
@@ -168,42 +236,70 @@ impl Cuda {
         for descriptor in &descriptors {
             slots.push(descriptor.device_ptr(&self.stream).0);
         }
-        let mut params: Vec<*mut c_void> = slots.iter_mut().map(|s| (s as *mut u64).cast()).collect();
+        Ok(Prepared {
+            entry: entry.to_string(),
+            function,
+            grid: [gx as u32, gy as u32, gz as u32],
+            block,
+            shared_memory,
+            slots,
+            _descriptors: descriptors,
+            passed_over,
+            _device: std::marker::PhantomData,
+        })
+    }
 
-        let mut times = Vec::new();
-        for _ in 0..repeat.max(1) {
-            let start = self.context.new_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT)).map_err(driver)?;
-            let end = self.context.new_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT)).map_err(driver)?;
-            start.record(&self.stream).map_err(driver)?;
-            // SAFETY: `Signature::check` matched every argument with its
-            // parameter; `params` holds one pointer per kernel parameter in
-            // the order of the compiled function, each to an 8-byte slot
-            // (4-byte parameters read its low bytes); the buffers they point
-            // to live until after the synchronisation below.
-            unsafe {
-                result::launch_kernel(
-                    function,
-                    (gx as u32, gy as u32, gz as u32),
-                    (block[0], block[1], block[2]),
-                    shared_memory,
-                    self.stream.cu_stream(),
-                    &mut params,
-                )
-            }
-            .map_err(|e| Error::Launch(format!("launch of @{entry} failed: {e}")))?;
-            end.record(&self.stream).map_err(driver)?;
-            self.stream.synchronize().map_err(|e| Error::Launch(format!("@{entry} failed while running: {e}")))?;
-            times.push(start.elapsed_ms(&end).map_err(driver)?);
+    /// Queues one launch of a prepared kernel on the stream.
+    pub fn enqueue(&self, prepared: &mut Prepared) -> Result<()> {
+        let mut params: Vec<*mut c_void> = prepared.slots.iter_mut().map(|s| (s as *mut u64).cast()).collect();
+        // SAFETY: `prepare` checked every argument against its parameter;
+        // `params` holds one pointer per kernel parameter in the order of
+        // the compiled function, each to an 8-byte slot (4-byte parameters
+        // read its low bytes); the device arrays and descriptors they point
+        // to outlive `prepared` (its lifetime is the arrays' borrow, and it
+        // owns the descriptors).
+        unsafe {
+            result::launch_kernel(
+                prepared.function,
+                (prepared.grid[0], prepared.grid[1], prepared.grid[2]),
+                (prepared.block[0], prepared.block[1], prepared.block[2]),
+                prepared.shared_memory,
+                self.stream.cu_stream(),
+                &mut params,
+            )
         }
+        .map_err(|e| Error::Launch(format!("launch of @{} failed: {e}", prepared.entry)))
+    }
 
-        for (arg, buffer) in args.iter_mut().zip(&buffers) {
-            if let (Arg::Array(array), Some(buffer)) = (arg, buffer) {
-                let bytes = self.stream.clone_dtoh(buffer).map_err(driver)?;
-                let n = array.bytes().len();
-                array.bytes_mut().copy_from_slice(&bytes[..n]);
-            }
+    /// Milliseconds the device spent on what `work` queues (events around
+    /// it, then a synchronisation, which also reports a failed kernel).
+    pub fn timed(&self, work: impl FnOnce() -> Result<()>) -> Result<f32> {
+        let start = self.context.new_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT)).map_err(driver)?;
+        let end = self.context.new_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT)).map_err(driver)?;
+        start.record(&self.stream).map_err(driver)?;
+        work()?;
+        end.record(&self.stream).map_err(driver)?;
+        self.stream.synchronize().map_err(|e| Error::Launch(format!("a kernel failed while running: {e}")))?;
+        start.elapsed_ms(&end).map_err(driver)
+    }
+
+    /// Evicts the L2 cache's contents by writing a buffer larger than it
+    /// (256 MiB, allocated on first use), so that a timed launch finds
+    /// its operands in memory, as a cold call would.
+    pub fn flush_l2(&self) -> Result<()> {
+        let mut scratch = self.scratch.lock().map_err(|_| Error::Launch("scratch buffer poisoned".into()))?;
+        if scratch.is_none() {
+            *scratch = Some(self.stream.alloc_zeros::<u8>(256 << 20).map_err(driver)?);
         }
-        Ok(Launched { entry: entry.to_string(), times, passed_over })
+        if let Some(buffer) = scratch.as_mut() {
+            self.stream.memset_zeros(buffer).map_err(driver)?;
+        }
+        Ok(())
+    }
+
+    /// The stream every launch of this GPU goes to.
+    pub fn stream(&self) -> &Arc<CudaStream> {
+        &self.stream
     }
 
     /// Device copies of `descriptors` encoded for `args`; `Error::Launch`

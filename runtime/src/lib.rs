@@ -15,6 +15,8 @@
 pub mod array;
 pub mod bundle;
 pub mod cuda;
+#[cfg(feature = "cublas")]
+pub mod cublas;
 pub mod npy;
 pub mod signature;
 pub mod tma;
@@ -56,6 +58,8 @@ pub enum Error {
     NoDriver,
     #[error("no usable GPU: {0}")]
     NoGpu(String),
+    #[error("cuBLAS: {0}")]
+    Blas(String),
 }
 
 /// This crate's result type.

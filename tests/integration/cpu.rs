@@ -33,7 +33,11 @@ fn check_matmul(name: &str, input: DType, output: DType, (m, n, k): (usize, usiz
     let (want, magnitude) = r::matmul(&values(&a), &values(&b), m, n, k);
     let tiles = (m.div_ceil(128) * n.div_ceil(128)) as u64;
     kernel.launch(&mut [Arg::Array(&mut a), Arg::Array(&mut b), Arg::Array(&mut c)], grid(tiles, 1, 1)).unwrap();
-    let out_ulp = if output == DType::F16 { 1.0 / 1024.0 } else { 0.0 };
+    let out_ulp = match output {
+        DType::F16 => 1.0 / 1024.0,
+        DType::BF16 => 1.0 / 128.0,
+        _ => 0.0,
+    };
     assert_close(&format!("{name} {m}x{n}x{k}"), &values(&c), &want, |i| {
         relative * magnitude[i] + out_ulp * want[i].abs() + 1e-6
     });
@@ -54,6 +58,12 @@ fn matmul_f16_f16_ragged() {
 #[test]
 fn matmul_bf16_f32_ragged() {
     check_matmul("matmul_bf16", DType::BF16, DType::F32, (300, 200, 100), 1e-5);
+}
+
+#[test]
+fn matmul_bf16_bf16_ragged() {
+    // An f32 accumulator, rounded to bf16 once.
+    check_matmul("matmul_bf16_bf16", DType::BF16, DType::BF16, (300, 200, 100), 1e-5);
 }
 
 #[test]

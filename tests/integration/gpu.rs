@@ -40,7 +40,7 @@ fn every_example_compiles_to_ptx_that_ptxas_accepts() {
             assert!(bundle.ptx.contains(access), "{name}: {access}");
         }
         // The 16-bit matmuls get a TMA + wgmma variant; the others do not.
-        let wgmma = matches!(name.as_str(), "matmul" | "matmul_f16_f16" | "matmul_bf16");
+        let wgmma = matches!(name.as_str(), "matmul" | "matmul_f16_f16" | "matmul_bf16" | "matmul_bf16_bf16");
         assert_eq!(bundle.ptx.contains("wgmma.mma_async"), wgmma, "{name}: wgmma");
         assert_eq!(bundle.ptx.contains("cp.async.bulk.tensor"), wgmma, "{name}: TMA");
         let variants = &bundle.kernels[0].variants;

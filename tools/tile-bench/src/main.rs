@@ -1,0 +1,272 @@
+//! `tile-bench`: tile matmuls beside cuBLAS, in one process, on the same
+//! device arrays.
+//!
+//! ```text
+//! tile-bench [--dtypes f16,bf16] [--shapes 1024x1024x1024,...] [--runs 50]
+//!            [--warmup 5] [--csv PATH] [--no-variants]
+//! ```
+//!
+//! For each dtype it compiles the contract-form matmul with that dtype in
+//! and out (`examples/matmul_f16_f16.mlir`, `examples/matmul_bf16_bf16.mlir`)
+//! and reports the `.mlir`-to-PTX time and the JIT load time. For each
+//! shape it fills A and B with random values, poisons both outputs with
+//! NaN, runs the tile kernel and `cublasGemmEx` (f32 compute) into separate
+//! outputs, checks that they agree with each other and, on sampled
+//! elements, with an f64 reference, then times both: after the warm-up,
+//! launches alternate between the two, each after an L2 flush, and the
+//! median of `--runs` is reported as TFLOP/s with the ratio tile/cuBLAS.
+//!
+//! Every error (no GPU, no cuBLAS, a failed check) is one message and exit
+//! code 1; a failed check still prints the table first.
+
+use anyhow::{Context as _, Result, bail};
+use clap::Parser;
+use std::{process::ExitCode, time::Instant};
+use tile_lowering::gpu;
+use tile_runtime::{Arg, Array, DType, Grid, cublas::Cublas, cuda::Cuda};
+
+/// Time tile matmuls beside cuBLAS.
+#[derive(Parser, Debug)]
+#[command(name = "tile-bench", version)]
+struct Cli {
+    /// Element types, in and out: f16, bf16.
+    #[arg(long, value_delimiter = ',', default_value = "f16,bf16")]
+    dtypes: Vec<String>,
+    /// Shapes MxNxK.
+    #[arg(long, value_delimiter = ',', value_parser = parse_shape,
+          default_value = "1024x1024x1024,2048x2048x2048,4096x4096x4096,8192x8192x8192,8192x8192x512,128x8192x8192")]
+    shapes: Vec<[usize; 3]>,
+    /// Timed launches of each, after the warm-up.
+    #[arg(long, default_value_t = 50)]
+    runs: usize,
+    /// Untimed launches of each first.
+    #[arg(long, default_value_t = 5)]
+    warmup: usize,
+    /// Also write the table as CSV to PATH.
+    #[arg(long, value_name = "PATH")]
+    csv: Option<std::path::PathBuf>,
+    /// Run the general kernel, never a specialised variant.
+    #[arg(long)]
+    no_variants: bool,
+}
+
+fn parse_shape(text: &str) -> Result<[usize; 3], String> {
+    let dims: Vec<usize> = text.split('x').map(|d| d.trim().parse::<usize>()).collect::<Result<_, _>>().map_err(|e| format!("'{text}': {e}"))?;
+    match dims[..] {
+        [m, n, k] if m > 0 && n > 0 && k > 0 => Ok([m, n, k]),
+        _ => Err(format!("'{text}' is not MxNxK with positive sizes")),
+    }
+}
+
+/// One row of the table.
+struct Row {
+    dtype: &'static str,
+    shape: [usize; 3],
+    entry: String,
+    tile_ms: f64,
+    cublas_ms: f64,
+    check: String,
+}
+
+impl Row {
+    fn tflops(&self, ms: f64) -> f64 {
+        let [m, n, k] = self.shape;
+        2.0 * m as f64 * n as f64 * k as f64 / (ms * 1e-3) / 1e12
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => {
+            let _ = error.print();
+            return ExitCode::from(if error.use_stderr() { 1 } else { 0 });
+        }
+    };
+    match run(&cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("tile-bench: error: {error:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn run(cli: &Cli) -> Result<()> {
+    let cuda = Cuda::new()?.use_variants(!cli.no_variants);
+    let cublas = Cublas::new(&cuda)?;
+    println!("tile-bench on {}: median of {} runs after {} warm-up, L2 flushed before each", cuda.name(), cli.runs, cli.warmup);
+    let context = tile_dialect::create_context();
+    let mut rows = Vec::new();
+    for dtype in &cli.dtypes {
+        let (dtype, name, source): (DType, &'static str, &str) = match dtype.as_str() {
+            "f16" => (DType::F16, "f16", include_str!("../../../examples/matmul_f16_f16.mlir")),
+            "bf16" => (DType::BF16, "bf16", include_str!("../../../examples/matmul_bf16_bf16.mlir")),
+            other => bail!("unknown dtype '{other}' (f16, bf16)"),
+        };
+        let start = Instant::now();
+        let bundle = gpu::compile_text(&context, source, &format!("matmul_{name}_{name}.mlir"), None, gpu::DEFAULT_CHIP)?;
+        let compile_ms = start.elapsed().as_secs_f64() * 1e3;
+        let kernel = bundle.kernels.first().context("the bundle has no kernel")?.signature.name.clone();
+        let mut loaded_ms = None;
+        for &shape in &cli.shapes {
+            let row = bench(cli, &cuda, &cublas, &bundle, &kernel, dtype, name, shape, &mut loaded_ms)?;
+            if let Some(ms) = loaded_ms.take().filter(|_| rows.iter().all(|r: &Row| r.dtype != name)) {
+                println!("{name}: @{kernel} compiled to PTX in {compile_ms:.0} ms, JIT-loaded in {ms:.0} ms");
+                println!("{:<5} {:>20} {:>10} {:>10} {:>7}  {:<28} check", "dtype", "MxNxK", "tile", "cuBLAS", "ratio", "entry");
+            }
+            println!(
+                "{:<5} {:>20} {:>10.1} {:>10.1} {:>7.3}  {:<28} {}",
+                row.dtype,
+                format!("{}x{}x{}", shape[0], shape[1], shape[2]),
+                row.tflops(row.tile_ms),
+                row.tflops(row.cublas_ms),
+                row.cublas_ms / row.tile_ms,
+                format!("@{}", row.entry),
+                row.check
+            );
+            rows.push(row);
+        }
+    }
+    if let Some(path) = &cli.csv {
+        let mut text = String::from("dtype,m,n,k,entry,tile_ms,cublas_ms,tile_tflops,cublas_tflops,ratio,check\n");
+        for row in &rows {
+            let [m, n, k] = row.shape;
+            text += &format!(
+                "{},{m},{n},{k},{},{:.5},{:.5},{:.1},{:.1},{:.4},{}\n",
+                row.dtype,
+                row.entry,
+                row.tile_ms,
+                row.cublas_ms,
+                row.tflops(row.tile_ms),
+                row.tflops(row.cublas_ms),
+                row.cublas_ms / row.tile_ms,
+                row.check
+            );
+        }
+        std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?;
+    }
+    let failed: Vec<String> = rows.iter().filter(|r| r.check != "ok").map(|r| format!("{} {:?}", r.dtype, r.shape)).collect();
+    if !failed.is_empty() {
+        bail!("tile and cuBLAS disagree on {}", failed.join(", "));
+    }
+    Ok(())
+}
+
+/// A small, fast generator (xorshift64*), so that 8192^2 inputs take
+/// moments, not the seconds a cryptographic one would.
+struct Rng(u64);
+
+impl Rng {
+    /// Uniform in [-1, 1).
+    fn next(&mut self) -> f32 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        let bits = self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 40;
+        bits as f32 / (1u64 << 23) as f32 - 1.0
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn bench(
+    cli: &Cli,
+    cuda: &Cuda,
+    cublas: &Cublas,
+    bundle: &tile_runtime::Bundle,
+    kernel: &str,
+    dtype: DType,
+    name: &'static str,
+    [m, n, k]: [usize; 3],
+    loaded_ms: &mut Option<f64>,
+) -> Result<Row> {
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ (m * 31 + n * 17 + k) as u64);
+    let a: Vec<f32> = (0..m * k).map(|_| rng.next()).collect();
+    let b: Vec<f32> = (0..k * n).map(|_| rng.next()).collect();
+    let poison = vec![f32::NAN; m * n];
+    let array = |shape: &[usize], values: &[f32]| Array::from_f32(dtype, shape, values).context("array of the benchmark");
+    let (mut a, mut b) = (array(&[m, k], &a)?, array(&[k, n], &b)?);
+    let (mut c, mut c_reference) = (array(&[m, n], &poison)?, array(&[m, n], &poison)?);
+    let mut args = [Arg::Array(&mut a), Arg::Array(&mut b), Arg::Array(&mut c)];
+    let mut reference = [Arg::Array(&mut c_reference)];
+    let device = cuda.upload(&args)?;
+    let cublas_out = cuda.upload(&reference)?;
+    let grid = Grid([(m.div_ceil(128) * n.div_ceil(128)) as u64, 1, 1]);
+    let start = Instant::now();
+    let mut prepared = cuda.prepare(bundle, kernel, &args, &device, grid)?;
+    *loaded_ms = Some(start.elapsed().as_secs_f64() * 1e3);
+    let (pa, pb, pc) = (cuda.address(&device, 0), cuda.address(&device, 1), cuda.address(&cublas_out, 0));
+    let gemm = || cublas.gemm(dtype, [m, n, k], pa, pb, pc);
+
+    // One launch of each, checked before any timing.
+    cuda.timed(|| cuda.enqueue(&mut prepared))?;
+    cuda.timed(gemm)?;
+    cuda.download(&device, &mut args)?;
+    cuda.download(&cublas_out, &mut reference)?;
+    let check = check(&args, &reference[0], dtype, [m, n, k])?;
+
+    for _ in 0..cli.warmup {
+        cuda.timed(|| cuda.enqueue(&mut prepared))?;
+        cuda.timed(gemm)?;
+    }
+    let (mut tile, mut reference_ms) = (Vec::new(), Vec::new());
+    for _ in 0..cli.runs.max(1) {
+        cuda.flush_l2()?;
+        tile.push(f64::from(cuda.timed(|| cuda.enqueue(&mut prepared))?));
+        cuda.flush_l2()?;
+        reference_ms.push(f64::from(cuda.timed(gemm)?));
+    }
+    Ok(Row { dtype: name, shape: [m, n, k], entry: prepared.entry.clone(), tile_ms: median(tile), cublas_ms: median(reference_ms), check })
+}
+
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
+fn values(arg: &Arg) -> Result<Vec<f32>> {
+    match arg {
+        Arg::Array(array) => array.to_f32().context("output values"),
+        Arg::Scalar(_) => bail!("an output is a scalar"),
+    }
+}
+
+/// "ok", or what differs. The tile result must match cuBLAS's element by
+/// element within two output roundings (plus the f32 sums' reordering),
+/// and both must match an f64 reference on sampled elements.
+fn check(args: &[Arg], reference: &Arg, dtype: DType, [m, n, k]: [usize; 3]) -> Result<String> {
+    let (a, b, got, want) = (values(&args[0])?, values(&args[1])?, values(&args[2])?, values(reference)?);
+    let epsilon = if dtype == DType::BF16 { 1.0 / 128.0 } else { 1.0 / 1024.0 };
+    // |sum| of k products of [-1, 1) values is about sqrt(k)/3; f32
+    // accumulation in another order differs by far less than this floor.
+    let floor = 1e-5 * (k as f64).sqrt();
+    let mut bad = 0usize;
+    let mut worst = 0.0f64;
+    for (g, w) in got.iter().zip(&want) {
+        let (g, w) = (f64::from(*g), f64::from(*w));
+        let error = (g - w).abs();
+        if !(error <= 2.0 * epsilon * w.abs() + floor) {
+            bad += 1;
+        }
+        if error.is_finite() {
+            worst = worst.max(error);
+        }
+    }
+    if bad > 0 {
+        return Ok(format!("FAIL: {bad} of {} differ from cuBLAS (largest {worst:.3e})", m * n));
+    }
+    // Sampled elements against f64 sums of the inputs as rounded.
+    let mut rng = Rng(12345);
+    for _ in 0..256 {
+        let i = ((rng.next() + 1.0) * 0.5 * m as f32) as usize % m;
+        let j = ((rng.next() + 1.0) * 0.5 * n as f32) as usize % n;
+        let exact: f64 = (0..k).map(|l| f64::from(a[i * k + l]) * f64::from(b[l * n + j])).sum();
+        for (who, value) in [("tile", got[i * n + j]), ("cuBLAS", want[i * n + j])] {
+            let error = (f64::from(value) - exact).abs();
+            if !(error <= epsilon * exact.abs() + floor) {
+                return Ok(format!("FAIL: {who} [{i},{j}] = {value}, f64 reference {exact:.6}"));
+            }
+        }
+    }
+    Ok("ok".into())
+}
