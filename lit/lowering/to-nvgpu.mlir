@@ -5,7 +5,9 @@
 // the first two stages requested before the loop, wgmma left in flight
 // (waitGroup 1) on a loop-carried accumulator, the stage the previous
 // wgmma released refilled after a barrier, and the registers back in a
-// tensor after the last wgmma group is waited for.
+// tensor after the last wgmma group is waited for. Two warpgroups share
+// the 128 rows: each multiplies its 64 rows of A and holds a 64x128
+// accumulator.
 
 // CHECK-LABEL: func.func @mm(
 // CHECK-SAME:    attributes {tile.kernel}
@@ -14,13 +16,13 @@
 // CHECK-SAME:    %{{.*}}: memref<?x?xf16>, %{{.*}}: memref<?x?xf16>, %{{.*}}: memref<?x?xf32>,
 // CHECK-SAME:    %[[TA:.*]]: !llvm.ptr {tile.tma = {arg = 0 : i64, box = array<i64: 128, 64>, swizzle = 128 : i64}},
 // CHECK-SAME:    %[[TB:.*]]: !llvm.ptr {tile.tma = {arg = 1 : i64, box = array<i64: 64, 64>, swizzle = 128 : i64}})
-// CHECK-SAME:    attributes {tile.block_size = 128 : i64, tile.kernel, tile.variant_of = @mm}
+// CHECK-SAME:    attributes {tile.block_size = 256 : i64, tile.kernel, tile.variant_of = @mm}
 // CHECK:         %[[BAR:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 3>
 // CHECK-COUNT-3: nvgpu.mbarrier.init %[[BAR]]
 // CHECK:         %[[SA:.*]] = memref.alloc() {alignment = 1024 : i64} : memref<3x128x64xf16, #gpu.address_space<workgroup>>
 // CHECK:         %[[SB:.*]] = memref.alloc() {alignment = 1024 : i64} : memref<3x64x128xf16, #gpu.address_space<workgroup>>
 // CHECK:         builtin.unrealized_conversion_cast %[[TA]] : !llvm.ptr to !nvgpu.tensormap.descriptor<tensor = memref<128x64xf16, 3>, swizzle = swizzle_128b
-// CHECK:         %[[INIT:.*]] = nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<128x128xf32>>
+// CHECK:         %[[INIT:.*]] = nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<64x128xf32>>
 // The prologue: stages 0 and 1, each only if its iteration exists.
 // CHECK:         nvgpu.mbarrier.arrive.expect_tx %[[BAR]][%{{.*}}], %c32768
 // CHECK:         memref.reinterpret_cast %[[SA]] to offset: [%{{.*}}], sizes: [128, 64], strides: [64, 1]
@@ -30,10 +32,12 @@
 // CHECK:         nvgpu.tma.async.load
 // CHECK:         nvgpu.mbarrier.arrive.expect_tx
 // CHECK-COUNT-3: nvgpu.tma.async.load
-// CHECK:         %[[R:.*]] = scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (!nvgpu.warpgroup.accumulator<fragmented = vector<128x128xf32>>)
+// CHECK:         %[[R:.*]] = scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (!nvgpu.warpgroup.accumulator<fragmented = vector<64x128xf32>>)
 // CHECK-NOT:       tile.load
 // CHECK:           %[[STAGE:.*]] = arith.remui %{{.*}}, %c3
 // CHECK:           nvgpu.mbarrier.try_wait.parity %[[BAR]][%[[STAGE]]]
+// CHECK:           memref.reinterpret_cast %[[SA]] to offset: [%{{.*}}], sizes: [64, 64], strides: [64, 1]
+// CHECK:           nvgpu.warpgroup.generate.descriptor {{.*}} -> <tensor = memref<64x64xf16, 3>>
 // CHECK:           %[[D:.*]] = nvgpu.warpgroup.mma %{{.*}}, %{{.*}}, %[[ACC]] {transposeB}
 // CHECK-NEXT:      gpu.barrier
 // CHECK:           nvgpu.mbarrier.arrive.expect_tx
@@ -41,7 +45,9 @@
 // CHECK:           scf.yield %[[D]]
 // CHECK:         nvvm.wgmma.wait.group.sync.aligned 0
 // CHECK:         %[[BUF:.*]] = memref.alloc() : memref<128x128xf32>
-// CHECK:         nvgpu.warpgroup.mma.store %[[R]], %[[BUF]]
+// CHECK-NEXT:    gpu.barrier
+// CHECK-NEXT:    %[[VIEW:.*]] = memref.subview %[[BUF]][0, 0] [64, 128] [1, 1]
+// CHECK-NEXT:    nvgpu.warpgroup.mma.store %[[R]], %[[VIEW]]
 // CHECK:         %[[T:.*]] = bufferization.to_tensor %[[BUF]] restrict
 // CHECK-NOT:     arith.addf
 // CHECK:         tile.store %[[T]]

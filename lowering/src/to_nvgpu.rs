@@ -55,9 +55,12 @@
 //! cannot be requested ahead: one stage, the loads at the top of each
 //! iteration, and the mma waited for (waitGroup 0).
 //!
-//! The variant runs one warpgroup (`tile.block_size = 128`); the rest of
-//! the kernel (epilogue, other loads and stores) goes the general SIMT way
-//! with 128 threads. Out-of-bounds operand elements come from the TMA's
+//! For `M = 128` the variant runs two warpgroups (`tile.block_size =
+//! 256`), each multiplying its 64 rows of A into a 64xN accumulator (the
+//! example above shows one warpgroup's view as the whole tile, for
+//! brevity); for `M = 64`, one warpgroup. The rest of the kernel (epilogue,
+//! other loads and stores) goes the general SIMT way with those threads.
+//! Thread 0 alone requests the loads. Out-of-bounds operand elements come from the TMA's
 //! zero fill, which is the views' padding. A non-zero initial accumulator
 //! is added after the loop (`d = c + sum a*b`), and an f16 accumulator is
 //! kept in f32 registers and rounded once at the end.
@@ -98,6 +101,8 @@ use tile_runtime::TmaDescriptor;
 pub const VARIANT_SUFFIX: &str = "__wgmma";
 /// Threads of the variant: one warpgroup.
 pub const WARPGROUP: i64 = 128;
+/// Rows of one wgmma: a warpgroup's share of the accumulator.
+const WGMMA_M: i64 = 64;
 /// Columns of one swizzled TMA box of a 16-bit operand (128 bytes).
 const SWIZZLE_COLUMNS: i64 = 64;
 
@@ -199,7 +204,10 @@ fn add_variant<'c>(context: &'c Context, kernel: OperationRef<'c, '_>) -> Option
         melior::ir::operation::OperationRefMut::from_raw(variant.to_raw())
     };
     variant_mut.set_attribute("sym_name", StringAttribute::new(context, &format!("{name}{VARIANT_SUFFIX}")).into());
-    variant_mut.set_attribute("tile.block_size", Attribute::parse(context, &format!("{WARPGROUP} : i64"))?);
+    // Two warpgroups share a 128-row accumulator (64 rows each): twice the
+    // warps to hide latency with, half the registers each.
+    let warpgroups = if matches.iter().all(|m| m.m == 2 * WGMMA_M) { 2 } else { 1 };
+    variant_mut.set_attribute("tile.block_size", Attribute::parse(context, &format!("{} : i64", warpgroups * WARPGROUP))?);
     variant_mut.set_attribute("tile.variant_of", Attribute::parse(context, &format!("@{name}"))?);
 
     let entry = variant.region(0).ok()?.first_block()?;
@@ -215,7 +223,7 @@ fn add_variant<'c>(context: &'c Context, kernel: OperationRef<'c, '_>) -> Option
             let box_shape = if operand == 0 { vec![found.m, found.k] } else { vec![found.k, SWIZZLE_COLUMNS] };
             descriptors.push(TmaDescriptor { arg: *arg, box_shape: box_shape.iter().map(|&d| d as u32).collect(), swizzle: 128 });
         }
-        rewrite(context, found, [pointers[0], pointers[1]])?;
+        rewrite(context, found, [pointers[0], pointers[1]], warpgroups)?;
     }
     retype(context, variant, &descriptors)
 }
@@ -381,7 +389,7 @@ fn match_loop(kernel: OperationRef, mma: OperationRef) -> Option<Match> {
 
 /// Rewrites one matched loop; `pointers` are the descriptor arguments of
 /// its A and B operands.
-fn rewrite<'c>(context: &'c Context, found: &Match, pointers: [IrValue<'c>; 2]) -> Option<()> {
+fn rewrite<'c>(context: &'c Context, found: &Match, pointers: [IrValue<'c>; 2], warpgroups: i64) -> Option<()> {
     // SAFETY: the matched ops are alive: the variant is only changed by
     // this function, one match at a time, and matches are disjoint loops.
     let (for_op, mma) = unsafe { (OperationRef::from_raw(found.for_op), OperationRef::from_raw(found.mma)) };
@@ -406,7 +414,11 @@ fn rewrite<'c>(context: &'c Context, found: &Match, pointers: [IrValue<'c>; 2]) 
     let a_view = view(m, k, k);
     let b_view = view(k, n, n);
     let b_box_view = view(k, SWIZZLE_COLUMNS, SWIZZLE_COLUMNS);
-    let accumulator = format!("!nvgpu.warpgroup.accumulator<fragmented = vector<{m}x{n}xf32>>");
+    // Each warpgroup multiplies its rows of A (and holds those rows of
+    // the accumulator).
+    let rows = m / warpgroups;
+    let a_rows_view = view(rows, k, k);
+    let accumulator = format!("!nvgpu.warpgroup.accumulator<fragmented = vector<{rows}x{n}xf32>>");
 
     // Before the loop: barriers, buffers, descriptors, accumulator.
     let pre = At::before(context, for_op)?;
@@ -414,6 +426,7 @@ fn rewrite<'c>(context: &'c Context, found: &Match, pointers: [IrValue<'c>; 2]) 
     let c1 = pre.index(1)?;
     let thread = pre.gpu_query("gpu.thread_id")?;
     let leader = pre.op("arith.cmpi", &[thread, c0], &["i1"], &[("predicate", "0 : i64")])?;
+    let warpgroup = pre.index_op("arith.divui", &[thread, pre.index(WARPGROUP)?])?;
     let barrier = pre.op("nvgpu.mbarrier.create", &[], &[&format!("{barrier_type_prefix}, num_barriers = {stages}>")], &[])?;
     for stage in 0..stages {
         pre.void("nvgpu.mbarrier.init", &[barrier, c1, pre.index(stage)?, leader], &[])?;
@@ -505,12 +518,14 @@ fn rewrite<'c>(context: &'c Context, found: &Match, pointers: [IrValue<'c>; 2]) 
     let odd = at.index_op("arith.remui", &[round, at.index(2)?])?;
     let parity = at.op("arith.cmpi", &[odd, c0], &["i1"], &[("predicate", "1 : i64")])?;
     at.void("nvgpu.mbarrier.try_wait.parity", &[barrier, parity, ticks, stage], &[])?;
-    let a_part = part(&at, a_buffer, at.index_op("arith.muli", &[stage, at.index(m * k)?])?, &a_view, m, k)?;
+    let a_stage = at.index_op("arith.muli", &[stage, at.index(m * k)?])?;
+    let a_rows = at.index_op("arith.muli", &[warpgroup, at.index(rows * k)?])?;
+    let a_part = part(&at, a_buffer, at.index_op("arith.addi", &[a_stage, a_rows])?, &a_rows_view, rows, k)?;
     let b_part = part(&at, b_buffer, at.index_op("arith.muli", &[stage, at.index(k * n)?])?, &b_view, k, n)?;
     let a_wgmma = at.op(
         "nvgpu.warpgroup.generate.descriptor",
         &[a_part, a_desc],
-        &[&format!("!nvgpu.warpgroup.descriptor<tensor = memref<{m}x{k}x{t}, 3>>")],
+        &[&format!("!nvgpu.warpgroup.descriptor<tensor = memref<{rows}x{k}x{t}, 3>>")],
         &[],
     )?;
     let b_wgmma = at.op(
@@ -571,7 +586,27 @@ fn rewrite<'c>(context: &'c Context, found: &Match, pointers: [IrValue<'c>; 2]) 
         post.void("nvvm.wgmma.wait.group.sync.aligned", &[], &[("group", "0 : i64")])?;
     }
     let staging = post.op("memref.alloc", &[], &[&format!("memref<{m}x{n}xf32>")], &[("operandSegmentSizes", "array<i32: 0, 0>")])?;
-    let store = post.void("nvgpu.warpgroup.mma.store", &[result, staging], &[])?;
+    // A barrier first: every warp's last wgmma has completed (each waits
+    // for its own), so no warp still reads the ring while others store.
+    post.void("gpu.barrier", &[], &[])?;
+    // The store's target must have the fragment's shape, but its lowering
+    // places each warp's rows by the warp's index in the block (warp w
+    // writes rows 16w..16w+15), not in its warpgroup: through a view of
+    // the first `rows` rows, warpgroup 1's warps write rows 64..127 of the
+    // tile buffer, which lie inside it (the view's strides are the
+    // buffer's). One view serves both warpgroups.
+    let share = post.op(
+        "memref.subview",
+        &[staging],
+        &[&format!("memref<{rows}x{n}xf32, strided<[{n}, 1]>>")],
+        &[
+            ("operandSegmentSizes", "array<i32: 1, 0, 0, 0>"),
+            ("static_offsets", "array<i64: 0, 0>"),
+            ("static_sizes", &format!("array<i64: {rows}, {n}>")),
+            ("static_strides", "array<i64: 1, 1>"),
+        ],
+    )?;
+    let store = post.void("nvgpu.warpgroup.mma.store", &[result, share], &[])?;
     post.void("gpu.barrier", &[], &[])?;
     let f32_tile = format!("tensor<{m}x{n}xf32>");
     let mut value = post.op("bufferization.to_tensor", &[staging], &[&f32_tile], &[("restrict", "unit")])?;

@@ -46,7 +46,7 @@ fn every_example_compiles_to_ptx_that_ptxas_accepts() {
         let variants = &bundle.kernels[0].variants;
         assert_eq!(variants.len(), usize::from(wgmma), "{name}: variants");
         if let Some(variant) = variants.first() {
-            assert_eq!(variant.block, [128, 1, 1], "{name}: one warpgroup");
+            assert_eq!(variant.block, [256, 1, 1], "{name}: two warpgroups, 64 accumulator rows each");
             let args: Vec<usize> = variant.tma.iter().map(|d| d.arg).collect();
             assert_eq!(args, [0, 1], "{name}: descriptors of A and B");
             assert_eq!(variant.tma[0].box_shape, [128, 64]);
