@@ -1,8 +1,9 @@
 // RUN: tile-opt %s -split-input-file --convert-tile-to-nvgpu | FileCheck %s
 
 // The contract's main loop: a variant with two descriptor arguments, a
-// ring of three stages of 1024-aligned workgroup buffers (as many as fit),
-// the first two stages requested before the loop, wgmma left in flight
+// ring of four stages of 1024-aligned workgroup buffers (views of one
+// allocation, which the f32 tile reuses after the loop), the first three
+// stages requested before the loop, wgmma left in flight
 // (waitGroup 1) on a loop-carried accumulator, the stage the previous
 // wgmma released refilled after a barrier, and the registers back in a
 // tensor after the last wgmma group is waited for. Two warpgroups share
@@ -17,13 +18,14 @@
 // CHECK-SAME:    %[[TA:.*]]: !llvm.ptr {tile.tma = {arg = 0 : i64, box = array<i64: 128, 64>, swizzle = 128 : i64}},
 // CHECK-SAME:    %[[TB:.*]]: !llvm.ptr {tile.tma = {arg = 1 : i64, box = array<i64: 64, 64>, swizzle = 128 : i64}})
 // CHECK-SAME:    attributes {tile.block_size = 256 : i64, tile.kernel, tile.variant_of = @mm}
-// CHECK:         %[[BAR:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 3>
-// CHECK-COUNT-3: nvgpu.mbarrier.init %[[BAR]]
-// CHECK:         %[[SA:.*]] = memref.alloc() {alignment = 1024 : i64} : memref<3x128x64xf16, #gpu.address_space<workgroup>>
-// CHECK:         %[[SB:.*]] = memref.alloc() {alignment = 1024 : i64} : memref<3x64x128xf16, #gpu.address_space<workgroup>>
+// CHECK:         %[[BAR:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
+// CHECK-COUNT-4: nvgpu.mbarrier.init %[[BAR]]
+// CHECK:         %[[RAW:.*]] = memref.alloc() {alignment = 1024 : i64} : memref<131072xi8, #gpu.address_space<workgroup>>
+// CHECK:         %[[SA:.*]] = memref.view %[[RAW]][%{{.*}}][] : memref<131072xi8, #gpu.address_space<workgroup>> to memref<4x128x64xf16, #gpu.address_space<workgroup>>
+// CHECK:         %[[SB:.*]] = memref.view %[[RAW]][%c65536][] : memref<131072xi8, #gpu.address_space<workgroup>> to memref<4x64x128xf16, #gpu.address_space<workgroup>>
 // CHECK:         builtin.unrealized_conversion_cast %[[TA]] : !llvm.ptr to !nvgpu.tensormap.descriptor<tensor = memref<128x64xf16, 3>, swizzle = swizzle_128b
 // CHECK:         %[[INIT:.*]] = nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<64x128xf32>>
-// The prologue: stages 0 and 1, each only if its iteration exists.
+// The prologue: stages 0 to 2, each only if its iteration exists.
 // CHECK:         nvgpu.mbarrier.arrive.expect_tx %[[BAR]][%{{.*}}], %c32768
 // CHECK:         memref.reinterpret_cast %[[SA]] to offset: [%{{.*}}], sizes: [128, 64], strides: [64, 1]
 // CHECK:         nvgpu.tma.async.load
@@ -32,9 +34,12 @@
 // CHECK:         nvgpu.tma.async.load
 // CHECK:         nvgpu.mbarrier.arrive.expect_tx
 // CHECK-COUNT-3: nvgpu.tma.async.load
+// CHECK:         nvgpu.mbarrier.arrive.expect_tx
+// CHECK-COUNT-3: nvgpu.tma.async.load
+// CHECK-NOT:     nvgpu.tma.async.load
 // CHECK:         %[[R:.*]] = scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (!nvgpu.warpgroup.accumulator<fragmented = vector<64x128xf32>>)
 // CHECK-NOT:       tile.load
-// CHECK:           %[[STAGE:.*]] = arith.remui %{{.*}}, %c3
+// CHECK:           %[[STAGE:.*]] = arith.remui %{{.*}}, %c4
 // CHECK:           nvgpu.mbarrier.try_wait.parity %[[BAR]][%[[STAGE]]]
 // CHECK:           memref.reinterpret_cast %[[SA]] to offset: [%{{.*}}], sizes: [64, 64], strides: [64, 1]
 // CHECK:           nvgpu.warpgroup.generate.descriptor {{.*}} -> <tensor = memref<64x64xf16, 3>>
@@ -44,8 +49,8 @@
 // CHECK-COUNT-3:   nvgpu.tma.async.load
 // CHECK:           scf.yield %[[D]]
 // CHECK:         nvvm.wgmma.wait.group.sync.aligned 0
-// CHECK:         %[[BUF:.*]] = memref.alloc() : memref<128x128xf32>
 // CHECK-NEXT:    gpu.barrier
+// CHECK:         %[[BUF:.*]] = memref.view %[[RAW]][%{{.*}}][] : memref<131072xi8, #gpu.address_space<workgroup>> to memref<128x128xf32, #gpu.address_space<workgroup>>
 // CHECK-NEXT:    %[[VIEW:.*]] = memref.subview %[[BUF]][0, 0] [64, 128] [1, 1]
 // CHECK-NEXT:    nvgpu.warpgroup.mma.store %[[R]], %[[VIEW]]
 // CHECK:         %[[T:.*]] = bufferization.to_tensor %[[BUF]] restrict
@@ -199,7 +204,7 @@ func.func @k32(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) at
 // The num_stages hint sets the ring's size (within what fits).
 // CHECK-LABEL: func.func @hinted__wgmma(
 // CHECK:         nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
-// CHECK:         memref.alloc() {alignment = 1024 : i64} : memref<2x128x64xf16, #gpu.address_space<workgroup>>
+// CHECK:         memref.view {{.*}} to memref<2x128x64xf16, #gpu.address_space<workgroup>>
 func.func @hinted(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) attributes {tile.kernel, tile.hints = {num_stages = 2 : i64}} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

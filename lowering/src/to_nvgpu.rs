@@ -20,13 +20,14 @@
 //! }
 //! ```
 //! After (in `@k__wgmma`, whose last two arguments are `!llvm.ptr`s to the
-//! descriptors of `%A` and `%B`; `S` stages, here 3):
+//! descriptors of `%A` and `%B`; `S` stages, here 3 for brevity):
 //! ```mlir
 //! %bar = nvgpu.mbarrier.create -> !nvgpu.mbarrier.group<..., num_barriers = 3>
 //! nvgpu.mbarrier.init %bar[%s], %c1, predicate = %thread0      // each stage s
 //! gpu.barrier
-//! %sa = memref.alloc() {alignment = 1024} : memref<3x128x64xf16, #gpu.address_space<workgroup>>
-//! %sb = memref.alloc() {alignment = 1024} : memref<3x64x128xf16, #gpu.address_space<workgroup>>
+//! %raw = memref.alloc() {alignment = 1024} : memref<98304xi8, #gpu.address_space<workgroup>>
+//! %sa = memref.view %raw[%c0][] : ... to memref<3x128x64xf16, #gpu.address_space<workgroup>>
+//! %sb = memref.view %raw[%c49152][] : ... to memref<3x64x128xf16, #gpu.address_space<workgroup>>
 //! %init = nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<128x128xf32>>
 //! // prologue: iterations 0 .. S-2 into stages 0 .. S-2 (if they exist)
 //! nvgpu.mbarrier.arrive.expect_tx %bar[%s], %c32768, predicate = %exists_and_thread0
@@ -42,15 +43,17 @@
 //!   scf.yield %d
 //! }
 //! nvvm.wgmma.wait.group.sync.aligned 0
-//! %buf = memref.alloc() : memref<128x128xf32>
+//! gpu.barrier
+//! %buf = memref.view %raw[%c0][] : ... to memref<128x128xf32, #gpu.address_space<workgroup>>
 //! nvgpu.warpgroup.mma.store %r, %buf
 //! gpu.barrier
 //! %acc = bufferization.to_tensor %buf restrict : memref<128x128xf32> to tensor<128x128xf32>
 //! ```
 //!
-//! The ring has the kernel's `num_stages` hint stages, or as many as fit
-//! (at most 4) in a 160 KiB budget shared with the f32 tile the
-//! accumulator is stored to. When a load's coordinates are computed in the
+//! The ring has the kernel's `num_stages` hint stages, else 4 (measured
+//! fastest on the H200, BENCHMARKS.md), at most what fits in 160 KiB. The
+//! ring's buffers are views of one workgroup allocation, which the f32
+//! tile the accumulator is stored to reuses after the loop. When a load's coordinates are computed in the
 //! loop body (not the induction variable itself or loop-invariant), they
 //! cannot be requested ahead: one stage, the loads at the top of each
 //! iteration, and the mma waited for (waitGroup 0).
@@ -274,18 +277,20 @@ fn find(kernel: OperationRef) -> Vec<Match> {
     found
 }
 
-/// Shared memory this pass budgets for the ring of operand buffers and the
-/// f32 tile the accumulator is stored to, leaving room for the general
-/// path's tiles within a block's 227 KiB.
+/// Shared memory this pass may give the ring of operand buffers (which
+/// the f32 accumulator tile reuses after the loop), leaving room for the
+/// general path's tiles within a block's 227 KiB.
 const PIPELINE_BUDGET: i64 = 160 * 1024;
 /// Most stages: beyond four, loads are far enough ahead.
 const MAX_STAGES: i64 = 4;
+/// Stages without a hint.
+const DEFAULT_STAGES: i64 = 4;
 
-/// Stages of the ring: the kernel's `num_stages` hint, or as many as fit
-/// (at most four), but at least one.
+/// Stages of the ring: the kernel's `num_stages` hint, else four; at
+/// least one, and no more than fit.
 fn stages(kernel: OperationRef, m: i64, n: i64, k: i64) -> i64 {
     let stage_bytes = (m * k + k * n) * 2;
-    let fit = ((PIPELINE_BUDGET - m * n * 4) / stage_bytes).clamp(1, MAX_STAGES);
+    let fit = (PIPELINE_BUDGET / stage_bytes).clamp(1, MAX_STAGES);
     let hint = kernel
         .attribute("tile.hints")
         .ok()
@@ -293,7 +298,7 @@ fn stages(kernel: OperationRef, m: i64, n: i64, k: i64) -> i64 {
         .and_then(|h| h.element_by_name("num_stages"))
         .and_then(|v| melior::ir::attribute::IntegerAttribute::try_from(v).ok())
         .map(|v| v.value());
-    hint.map_or(fit, |h| h.clamp(1, fit))
+    hint.unwrap_or(DEFAULT_STAGES).clamp(1, fit)
 }
 
 fn is_loop(op: OperationRef) -> bool {
@@ -432,9 +437,16 @@ fn rewrite<'c>(context: &'c Context, found: &Match, pointers: [IrValue<'c>; 2], 
         pre.void("nvgpu.mbarrier.init", &[barrier, c1, pre.index(stage)?, leader], &[])?;
     }
     pre.void("gpu.barrier", &[], &[])?;
+    // One allocation holds the ring and, after the loop, the f32 tile the
+    // accumulator is stored to: the ring is free by then.
+    let a_ring_bytes = stages * m * k * 2;
+    let ring_bytes = a_ring_bytes + stages * k * n * 2;
+    let raw_type = format!("memref<{}xi8, {workgroup}>", ring_bytes.max(m * n * 4));
     let alloc = [("alignment", "1024 : i64"), ("operandSegmentSizes", "array<i32: 0, 0>")];
-    let a_buffer = pre.op("memref.alloc", &[], &[&format!("memref<{stages}x{m}x{k}x{t}, {workgroup}>")], &alloc)?;
-    let b_buffer = pre.op("memref.alloc", &[], &[&format!("memref<{stages}x{k}x{n}x{t}, {workgroup}>")], &alloc)?;
+    let raw = pre.op("memref.alloc", &[], &[&raw_type], &alloc)?;
+    let a_buffer = pre.op("memref.view", &[raw, c0], &[&format!("memref<{stages}x{m}x{k}x{t}, {workgroup}>")], &[])?;
+    let b_offset = pre.index(a_ring_bytes)?;
+    let b_buffer = pre.op("memref.view", &[raw, b_offset], &[&format!("memref<{stages}x{k}x{n}x{t}, {workgroup}>")], &[])?;
     let a_desc = pre.op("builtin.unrealized_conversion_cast", &[pointers[0]], &[&a_map], &[])?;
     let b_desc = pre.op("builtin.unrealized_conversion_cast", &[pointers[1]], &[&b_map], &[])?;
     let init = pre.op("nvgpu.warpgroup.mma.init.accumulator", &[], &[&accumulator], &[])?;
@@ -585,10 +597,10 @@ fn rewrite<'c>(context: &'c Context, found: &Match, pointers: [IrValue<'c>; 2], 
     if wait_group > 0 {
         post.void("nvvm.wgmma.wait.group.sync.aligned", &[], &[("group", "0 : i64")])?;
     }
-    let staging = post.op("memref.alloc", &[], &[&format!("memref<{m}x{n}xf32>")], &[("operandSegmentSizes", "array<i32: 0, 0>")])?;
     // A barrier first: every warp's last wgmma has completed (each waits
-    // for its own), so no warp still reads the ring while others store.
+    // for its own), so no warp still reads the ring the tile overwrites.
     post.void("gpu.barrier", &[], &[])?;
+    let staging = post.op("memref.view", &[raw, post.index(0)?], &[&format!("memref<{m}x{n}xf32, {workgroup}>")], &[])?;
     // The store's target must have the fragment's shape, but its lowering
     // places each warp's rows by the warp's index in the block (warp w
     // writes rows 16w..16w+15), not in its warpgroup: through a view of
@@ -598,7 +610,7 @@ fn rewrite<'c>(context: &'c Context, found: &Match, pointers: [IrValue<'c>; 2], 
     let share = post.op(
         "memref.subview",
         &[staging],
-        &[&format!("memref<{rows}x{n}xf32, strided<[{n}, 1]>>")],
+        &[&format!("memref<{rows}x{n}xf32, strided<[{n}, 1]>, {workgroup}>")],
         &[
             ("operandSegmentSizes", "array<i32: 1, 0, 0, 0>"),
             ("static_offsets", "array<i64: 0, 0>"),

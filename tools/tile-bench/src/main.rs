@@ -48,6 +48,15 @@ struct Cli {
     /// Run the general kernel, never a specialised variant.
     #[arg(long)]
     no_variants: bool,
+    /// Benchmark the matmul in PATH for DTYPE instead of the example (same
+    /// parameters: A, B, C of DTYPE; a 1-D grid of 128x128 output tiles).
+    #[arg(long = "kernel", value_name = "DTYPE=PATH", value_parser = parse_kernel)]
+    kernels: Vec<(String, std::path::PathBuf)>,
+}
+
+fn parse_kernel(text: &str) -> Result<(String, std::path::PathBuf), String> {
+    let (dtype, path) = text.split_once('=').ok_or_else(|| format!("'{text}' is not DTYPE=PATH"))?;
+    Ok((dtype.to_string(), path.into()))
 }
 
 fn parse_shape(text: &str) -> Result<[usize; 3], String> {
@@ -104,15 +113,21 @@ fn run(cli: &Cli) -> Result<()> {
             "bf16" => (DType::BF16, "bf16", include_str!("../../../examples/matmul_bf16_bf16.mlir")),
             other => bail!("unknown dtype '{other}' (f16, bf16)"),
         };
+        let (file, text) = match cli.kernels.iter().rev().find(|(d, _)| d == name) {
+            Some((_, path)) => {
+                (path.display().to_string(), std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?)
+            }
+            None => (format!("matmul_{name}_{name}.mlir"), source.to_string()),
+        };
         let start = Instant::now();
-        let bundle = gpu::compile_text(&context, source, &format!("matmul_{name}_{name}.mlir"), None, gpu::DEFAULT_CHIP)?;
+        let bundle = gpu::compile_text(&context, &text, &file, None, gpu::DEFAULT_CHIP)?;
         let compile_ms = start.elapsed().as_secs_f64() * 1e3;
         let kernel = bundle.kernels.first().context("the bundle has no kernel")?.signature.name.clone();
         let mut loaded_ms = None;
         for &shape in &cli.shapes {
             let row = bench(cli, &cuda, &cublas, &bundle, &kernel, dtype, name, shape, &mut loaded_ms)?;
             if let Some(ms) = loaded_ms.take().filter(|_| rows.iter().all(|r: &Row| r.dtype != name)) {
-                println!("{name}: @{kernel} compiled to PTX in {compile_ms:.0} ms, JIT-loaded in {ms:.0} ms");
+                println!("{name}: @{kernel} ({file}) compiled to PTX in {compile_ms:.0} ms, JIT-loaded in {ms:.0} ms");
                 println!("{:<5} {:>20} {:>10} {:>10} {:>7}  {:<28} check", "dtype", "MxNxK", "tile", "cuBLAS", "ratio", "entry");
             }
             println!(
