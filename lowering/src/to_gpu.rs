@@ -46,7 +46,10 @@
 //! NVPTX backend infers shared-memory accesses where it can. Buffers that
 //! are already in the workgroup address space (TMA and wgmma operands) are
 //! views of the shared memory without a cast. Module-level
-//! `memref.global` constants move into the GPU module.
+//! `memref.global` constants move into the GPU module. A kernel whose
+//! tiles exceed a block's shared memory is an error, but a variant
+//! (`tile.variant_of`) that does is dropped: the runtime then launches the
+//! kernel it optimises.
 
 use crate::{
     build::At,
@@ -209,6 +212,15 @@ fn kernel_to_gpu<'c>(
     let realign = max_alignment > 128;
     if realign {
         total += max_alignment;
+    }
+    if total > MAX_SHARED_MEMORY && kernel.has_attribute("tile.variant_of") {
+        // A variant is an optimisation of a kernel that is compiled anyway:
+        // one that does not fit is dropped, never an error.
+        // SAFETY: the variant is a top-level function nothing calls (the
+        // runtime reaches it by name, and the bundle lists only the
+        // gpu.funcs that exist).
+        unsafe { mlir_sys::mlirOperationDestroy(kernel.to_raw()) };
+        return Some(());
     }
     if total > MAX_SHARED_MEMORY {
         emit_error(

@@ -1,0 +1,16 @@
+// RUN: tile-opt %s --convert-tile-to-gpu | FileCheck %s
+
+// A variant whose tiles do not fit in shared memory is dropped (the
+// runtime then launches the kernel it is a variant of); the kernel itself
+// is converted.
+// CHECK:     gpu.module @tile_kernels {
+// CHECK:       gpu.func @k(
+// CHECK-NOT:   @k__wgmma
+func.func @k(%a: memref<64xf32>) attributes {tile.kernel} {
+  %t = memref.alloc() : memref<64xf32>
+  return
+}
+func.func @k__wgmma(%a: memref<64xf32>) attributes {tile.kernel, tile.variant_of = @k} {
+  %t = memref.alloc() : memref<65536xf32>
+  return
+}
