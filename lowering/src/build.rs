@@ -84,6 +84,28 @@ impl<'c, 'a> At<'c, 'a> {
         self.op("arith.constant", &[], &["index"], &[("value", &format!("{value} : index"))])
     }
 
+    /// Inserts `scf.if %condition { }` (with an empty `else { }` when
+    /// `with_else`), without results; builders for its regions, each
+    /// before the region's `scf.yield`.
+    pub fn scf_if(&self, condition: IrValue<'c>, with_else: bool) -> Option<Vec<At<'c, 'a>>> {
+        let regions = [Region::new(), Region::new()];
+        let mut yields = Vec::new();
+        for region in &regions[..1 + usize::from(with_else)] {
+            let block = region.append_block(Block::new(&[]));
+            yields.push(block.append_operation(OperationBuilder::new("scf.yield", self.location).build().ok()?).to_raw());
+        }
+        self.insert(OperationBuilder::new("scf.if", self.location).add_operands(&[condition]).add_regions(regions).build().ok()?);
+        yields
+            .into_iter()
+            .map(|raw| {
+                // SAFETY: each yield is alive, owned by a block of the scf.if
+                // just inserted into `self.block`, which outlives 'a.
+                let terminator = unsafe { OperationRef::from_raw(raw) };
+                Some(At { context: self.context, location: self.location, block: terminator.block()?, before: Some(terminator) })
+            })
+            .collect()
+    }
+
     /// `gpu.thread_id x`, `gpu.block_dim x` and the like.
     pub fn gpu_query(&self, name: &str) -> Option<IrValue<'c>> {
         self.op(name, &[], &["index"], &[("dimension", "#gpu<dim x>")])

@@ -145,26 +145,15 @@ impl<'c> RunExternalPass<'c> for Distribute {
 /// would undo later phases' writes.)
 fn guard<'c>(context: &'c Context, store: OperationRef<'c, '_>) -> Option<()> {
     let here = At::before(context, store)?;
-    let location = store.location();
     here.void("gpu.barrier", &[], &[])?;
     let thread = here.gpu_query("gpu.thread_id")?;
     let first = here.op("arith.cmpi", &[thread, here.index(0)?], &["i1"], &[("predicate", "0 : i64")])?;
-    let then_block = Block::new(&[]);
-    let then_yield = then_block.append_operation(OperationBuilder::new("scf.yield", location).build().ok()?).to_raw();
-    let region = Region::new();
-    region.append_block(then_block);
-    here.insert(
-        OperationBuilder::new("scf.if", location)
-            .add_operands(&[first])
-            .add_regions([region, Region::new()])
-            .build()
-            .ok()?,
-    );
+    let then = here.scf_if(first, false)?.pop()?;
     here.void("gpu.barrier", &[], &[])?;
     // SAFETY: the store and the `then` block's terminator are alive; the
     // store moves in front of the terminator, and its operands, defined
     // before the scf.if, still dominate it.
-    unsafe { OperationRefMut::from_raw(store.to_raw()) }.move_before(unsafe { OperationRef::from_raw(then_yield) });
+    unsafe { OperationRefMut::from_raw(store.to_raw()) }.move_before(then.before?);
     Some(())
 }
 
@@ -378,30 +367,14 @@ fn warp_reduce<'c>(context: &'c Context, found: &Reduction, lane: IrValue<'c>) -
     // Lane 0 folds the warp's result into the element.
     let zero = at.index(0)?;
     let first = at.op("arith.cmpi", &[lane, zero], &["i1"], &[("predicate", "0 : i64")])?;
-    let then = Block::new(&[]);
-    {
-        // SAFETY: `then` is alive and owned here until it moves into the
-        // region below.
-        let then_ref = unsafe { melior::ir::BlockRef::from_raw(then.to_raw()) };
-        let inside = At { context, location, block: then_ref, before: None };
-        let mut operands = vec![memref];
-        operands.extend(&value_indices);
-        let old = inside.op("memref.load", &operands, &[&element_text], &[])?;
-        let new = combine_op(&inside, old, value)?;
-        let mut operands = vec![new, memref];
-        operands.extend(&value_indices);
-        inside.void("memref.store", &operands, &[])?;
-        inside.void("scf.yield", &[], &[])?;
-    }
-    let then_region = Region::new();
-    then_region.append_block(then);
-    at.insert(
-        OperationBuilder::new("scf.if", location)
-            .add_operands(&[first])
-            .add_regions([then_region, Region::new()])
-            .build()
-            .ok()?,
-    );
+    let inside = at.scf_if(first, false)?.pop()?;
+    let mut operands = vec![memref];
+    operands.extend(&value_indices);
+    let old = inside.op("memref.load", &operands, &[&element_text], &[])?;
+    let new = combine_op(&inside, old, value)?;
+    let mut operands = vec![new, memref];
+    operands.extend(&value_indices);
+    inside.void("memref.store", &operands, &[])?;
     // SAFETY: the old loop is empty but for its yield and has no results;
     // it was the anchor of every insertion above, so it goes last.
     unsafe { mlir_sys::mlirOperationDestroy(inner.to_raw()) };

@@ -261,20 +261,19 @@ fn vectorize(context: &Context, copy: &Copy) -> Option<()> {
         ok = here.op("arith.andi", &[ok, condition], &["i1"], &[])?;
     }
 
-    // The vector loop and the scalar tail, in the `then` region.
-    let then_block = Block::new(&[]);
-    let then_yield = then_block.append_operation(OperationBuilder::new("scf.yield", location).build().ok()?).to_raw();
-    // SAFETY (both): the blocks are alive, owned here until they move into
-    // their regions below, after the last use of these references.
-    let then_ref = unsafe { BlockRef::from_raw(then_block.to_raw()) };
-    let inner = At { context, location, block: then_ref, before: Some(unsafe { OperationRef::from_raw(then_yield) }) };
+    // The vector loop and the scalar tail in the `then` region, the
+    // scalar loop in the `else` region.
+    let mut branches = here.scf_if(ok, true)?;
+    let otherwise = branches.pop()?;
+    let inner = branches.pop()?;
     let extent = upper[rank - 1];
     let vectors = inner.index_op("arith.divsi", &[extent, lanes])?;
     let mut vector_upper = upper.to_vec();
     vector_upper[rank - 1] = vectors;
     let loop_block = Block::new(&vec![(index, location); rank]);
     {
-        // SAFETY: as for `then_ref`.
+        // SAFETY: `loop_block` is alive and owned here until it moves into
+        // the loop's region below, after the last use of this reference.
         let at = At { context, location, block: unsafe { BlockRef::from_raw(loop_block.to_raw()) }, before: None };
         let mut indices: Vec<IrValue> = (0..rank).map(|d| loop_block.argument(d).ok().map(|a| detach(a.into()))).collect::<Option<_>>()?;
         let lanes_inside = at.index(copy.lanes)?;
@@ -311,45 +310,22 @@ fn vectorize(context: &Context, copy: &Copy) -> Option<()> {
     // loop or barrier).
     let covered = inner.index_op("arith.muli", &[vectors, lanes])?;
     let ragged = inner.op("arith.cmpi", &[covered, extent], &["i1"], &[("predicate", "1 : i64")])?;
-    let tail_block = Block::new(&[]);
-    let tail_yield = tail_block.append_operation(OperationBuilder::new("scf.yield", location).build().ok()?).to_raw();
-    // SAFETY: cloning a live op gives a new, unparented op that the tail
-    // block takes ownership of just below.
-    let tail = unsafe { OperationRef::from_raw(mlir_sys::mlirOperationClone(op.to_raw())) };
-    // SAFETY: the clone is unparented and alive; moving it into the tail
-    // block (before its yield) gives it an owner.
-    unsafe { mlir_sys::mlirBlockInsertOwnedOperationBefore(tail_block.to_raw(), tail_yield, tail.to_raw()) };
+    let tail_at = inner.scf_if(ragged, false)?.pop()?;
+    // SAFETY: cloning a live op gives a new, unparented op, which the tail
+    // branch's block takes ownership of (before its yield, which is alive).
+    let tail = unsafe {
+        let clone = mlir_sys::mlirOperationClone(op.to_raw());
+        mlir_sys::mlirBlockInsertOwnedOperationBefore(tail_at.block.to_raw(), tail_at.before?.to_raw(), clone);
+        OperationRef::from_raw(clone)
+    };
     // SAFETY: operand `rank - 1` is the innermost lower bound of the
     // cloned loop; `covered` dominates it (defined earlier in the same
     // region).
     unsafe { mlir_sys::mlirOperationSetOperand(tail.to_raw(), (rank - 1) as isize, covered.to_raw()) };
-    let tail_region = Region::new();
-    tail_region.append_block(tail_block);
-    inner.insert(
-        OperationBuilder::new("scf.if", location)
-            .add_operands(&[ragged])
-            .add_regions([tail_region, Region::new()])
-            .build()
-            .ok()?,
-    );
-
-    let else_block = Block::new(&[]);
-    let else_yield = else_block.append_operation(OperationBuilder::new("scf.yield", location).build().ok()?).to_raw();
-    let then_region = Region::new();
-    then_region.append_block(then_block);
-    let else_region = Region::new();
-    else_region.append_block(else_block);
-    here.insert(
-        OperationBuilder::new("scf.if", location)
-            .add_operands(&[ok])
-            .add_regions([then_region, else_region])
-            .build()
-            .ok()?,
-    );
     // SAFETY: the loop is alive; it moves, with its body, in front of the
-    // else region's terminator, which is alive (now owned by the scf.if).
+    // else region's terminator, which is alive (owned by the scf.if).
     let mut moved = unsafe { OperationRefMut::from_raw(op.to_raw()) };
-    moved.move_before(unsafe { OperationRef::from_raw(else_yield) });
+    moved.move_before(otherwise.before?);
     Some(())
 }
 
