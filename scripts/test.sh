@@ -20,6 +20,11 @@ cargo build --workspace --all-targets
 echo "== cargo test"
 cargo test --workspace
 
+# The GPU tests again, with their output: without a GPU they say what they
+# skipped and why (libtest hides the output of passing tests).
+echo "== GPU tests, with what they skipped"
+cargo test -q -p tile-tests --test integration gpu:: -- --show-output
+
 echo "== lit"
 /usr/lib/llvm-22/bin/lit -sv lit/
 
