@@ -33,7 +33,8 @@
 //!
 //! Block size is the compiler's choice: [`BLOCK_SIZE`] threads, or the
 //! `tile.block_size` an earlier pass chose for the kernel (the wgmma variant
-//! of `convert-tile-to-nvgpu` runs one warpgroup, 128). Each buffer
+//! of `convert-tile-to-nvgpu` runs one or two warpgroups, 128 or 256).
+//! Each buffer
 //! gets its own range of shared memory, aligned to 128 bytes or to the
 //! alloc's larger `alignment` (swizzled TMA tiles need 1024), for the whole
 //! kernel (no reuse between buffers yet), and the kernel records the total

@@ -53,8 +53,8 @@
 //! The ring has the kernel's `num_stages` hint stages, else 4 (measured
 //! fastest on the H200, BENCHMARKS.md), at most what fits in 160 KiB. The
 //! ring's buffers are views of one workgroup allocation, which the f32
-//! tile the accumulator is stored to reuses after the loop. When a load's coordinates are computed in the
-//! loop body (not the induction variable itself or loop-invariant), they
+//! tile the accumulator is stored to reuses after the loop. When a load's
+//! coordinates are computed in the loop body (not the induction variable itself or loop-invariant), they
 //! cannot be requested ahead: one stage, the loads at the top of each
 //! iteration, and the mma waited for (waitGroup 0).
 //!
@@ -63,15 +63,16 @@
 //! example above shows one warpgroup's view as the whole tile, for
 //! brevity); for `M = 64`, one warpgroup. The rest of the kernel (epilogue,
 //! other loads and stores) goes the general SIMT way with those threads.
-//! Thread 0 alone requests the loads. Out-of-bounds operand elements come from the TMA's
-//! zero fill, which is the views' padding. A non-zero initial accumulator
+//! Thread 0 alone requests the loads. Out-of-bounds operand elements come
+//! from the TMA's zero fill, which is the views' padding. A non-zero initial accumulator
 //! is added after the loop (`d = c + sum a*b`), and an f16 accumulator is
 //! kept in f32 registers and rounded once at the end.
 //!
 //! What it maps, and what stays on the general path (never an error):
 //! `f16` or `bf16` operands with `K = 64` (one 128-byte swizzled row per
 //! operand row), `M` of 64 or 128, `N` a multiple of 64 up to 256 with at
-//! most 16384 accumulator elements (128 registers a thread); operands that
+//! most 16384 accumulator elements (128 registers a thread for one
+//! warpgroup, 64 for two); operands that
 //! are `tile.load`s, in the loop body, from views of kernel arguments with
 //! zero padding; an accumulator that only the mma uses; and a loop that is
 //! not itself inside a loop (its mbarrier phase restarts with it). `f32`
@@ -79,8 +80,10 @@
 //! general path. Of the hints, `num_stages` sets the ring's size; the others
 //! are accepted and not used yet.
 //!
-//! Caveats: one warpgroup both issues the loads and multiplies (no warp
-//! specialisation yet), with a block barrier per iteration; only for
+//! Caveats: the warpgroups that multiply also issue the loads (thread 0;
+//! no warp specialisation yet), with a block barrier per iteration; the
+//! accumulator store relies on `nvgpu.warpgroup.mma.store` placing rows by
+//! the warp's index in the block (see the store below); only for
 //! `sm_90a`: `tile-to-ptx` runs this pass for that chip alone.
 
 use crate::{
@@ -102,7 +105,7 @@ use tile_runtime::TmaDescriptor;
 
 /// Suffix of the variant's name.
 pub const VARIANT_SUFFIX: &str = "__wgmma";
-/// Threads of the variant: one warpgroup.
+/// Threads of one warpgroup.
 pub const WARPGROUP: i64 = 128;
 /// Rows of one wgmma: a warpgroup's share of the accumulator.
 const WGMMA_M: i64 = 64;

@@ -2,7 +2,10 @@
 //! (feature `cublas`): the library is loaded at run time, like the driver,
 //! and runs on the same stream and device arrays as the kernels.
 
-use crate::{DType, Error, Result, cuda::Cuda};
+use crate::{
+    DType, Error, Result,
+    cuda::{Cuda, DeviceArgs},
+};
 use cudarc::cublas::{result, safe::CudaBlas, sys};
 use std::ffi::c_void;
 
@@ -28,21 +31,43 @@ impl Cublas {
     }
 
     /// Queues `C = A B` for row-major `A` (`m x k`), `B` (`k x n`) and `C`
-    /// (`m x n`) at device addresses `a`, `b`, `c`, all of `dtype` (f16 or
-    /// bf16), accumulated in f32: what `torch.matmul` asks of cuBLAS.
-    pub fn gemm(&self, dtype: DType, [m, n, k]: [usize; 3], a: u64, b: u64, c: u64) -> Result<()> {
+    /// (`m x n`), each an uploaded array given as (arrays, argument index),
+    /// all of `dtype` (f16 or bf16), accumulated in f32: what
+    /// `torch.matmul` asks of cuBLAS. An array smaller than its shape needs
+    /// is an error, never an out-of-bounds access.
+    #[allow(clippy::too_many_arguments)]
+    pub fn gemm(
+        &self,
+        cuda: &Cuda,
+        dtype: DType,
+        [m, n, k]: [usize; 3],
+        a: (&DeviceArgs, usize),
+        b: (&DeviceArgs, usize),
+        c: (&DeviceArgs, usize),
+    ) -> Result<()> {
         let data = match dtype {
             DType::F16 => sys::cudaDataType::CUDA_R_16F,
             DType::BF16 => sys::cudaDataType::CUDA_R_16BF,
             other => return Err(Error::Blas(format!("no {other} GEMM here (f16 and bf16 only)"))),
         };
+        let mut addresses = [0u64; 3];
+        for (slot, ((arrays, index), (rows, cols), name)) in
+            addresses.iter_mut().zip([(a, (m, k), "A"), (b, (k, n), "B"), (c, (m, n), "C")])
+        {
+            let needed = rows.checked_mul(cols).and_then(|e| e.checked_mul(dtype.size()));
+            match (arrays.bytes(index), needed) {
+                (Some(have), Some(need)) if have >= need => *slot = cuda.address(arrays, index),
+                _ => return Err(Error::Blas(format!("{name} is not a device array of {rows}x{cols} {dtype}"))),
+            }
+        }
+        let [a, b, c] = addresses;
         let dim = |d: usize| i32::try_from(d).map_err(|_| Error::Blas(format!("dimension {d} exceeds cuBLAS's int")));
         let (m, n, k) = (dim(m)?, dim(n)?, dim(k)?);
         let (alpha, beta) = (1.0f32, 0.0f32);
         // Row-major C = A B is column-major C^T = B^T A^T: cuBLAS sees
         // B (n x k, leading dim n) times A (k x m, leading dim k).
-        // SAFETY: the addresses are device arrays of the stated shapes and
-        // type on this handle's context (the caller's uploads), alpha and
+        // SAFETY: the addresses are device arrays of at least the stated
+        // shapes' sizes (checked above) on this handle's context, alpha and
         // beta are f32 as CUBLAS_COMPUTE_32F requires, and they outlive the
         // call (cuBLAS reads host scalars before it returns).
         unsafe {

@@ -23,6 +23,14 @@ pub struct DeviceArgs {
     buffers: Vec<Option<CudaSlice<u8>>>,
 }
 
+impl DeviceArgs {
+    /// Bytes of argument `index`'s device array (`None` for a scalar or
+    /// an index out of range).
+    pub fn bytes(&self, index: usize) -> Option<usize> {
+        self.buffers.get(index).and_then(Option::as_ref).map(|b| b.len())
+    }
+}
+
 /// A kernel ready to launch on uploaded arrays ([`Cuda::prepare`]); it
 /// borrows them, so they outlive every launch of it.
 pub struct Prepared<'d> {
@@ -119,7 +127,6 @@ impl Cuda {
 
     /// [`Cuda::launch`], saying which entry ran.
     pub fn launch_report(&self, bundle: &Bundle, name: &str, args: &mut [Arg], grid: Grid, repeat: usize) -> Result<Launched> {
-        bundle.kernel(name).ok_or_else(|| Error::NoKernel(name.into()))?.signature.check(args)?;
         let device = self.upload(args)?;
         let mut prepared = self.prepare(bundle, name, args, &device, grid)?;
         let mut times = Vec::new();
@@ -183,7 +190,14 @@ impl Cuda {
     ) -> Result<Prepared<'d>> {
         let info = bundle.kernel(name).ok_or_else(|| Error::NoKernel(name.into()))?;
         info.signature.check(args)?;
-        if device.buffers.len() != args.len() {
+        // The device arrays must be (at least as large as) these arguments'
+        // arrays, or the kernel would read past them.
+        let fits = device.buffers.len() == args.len()
+            && args.iter().enumerate().all(|(i, arg)| match arg {
+                Arg::Array(array) => device.bytes(i).is_some_and(|n| n >= array.bytes().len()),
+                Arg::Scalar(_) => true,
+            });
+        if !fits {
             return Err(Error::Launch("the device arrays are not those of these arguments".into()));
         }
         let grid = Grid::new(grid.0)?;

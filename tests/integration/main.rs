@@ -6,5 +6,6 @@ mod builders;
 mod cpu;
 mod gpu;
 mod stages;
+mod tile_bench;
 mod tile_run;
 mod support;

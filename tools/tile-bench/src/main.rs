@@ -102,6 +102,18 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: &Cli) -> Result<()> {
+    if let Some(other) = cli.dtypes.iter().chain(cli.kernels.iter().map(|(d, _)| d)).find(|d| !matches!(d.as_str(), "f16" | "bf16")) {
+        bail!("unknown dtype '{other}' (f16, bf16)");
+    }
+    // cuBLAS takes int dims and leading dims; refuse larger shapes before
+    // touching the GPU or allocating their host arrays.
+    for &[m, n, k] in &cli.shapes {
+        for (rows, cols) in [(m, k), (k, n), (m, n)] {
+            if rows.checked_mul(cols).is_none_or(|elements| elements > i32::MAX as usize) {
+                bail!("{m}x{n}x{k}: a {rows}x{cols} operand exceeds 2^31 elements");
+            }
+        }
+    }
     let cuda = Cuda::new()?.use_variants(!cli.no_variants);
     let cublas = Cublas::new(&cuda)?;
     println!("tile-bench on {}: median of {} runs after {} warm-up, L2 flushed before each", cuda.name(), cli.runs, cli.warmup);
@@ -210,8 +222,7 @@ fn bench(
     let start = Instant::now();
     let mut prepared = cuda.prepare(bundle, kernel, &args, &device, grid)?;
     *loaded_ms = Some(start.elapsed().as_secs_f64() * 1e3);
-    let (pa, pb, pc) = (cuda.address(&device, 0), cuda.address(&device, 1), cuda.address(&cublas_out, 0));
-    let gemm = || cublas.gemm(dtype, [m, n, k], pa, pb, pc);
+    let gemm = || cublas.gemm(cuda, dtype, [m, n, k], (&device, 0), (&device, 1), (&cublas_out, 0));
 
     // One launch of each, checked before any timing.
     cuda.timed(|| cuda.enqueue(&mut prepared))?;
