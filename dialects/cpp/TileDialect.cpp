@@ -528,6 +528,36 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
     }
     return success();
   }
+  if (name == "tile.config") {
+    // One tuning configuration, which tile-specialize applies and removes:
+    // integer values; tile-specialize checks the keys and sizes.
+    auto dict = dyn_cast<DictionaryAttr>(attr.getValue());
+    if (!dict)
+      return op->emitError() << "'" << name << "' must be a dictionary";
+    for (NamedAttribute entry : dict)
+      if (!isa<IntegerAttr>(entry.getValue()))
+        return op->emitError() << "'" << name << "': '" << entry.getName().strref()
+                               << "' must be an integer, not " << entry.getValue();
+    return success();
+  }
+  if (name == "tile.tune") {
+    // The tuning space: for each key, the values to try.
+    auto dict = dyn_cast<DictionaryAttr>(attr.getValue());
+    if (!dict)
+      return op->emitError() << "'" << name << "' must be a dictionary";
+    for (NamedAttribute entry : dict) {
+      auto values = dyn_cast<DenseI64ArrayAttr>(entry.getValue());
+      if (!values || values.empty())
+        return op->emitError() << "'" << name << "': '" << entry.getName().strref()
+                               << "' must be a non-empty array<i64: ...>, not "
+                               << entry.getValue();
+      for (int64_t value : values.asArrayRef())
+        if (value < 1)
+          return op->emitError() << "'" << name << "': '" << entry.getName().strref()
+                                 << "' values must be positive";
+    }
+    return success();
+  }
   if (name == "tile.block_size") {
     // Written by convert-tile-to-nvgpu: the threads the kernel variant needs.
     auto threads = dyn_cast<IntegerAttr>(attr.getValue());

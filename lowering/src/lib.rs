@@ -14,6 +14,7 @@ pub mod gpu;
 pub mod pass;
 pub mod rewrite;
 pub mod simplify;
+pub mod specialize;
 pub mod to_gpu;
 pub mod to_linalg;
 pub mod to_memref;
@@ -25,6 +26,7 @@ pub use pass::{PassInfo, TilePass, create_pass, register_passes};
 
 /// Registration functions of every tile pass, in `--help` order.
 pub(crate) const PASSES: &[fn()] = &[
+    pass::register::<specialize::Specialize>,
     pass::register::<simplify::Simplify>,
     pass::register::<to_nvgpu::ConvertTileToNvgpu>,
     pass::register::<to_linalg::ConvertTileToLinalg>,

@@ -56,7 +56,7 @@ pub const DEFAULT_CHIP: &str = "sm_90a";
 /// `{chip}` and `{toolkit}` are the options and `{wgmma}` is
 /// `convert-tile-to-nvgpu` for `sm_90a` (the chip with wgmma), else nothing.
 pub const STAGES: &[(&str, &str)] = &[
-    ("linalg", "tile-simplify, {wgmma}convert-tile-to-linalg"),
+    ("linalg", "tile-specialize, tile-simplify, {wgmma}convert-tile-to-linalg"),
     ("memref", "convert-tile-to-memref"),
     (
         "bufferized",
