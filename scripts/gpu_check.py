@@ -30,13 +30,18 @@ def run(example, grid, arrays, scalars=(), outputs=(), flags=()):
         p = os.path.join(work, f'{example}_{i}.npy')
         np.save(p, a)
         paths.append(p)
-    cmd = [tile_run, source, '--target', 'cuda',
-           '--grid', ','.join(map(str, grid)), *flags, *paths, *map(str, scalars)]
+    grid = grid if isinstance(grid, str) else ','.join(map(str, grid))
+    cmd = [tile_run, source, '--target', 'cuda', '--grid', grid, *flags, *paths, *map(str, scalars)]
     for i in outputs:
         cmd += ['--save', f'{i}={paths[i]}.out.npy']
     if memcheck:
         cmd = ['compute-sanitizer', '--tool', 'memcheck', '--error-exitcode', '3', *cmd]
-    p = subprocess.run(cmd, capture_output=True, text=True)
+    # Tuning (kernels with tile.tune) caches in the scratch directory; under
+    # memcheck it is off, and the --config cases cover the configurations.
+    env = dict(os.environ, TILE_TUNE_CACHE=os.path.join(work, 'tune'))
+    if memcheck:
+        env['TILE_TUNE'] = '0'
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env)
     if p.returncode != 0:
         raise RuntimeError(f'exit {p.returncode}: {p.stdout[-1500:]} {p.stderr[-1500:]}')
     # tile-run's last line says which entry ran ("as @k__wgmma").
@@ -97,7 +102,8 @@ def matmul(example, m, n, k, dtype, flags=()):
         out = {'matmul_f16_f16': np.float16, 'matmul_bf16_bf16': np.uint16}.get(example, np.float32)
         # poisoned: NaN (bf16 as raw bits)
         c = np.full((m, n), 0x7FC1, np.uint16) if out == np.uint16 else np.full((m, n), np.nan, out)
-        (got,) = run(example, ((m + 127) // 128 * ((n + 127) // 128),), [a, b, c], outputs=[2], flags=flags)
+        # One block per tile of C, whatever tile sizes the configuration has.
+        (got,) = run(example, 'tiles:2', [a, b, c], outputs=[2], flags=flags)
         if out == np.uint16:
             got = (got.astype(np.uint32) << 16).view(np.float32)
         want = av @ bv
@@ -106,7 +112,7 @@ def matmul(example, m, n, k, dtype, flags=()):
         rel = 5e-3 if out == np.float16 else 1e-5
         rtol = {np.float16: 1e-3, np.uint16: 1 / 128}.get(out, 0)
         check(f'{example} {m}x{n}x{k} ({run.entry})', got, want, atol=rel * mag + 1e-6, rtol=rtol)
-    case(f'{example} {m}x{n}x{k}', f)
+    case(f'{example} {m}x{n}x{k}' + ''.join(' ' + x for x in flags if x.startswith('tile_')), f)
 
 
 for (m, n, k) in [(300, 200, 100), (1000, 1000, 1000)]:
@@ -119,6 +125,13 @@ matmul('matmul', 1000, 1000, 1000, 'f16', flags=['--no-variants'])
 matmul('matmul', 520, 264, 72, 'f16')
 matmul('matmul_f32', 300, 200, 100, 'f32')
 matmul('matmul_f8', 300, 200, 100, 'f8')
+# Configurations of the tuning space (tile.tune) that tile-specialize and
+# the wgmma variant must get right: tile sizes, stages, occupancy.
+for config in ['tile_m=64,tile_n=256', 'tile_m=128,tile_n=256,num_stages=3', 'tile_m=64,tile_n=64,num_stages=2,occupancy=2',
+               'tile_m=128,tile_n=128,num_stages=2,occupancy=2', 'tile_m=128,tile_n=64,num_stages=3']:
+    for (m, n, k) in [(1000, 1000, 1000), (520, 264, 72)]:
+        matmul('matmul_f16_f16', m, n, k, 'f16', flags=['--config', config])
+    matmul('matmul_bf16_bf16', 1000, 1000, 1000, 'bf16', flags=['--config', config])
 if '--large' in sys.argv:
     matmul('matmul', 4096, 4096, 4096, 'f16')
     matmul('matmul_f16_f16', 4096, 4096, 4096, 'f16')

@@ -20,6 +20,7 @@ pub mod to_linalg;
 pub mod to_memref;
 pub mod to_nvgpu;
 pub mod to_scf;
+pub mod tune;
 pub mod vectorize_copies;
 
 pub use pass::{PassInfo, TilePass, create_pass, register_passes};

@@ -70,15 +70,16 @@
 //!
 //! What it maps, and what stays on the general path (never an error):
 //! `f16` or `bf16` operands with `K = 64` (one 128-byte swizzled row per
-//! operand row), `M` of 64 or 128, `N` a multiple of 64 up to 256 with at
-//! most 16384 accumulator elements (128 registers a thread for one
-//! warpgroup, 64 for two); operands that
+//! operand row), `M` of 64 or 128, `N` a multiple of 64 up to 256 (at
+//! most 64 x 256 accumulator elements a warpgroup: 128 registers a
+//! thread); operands that
 //! are `tile.load`s, in the loop body, from views of kernel arguments with
 //! zero padding; an accumulator that only the mma uses; and a loop that is
 //! not itself inside a loop (its mbarrier phase restarts with it). `f32`
 //! (tf32) and f8 operands, whose wgmma needs `K`-major `B`, stay on the
-//! general path. Of the hints, `num_stages` sets the ring's size; the others
-//! are accepted and not used yet.
+//! general path. Of the hints, `num_stages` sets the ring's size and
+//! `occupancy` caps it so that that many blocks fit on an SM; `num_ctas`
+//! is accepted and not used yet.
 //!
 //! Caveats: the warpgroups that multiply also issue the loads (thread 0;
 //! no warp specialisation yet), with a block barrier per iteration; the
@@ -213,6 +214,13 @@ fn add_variant<'c>(context: &'c Context, kernel: OperationRef<'c, '_>) -> Option
     // Two warpgroups share a 128-row accumulator (64 rows each): twice the
     // warps to hide latency with, half the registers each.
     let warpgroups = if matches.iter().all(|m| m.m == 2 * WGMMA_M) { 2 } else { 1 };
+    // At most 128 accumulator registers a thread (64 x 256 f32 per
+    // warpgroup); more would spill.
+    if matches.iter().any(|found| found.m / warpgroups * found.n > 128 * WARPGROUP) {
+        // SAFETY: the clone was just inserted and nothing refers to it.
+        unsafe { mlir_sys::mlirOperationDestroy(variant.to_raw()) };
+        return Some(());
+    }
     variant_mut.set_attribute("tile.block_size", Attribute::parse(context, &format!("{} : i64", warpgroups * WARPGROUP))?);
     variant_mut.set_attribute("tile.variant_of", Attribute::parse(context, &format!("@{name}"))?);
 
@@ -289,19 +297,33 @@ const MAX_STAGES: i64 = 4;
 /// Stages without a hint.
 const DEFAULT_STAGES: i64 = 4;
 
-/// Stages of the ring: the kernel's `num_stages` hint, else four; at
-/// least one, and no more than fit.
-fn stages(kernel: OperationRef, m: i64, n: i64, k: i64) -> i64 {
-    let stage_bytes = (m * k + k * n) * 2;
-    let fit = (PIPELINE_BUDGET / stage_bytes).clamp(1, MAX_STAGES);
-    let hint = kernel
+/// An integer hint of the kernel's `tile.hints`.
+fn hint(kernel: OperationRef, name: &str) -> Option<i64> {
+    kernel
         .attribute("tile.hints")
         .ok()
         .and_then(|h| melior::ir::attribute::DictionaryAttribute::try_from(h).ok())
-        .and_then(|h| h.element_by_name("num_stages"))
+        .and_then(|h| h.element_by_name(name))
         .and_then(|v| melior::ir::attribute::IntegerAttribute::try_from(v).ok())
-        .map(|v| v.value());
-    hint.unwrap_or(DEFAULT_STAGES).clamp(1, fit)
+        .map(|v| v.value())
+}
+
+/// Shared memory of one SM, of which each resident block loses 1 KiB to
+/// the system.
+const SM_SHARED_MEMORY: i64 = 228 * 1024;
+
+/// Stages of the ring: the kernel's `num_stages` hint, else four; at
+/// least one, and no more than fit. With an `occupancy` hint of `n`, the
+/// ring leaves room for `n` blocks on an SM, each also holding an
+/// `m x n` 16-bit tile for the general path's epilogue.
+fn stages(kernel: OperationRef, m: i64, n: i64, k: i64) -> i64 {
+    let stage_bytes = (m * k + k * n) * 2;
+    let occupancy = hint(kernel, "occupancy").unwrap_or(1).clamp(1, 32);
+    // 2 KiB of slack for the general path's small buffers.
+    let per_block = SM_SHARED_MEMORY / occupancy - 1024 - 2048;
+    let budget = if occupancy > 1 { PIPELINE_BUDGET.min(per_block - m * n * 2) } else { PIPELINE_BUDGET };
+    let fit = (budget / stage_bytes).clamp(1, MAX_STAGES);
+    hint(kernel, "num_stages").unwrap_or(DEFAULT_STAGES).clamp(1, fit)
 }
 
 fn is_loop(op: OperationRef) -> bool {
@@ -349,7 +371,6 @@ fn match_loop(kernel: OperationRef, mma: OperationRef) -> Option<Match> {
         || !matches!(m, 64 | 128)
         || n % SWIZZLE_COLUMNS != 0
         || n > 256
-        || m * n > 128 * WARPGROUP
         || c_shape != [m, n]
     {
         return None;

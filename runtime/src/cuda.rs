@@ -297,6 +297,24 @@ impl Cuda {
         start.elapsed_ms(&end).map_err(driver)
     }
 
+    /// The median milliseconds of `runs` launches of `prepared` after
+    /// `warmup` untimed ones, each after an L2 flush when `flush` is set
+    /// (the flush itself is not timed).
+    pub fn median_ms(&self, prepared: &mut Prepared, warmup: usize, runs: usize, flush: bool) -> Result<f64> {
+        for _ in 0..warmup {
+            self.timed(|| self.enqueue(prepared))?;
+        }
+        let mut times = Vec::with_capacity(runs.max(1));
+        for _ in 0..runs.max(1) {
+            if flush {
+                self.flush_l2()?;
+            }
+            times.push(f64::from(self.timed(|| self.enqueue(prepared))?));
+        }
+        times.sort_by(f64::total_cmp);
+        Ok(times[times.len() / 2])
+    }
+
     /// Evicts the L2 cache's contents by writing a buffer larger than it
     /// (256 MiB, allocated on first use), so that a timed launch finds
     /// its operands in memory, as a cold call would.

@@ -20,6 +20,7 @@ pub mod cublas;
 pub mod npy;
 pub mod signature;
 pub mod tma;
+pub mod tune;
 
 pub use array::{Array, DType};
 pub use bundle::{Bundle, KernelInfo, TmaDescriptor, Variant};
@@ -60,6 +61,8 @@ pub enum Error {
     NoGpu(String),
     #[error("cuBLAS: {0}")]
     Blas(String),
+    #[error("tuning {0}")]
+    Tune(String),
 }
 
 /// This crate's result type.

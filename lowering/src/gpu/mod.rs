@@ -218,7 +218,24 @@ pub fn compile(context: &Context, mut module: Module, kernel: Option<&str>, chip
 
 /// Parses, verifies and compiles a tile program's text.
 pub fn compile_text(context: &Context, text: &str, file_name: &str, kernel: Option<&str>, chip: &str) -> Result<Bundle> {
-    let module = compile::parse(context, text, file_name)?;
+    compile_config(context, text, file_name, kernel, chip, None)
+}
+
+/// Like [`compile_text`], with kernel `kernel` (or the only one)
+/// instantiated for a tuning configuration first ([`crate::tune::apply`]).
+pub fn compile_config(
+    context: &Context,
+    text: &str,
+    file_name: &str,
+    kernel: Option<&str>,
+    chip: &str,
+    config: Option<&tile_runtime::tune::Config>,
+) -> Result<Bundle> {
+    let mut module = compile::parse(context, text, file_name)?;
+    if let Some(config) = config {
+        let name = select_kernel(&module, kernel)?;
+        crate::tune::apply(context, &mut module, &name, config)?;
+    }
     compile(context, module, kernel, chip)
 }
 

@@ -16,14 +16,26 @@
 //! launches alternate between the two, each after an L2 flush, and the
 //! median of `--runs` is reported as TFLOP/s with the ratio tile/cuBLAS.
 //!
+//! A kernel with a `tile.tune` space (both examples have one) is autotuned
+//! for each shape first: every configuration is compiled once and timed
+//! on the shape's arrays (median of 10 launches, L2 flushed), through the
+//! runtime's tuner and its cache (`TILE_TUNE_CACHE`; `TILE_TUNE=0` runs
+//! the kernel as written); `--config` runs one configuration instead. The
+//! chosen configuration is then checked and timed as above.
+//!
 //! Every error (no GPU, no cuBLAS, a failed check) is one message and exit
 //! code 1; a failed check still prints the table first.
 
 use anyhow::{Context as _, Result, bail};
 use clap::Parser;
-use std::{process::ExitCode, time::Instant};
-use tile_lowering::gpu;
-use tile_runtime::{Arg, Array, DType, Grid, cublas::Cublas, cuda::Cuda};
+use std::{collections::HashMap, process::ExitCode, rc::Rc, time::Instant};
+use tile_lowering::{compile, gpu, tune};
+use tile_runtime::{
+    Arg, Array, Bundle, DType, Grid,
+    cublas::Cublas,
+    cuda::{Cuda, DeviceArgs},
+    tune::{Config, TuneKey, Tuner},
+};
 
 /// Time tile matmuls beside cuBLAS.
 #[derive(Parser, Debug)]
@@ -49,9 +61,62 @@ struct Cli {
     #[arg(long)]
     no_variants: bool,
     /// Benchmark the matmul in PATH for DTYPE instead of the example (same
-    /// parameters: A, B, C of DTYPE; a 1-D grid of 128x128 output tiles).
+    /// parameters: A, B, C of DTYPE; a 1-D grid, one block per tile of C).
     #[arg(long = "kernel", value_name = "DTYPE=PATH", value_parser = parse_kernel)]
     kernels: Vec<(String, std::path::PathBuf)>,
+    /// Run this configuration of the kernels' tuning space (such as
+    /// tile_m=64,tile_n=256) instead of tuning.
+    #[arg(long, value_parser = parse_config)]
+    config: Option<Config>,
+}
+
+fn parse_config(text: &str) -> Result<Config, String> {
+    let mut config = Config::default();
+    for pair in text.split(',').filter(|p| !p.trim().is_empty()) {
+        let (key, value) = pair.split_once('=').ok_or_else(|| format!("'{pair}' is not KEY=VALUE"))?;
+        let value = value.trim().parse().map_err(|_| format!("'{value}' is not an integer"))?;
+        config.0.insert(key.trim().to_string(), value);
+    }
+    Ok(config)
+}
+
+/// A kernel compiled for one configuration.
+struct Compiled {
+    bundle: Bundle,
+    /// The tile shape of C (parameter 2): the grid has one block per tile.
+    tiles: [usize; 2],
+    /// `.mlir` to PTX.
+    ms: f64,
+}
+
+/// Compiles each configuration of one program once.
+struct Kernels<'a> {
+    context: &'a melior::Context,
+    text: String,
+    file: String,
+    name: String,
+    compiled: HashMap<Option<Config>, Rc<Compiled>>,
+}
+
+impl Kernels<'_> {
+    fn get(&mut self, config: Option<&Config>) -> Result<Rc<Compiled>> {
+        if let Some(found) = self.compiled.get(&config.cloned()) {
+            return Ok(found.clone());
+        }
+        let start = Instant::now();
+        let mut module = compile::parse(self.context, &self.text, &self.file)?;
+        if let Some(config) = config {
+            tune::apply(self.context, &mut module, &self.name, config)?;
+        }
+        let tiles = match tune::view_tiles(&module, &self.name, 2)?[..] {
+            [rows, cols] => [rows as usize, cols as usize],
+            _ => bail!("@{}: C's tiles are not 2-D", self.name),
+        };
+        let bundle = gpu::compile(self.context, module, Some(&self.name), gpu::DEFAULT_CHIP)?;
+        let compiled = Rc::new(Compiled { bundle, tiles, ms: start.elapsed().as_secs_f64() * 1e3 });
+        self.compiled.insert(config.cloned(), compiled.clone());
+        Ok(compiled)
+    }
 }
 
 fn parse_kernel(text: &str) -> Result<(String, std::path::PathBuf), String> {
@@ -72,6 +137,7 @@ struct Row {
     dtype: &'static str,
     shape: [usize; 3],
     entry: String,
+    config: String,
     tile_ms: f64,
     cublas_ms: f64,
     check: String,
@@ -118,6 +184,7 @@ fn run(cli: &Cli) -> Result<()> {
     let cublas = Cublas::new(&cuda)?;
     println!("tile-bench on {}: median of {} runs after {} warm-up, L2 flushed before each", cuda.name(), cli.runs, cli.warmup);
     let context = tile_dialect::create_context();
+    let tuner = Tuner::from_env();
     let mut rows = Vec::new();
     for dtype in &cli.dtypes {
         let (dtype, name, source): (DType, &'static str, &str) = match dtype.as_str() {
@@ -131,38 +198,45 @@ fn run(cli: &Cli) -> Result<()> {
             }
             None => (format!("matmul_{name}_{name}.mlir"), source.to_string()),
         };
-        let start = Instant::now();
-        let bundle = gpu::compile_text(&context, &text, &file, None, gpu::DEFAULT_CHIP)?;
-        let compile_ms = start.elapsed().as_secs_f64() * 1e3;
-        let kernel = bundle.kernels.first().context("the bundle has no kernel")?.signature.name.clone();
+        let module = compile::parse(&context, &text, &file)?;
+        let kernel = compile::select_kernel(&module, None)?;
+        let tunable = tune::tunable(&module, &kernel)?;
+        drop(module);
+        let mut kernels = Kernels { context: &context, text, file: file.clone(), name: kernel.clone(), compiled: HashMap::new() };
+        let default = kernels.get(cli.config.as_ref())?;
         let mut loaded_ms = None;
         for &shape in &cli.shapes {
-            let row = bench(cli, &cuda, &cublas, &bundle, &kernel, dtype, name, shape, &mut loaded_ms)?;
+            let row = bench(cli, &cuda, &cublas, &mut kernels, tunable.as_ref(), &tuner, dtype, name, shape, &mut loaded_ms)?;
             if let Some(ms) = loaded_ms.take().filter(|_| rows.iter().all(|r: &Row| r.dtype != name)) {
-                println!("{name}: @{kernel} ({file}) compiled to PTX in {compile_ms:.0} ms, JIT-loaded in {ms:.0} ms");
-                println!("{:<5} {:>20} {:>10} {:>10} {:>7}  {:<28} check", "dtype", "MxNxK", "tile", "cuBLAS", "ratio", "entry");
+                println!("{name}: @{kernel} ({file}) compiled to PTX in {:.0} ms, JIT-loaded in {ms:.0} ms", default.ms);
+                println!(
+                    "{:<5} {:>20} {:>10} {:>10} {:>7}  {:<28} {:<52} check",
+                    "dtype", "MxNxK", "tile", "cuBLAS", "ratio", "entry", "config"
+                );
             }
             println!(
-                "{:<5} {:>20} {:>10.1} {:>10.1} {:>7.3}  {:<28} {}",
+                "{:<5} {:>20} {:>10.1} {:>10.1} {:>7.3}  {:<28} {:<52} {}",
                 row.dtype,
                 format!("{}x{}x{}", shape[0], shape[1], shape[2]),
                 row.tflops(row.tile_ms),
                 row.tflops(row.cublas_ms),
                 row.cublas_ms / row.tile_ms,
                 format!("@{}", row.entry),
+                row.config,
                 row.check
             );
             rows.push(row);
         }
     }
     if let Some(path) = &cli.csv {
-        let mut text = String::from("dtype,m,n,k,entry,tile_ms,cublas_ms,tile_tflops,cublas_tflops,ratio,check\n");
+        let mut text = String::from("dtype,m,n,k,entry,config,tile_ms,cublas_ms,tile_tflops,cublas_tflops,ratio,check\n");
         for row in &rows {
             let [m, n, k] = row.shape;
             text += &format!(
-                "{},{m},{n},{k},{},{:.5},{:.5},{:.1},{:.1},{:.4},{}\n",
+                "{},{m},{n},{k},{},{},{:.5},{:.5},{:.1},{:.1},{:.4},{}\n",
                 row.dtype,
                 row.entry,
+                row.config.replace(',', " "),
                 row.tile_ms,
                 row.cublas_ms,
                 row.tflops(row.tile_ms),
@@ -200,8 +274,9 @@ fn bench(
     cli: &Cli,
     cuda: &Cuda,
     cublas: &Cublas,
-    bundle: &tile_runtime::Bundle,
-    kernel: &str,
+    kernels: &mut Kernels,
+    tunable: Option<&tune::Tunable>,
+    tuner: &Tuner,
     dtype: DType,
     name: &'static str,
     [m, n, k]: [usize; 3],
@@ -218,9 +293,12 @@ fn bench(
     let mut reference = [Arg::Array(&mut c_reference)];
     let device = cuda.upload(&args)?;
     let cublas_out = cuda.upload(&reference)?;
-    let grid = Grid([(m.div_ceil(128) * n.div_ceil(128)) as u64, 1, 1]);
+    let kernel = kernels.name.clone();
+    let grid = |compiled: &Compiled| Grid([(m.div_ceil(compiled.tiles[0]) * n.div_ceil(compiled.tiles[1])) as u64, 1, 1]);
+    let config = choose(cli, cuda, kernels, tunable, tuner, name, [m, n, k], &args, &device)?;
+    let compiled = kernels.get(config.as_ref())?;
     let start = Instant::now();
-    let mut prepared = cuda.prepare(bundle, kernel, &args, &device, grid)?;
+    let mut prepared = cuda.prepare(&compiled.bundle, &kernel, &args, &device, grid(&compiled))?;
     *loaded_ms = Some(start.elapsed().as_secs_f64() * 1e3);
     let gemm = || cublas.gemm(cuda, dtype, [m, n, k], (&device, 0), (&device, 1), (&cublas_out, 0));
 
@@ -242,7 +320,46 @@ fn bench(
         cuda.flush_l2()?;
         reference_ms.push(f64::from(cuda.timed(gemm)?));
     }
-    Ok(Row { dtype: name, shape: [m, n, k], entry: prepared.entry.clone(), tile_ms: median(tile), cublas_ms: median(reference_ms), check })
+    let config = config.map_or_else(|| "as written".to_string(), |c| c.to_string());
+    Ok(Row { dtype: name, shape: [m, n, k], entry: prepared.entry.clone(), config, tile_ms: median(tile), cublas_ms: median(reference_ms), check })
+}
+
+/// The configuration to run for this shape: `--config`, else the tuned
+/// one (or cached), else the kernel as written.
+#[allow(clippy::too_many_arguments)]
+fn choose(
+    cli: &Cli,
+    cuda: &Cuda,
+    kernels: &mut Kernels,
+    tunable: Option<&tune::Tunable>,
+    tuner: &Tuner,
+    dtype: &str,
+    [m, n, k]: [usize; 3],
+    args: &[Arg],
+    device: &DeviceArgs,
+) -> Result<Option<Config>> {
+    if let Some(config) = &cli.config {
+        return Ok(Some(config.clone()));
+    }
+    let Some(tunable) = tunable.filter(|_| tuner.enabled()) else { return Ok(None) };
+    let key = TuneKey {
+        kernel: kernels.name.clone(),
+        source: tile_runtime::tune::hash(&kernels.text),
+        args: format!("{dtype} {m}x{n}x{k}{}", if cli.no_variants { " no-variants" } else { "" }),
+        device: cuda.name(),
+        compiler: tune::COMPILER_ID.to_string(),
+    };
+    let name = kernels.name.clone();
+    let tuned = tuner.tune(&key, &tunable.configs(), |config| {
+        let compiled = kernels.get(Some(config)).map_err(|e| format!("{e:#}"))?;
+        let grid = Grid([(m.div_ceil(compiled.tiles[0]) * n.div_ceil(compiled.tiles[1])) as u64, 1, 1]);
+        let mut prepared = cuda.prepare(&compiled.bundle, &name, args, device, grid).map_err(|e| e.to_string())?;
+        cuda.median_ms(&mut prepared, 2, 10, true).map_err(|e| e.to_string())
+    })?;
+    if let Some(error) = &tuned.cache_error {
+        eprintln!("tile-bench: warning: the tuning choice was not cached: {error}");
+    }
+    Ok(Some(tuned.config))
 }
 
 fn median(mut values: Vec<f64>) -> f64 {

@@ -6,14 +6,29 @@
 //!          [--save I=PATH.npy]... [--bench N] ARG...
 //! ```
 //!
+//! `--grid tiles:I` launches one block per tile of memref parameter `I`
+//! (a 1-D grid), as the kernel's partition view of it tiles it: the grid
+//! then follows the tile sizes of a tuned configuration.
+//!
+//! A kernel with a `tile.tune` space is autotuned on the GPU before it
+//! runs (see `tile_lowering::tune`): every configuration is compiled and
+//! timed on the arguments, once per kernel, shapes, device and compiler;
+//! the choice is cached (`TILE_TUNE_CACHE`, `TILE_TUNE=0` turns tuning off).
+//! `--config k=v,...` runs one configuration instead.
+//!
 //! Every error (bad flags, an invalid program, a wrong `.npy`, a failed
 //! launch) is printed as one message and exits with code 1.
 
 use anyhow::{Context as _, Result, bail};
 use clap::Parser;
 use std::{path::PathBuf, process::ExitCode, time::Instant};
-use tile_lowering::{compile, cpu::CpuKernel, gpu};
-use tile_runtime::{Arg, Array, Grid, Param, cuda::Cuda, npy};
+use tile_lowering::{compile, cpu::CpuKernel, gpu, tune};
+use tile_runtime::{
+    Arg, Array, Grid, Param,
+    cuda::Cuda,
+    npy,
+    tune::{Config, TuneKey, Tuner},
+};
 
 /// Compile a tile kernel and run it on .npy data.
 #[derive(Parser, Debug)]
@@ -21,9 +36,14 @@ use tile_runtime::{Arg, Array, Grid, Param, cuda::Cuda, npy};
 struct Cli {
     /// The tile program (.mlir).
     kernel_file: PathBuf,
-    /// Blocks along x, y and z: X[,Y[,Z]].
+    /// Blocks along x, y and z: X[,Y[,Z]]; or tiles:I, one block per tile
+    /// of memref parameter I.
     #[arg(long, value_parser = parse_grid, required_unless_present_any = ["emit_ptx", "emit_bundle"])]
-    grid: Option<Grid>,
+    grid: Option<GridSpec>,
+    /// Run this configuration of the kernel's tuning space (such as
+    /// tile_m=64,tile_n=256,num_stages=3) instead of tuning.
+    #[arg(long, value_parser = parse_config)]
+    config: Option<Config>,
     /// The kernel to run, when the module has several.
     #[arg(long)]
     kernel: Option<String>,
@@ -65,8 +85,31 @@ enum Target {
     Cuda,
 }
 
-fn parse_grid(text: &str) -> Result<Grid, String> {
-    Grid::parse(text).ok_or_else(|| format!("'{text}' is not a grid: X[,Y[,Z]] with each dim at least 1"))
+/// How many blocks to launch.
+#[derive(Clone, Copy, Debug)]
+enum GridSpec {
+    Fixed(Grid),
+    /// One block per tile of this memref parameter.
+    Tiles(usize),
+}
+
+fn parse_grid(text: &str) -> Result<GridSpec, String> {
+    if let Some(index) = text.strip_prefix("tiles:") {
+        return index.parse().map(GridSpec::Tiles).map_err(|_| format!("'{index}' is not a parameter index"));
+    }
+    Grid::parse(text)
+        .map(GridSpec::Fixed)
+        .ok_or_else(|| format!("'{text}' is not a grid: X[,Y[,Z]] with each dim at least 1, or tiles:I"))
+}
+
+fn parse_config(text: &str) -> Result<Config, String> {
+    let mut config = Config::default();
+    for pair in text.split(',').filter(|p| !p.trim().is_empty()) {
+        let (key, value) = pair.split_once('=').ok_or_else(|| format!("'{pair}' is not KEY=VALUE"))?;
+        let value = value.trim().parse().map_err(|_| format!("'{value}' is not an integer"))?;
+        config.0.insert(key.trim().to_string(), value);
+    }
+    Ok(config)
 }
 
 fn parse_save(text: &str) -> Result<(usize, PathBuf), String> {
@@ -94,12 +137,23 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<()> {
     let context = tile_dialect::create_context();
-    let module = compile::parse_file(&context, &cli.kernel_file)?;
+    let file = cli.kernel_file.display().to_string();
+    let text = std::fs::read_to_string(&cli.kernel_file).with_context(|| format!("reading {file}"))?;
+    let module = compile::parse(&context, &text, &file)?;
     let name = compile::select_kernel(&module, cli.kernel.as_deref())?;
     let signature = compile::signature(&module, &name)?;
+    let tunable = tune::tunable(&module, &name)?;
+    // The module of a configuration (the kernel as written for `None`).
+    let instantiate = |config: Option<&Config>| -> Result<melior::ir::Module> {
+        let mut module = compile::parse(&context, &text, &file)?;
+        if let Some(config) = config {
+            tune::apply(&context, &mut module, &name, config)?;
+        }
+        Ok(module)
+    };
 
     if cli.emit_ptx.is_some() || cli.emit_bundle.is_some() {
-        let bundle = gpu::compile(&context, module, Some(&name), &cli.chip)?;
+        let bundle = gpu::compile(&context, instantiate(cli.config.as_ref())?, Some(&name), &cli.chip)?;
         if let Some(path) = &cli.emit_ptx {
             std::fs::write(path, &bundle.ptx).with_context(|| format!("writing {}", path.display()))?;
         }
@@ -108,7 +162,7 @@ fn run(cli: Cli) -> Result<()> {
         }
         return Ok(());
     }
-    let grid = cli.grid.context("--grid is required to run a kernel")?;
+    let grid_spec = cli.grid.context("--grid is required to run a kernel")?;
 
     // The GPU where one is present, unless the user chose.
     let cuda = match cli.target {
@@ -163,18 +217,46 @@ fn run(cli: Cli) -> Result<()> {
             .collect()
     }
     let repeat = cli.bench.map_or(1, |n| n.max(1) as usize);
+    // The grid a configuration needs.
+    let grid_of = |config: Option<&Config>, arrays: &[Option<Array>]| -> Result<Grid> {
+        match grid_spec {
+            GridSpec::Fixed(grid) => Ok(grid),
+            GridSpec::Tiles(index) => {
+                let array = arrays
+                    .get(index)
+                    .and_then(Option::as_ref)
+                    .with_context(|| format!("--grid tiles:{index}: parameter #{index} of @{name} is not a memref"))?;
+                let tiles = tune::view_tiles(&instantiate(config)?, &name, index)?;
+                if tiles.len() != array.shape().len() {
+                    bail!("--grid tiles:{index}: the view's tiles have rank {}, the array {}", tiles.len(), array.shape().len());
+                }
+                let blocks = array.shape().iter().zip(&tiles).map(|(&n, &t)| (n as u64).div_ceil(t as u64)).product::<u64>();
+                Ok(Grid::new([blocks.max(1), 1, 1])?)
+            }
+        }
+    };
 
-    let (target, times_ms) = if let Some(cuda) = &cuda {
-        let bundle = gpu::compile(&context, module, Some(&name), &cli.chip)?;
+    let (target, times_ms, config) = if let Some(cuda) = &cuda {
+        let config = match (&cli.config, &tunable) {
+            (Some(config), _) => Some(config.clone()),
+            (None, Some(tunable)) => autotune(cuda, &context, &text, &file, &name, tunable, &cli.chip, grid_spec, &grid_of, &mut arrays, &scalars)?,
+            (None, None) => None,
+        };
+        let grid = grid_of(config.as_ref(), &arrays)?;
+        let bundle = gpu::compile(&context, instantiate(config.as_ref())?, Some(&name), &cli.chip)?;
         let launched = cuda.launch_report(&bundle, &name, &mut make_args(&mut arrays, &scalars), grid, repeat)?;
         let entry = if launched.entry == name { String::new() } else { format!(" as @{}", launched.entry) };
         let passed_over: String = launched.passed_over.iter().map(|why| format!("; passed over {why}")).collect();
         (
             format!("cuda ({}){entry}{passed_over}", cuda.name()),
             launched.times.into_iter().map(f64::from).collect::<Vec<_>>(),
+            config,
         )
     } else {
-        let kernel = CpuKernel::compile(&context, module, Some(&name))?;
+        // The CPU runs the kernel as written, or the configuration asked for.
+        let config = cli.config.clone();
+        let kernel = CpuKernel::compile(&context, instantiate(config.as_ref())?, Some(&name))?;
+        let grid = grid_of(config.as_ref(), &arrays)?;
         let threads = cli.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
         let mut times = Vec::new();
         for _ in 0..repeat {
@@ -182,7 +264,12 @@ fn run(cli: Cli) -> Result<()> {
             kernel.launch_on(&mut make_args(&mut arrays, &scalars), grid, threads)?;
             times.push(start.elapsed().as_secs_f64() * 1e3);
         }
-        ("cpu".to_string(), times)
+        ("cpu".to_string(), times, config)
+    };
+    let grid = grid_of(config.as_ref(), &arrays)?;
+    let target = match &config {
+        Some(config) => format!("{target}, config {config}"),
+        None => target,
     };
     let mut sorted = times_ms.clone();
     sorted.sort_by(f64::total_cmp);
@@ -193,9 +280,79 @@ fn run(cli: Cli) -> Result<()> {
         eprintln!("tile-run: @{name} on {target}, grid {:?}: {median:.3} ms", grid.0);
     }
 
+    drop(module);
     for (index, path) in &cli.saves {
         let array = arrays[*index].as_ref().context("saved parameter is a memref")?;
         npy::write(path, array)?;
     }
     Ok(())
+}
+
+/// The fastest configuration of `tunable` for these arguments, measured
+/// on the GPU (or cached); `None` when tuning is off.
+#[allow(clippy::too_many_arguments)]
+fn autotune(
+    cuda: &Cuda,
+    context: &melior::Context,
+    text: &str,
+    file: &str,
+    name: &str,
+    tunable: &tune::Tunable,
+    chip: &str,
+    grid_spec: GridSpec,
+    grid_of: &dyn Fn(Option<&Config>, &[Option<Array>]) -> Result<Grid>,
+    arrays: &mut [Option<Array>],
+    scalars: &[Option<tile_runtime::Scalar>],
+) -> Result<Option<Config>> {
+    let tuner = Tuner::from_env();
+    if !tuner.enabled() {
+        return Ok(None);
+    }
+    if matches!(grid_spec, GridSpec::Fixed(_)) && tunable.resizes_tiles() {
+        bail!(
+            "kernel @{name} has tunable tile sizes (tile.tune), so the grid it needs depends on the configuration: \
+             give --grid tiles:I (one block per tile of parameter I), a --config, or set TILE_TUNE=0"
+        );
+    }
+    let described: Vec<String> = arrays
+        .iter()
+        .zip(scalars)
+        .map(|(array, scalar)| match (array, scalar) {
+            (Some(array), _) => format!("{}{:?}", array.dtype().mlir_name(), array.shape()),
+            (None, Some(scalar)) => format!("{scalar:?}"),
+            (None, None) => String::new(),
+        })
+        .collect();
+    let key = TuneKey {
+        kernel: name.to_string(),
+        source: tile_runtime::tune::hash(text),
+        args: described.join(","),
+        device: cuda.name(),
+        compiler: tune::COMPILER_ID.to_string(),
+    };
+    // Tuning runs on copies of the arguments: the final run starts from
+    // the inputs as read.
+    let grids: Vec<(Config, Result<Grid, String>)> =
+        tunable.configs().into_iter().map(|c| { let g = grid_of(Some(&c), arrays).map_err(|e| format!("{e:#}")); (c, g) }).collect();
+    let args: Vec<Arg> = arrays
+        .iter_mut()
+        .zip(scalars)
+        .filter_map(|(array, scalar)| match (array, scalar) {
+            (Some(array), _) => Some(Arg::Array(array)),
+            (None, Some(scalar)) => Some(Arg::Scalar(*scalar)),
+            (None, None) => None,
+        })
+        .collect();
+    let device = cuda.upload(&args)?;
+    let configs: Vec<Config> = grids.iter().map(|(c, _)| c.clone()).collect();
+    let tuned = tuner.tune(&key, &configs, |config| {
+        let grid = grids.iter().find(|(c, _)| c == config).map(|(_, g)| g.clone()).unwrap_or(Err("no grid".into()))?;
+        let bundle = gpu::compile_config(context, text, file, Some(name), chip, Some(config)).map_err(|e| e.to_string())?;
+        let mut prepared = cuda.prepare(&bundle, name, &args, &device, grid).map_err(|e| e.to_string())?;
+        cuda.median_ms(&mut prepared, 1, 5, false).map_err(|e| e.to_string())
+    })?;
+    if let Some(error) = &tuned.cache_error {
+        eprintln!("tile-run: warning: the tuning choice was not cached: {error}");
+    }
+    Ok(Some(tuned.config))
 }

@@ -1,0 +1,182 @@
+//! The compiler's side of autotuning: which configurations a kernel has,
+//! and the kernel instantiated for one of them.
+//!
+//! A kernel states what may be tuned with a `tile.tune` dictionary: for
+//! each knob, the values to try.
+//!
+//! ```mlir
+//! func.func @matmul(...) attributes {tile.kernel, tile.tune = {
+//!     tile_m = array<i64: 64, 128>, tile_n = array<i64: 64, 128, 256>,
+//!     num_stages = array<i64: 2, 3, 4>, occupancy = array<i64: 1, 2>}} {
+//! ```
+//!
+//! `tile_m`, `tile_n` and `tile_k` size the `tile.mma`'s `M`, `N` and `K`
+//! tiles (and every tile the program ties to them, see
+//! [`crate::specialize`]); `num_stages`, `occupancy` and `num_ctas` are the
+//! hints. The program as written is the default configuration, always
+//! tried first. The space is exhaustive: every combination is compiled
+//! and timed by the runtime's [`tile_runtime::tune::Tuner`].
+//!
+//! The choice is applied by setting `tile.config` on the kernel and
+//! running `tile-specialize`, which is also the first pass of both
+//! pipelines, so `tile-opt` users can instantiate a configuration by hand.
+//! A program whose grid depends on its tile sizes computes it from
+//! `tile.num_tiles` (as the contract's matmul does), so that it follows;
+//! `tile-run --grid tiles:I` sizes the launch by the tiles of parameter
+//! `I` in the instantiated kernel.
+
+use crate::{
+    compile::{Error, Result, run_pipeline},
+    specialize::{CONFIG, TILE_KEYS, TUNE},
+};
+use melior::{
+    Context,
+    ir::{
+        Attribute, BlockLike, Module, OperationRef, RegionLike, ValueLike,
+        attribute::{DenseI64ArrayAttribute, DictionaryAttribute, IntegerAttribute, StringAttribute},
+        operation::{OperationLike, OperationMutLike, WalkOrder, WalkResult},
+    },
+};
+use std::collections::BTreeMap;
+use tile_dialect::types::PartitionViewType;
+use tile_runtime::tune::Config;
+
+/// The compiler's version and a hash of its source: part of every tuning
+/// key, so that a new compiler tunes anew.
+pub const COMPILER_ID: &str = env!("TILE_COMPILER_ID");
+
+/// Stages a ring gets without a hint (`convert-tile-to-nvgpu`).
+const DEFAULT_HINTS: [(&str, i64); 3] = [("num_stages", 4), ("occupancy", 1), ("num_ctas", 1)];
+
+/// A kernel's tuning space.
+#[derive(Clone, Debug)]
+pub struct Tunable {
+    /// The program as written.
+    pub default: Config,
+    /// For each knob, the values to try.
+    pub space: BTreeMap<String, Vec<i64>>,
+}
+
+impl Tunable {
+    /// Every configuration, the default first.
+    pub fn configs(&self) -> Vec<Config> {
+        Config::product(&self.default, &self.space)
+    }
+
+    /// Whether a configuration may change the tile sizes (and with them
+    /// the grid a program needs).
+    pub fn resizes_tiles(&self) -> bool {
+        self.space.keys().any(|k| TILE_KEYS.iter().any(|(t, _)| t == k))
+    }
+}
+
+fn kernel_op<'c, 'm>(module: &'m Module<'c>, name: &str) -> Result<OperationRef<'c, 'm>> {
+    let mut next = module.body().first_operation();
+    while let Some(op) = next {
+        let named = op.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()).is_some_and(|s| s.value() == name);
+        if named && op.has_attribute("tile.kernel") {
+            return Ok(op);
+        }
+        next = op.next_in_block();
+    }
+    Err(Error::NoKernel { name: name.to_string(), available: crate::compile::kernels(module).join(", ") })
+}
+
+/// The tuning space of kernel `name`, or `None` if it has no `tile.tune`.
+pub fn tunable(module: &Module, name: &str) -> Result<Option<Tunable>> {
+    let kernel = kernel_op(module, name)?;
+    let Ok(attribute) = kernel.attribute(TUNE) else { return Ok(None) };
+    let invalid = |why: String| Error::Invalid(format!("kernel @{name}: {TUNE}: {why}"));
+    let dict = DictionaryAttribute::try_from(attribute).map_err(|_| invalid("not a dictionary".into()))?;
+    let mut space = BTreeMap::new();
+    for i in 0..dict.len() {
+        let (key, values) = dict.element(i).map_err(|_| invalid("unreadable".into()))?;
+        let key = key.as_string_ref().as_str().unwrap_or_default().to_string();
+        let known = TILE_KEYS.iter().any(|(k, _)| *k == key) || DEFAULT_HINTS.iter().any(|(k, _)| *k == key);
+        if !known {
+            return Err(invalid(format!("unknown knob '{key}' (tile_m, tile_n, tile_k, num_stages, occupancy, num_ctas)")));
+        }
+        let values = DenseI64ArrayAttribute::try_from(values).map_err(|_| invalid(format!("'{key}' is not an array<i64: ...>")))?;
+        let values: Vec<i64> = (0..values.len()).filter_map(|j| values.element(j).ok()).collect();
+        space.insert(key, values);
+    }
+    // The default: the mma's tile sizes and the hints as written (or the
+    // compiler's defaults), for the knobs the space names.
+    let mut default = BTreeMap::new();
+    let mma = first_mma(kernel);
+    for (key, dim) in TILE_KEYS {
+        if space.contains_key(key) {
+            let (m, k, n) = mma.ok_or_else(|| invalid(format!("'{key}' needs a tile.mma to size")))?;
+            default.insert(key.to_string(), match dim {
+                crate::specialize::Dim::M => m,
+                crate::specialize::Dim::N => n,
+                crate::specialize::Dim::K => k,
+            });
+        }
+    }
+    let hints = kernel.attribute("tile.hints").ok().and_then(|h| DictionaryAttribute::try_from(h).ok());
+    for (key, fallback) in DEFAULT_HINTS {
+        if space.contains_key(key) {
+            let written = hints
+                .and_then(|h| h.element_by_name(key))
+                .and_then(|v| IntegerAttribute::try_from(v).ok())
+                .map(|v| v.value());
+            default.insert(key.to_string(), written.unwrap_or(fallback));
+        }
+    }
+    Ok(Some(Tunable { default: Config(default), space }))
+}
+
+/// `(M, K, N)` of the kernel's first `tile.mma`.
+fn first_mma(kernel: OperationRef) -> Option<(i64, i64, i64)> {
+    let mut found = None;
+    kernel.walk(WalkOrder::PreOrder, |op| {
+        if op.name().as_string_ref().as_str() == Ok("tile.mma") {
+            let a = op.operand(0).ok().and_then(crate::build::tile_of).map(|(s, _)| s);
+            let b = op.operand(1).ok().and_then(crate::build::tile_of).map(|(s, _)| s);
+            if let (Some(a), Some(b)) = (a, b) {
+                found = Some((a[0], a[1], b[1]));
+            }
+            return WalkResult::Interrupt;
+        }
+        WalkResult::Advance
+    });
+    found
+}
+
+/// Instantiates kernel `name` for `config` (`tile-specialize`).
+pub fn apply(context: &Context, module: &mut Module, name: &str, config: &Config) -> Result<()> {
+    let entries: Vec<String> = config.0.iter().map(|(k, v)| format!("{k} = {v} : i64")).collect();
+    let attribute = Attribute::parse(context, &format!("{{{}}}", entries.join(", ")))
+        .ok_or_else(|| Error::Invalid(format!("configuration '{config}' is not a dictionary of integers")))?;
+    let kernel = kernel_op(module, name)?;
+    // SAFETY: a live op of the module, changed only through this handle.
+    let mut kernel = unsafe { melior::ir::operation::OperationRefMut::from_raw(kernel.to_raw()) };
+    kernel.set_attribute(CONFIG, attribute);
+    run_pipeline(context, module, "builtin.module(tile-specialize)")
+}
+
+/// The tile shape of the partition views of kernel parameter `param`
+/// (all of them must agree).
+pub fn view_tiles(module: &Module, name: &str, param: usize) -> Result<Vec<i64>> {
+    let kernel = kernel_op(module, name)?;
+    let entry = kernel.region(0).ok().and_then(|r| r.first_block()).ok_or_else(|| Error::NoKernels)?;
+    let argument = entry.argument(param).map_err(|_| Error::Invalid(format!("kernel @{name} has no parameter #{param}")))?;
+    let mut shapes: Vec<Vec<i64>> = Vec::new();
+    kernel.walk(WalkOrder::PreOrder, |op| {
+        if op.name().as_string_ref().as_str() == Ok("tile.partition_view")
+            && op.operand(0).is_ok_and(|v| v.to_raw().ptr == argument.to_raw().ptr)
+            && let Some(view) = op.result(0).ok().and_then(|r| PartitionViewType::try_from_type(r.r#type()))
+        {
+            shapes.push(view.shape());
+        }
+        WalkResult::Advance
+    });
+    shapes.sort();
+    shapes.dedup();
+    match shapes.as_slice() {
+        [one] => Ok(one.clone()),
+        [] => Err(Error::Invalid(format!("kernel @{name}: parameter #{param} has no tile.partition_view to size the grid by"))),
+        _ => Err(Error::Invalid(format!("kernel @{name}: parameter #{param} is viewed with several tile shapes ({shapes:?})"))),
+    }
+}

@@ -1,0 +1,394 @@
+//! Autotuning: pick the fastest of a kernel's configurations once, and
+//! remember the choice.
+//!
+//! The compiler turns a kernel's tuning space into [`Config`]s and compiles
+//! each (this crate never compiles); [`Tuner::tune`] measures them through
+//! a caller's closure, exhaustively, and keeps the fastest under a
+//! [`TuneKey`]: the kernel (name and a hash of its source), the argument
+//! shapes and dtypes, the device and the compiler version. The choice is
+//! cached in memory and on disk, so a key is tuned once per machine.
+//!
+//! The environment steers it ([`Tuner::from_env`]):
+//!
+//! * `TILE_TUNE=0` (or `off`, `false`): never tune; every kernel runs its
+//!   default configuration (the first of the list, the kernel as written).
+//! * `TILE_TUNE_CACHE=DIR`: keep the on-disk cache in `DIR` (`off`: in
+//!   memory only). The default is `$XDG_CACHE_HOME/tile/tune`, else
+//!   `$HOME/.cache/tile/tune`. One JSON file per key, named by a hash of
+//!   the key, holding the key itself (a file whose key differs is ignored)
+//!   and the chosen configuration. Deleting the directory forgets every
+//!   choice.
+//!
+//! While tuning, a progress bar goes to standard error when it is a
+//! terminal; otherwise one line reports the choice.
+
+use crate::{Error, Result};
+use serde::{Deserialize, Serialize};
+use std::{
+    collections::{BTreeMap, HashMap},
+    io::{IsTerminal, Write},
+    path::{Path, PathBuf},
+    sync::Mutex,
+};
+
+/// One point of a tuning space: knob name to value, such as
+/// `tile_m = 64`, `num_stages = 3`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Config(pub BTreeMap<String, i64>);
+
+impl Config {
+    /// The value of `key`, if the configuration sets it.
+    pub fn get(&self, key: &str) -> Option<i64> {
+        self.0.get(key).copied()
+    }
+
+    /// Every combination of the values in `space` (knob to candidate
+    /// values), in order, `default` first and not repeated. Knobs
+    /// `default` sets but `space` does not keep the default's value.
+    pub fn product(default: &Config, space: &BTreeMap<String, Vec<i64>>) -> Vec<Config> {
+        let mut configs = vec![default.clone()];
+        let mut partial = vec![default.clone()];
+        for (key, values) in space {
+            partial = partial
+                .iter()
+                .flat_map(|config| {
+                    values.iter().map(move |value| {
+                        let mut next = config.clone();
+                        next.0.insert(key.clone(), *value);
+                        next
+                    })
+                })
+                .collect();
+        }
+        for config in partial {
+            if !configs.contains(&config) {
+                configs.push(config);
+            }
+        }
+        configs
+    }
+}
+
+impl std::fmt::Display for Config {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter) -> std::fmt::Result {
+        let parts: Vec<String> = self.0.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        formatter.write_str(&parts.join(","))
+    }
+}
+
+/// What a tuning choice depends on.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct TuneKey {
+    /// The kernel's name.
+    pub kernel: String,
+    /// A hash of the program's text (see [`hash`]).
+    pub source: String,
+    /// The arguments: dtypes and shapes of arrays, types of scalars.
+    pub args: String,
+    /// The device (name and compute capability).
+    pub device: String,
+    /// The compiler's version.
+    pub compiler: String,
+}
+
+impl TuneKey {
+    fn text(&self) -> String {
+        format!("{}|{}|{}|{}|{}", self.kernel, self.source, self.args, self.device, self.compiler)
+    }
+}
+
+/// A stable 64-bit FNV-1a hash, in hex: the same on every machine and
+/// Rust version, unlike `std`'s hasher, so it can name cache files.
+pub fn hash(text: &str) -> String {
+    let mut value: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in text.bytes() {
+        value ^= u64::from(byte);
+        value = value.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("{value:016x}")
+}
+
+/// The result of [`Tuner::tune`].
+#[derive(Clone, Debug)]
+pub struct Tuned {
+    /// The configuration to run.
+    pub config: Config,
+    /// Its measured time, when it was measured (now or when cached).
+    pub ms: Option<f64>,
+    /// Where the choice came from.
+    pub source: Source,
+    /// Each configuration tried now, with its time or why it failed.
+    pub tried: Vec<(Config, std::result::Result<f64, String>)>,
+    /// Why the choice could not be written to the disk cache, if it could not.
+    pub cache_error: Option<String>,
+}
+
+/// Where a [`Tuned`] choice came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// Measured now.
+    Tuned,
+    /// The in-memory cache.
+    Memory,
+    /// The on-disk cache.
+    Disk,
+    /// Tuning is off (or there was one configuration): the default.
+    Default,
+}
+
+#[derive(Serialize, Deserialize)]
+struct Entry {
+    key: TuneKey,
+    config: Config,
+    ms: f64,
+}
+
+/// Chooses and remembers configurations.
+pub struct Tuner {
+    enabled: bool,
+    dir: Option<PathBuf>,
+    memory: Mutex<HashMap<TuneKey, (Config, f64)>>,
+    progress: bool,
+}
+
+impl Tuner {
+    /// A tuner that measures, caching in `dir` (and in memory).
+    pub fn new(dir: Option<PathBuf>) -> Self {
+        Self { enabled: true, dir, memory: Mutex::new(HashMap::new()), progress: true }
+    }
+
+    /// A tuner that always picks the default configuration.
+    pub fn disabled() -> Self {
+        Self { enabled: false, ..Self::new(None) }
+    }
+
+    /// Whether to draw the progress bar (on a terminal).
+    pub fn with_progress(mut self, progress: bool) -> Self {
+        self.progress = progress;
+        self
+    }
+
+    /// The tuner the environment asks for (see the module docs).
+    pub fn from_env() -> Self {
+        let off = |v: &str| matches!(v.trim().to_ascii_lowercase().as_str(), "0" | "off" | "false" | "no");
+        if std::env::var("TILE_TUNE").is_ok_and(|v| off(&v)) {
+            return Self::disabled();
+        }
+        let dir = match std::env::var_os("TILE_TUNE_CACHE") {
+            Some(dir) if off(&dir.to_string_lossy()) => None,
+            Some(dir) if !dir.is_empty() => Some(PathBuf::from(dir)),
+            _ => default_dir(),
+        };
+        Self::new(dir)
+    }
+
+    /// Whether this tuner measures.
+    pub fn enabled(&self) -> bool {
+        self.enabled
+    }
+
+    /// The on-disk cache directory, if there is one.
+    pub fn cache_dir(&self) -> Option<&Path> {
+        self.dir.as_deref()
+    }
+
+    /// The cached choice for `key`, if any.
+    pub fn cached(&self, key: &TuneKey) -> Option<Tuned> {
+        let found = |config: Config, ms: f64, source| Tuned { config, ms: Some(ms), source, tried: Vec::new(), cache_error: None };
+        if let Some((config, ms)) = self.memory.lock().ok()?.get(key).cloned() {
+            return Some(found(config, ms, Source::Memory));
+        }
+        let entry = self.read(key)?;
+        if let Ok(mut memory) = self.memory.lock() {
+            memory.insert(key.clone(), (entry.config.clone(), entry.ms));
+        }
+        Some(found(entry.config, entry.ms, Source::Disk))
+    }
+
+    /// The fastest of `configs` for `key`: the cached choice if there is
+    /// one, else each configuration measured by `measure` (its time in
+    /// ms, or why it cannot run), the fastest kept. `configs[0]` is the
+    /// default, chosen without measuring when tuning is off or it is the
+    /// only one. An error only when every configuration failed.
+    pub fn tune(
+        &self,
+        key: &TuneKey,
+        configs: &[Config],
+        mut measure: impl FnMut(&Config) -> std::result::Result<f64, String>,
+    ) -> Result<Tuned> {
+        let default = configs.first().ok_or_else(|| Error::Tune(format!("@{}: no configuration to run", key.kernel)))?;
+        if !self.enabled || configs.len() == 1 {
+            return Ok(Tuned { config: default.clone(), ms: None, source: Source::Default, tried: Vec::new(), cache_error: None });
+        }
+        if let Some(cached) = self.cached(key).filter(|c| configs.contains(&c.config)) {
+            return Ok(cached);
+        }
+        let bar = Progress::new(self.progress && std::io::stderr().is_terminal(), &key.kernel, configs.len());
+        let mut tried = Vec::new();
+        let mut best: Option<(Config, f64)> = None;
+        for (done, config) in configs.iter().enumerate() {
+            let result = measure(config).and_then(|ms| {
+                if ms.is_finite() && ms > 0.0 { Ok(ms) } else { Err(format!("measured {ms} ms")) }
+            });
+            if let Ok(ms) = result
+                && best.as_ref().is_none_or(|(_, fastest)| ms < *fastest)
+            {
+                best = Some((config.clone(), ms));
+            }
+            tried.push((config.clone(), result));
+            bar.draw(done + 1, best.as_ref());
+        }
+        bar.finish();
+        let Some((config, ms)) = best else {
+            let reasons: Vec<String> = tried.iter().map(|(c, r)| format!("{c}: {}", r.as_ref().err().map_or("", |e| e))).collect();
+            return Err(Error::Tune(format!("@{}: no configuration ran ({})", key.kernel, reasons.join("; "))));
+        };
+        if self.progress {
+            eprintln!("tile: tuned @{} over {} configurations: {config} ({ms:.4} ms)", key.kernel, configs.len());
+        }
+        if let Ok(mut memory) = self.memory.lock() {
+            memory.insert(key.clone(), (config.clone(), ms));
+        }
+        let cache_error = self.write(key, &config, ms).err();
+        Ok(Tuned { config, ms: Some(ms), source: Source::Tuned, tried, cache_error })
+    }
+
+    fn path(&self, key: &TuneKey) -> Option<PathBuf> {
+        Some(self.dir.as_ref()?.join(format!("{}.json", hash(&key.text()))))
+    }
+
+    /// The disk entry for `key`; a missing, unreadable or foreign file is
+    /// no entry.
+    fn read(&self, key: &TuneKey) -> Option<Entry> {
+        let text = std::fs::read_to_string(self.path(key)?).ok()?;
+        let entry: Entry = serde_json::from_str(&text).ok()?;
+        (entry.key == *key && entry.ms.is_finite()).then_some(entry)
+    }
+
+    fn write(&self, key: &TuneKey, config: &Config, ms: f64) -> std::result::Result<(), String> {
+        let Some(path) = self.path(key) else { return Ok(()) };
+        let entry = Entry { key: key.clone(), config: config.clone(), ms };
+        let text = serde_json::to_string_pretty(&entry).map_err(|e| e.to_string())?;
+        let dir = self.dir.as_ref().ok_or("no cache directory")?;
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        // Written aside and renamed, so that a concurrent reader never sees
+        // half a file.
+        let partial = path.with_extension(format!("json.{}", std::process::id()));
+        std::fs::write(&partial, text).map_err(|e| format!("{}: {e}", partial.display()))?;
+        std::fs::rename(&partial, &path).map_err(|e| format!("{}: {e}", path.display()))
+    }
+}
+
+/// `$XDG_CACHE_HOME/tile/tune`, else `$HOME/.cache/tile/tune`.
+fn default_dir() -> Option<PathBuf> {
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .filter(|d| !d.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").filter(|d| !d.is_empty()).map(|h| PathBuf::from(h).join(".cache")))?;
+    Some(base.join("tile").join("tune"))
+}
+
+/// A one-line progress bar on standard error.
+struct Progress {
+    on: bool,
+    kernel: String,
+    total: usize,
+}
+
+impl Progress {
+    fn new(on: bool, kernel: &str, total: usize) -> Self {
+        let bar = Self { on, kernel: kernel.to_string(), total };
+        bar.draw(0, None);
+        bar
+    }
+
+    fn draw(&self, done: usize, best: Option<&(Config, f64)>) {
+        if !self.on {
+            return;
+        }
+        const WIDTH: usize = 24;
+        let filled = done * WIDTH / self.total.max(1);
+        let best = best.map_or(String::new(), |(config, ms)| format!(" best {ms:.4} ms ({config})"));
+        let mut stderr = std::io::stderr();
+        let _ = write!(
+            stderr,
+            "\r\x1b[2Ktuning @{} [{}{}] {done}/{}{best}",
+            self.kernel,
+            "#".repeat(filled),
+            ".".repeat(WIDTH - filled),
+            self.total
+        );
+        let _ = stderr.flush();
+    }
+
+    fn finish(&self) {
+        if self.on {
+            let _ = write!(std::io::stderr(), "\r\x1b[2K");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(pairs: &[(&str, i64)]) -> Config {
+        Config(pairs.iter().map(|(k, v)| (k.to_string(), *v)).collect())
+    }
+
+    fn key(args: &str) -> TuneKey {
+        TuneKey { kernel: "k".into(), source: hash("src"), args: args.into(), device: "dev".into(), compiler: "0".into() }
+    }
+
+    #[test]
+    fn product_puts_the_default_first_once() {
+        let default = config(&[("tile_m", 128), ("num_stages", 4)]);
+        let space: BTreeMap<String, Vec<i64>> = [("tile_m".to_string(), vec![64, 128]), ("num_stages".to_string(), vec![2, 4])].into();
+        let configs = Config::product(&default, &space);
+        assert_eq!(configs[0], default);
+        assert_eq!(configs.len(), 4);
+        assert!(configs.contains(&config(&[("tile_m", 64), ("num_stages", 2)])));
+        assert_eq!(configs.iter().filter(|c| **c == default).count(), 1);
+    }
+
+    #[test]
+    fn tunes_once_then_reads_the_cache() {
+        let dir = std::env::temp_dir().join(format!("tile-tune-test-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let configs = vec![config(&[("n", 1)]), config(&[("n", 2)]), config(&[("n", 3)])];
+        // Config n=2 is fastest; n=3 cannot run.
+        let time = |c: &Config| match c.get("n") {
+            Some(3) => Err("does not fit".to_string()),
+            Some(n) => Ok([0.0, 5.0, 2.0][n as usize]),
+            None => Err("no n".into()),
+        };
+        let tuner = Tuner::new(Some(dir.clone())).with_progress(false);
+        let tuned = tuner.tune(&key("a"), &configs, time).unwrap();
+        assert_eq!((tuned.config.get("n"), tuned.source, tuned.tried.len()), (Some(2), Source::Tuned, 3));
+        assert!(tuned.cache_error.is_none());
+        // In memory, then (in a new tuner) on disk: never measured again.
+        let never = |_: &Config| -> std::result::Result<f64, String> { panic!("measured a cached key") };
+        assert_eq!(tuner.tune(&key("a"), &configs, never).unwrap().source, Source::Memory);
+        let again = Tuner::new(Some(dir.clone())).with_progress(false);
+        let cached = again.tune(&key("a"), &configs, never).unwrap();
+        assert_eq!((cached.config.get("n"), cached.source), (Some(2), Source::Disk));
+        // Another key is tuned anew; a corrupt file is no entry.
+        let other = again.tune(&key("b"), &configs, |c| Ok(c.get("n").unwrap_or(0) as f64)).unwrap();
+        assert_eq!((other.config.get("n"), other.source), (Some(1), Source::Tuned));
+        let file = dir.join(format!("{}.json", hash(&key("b").text())));
+        std::fs::write(&file, "{ not json").unwrap();
+        assert!(Tuner::new(Some(dir.clone())).cached(&key("b")).is_none());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn disabled_or_failed_tuning() {
+        let configs = vec![config(&[("n", 1)]), config(&[("n", 2)])];
+        let never = |_: &Config| -> std::result::Result<f64, String> { panic!("measured with tuning off") };
+        let tuned = Tuner::disabled().tune(&key("a"), &configs, never).unwrap();
+        assert_eq!((tuned.config.get("n"), tuned.source), (Some(1), Source::Default));
+        let failed = Tuner::new(None).with_progress(false).tune(&key("a"), &configs, |_| Err("no".into()));
+        assert!(matches!(failed, Err(Error::Tune(_))));
+        assert!(Tuner::new(None).tune(&key("a"), &[], never).is_err());
+    }
+}
