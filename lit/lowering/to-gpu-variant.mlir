@@ -1,4 +1,4 @@
-// RUN: tile-opt %s --convert-tile-to-gpu | FileCheck %s
+// RUN: tile-opt %s -split-input-file --convert-tile-to-gpu | FileCheck %s
 
 // A variant whose tiles do not fit in shared memory is dropped (the
 // runtime then launches the kernel it is a variant of); the kernel itself
@@ -12,5 +12,22 @@ func.func @k(%a: memref<64xf32>) attributes {tile.kernel} {
 }
 func.func @k__wgmma(%a: memref<64xf32>) attributes {tile.kernel, tile.variant_of = @k} {
   %t = memref.alloc() : memref<65536xf32>
+  return
+}
+
+// -----
+
+// A kernel too large for shared memory is kept when a variant of it fits
+// (the runtime refuses to launch the kernel itself).
+// CHECK:       gpu.func @big(
+// CHECK-SAME:    tile.shared_memory = 262144
+// CHECK:       gpu.func @big__wgmma(
+// CHECK-SAME:    tile.shared_memory = 256
+func.func @big(%a: memref<64xf32>) attributes {tile.kernel} {
+  %t = memref.alloc() : memref<65536xf32>
+  return
+}
+func.func @big__wgmma(%a: memref<64xf32>) attributes {tile.kernel, tile.variant_of = @big} {
+  %t = memref.alloc() : memref<64xf32>
   return
 }

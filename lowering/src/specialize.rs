@@ -3,7 +3,8 @@
 //! Summary: for each `tile.kernel` function with a `tile.config`
 //! dictionary, resize the tiles of its `tile.mma`s to the configuration's
 //! `tile_m`, `tile_n` and `tile_k`, and move its `num_stages`,
-//! `occupancy` and `num_ctas` into `tile.hints`. The autotuner
+//! `occupancy` and `num_ctas` into `tile.hints`; drop every kernel's
+//! `tile.tune` space, which later passes have no use for. The autotuner
 //! (`tile_lowering::tune`) sets `tile.config` to each point of the
 //! kernel's `tile.tune` space in turn; a user may also write one by hand.
 //!
@@ -99,12 +100,17 @@ impl<'c> RunExternalPass<'c> for Specialize {
         let mut next = body.first_operation();
         while let Some(op) = next {
             next = op.next_in_block();
-            if op_name(op) == "func.func" && op.has_attribute("tile.kernel") && op.has_attribute(CONFIG) {
-                if let Err((location, message)) = specialize(op) {
+            if op_name(op) == "func.func" && op.has_attribute("tile.kernel") {
+                if op.has_attribute(CONFIG)
+                    && let Err((location, message)) = specialize(op)
+                {
                     emit_error(location, &format!("tile-specialize: {message}"));
                     pass.signal_failure();
                     return;
                 }
+                // The space means nothing to later passes.
+                // SAFETY: a live op of the module, changed only here.
+                let _ = unsafe { melior::ir::operation::OperationRefMut::from_raw(op.to_raw()) }.remove_attribute(TUNE);
             }
         }
     }

@@ -40,7 +40,9 @@
 //! kernel (no reuse between buffers yet), and the kernel records the total
 //! in `tile.shared_memory`; the runtime launches with that much dynamic
 //! shared memory. A kernel that needs more than [`MAX_SHARED_MEMORY`] is an
-//! error here, not a failed launch.
+//! error here, not a failed launch, unless a variant of it fits: the
+//! runtime then refuses to launch the kernel itself (a typed error) when
+//! the variant cannot run.
 //!
 //! Caveats: run after bufferization and `tile-distribute`. Buffers are seen
 //! through generic-address-space casts, which keeps their users' types; the
@@ -148,19 +150,53 @@ fn convert<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Option<()>
             mlir_sys::mlirBlockAppendOwnedOperation(gpu_block.to_raw(), raw);
         }
     }
+    // Kernels with a variant: such a kernel may exceed shared memory as
+    // long as a variant fits (the runtime refuses to launch the kernel
+    // itself then, with a typed error).
+    let mut with_variants = std::collections::HashSet::new();
+    for &raw in &kernels {
+        // SAFETY: a live kernel function of the module.
+        let kernel = unsafe { OperationRef::from_raw(raw) };
+        if let Ok(of) = kernel.attribute("tile.variant_of") {
+            with_variants.insert(of.to_string().trim_start_matches('@').to_string());
+        }
+    }
+    let mut oversized = Vec::new();
     for raw in kernels {
         // SAFETY: a live kernel function of the module.
         let kernel = unsafe { OperationRef::from_raw(raw) };
-        kernel_to_gpu(context, kernel, gpu_block)?;
+        // Read before the conversion erases the function (locations live
+        // in the context).
+        let location = kernel.location();
+        if let Some((name, bytes)) = kernel_to_gpu(context, kernel, gpu_block, &with_variants)? {
+            oversized.push((name, bytes, location));
+        }
+    }
+    for (name, bytes, location) in oversized {
+        let mut fits = false;
+        let mut next = gpu_block.first_operation();
+        while let Some(op) = next {
+            fits |= op.attribute("tile.variant_of").is_ok_and(|of| of.to_string() == format!("@{name}"));
+            next = op.next_in_block();
+        }
+        if !fits {
+            emit_error(location, &too_large(&name, bytes));
+            return None;
+        }
     }
     Some(())
+}
+
+fn too_large(name: &str, bytes: u64) -> String {
+    format!("kernel @{name} needs {bytes} bytes of shared memory for its tiles; a Hopper block has {MAX_SHARED_MEMORY}")
 }
 
 fn kernel_to_gpu<'c>(
     context: &'c Context,
     kernel: OperationRef<'c, '_>,
     gpu_block: melior::ir::BlockRef<'c, '_>,
-) -> Option<()> {
+    with_variants: &std::collections::HashSet<String>,
+) -> Option<Option<(String, u64)>> {
     let location = kernel.location();
     let block_size = block_size(kernel);
     let name = StringAttribute::try_from(kernel.attribute("sym_name").ok()?).ok()?.value().to_string();
@@ -221,13 +257,11 @@ fn kernel_to_gpu<'c>(
         // runtime reaches it by name, and the bundle lists only the
         // gpu.funcs that exist).
         unsafe { mlir_sys::mlirOperationDestroy(kernel.to_raw()) };
-        return Some(());
+        return Some(None);
     }
-    if total > MAX_SHARED_MEMORY {
-        emit_error(
-            location,
-            &format!("kernel @{name} needs {total} bytes of shared memory for its tiles; a Hopper block has {MAX_SHARED_MEMORY}"),
-        );
+    let oversized = (total > MAX_SHARED_MEMORY).then(|| (name.clone(), total));
+    if oversized.is_some() && !with_variants.contains(&name) {
+        emit_error(location, &too_large(&name, total));
         return None;
     }
 
@@ -367,7 +401,7 @@ fn kernel_to_gpu<'c>(
     }
     // SAFETY: the function is empty (its body moved) and unused.
     unsafe { mlir_sys::mlirOperationDestroy(kernel.to_raw()) };
-    Some(())
+    Some(oversized)
 }
 
 fn insert_before<'c>(
