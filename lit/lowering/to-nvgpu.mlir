@@ -260,3 +260,54 @@ func.func @backwards(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf3
   tile.store %acc, %pc[%bm, %bn] : tensor<128x128xf32> -> !tile.partition_view<128x128xf32>
   return
 }
+
+// -----
+
+// warp_specialize: a producer warpgroup after the two consumers (block
+// 384); its first thread requests every stage once its `empty` barrier
+// (one arrive per consumer warp, 8) says the stage is free; the
+// consumers' loop has no iterations for the producer, no block barrier,
+// and releases the previous stage from lane 0 of each warp; only the
+// consumers store the accumulator.
+// CHECK-LABEL: func.func @specialized__wgmma(
+// CHECK-SAME:    tile.block_size = 384 : i64
+// CHECK:         %[[FULL:.*]] = nvgpu.mbarrier.create -> <{{.*}}num_barriers = 2>
+// CHECK:         %[[EMPTY:.*]] = nvgpu.mbarrier.create -> <{{.*}}num_barriers = 2>
+// CHECK:         nvgpu.mbarrier.init %[[EMPTY]][%{{.*}}], %c8
+// CHECK:         scf.if
+// CHECK-NEXT:      scf.for
+// CHECK:             nvgpu.mbarrier.try_wait.parity %[[EMPTY]]
+// CHECK:             nvgpu.mbarrier.arrive.expect_tx %[[FULL]]
+// CHECK:             nvgpu.tma.async.load
+// CHECK:         %[[BOUND:.*]] = arith.select
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %[[BOUND]]
+// CHECK:           nvgpu.mbarrier.try_wait.parity %[[FULL]]
+// CHECK-NOT:       gpu.barrier
+// CHECK:           nvgpu.warpgroup.mma {{.*}} {transposeB} :
+// CHECK-NOT:       gpu.barrier
+// CHECK:           scf.if
+// CHECK-NEXT:        arith.subi
+// CHECK-NEXT:        arith.remui
+// CHECK-NEXT:        nvgpu.mbarrier.arrive %[[EMPTY]]
+// CHECK:         scf.if
+// CHECK-NEXT:      nvgpu.warpgroup.mma.store
+func.func @specialized(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>)
+    attributes {tile.kernel, tile.hints = {num_stages = 2 : i64, warp_specialize = 1 : i64}} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<128x64xf16>
+  %pb = tile.partition_view %B : memref<?x?xf16> -> !tile.partition_view<64x128xf16>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<128x128xf32>
+  %bm = tile.block_id x : index
+  %bn = tile.block_id y : index
+  %nk = tile.num_tiles %pa dim 1 : !tile.partition_view<128x64xf16>
+  %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%c = %zero) -> (tensor<128x128xf32>) {
+    %a = tile.load %pa[%bm, %k] : !tile.partition_view<128x64xf16> -> tensor<128x64xf16>
+    %b = tile.load %pb[%k, %bn] : !tile.partition_view<64x128xf16> -> tensor<64x128xf16>
+    %d = tile.mma %a, %b, %c : tensor<128x64xf16>, tensor<64x128xf16> into tensor<128x128xf32>
+    scf.yield %d : tensor<128x128xf32>
+  }
+  tile.store %acc, %pc[%bm, %bn] : tensor<128x128xf32> -> !tile.partition_view<128x128xf32>
+  return
+}

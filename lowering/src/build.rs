@@ -106,6 +106,20 @@ impl<'c, 'a> At<'c, 'a> {
             .collect()
     }
 
+    /// An `scf.for` from `lower` to `upper` by `step` with no carried
+    /// values: a builder at the end of its body, and its induction variable.
+    pub fn scf_for(&self, lower: IrValue<'c>, upper: IrValue<'c>, step: IrValue<'c>) -> Option<(At<'c, 'a>, IrValue<'c>)> {
+        let region = Region::new();
+        let block = region.append_block(Block::new(&[(Type::index(self.context), self.location)]));
+        let iv = detach(block.argument(0).ok()?.into());
+        let terminator = block.append_operation(OperationBuilder::new("scf.yield", self.location).build().ok()?).to_raw();
+        self.insert(OperationBuilder::new("scf.for", self.location).add_operands(&[lower, upper, step]).add_regions([region]).build().ok()?);
+        // SAFETY: the yield is alive, owned by the body of the scf.for just
+        // inserted into `self.block`, which outlives 'a.
+        let terminator = unsafe { OperationRef::from_raw(terminator) };
+        Some((At { context: self.context, location: self.location, block: terminator.block()?, before: Some(terminator) }, iv))
+    }
+
     /// `gpu.thread_id x`, `gpu.block_dim x` and the like.
     pub fn gpu_query(&self, name: &str) -> Option<IrValue<'c>> {
         self.op(name, &[], &["index"], &[("dimension", "#gpu<dim x>")])

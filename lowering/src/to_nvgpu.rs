@@ -81,8 +81,20 @@
 //! `occupancy` caps it so that that many blocks fit on an SM; `num_ctas`
 //! is accepted and not used yet.
 //!
-//! Caveats: the warpgroups that multiply also issue the loads (thread 0;
-//! no warp specialisation yet), with a block barrier per iteration; the
+//! With the `warp_specialize = 1` hint (and a loop body of nothing but the
+//! operand loads, the mma and scalar arithmetic), a producer warpgroup
+//! joins the consumers (the last one, so that the accumulator store's
+//! warp-indexed rows stay the consumers'): one of its threads requests
+//! every iteration's operands, each stage once its `empty` mbarrier says
+//! every consumer warp has finished the wgmma that read it; the consumers
+//! wait on the `full` barriers, multiply, and release each stage with one
+//! arrive per warp, with no block barrier in the loop. It is correct on
+//! the GPU but measured slower than the barrier ring (BENCHMARKS.md), so
+//! it is not the default and not in the examples' tuning spaces; no
+//! `setmaxnreg` yet (128x256 tiles fit the 168 registers of 384 threads).
+//!
+//! Caveats: by default the warpgroups that multiply also issue the loads
+//! (thread 0), with a block barrier per iteration; the
 //! accumulator store relies on `nvgpu.warpgroup.mma.store` placing rows by
 //! the warp's index in the block (see the store below); only for
 //! `sm_90a`: `tile-to-ptx` runs this pass for that chip alone.
@@ -189,6 +201,11 @@ struct Match {
     /// Whether later iterations' operands can be requested early (their
     /// coordinates are the induction variable or loop-invariant).
     prefetch: bool,
+    /// Whether a producer warpgroup runs the loads on its own (the
+    /// `warp_specialize` hint): the body must hold nothing but the operand
+    /// loads, the mma and scalar arithmetic, so that no other code needs
+    /// the whole block in the loop.
+    specialize: bool,
 }
 
 /// Clones `kernel` into its variant and maps the variant's main loops;
@@ -221,7 +238,11 @@ fn add_variant<'c>(context: &'c Context, kernel: OperationRef<'c, '_>) -> Option
         unsafe { mlir_sys::mlirOperationDestroy(variant.to_raw()) };
         return Some(());
     }
-    variant_mut.set_attribute("tile.block_size", Attribute::parse(context, &format!("{} : i64", warpgroups * WARPGROUP))?);
+    // A producer warpgroup after the consumers (last: see the accumulator
+    // store) when every loop can have one.
+    let producer = matches.iter().all(|m| m.specialize);
+    let threads = (warpgroups + i64::from(producer)) * WARPGROUP;
+    variant_mut.set_attribute("tile.block_size", Attribute::parse(context, &format!("{threads} : i64"))?);
     variant_mut.set_attribute("tile.variant_of", Attribute::parse(context, &format!("@{name}"))?);
 
     let entry = variant.region(0).ok()?.first_block()?;
@@ -237,7 +258,7 @@ fn add_variant<'c>(context: &'c Context, kernel: OperationRef<'c, '_>) -> Option
             let box_shape = if operand == 0 { vec![found.m, found.k] } else { vec![found.k, SWIZZLE_COLUMNS] };
             descriptors.push(TmaDescriptor { arg: *arg, box_shape: box_shape.iter().map(|&d| d as u32).collect(), swizzle: 128 });
         }
-        rewrite(context, found, [pointers[0], pointers[1]], warpgroups)?;
+        rewrite(context, found, [pointers[0], pointers[1]], warpgroups, producer)?;
     }
     retype(context, variant, &descriptors)
 }
@@ -413,12 +434,38 @@ fn match_loop(kernel: OperationRef, mma: OperationRef) -> Option<Match> {
         (1..3).all(|i| load.operand(i).is_ok_and(|v| v == iv.into() || defined_outside(detach(v), body)))
     });
     let stages = if ahead { stages(kernel, m, n, k) } else { 1 };
-    Some(Match { for_op: for_op.to_raw(), mma: mma.to_raw(), loads, args, iter, m, n, k, element, accumulator, stages, prefetch: ahead })
+    let mut simple = true;
+    let mut next = body.first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        let scalar = op_name(op).starts_with("arith.")
+            && op.region_count() == 0
+            && (0..op.result_count()).all(|i| op.result(i).is_ok_and(|r| tile_type(r.r#type()).is_none()));
+        simple &= scalar || op == mma || loads.iter().any(|l| l.ptr == op.to_raw().ptr) || op_name(op) == "scf.yield";
+    }
+    // Measured slower than the block-barrier ring so far (BENCHMARKS.md):
+    // only on request.
+    let specialize = ahead && stages > 1 && simple && hint(kernel, "warp_specialize").is_some_and(|v| v > 0);
+    Some(Match {
+        for_op: for_op.to_raw(),
+        mma: mma.to_raw(),
+        loads,
+        args,
+        iter,
+        m,
+        n,
+        k,
+        element,
+        accumulator,
+        stages,
+        prefetch: ahead,
+        specialize,
+    })
 }
 
 /// Rewrites one matched loop; `pointers` are the descriptor arguments of
 /// its A and B operands.
-fn rewrite<'c>(context: &'c Context, found: &Match, pointers: [IrValue<'c>; 2], warpgroups: i64) -> Option<()> {
+fn rewrite<'c>(context: &'c Context, found: &Match, pointers: [IrValue<'c>; 2], warpgroups: i64, producer: bool) -> Option<()> {
     // SAFETY: the matched ops are alive: the variant is only changed by
     // this function, one match at a time, and matches are disjoint loops.
     let (for_op, mma) = unsafe { (OperationRef::from_raw(found.for_op), OperationRef::from_raw(found.mma)) };
@@ -460,6 +507,19 @@ fn rewrite<'c>(context: &'c Context, found: &Match, pointers: [IrValue<'c>; 2], 
     for stage in 0..stages {
         pre.void("nvgpu.mbarrier.init", &[barrier, c1, pre.index(stage)?, leader], &[])?;
     }
+    // With a producer, each stage also has an `empty` barrier, which
+    // every consumer warp arrives on once its wgmma has read the stage.
+    let consumer_warps = warpgroups * WARPGROUP / 32;
+    let empty = if producer {
+        let empty = pre.op("nvgpu.mbarrier.create", &[], &[&format!("{barrier_type_prefix}, num_barriers = {stages}>")], &[])?;
+        let count = pre.index(consumer_warps)?;
+        for stage in 0..stages {
+            pre.void("nvgpu.mbarrier.init", &[empty, count, pre.index(stage)?, leader], &[])?;
+        }
+        Some(empty)
+    } else {
+        None
+    };
     pre.void("gpu.barrier", &[], &[])?;
     // One allocation holds the ring and, after the loop, the f32 tile the
     // accumulator is stored to: the ring is free by then.
@@ -529,7 +589,29 @@ fn rewrite<'c>(context: &'c Context, found: &Match, pointers: [IrValue<'c>; 2], 
         let inside = at.op("arith.cmpi", &[at_iv, upper], &["i1"], &[("predicate", "2 : i64")])?;
         at.op("arith.andi", &[inside, leader], &["i1"], &[])
     };
-    if ahead > 0 {
+    if let Some(empty) = empty {
+        // The producer: one thread of the last warpgroup requests every
+        // iteration's operands, each into a stage once the consumers have
+        // released it. The first round finds every stage free: waiting for
+        // the phase before the barrier's first counts as complete.
+        let first_producer = pre.op("arith.cmpi", &[thread, pre.index(warpgroups * WARPGROUP)?], &["i1"], &[("predicate", "0 : i64")])?;
+        let then = pre.scf_if(first_producer, false)?.into_iter().next()?;
+        let (at, j) = then.scf_for(lower, upper, step)?;
+        let iteration = at.index_op("arith.divui", &[at.index_op("arith.subi", &[j, lower])?, step])?;
+        let ring = at.index(stages)?;
+        let stage = at.index_op("arith.remui", &[iteration, ring])?;
+        let round = at.index_op("arith.divui", &[iteration, ring])?;
+        let odd = at.index_op("arith.remui", &[round, at.index(2)?])?;
+        let parity = at.op("arith.cmpi", &[odd, at.index(0)?], &["i1"], &[("predicate", "0 : i64")])?;
+        at.void("nvgpu.mbarrier.try_wait.parity", &[empty, parity, ticks, stage], &[])?;
+        let always = at.op("arith.constant", &[], &["i1"], &[("value", "true")])?;
+        issue(&at, stage, tiles_at(j), always)?;
+        // The consumers' loop: none of its iterations for the producer.
+        let consumer = pre.op("arith.cmpi", &[warpgroup, pre.index(warpgroups)?], &["i1"], &[("predicate", "6 : i64")])?;
+        let bound = pre.op("arith.select", &[consumer, upper, lower], &["index"], &[])?;
+        // SAFETY: operand 1 of the live scf.for is its upper bound, an index.
+        unsafe { mlir_sys::mlirOperationSetOperand(for_op.to_raw(), 1, bound.to_raw()) };
+    } else if ahead > 0 {
         // The prologue: the first `ahead` iterations' operands.
         for j in 0..ahead {
             let offset = pre.index_op("arith.muli", &[step, pre.index(j)?])?;
@@ -581,8 +663,20 @@ fn rewrite<'c>(context: &'c Context, found: &Match, pointers: [IrValue<'c>; 2], 
     // (wgmma.wait_group is per warp), and every thread has passed its wait
     // on the stage refilled next, so the leader may re-arm it.
     let after_mma = At::before(context, mma.next_in_block()?)?;
-    after_mma.void("gpu.barrier", &[], &[])?;
-    if ahead > 0 {
+    if let Some(empty) = empty {
+        // mma i-1 has completed (waitGroup 1): its stage is released, by
+        // lane 0 of each consumer warp.
+        let lane = after_mma.index_op("arith.remui", &[thread, after_mma.index(32)?])?;
+        let first_lane = after_mma.op("arith.cmpi", &[lane, c0], &["i1"], &[("predicate", "0 : i64")])?;
+        let later = after_mma.op("arith.cmpi", &[iteration, c0], &["i1"], &[("predicate", "8 : i64")])?;
+        let release = after_mma.op("arith.andi", &[first_lane, later], &["i1"], &[])?;
+        let then = after_mma.scf_if(release, false)?.into_iter().next()?;
+        let previous = then.index_op("arith.remui", &[then.index_op("arith.subi", &[iteration, c1])?, ring])?;
+        then.op("nvgpu.mbarrier.arrive", &[empty, previous], &["!nvgpu.mbarrier.token"], &[])?;
+    } else {
+        after_mma.void("gpu.barrier", &[], &[])?;
+    }
+    if ahead > 0 && empty.is_none() {
         let next_iv = after_mma.index_op("arith.addi", &[iv, after_mma.index_op("arith.muli", &[step, after_mma.index(ahead)?])?])?;
         let next = after_mma.index_op("arith.addi", &[iteration, after_mma.index(ahead)?])?;
         let next_stage = after_mma.index_op("arith.remui", &[next, ring])?;
@@ -642,7 +736,15 @@ fn rewrite<'c>(context: &'c Context, found: &Match, pointers: [IrValue<'c>; 2], 
             ("static_strides", "array<i64: 1, 1>"),
         ],
     )?;
-    let store = post.void("nvgpu.warpgroup.mma.store", &[result, share], &[])?;
+    // The producer warpgroup holds no accumulator (its warps would store
+    // past the tile).
+    let store = if producer {
+        let consumer = post.op("arith.cmpi", &[warpgroup, post.index(warpgroups)?], &["i1"], &[("predicate", "6 : i64")])?;
+        let then = post.scf_if(consumer, false)?.into_iter().next()?;
+        then.void("nvgpu.warpgroup.mma.store", &[result, share], &[])?
+    } else {
+        post.void("nvgpu.warpgroup.mma.store", &[result, share], &[])?
+    };
     post.void("gpu.barrier", &[], &[])?;
     let f32_tile = format!("tensor<{m}x{n}xf32>");
     let mut value = post.op("bufferization.to_tensor", &[staging], &[&f32_tile], &[("restrict", "unit")])?;

@@ -12,8 +12,8 @@
 //!
 //! `tile_m`, `tile_n` and `tile_k` size the `tile.mma`'s `M`, `N` and `K`
 //! tiles (and every tile the program ties to them, see
-//! [`crate::specialize`]); `num_stages`, `occupancy` and `num_ctas` are the
-//! hints. The program as written is the default configuration, always
+//! [`crate::specialize`]); `num_stages`, `occupancy`, `num_ctas` and
+//! `warp_specialize` (0 or 1) are the hints. The program as written is the default configuration, always
 //! tried first. The space is exhaustive: every combination is compiled
 //! and timed by the runtime's [`tile_runtime::tune::Tuner`].
 //!
@@ -46,7 +46,7 @@ use tile_runtime::tune::Config;
 pub const COMPILER_ID: &str = env!("TILE_COMPILER_ID");
 
 /// Stages a ring gets without a hint (`convert-tile-to-nvgpu`).
-const DEFAULT_HINTS: [(&str, i64); 3] = [("num_stages", 4), ("occupancy", 1), ("num_ctas", 1)];
+const DEFAULT_HINTS: [(&str, i64); 4] = [("num_stages", 4), ("occupancy", 1), ("num_ctas", 1), ("warp_specialize", 0)];
 
 /// A kernel's tuning space.
 #[derive(Clone, Debug)]
@@ -94,7 +94,7 @@ pub fn tunable(module: &Module, name: &str) -> Result<Option<Tunable>> {
         let key = key.as_string_ref().as_str().unwrap_or_default().to_string();
         let known = TILE_KEYS.iter().any(|(k, _)| *k == key) || DEFAULT_HINTS.iter().any(|(k, _)| *k == key);
         if !known {
-            return Err(invalid(format!("unknown knob '{key}' (tile_m, tile_n, tile_k, num_stages, occupancy, num_ctas)")));
+            return Err(invalid(format!("unknown knob '{key}' (tile_m, tile_n, tile_k, num_stages, occupancy, num_ctas, warp_specialize)")));
         }
         let values = DenseI64ArrayAttribute::try_from(values).map_err(|_| invalid(format!("'{key}' is not an array<i64: ...>")))?;
         let values: Vec<i64> = (0..values.len()).filter_map(|j| values.element(j).ok()).collect();
