@@ -41,8 +41,18 @@ def Tile_Dialect : Dialect {
 
     Optional code-generation hints go in `tile.hints`, a dictionary on the
     kernel with any of `num_ctas`, `occupancy` and `num_stages` (positive
-    integers). Hints never change results; the compiler honours or ignores
-    them. Unknown keys are ignored.
+    integers) and `warp_specialize` (0 or 1: a producer warpgroup for the
+    wgmma main loop). Hints never change results; the compiler honours or
+    ignores them. Unknown keys are ignored.
+
+    Autotuning: `tile.tune` declares what may be tuned, for each knob the
+    values to try (`tile.tune = {tile_m = array<i64: 64, 128>, tile_n =
+    array<i64: 128, 256>, num_stages = array<i64: 2, 3, 4>}`). `tile_m`,
+    `tile_n` and `tile_k` size the `tile.mma`'s M, N and K tiles (and every
+    tile the program ties to them); the other knobs are hints. `tile.config`
+    (a dictionary of integers) names one configuration, which the
+    `tile-specialize` pass applies and removes; the tuner sets it for each
+    configuration it tries.
   }];
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;

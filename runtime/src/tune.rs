@@ -69,6 +69,21 @@ impl Config {
     }
 }
 
+/// `key=value,key=value`, as [`Config`]'s `Display` writes it.
+impl std::str::FromStr for Config {
+    type Err = String;
+
+    fn from_str(text: &str) -> std::result::Result<Self, String> {
+        let mut config = Config::default();
+        for pair in text.split(',').filter(|p| !p.trim().is_empty()) {
+            let (key, value) = pair.split_once('=').ok_or_else(|| format!("'{pair}' is not KEY=VALUE"))?;
+            let value = value.trim().parse().map_err(|_| format!("'{value}' is not an integer"))?;
+            config.0.insert(key.trim().to_string(), value);
+        }
+        Ok(config)
+    }
+}
+
 impl std::fmt::Display for Config {
     fn fmt(&self, formatter: &mut std::fmt::Formatter) -> std::fmt::Result {
         let parts: Vec<String> = self.0.iter().map(|(k, v)| format!("{k}={v}")).collect();
@@ -349,6 +364,8 @@ mod tests {
         assert_eq!(configs.len(), 4);
         assert!(configs.contains(&config(&[("tile_m", 64), ("num_stages", 2)])));
         assert_eq!(configs.iter().filter(|c| **c == default).count(), 1);
+        assert_eq!(default.to_string().parse::<Config>(), Ok(default));
+        assert!("tile_m".parse::<Config>().is_err() && "tile_m=x".parse::<Config>().is_err());
     }
 
     #[test]

@@ -159,3 +159,48 @@ fn invalid_program_is_a_located_diagnostic() {
     assert!(run.stderr.contains("bad.mlir:2:"), "{}", run.stderr);
     assert!(run.stderr.contains("power of two"), "{}", run.stderr);
 }
+
+#[test]
+fn a_configuration_resizes_the_tiles_and_the_grid_follows() {
+    // bf16 in and out, f32 accumulation: 64x256 tiles (tile_k 32) of a
+    // 300x260x100 product, one block per tile of C (5 x 2), on the CPU.
+    let dir = scratch("config");
+    let (m, n, k) = (300, 260, 100);
+    let mut rng = Rng::new(5);
+    let a = r::random_float(&mut rng, DType::BF16, &[m, k], 1.0);
+    let b = r::random_float(&mut rng, DType::BF16, &[k, n], 1.0);
+    let (paths, out) = ([save(&dir, "a.npy", &a), save(&dir, "b.npy", &b), save(&dir, "c.npy", &r::poisoned(DType::BF16, &[m, n]))], dir.join("out.npy"));
+    let kernel = example("matmul_bf16_bf16");
+    let args = |config: &str, grid: &str| -> Vec<String> {
+        let mut args = vec![kernel.clone(), "--target".into(), "cpu".into(), "--grid".into(), grid.into()];
+        if !config.is_empty() {
+            args.extend(["--config".to_string(), config.to_string()]);
+        }
+        args.extend(paths.iter().cloned());
+        args.extend(["--save".to_string(), format!("2={}", out.display())]);
+        args
+    };
+    let run_with = |config: &str, grid: &str| {
+        let args = args(config, grid);
+        tile_run(&args.iter().map(String::as_str).collect::<Vec<_>>())
+    };
+    let run = run_with("tile_m=64,tile_n=256,tile_k=32,num_stages=2", "tiles:2");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.contains("grid [10, 1, 1]") && run.stderr.contains("tile_m=64"), "{}", run.stderr);
+    let (want, magnitude) = r::matmul(&values(&a), &values(&b), m, n, k);
+    let got = values(&npy::read(&out, DType::BF16).unwrap());
+    assert_close("tile-run --config", &got, &want, |i| 1e-5 * magnitude[i] + want[i].abs() / 128.0);
+
+    // Bad configurations and grids: one message, exit code 1.
+    for (config, grid, expected) in [
+        ("tile_q=64", "tiles:2", "unknown key 'tile_q'"),
+        ("tile_n=96", "tiles:2", "'tile_n' = 96 is not a power of two"),
+        ("tile_m", "tiles:2", "'tile_m' is not KEY=VALUE"),
+        ("", "tiles:7", "parameter #7 of @matmul_bf16_bf16 is not a memref"),
+        ("", "tiles:x", "'x' is not a parameter index"),
+    ] {
+        let run = run_with(config, grid);
+        assert_eq!(run.code, 1, "{config} {grid}: {}", run.stderr);
+        assert!(run.stderr.contains(expected), "{config} {grid}: {}", run.stderr);
+    }
+}

@@ -71,13 +71,7 @@ struct Cli {
 }
 
 fn parse_config(text: &str) -> Result<Config, String> {
-    let mut config = Config::default();
-    for pair in text.split(',').filter(|p| !p.trim().is_empty()) {
-        let (key, value) = pair.split_once('=').ok_or_else(|| format!("'{pair}' is not KEY=VALUE"))?;
-        let value = value.trim().parse().map_err(|_| format!("'{value}' is not an integer"))?;
-        config.0.insert(key.trim().to_string(), value);
-    }
-    Ok(config)
+    text.parse()
 }
 
 /// A kernel compiled for one configuration.

@@ -103,13 +103,7 @@ fn parse_grid(text: &str) -> Result<GridSpec, String> {
 }
 
 fn parse_config(text: &str) -> Result<Config, String> {
-    let mut config = Config::default();
-    for pair in text.split(',').filter(|p| !p.trim().is_empty()) {
-        let (key, value) = pair.split_once('=').ok_or_else(|| format!("'{pair}' is not KEY=VALUE"))?;
-        let value = value.trim().parse().map_err(|_| format!("'{value}' is not an integer"))?;
-        config.0.insert(key.trim().to_string(), value);
-    }
-    Ok(config)
+    text.parse()
 }
 
 fn parse_save(text: &str) -> Result<(usize, PathBuf), String> {
@@ -205,17 +199,6 @@ fn run(cli: Cli) -> Result<()> {
             }
         }
     }
-    fn make_args<'a>(arrays: &'a mut [Option<Array>], scalars: &[Option<tile_runtime::Scalar>]) -> Vec<Arg<'a>> {
-        arrays
-            .iter_mut()
-            .zip(scalars)
-            .filter_map(|(array, scalar)| match (array, scalar) {
-                (Some(array), _) => Some(Arg::Array(array)),
-                (None, Some(scalar)) => Some(Arg::Scalar(*scalar)),
-                (None, None) => None,
-            })
-            .collect()
-    }
     let repeat = cli.bench.map_or(1, |n| n.max(1) as usize);
     // The grid a configuration needs.
     let grid_of = |config: Option<&Config>, arrays: &[Option<Array>]| -> Result<Grid> {
@@ -288,6 +271,19 @@ fn run(cli: Cli) -> Result<()> {
     Ok(())
 }
 
+/// The kernel's arguments: each an array or a scalar.
+fn make_args<'a>(arrays: &'a mut [Option<Array>], scalars: &[Option<tile_runtime::Scalar>]) -> Vec<Arg<'a>> {
+    arrays
+        .iter_mut()
+        .zip(scalars)
+        .filter_map(|(array, scalar)| match (array, scalar) {
+            (Some(array), _) => Some(Arg::Array(array)),
+            (None, Some(scalar)) => Some(Arg::Scalar(*scalar)),
+            (None, None) => None,
+        })
+        .collect()
+}
+
 /// The fastest configuration of `tunable` for these arguments, measured
 /// on the GPU (or cached); `None` when tuning is off.
 #[allow(clippy::too_many_arguments)]
@@ -334,15 +330,7 @@ fn autotune(
     // the inputs as read.
     let grids: Vec<(Config, Result<Grid, String>)> =
         tunable.configs().into_iter().map(|c| { let g = grid_of(Some(&c), arrays).map_err(|e| format!("{e:#}")); (c, g) }).collect();
-    let args: Vec<Arg> = arrays
-        .iter_mut()
-        .zip(scalars)
-        .filter_map(|(array, scalar)| match (array, scalar) {
-            (Some(array), _) => Some(Arg::Array(array)),
-            (None, Some(scalar)) => Some(Arg::Scalar(*scalar)),
-            (None, None) => None,
-        })
-        .collect();
+    let args = make_args(arrays, scalars);
     let device = cuda.upload(&args)?;
     let configs: Vec<Config> = grids.iter().map(|(c, _)| c.clone()).collect();
     let tuned = tuner.tune(&key, &configs, |config| {
