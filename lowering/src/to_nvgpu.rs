@@ -316,10 +316,10 @@ const PIPELINE_BUDGET: i64 = 160 * 1024;
 /// Most stages: beyond four, loads are far enough ahead.
 const MAX_STAGES: i64 = 4;
 /// Stages without a hint.
-const DEFAULT_STAGES: i64 = 4;
+pub(crate) const DEFAULT_STAGES: i64 = 4;
 
 /// An integer hint of the kernel's `tile.hints`.
-fn hint(kernel: OperationRef, name: &str) -> Option<i64> {
+pub(crate) fn hint(kernel: OperationRef, name: &str) -> Option<i64> {
     kernel
         .attribute("tile.hints")
         .ok()

@@ -33,7 +33,7 @@ use melior::{
     Context,
     ir::{
         Attribute, BlockLike, Module, OperationRef, RegionLike, ValueLike,
-        attribute::{DenseI64ArrayAttribute, DictionaryAttribute, IntegerAttribute, StringAttribute},
+        attribute::{DenseI64ArrayAttribute, DictionaryAttribute, StringAttribute},
         operation::{OperationLike, OperationMutLike, WalkOrder, WalkResult},
     },
 };
@@ -45,8 +45,9 @@ use tile_runtime::tune::Config;
 /// key, so that a new compiler tunes anew.
 pub const COMPILER_ID: &str = env!("TILE_COMPILER_ID");
 
-/// Stages a ring gets without a hint (`convert-tile-to-nvgpu`).
-const DEFAULT_HINTS: [(&str, i64); 4] = [("num_stages", 4), ("occupancy", 1), ("num_ctas", 1), ("warp_specialize", 0)];
+/// Each hint knob and what the compiler does without the hint.
+const DEFAULT_HINTS: [(&str, i64); 4] =
+    [("num_stages", crate::to_nvgpu::DEFAULT_STAGES), ("occupancy", 1), ("num_ctas", 1), ("warp_specialize", 0)];
 
 /// A kernel's tuning space.
 #[derive(Clone, Debug)]
@@ -114,14 +115,9 @@ pub fn tunable(module: &Module, name: &str) -> Result<Option<Tunable>> {
             });
         }
     }
-    let hints = kernel.attribute("tile.hints").ok().and_then(|h| DictionaryAttribute::try_from(h).ok());
     for (key, fallback) in DEFAULT_HINTS {
         if space.contains_key(key) {
-            let written = hints
-                .and_then(|h| h.element_by_name(key))
-                .and_then(|v| IntegerAttribute::try_from(v).ok())
-                .map(|v| v.value());
-            default.insert(key.to_string(), written.unwrap_or(fallback));
+            default.insert(key.to_string(), crate::to_nvgpu::hint(kernel, key).unwrap_or(fallback));
         }
     }
     Ok(Some(Tunable { default: Config(default), space }))

@@ -4,8 +4,8 @@
 //! `tile-to-cpu` lowers every op of the language through upstream dialects
 //! to the LLVM dialect:
 //!
-//! 1. `tile-simplify`, `convert-tile-to-linalg`: tile value ops to linalg
-//!    and tensor ops;
+//! 1. `tile-specialize` (a kernel's `tile.config`, if any), `tile-simplify`,
+//!    `convert-tile-to-linalg`: tile value ops to linalg and tensor ops;
 //! 2. `convert-tile-to-memref`: loads and stores to clamped subviews, with
 //!    the view's padding and masked stores, exactly the GPU's semantics;
 //! 3. `convert-tile-to-scf`: the grid as a loop over a range of block ids;

@@ -3,7 +3,8 @@
 //!
 //! `tile-to-ptx{chip=sm_90a toolkit=PATH}` lowers every op of the language:
 //!
-//! 1. `tile-simplify`; for `sm_90a`, `convert-tile-to-nvgpu` (a TMA +
+//! 1. `tile-specialize` (a kernel's `tile.config`, if any), `tile-simplify`;
+//!    for `sm_90a`, `convert-tile-to-nvgpu` (a TMA +
 //!    wgmma variant of kernels whose mma main loop maps); then
 //!    `convert-tile-to-linalg`, `convert-tile-to-memref`: as on the CPU, so
 //!    padding and masking are the same code;
@@ -218,24 +219,7 @@ pub fn compile(context: &Context, mut module: Module, kernel: Option<&str>, chip
 
 /// Parses, verifies and compiles a tile program's text.
 pub fn compile_text(context: &Context, text: &str, file_name: &str, kernel: Option<&str>, chip: &str) -> Result<Bundle> {
-    compile_config(context, text, file_name, kernel, chip, None)
-}
-
-/// Like [`compile_text`], with kernel `kernel` (or the only one)
-/// instantiated for a tuning configuration first ([`crate::tune::apply`]).
-pub fn compile_config(
-    context: &Context,
-    text: &str,
-    file_name: &str,
-    kernel: Option<&str>,
-    chip: &str,
-    config: Option<&tile_runtime::tune::Config>,
-) -> Result<Bundle> {
-    let mut module = compile::parse(context, text, file_name)?;
-    if let Some(config) = config {
-        let name = select_kernel(&module, kernel)?;
-        crate::tune::apply(context, &mut module, &name, config)?;
-    }
+    let module = compile::parse(context, text, file_name)?;
     compile(context, module, kernel, chip)
 }
 

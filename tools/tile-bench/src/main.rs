@@ -3,7 +3,8 @@
 //!
 //! ```text
 //! tile-bench [--dtypes f16,bf16] [--shapes 1024x1024x1024,...] [--runs 50]
-//!            [--warmup 5] [--csv PATH] [--no-variants]
+//!            [--warmup 5] [--csv PATH] [--no-variants] [--kernel DTYPE=PATH]
+//!            [--config KEY=VALUE,...]
 //! ```
 //!
 //! For each dtype it compiles the contract-form matmul with that dtype in
@@ -81,6 +82,13 @@ struct Compiled {
     tiles: [usize; 2],
     /// `.mlir` to PTX.
     ms: f64,
+}
+
+impl Compiled {
+    /// One block per tile of an `m x n` C.
+    fn grid(&self, m: usize, n: usize) -> Grid {
+        Grid([(m.div_ceil(self.tiles[0]) * n.div_ceil(self.tiles[1])) as u64, 1, 1])
+    }
 }
 
 /// Compiles each configuration of one program once.
@@ -288,11 +296,10 @@ fn bench(
     let device = cuda.upload(&args)?;
     let cublas_out = cuda.upload(&reference)?;
     let kernel = kernels.name.clone();
-    let grid = |compiled: &Compiled| Grid([(m.div_ceil(compiled.tiles[0]) * n.div_ceil(compiled.tiles[1])) as u64, 1, 1]);
     let config = choose(cli, cuda, kernels, tunable, tuner, name, [m, n, k], &args, &device)?;
     let compiled = kernels.get(config.as_ref())?;
     let start = Instant::now();
-    let mut prepared = cuda.prepare(&compiled.bundle, &kernel, &args, &device, grid(&compiled))?;
+    let mut prepared = cuda.prepare(&compiled.bundle, &kernel, &args, &device, compiled.grid(m, n))?;
     *loaded_ms = Some(start.elapsed().as_secs_f64() * 1e3);
     let gemm = || cublas.gemm(cuda, dtype, [m, n, k], (&device, 0), (&device, 1), (&cublas_out, 0));
 
@@ -346,8 +353,7 @@ fn choose(
     let name = kernels.name.clone();
     let tuned = tuner.tune(&key, &tunable.configs(), |config| {
         let compiled = kernels.get(Some(config)).map_err(|e| format!("{e:#}"))?;
-        let grid = Grid([(m.div_ceil(compiled.tiles[0]) * n.div_ceil(compiled.tiles[1])) as u64, 1, 1]);
-        let mut prepared = cuda.prepare(&compiled.bundle, &name, args, device, grid).map_err(|e| e.to_string())?;
+        let mut prepared = cuda.prepare(&compiled.bundle, &name, args, device, compiled.grid(m, n)).map_err(|e| e.to_string())?;
         cuda.median_ms(&mut prepared, 2, 10, true).map_err(|e| e.to_string())
     })?;
     if let Some(error) = &tuned.cache_error {

@@ -137,17 +137,11 @@ fn run(cli: Cli) -> Result<()> {
     let name = compile::select_kernel(&module, cli.kernel.as_deref())?;
     let signature = compile::signature(&module, &name)?;
     let tunable = tune::tunable(&module, &name)?;
-    // The module of a configuration (the kernel as written for `None`).
-    let instantiate = |config: Option<&Config>| -> Result<melior::ir::Module> {
-        let mut module = compile::parse(&context, &text, &file)?;
-        if let Some(config) = config {
-            tune::apply(&context, &mut module, &name, config)?;
-        }
-        Ok(module)
-    };
+    drop(module);
+    let program = Program { context: &context, text: &text, file: &file, name: &name };
 
     if cli.emit_ptx.is_some() || cli.emit_bundle.is_some() {
-        let bundle = gpu::compile(&context, instantiate(cli.config.as_ref())?, Some(&name), &cli.chip)?;
+        let bundle = gpu::compile(&context, program.instantiate(cli.config.as_ref())?, Some(&name), &cli.chip)?;
         if let Some(path) = &cli.emit_ptx {
             std::fs::write(path, &bundle.ptx).with_context(|| format!("writing {}", path.display()))?;
         }
@@ -200,33 +194,18 @@ fn run(cli: Cli) -> Result<()> {
         }
     }
     let repeat = cli.bench.map_or(1, |n| n.max(1) as usize);
-    // The grid a configuration needs.
-    let grid_of = |config: Option<&Config>, arrays: &[Option<Array>]| -> Result<Grid> {
-        match grid_spec {
-            GridSpec::Fixed(grid) => Ok(grid),
-            GridSpec::Tiles(index) => {
-                let array = arrays
-                    .get(index)
-                    .and_then(Option::as_ref)
-                    .with_context(|| format!("--grid tiles:{index}: parameter #{index} of @{name} is not a memref"))?;
-                let tiles = tune::view_tiles(&instantiate(config)?, &name, index)?;
-                if tiles.len() != array.shape().len() {
-                    bail!("--grid tiles:{index}: the view's tiles have rank {}, the array {}", tiles.len(), array.shape().len());
-                }
-                let blocks = array.shape().iter().zip(&tiles).map(|(&n, &t)| (n as u64).div_ceil(t as u64)).product::<u64>();
-                Ok(Grid::new([blocks.max(1), 1, 1])?)
-            }
-        }
-    };
+    let shapes: Vec<Option<Vec<usize>>> = arrays.iter().map(|a| a.as_ref().map(|a| a.shape().to_vec())).collect();
+    let launch = Launch { spec: grid_spec, shapes: &shapes };
 
-    let (target, times_ms, config) = if let Some(cuda) = &cuda {
+    let (target, times_ms, config, grid) = if let Some(cuda) = &cuda {
         let config = match (&cli.config, &tunable) {
             (Some(config), _) => Some(config.clone()),
-            (None, Some(tunable)) => autotune(cuda, &context, &text, &file, &name, tunable, &cli.chip, grid_spec, &grid_of, &mut arrays, &scalars)?,
+            (None, Some(tunable)) => autotune(cuda, &program, tunable, &cli.chip, &launch, &mut arrays, &scalars)?,
             (None, None) => None,
         };
-        let grid = grid_of(config.as_ref(), &arrays)?;
-        let bundle = gpu::compile(&context, instantiate(config.as_ref())?, Some(&name), &cli.chip)?;
+        let module = program.instantiate(config.as_ref())?;
+        let grid = launch.grid(&module, &name)?;
+        let bundle = gpu::compile(&context, module, Some(&name), &cli.chip)?;
         let launched = cuda.launch_report(&bundle, &name, &mut make_args(&mut arrays, &scalars), grid, repeat)?;
         let entry = if launched.entry == name { String::new() } else { format!(" as @{}", launched.entry) };
         let passed_over: String = launched.passed_over.iter().map(|why| format!("; passed over {why}")).collect();
@@ -234,12 +213,14 @@ fn run(cli: Cli) -> Result<()> {
             format!("cuda ({}){entry}{passed_over}", cuda.name()),
             launched.times.into_iter().map(f64::from).collect::<Vec<_>>(),
             config,
+            grid,
         )
     } else {
         // The CPU runs the kernel as written, or the configuration asked for.
         let config = cli.config.clone();
-        let kernel = CpuKernel::compile(&context, instantiate(config.as_ref())?, Some(&name))?;
-        let grid = grid_of(config.as_ref(), &arrays)?;
+        let module = program.instantiate(config.as_ref())?;
+        let grid = launch.grid(&module, &name)?;
+        let kernel = CpuKernel::compile(&context, module, Some(&name))?;
         let threads = cli.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
         let mut times = Vec::new();
         for _ in 0..repeat {
@@ -247,9 +228,8 @@ fn run(cli: Cli) -> Result<()> {
             kernel.launch_on(&mut make_args(&mut arrays, &scalars), grid, threads)?;
             times.push(start.elapsed().as_secs_f64() * 1e3);
         }
-        ("cpu".to_string(), times, config)
+        ("cpu".to_string(), times, config, grid)
     };
-    let grid = grid_of(config.as_ref(), &arrays)?;
     let target = match &config {
         Some(config) => format!("{target}, config {config}"),
         None => target,
@@ -263,12 +243,58 @@ fn run(cli: Cli) -> Result<()> {
         eprintln!("tile-run: @{name} on {target}, grid {:?}: {median:.3} ms", grid.0);
     }
 
-    drop(module);
     for (index, path) in &cli.saves {
         let array = arrays[*index].as_ref().context("saved parameter is a memref")?;
         npy::write(path, array)?;
     }
     Ok(())
+}
+
+/// The program being run, instantiated per configuration.
+struct Program<'a> {
+    context: &'a melior::Context,
+    text: &'a str,
+    file: &'a str,
+    name: &'a str,
+}
+
+impl Program<'_> {
+    /// The module with the kernel instantiated for `config` (as written
+    /// for `None`).
+    fn instantiate(&self, config: Option<&Config>) -> Result<melior::ir::Module<'_>> {
+        let mut module = compile::parse(self.context, self.text, self.file)?;
+        if let Some(config) = config {
+            tune::apply(self.context, &mut module, self.name, config)?;
+        }
+        Ok(module)
+    }
+}
+
+/// How to size the grid: `--grid` and the arguments' array shapes.
+struct Launch<'a> {
+    spec: GridSpec,
+    shapes: &'a [Option<Vec<usize>>],
+}
+
+impl Launch<'_> {
+    /// The grid kernel `name` of `module` (an instantiated program) needs.
+    fn grid(&self, module: &melior::ir::Module, name: &str) -> Result<Grid> {
+        let index = match self.spec {
+            GridSpec::Fixed(grid) => return Ok(grid),
+            GridSpec::Tiles(index) => index,
+        };
+        let shape = self
+            .shapes
+            .get(index)
+            .and_then(Option::as_ref)
+            .with_context(|| format!("--grid tiles:{index}: parameter #{index} of @{name} is not a memref"))?;
+        let tiles = tune::view_tiles(module, name, index)?;
+        if tiles.len() != shape.len() {
+            bail!("--grid tiles:{index}: the view's tiles have rank {}, the array {}", tiles.len(), shape.len());
+        }
+        let blocks = shape.iter().zip(&tiles).map(|(&n, &t)| (n as u64).div_ceil(t as u64)).product::<u64>();
+        Ok(Grid::new([blocks.max(1), 1, 1])?)
+    }
 }
 
 /// The kernel's arguments: each an array or a scalar.
@@ -289,22 +315,19 @@ fn make_args<'a>(arrays: &'a mut [Option<Array>], scalars: &[Option<tile_runtime
 #[allow(clippy::too_many_arguments)]
 fn autotune(
     cuda: &Cuda,
-    context: &melior::Context,
-    text: &str,
-    file: &str,
-    name: &str,
+    program: &Program,
     tunable: &tune::Tunable,
     chip: &str,
-    grid_spec: GridSpec,
-    grid_of: &dyn Fn(Option<&Config>, &[Option<Array>]) -> Result<Grid>,
+    launch: &Launch,
     arrays: &mut [Option<Array>],
     scalars: &[Option<tile_runtime::Scalar>],
 ) -> Result<Option<Config>> {
+    let name = program.name;
     let tuner = Tuner::from_env();
     if !tuner.enabled() {
         return Ok(None);
     }
-    if matches!(grid_spec, GridSpec::Fixed(_)) && tunable.resizes_tiles() {
+    if matches!(launch.spec, GridSpec::Fixed(_)) && tunable.resizes_tiles() {
         bail!(
             "kernel @{name} has tunable tile sizes (tile.tune), so the grid it needs depends on the configuration: \
              give --grid tiles:I (one block per tile of parameter I), a --config, or set TILE_TUNE=0"
@@ -321,23 +344,24 @@ fn autotune(
         .collect();
     let key = TuneKey {
         kernel: name.to_string(),
-        source: tile_runtime::tune::hash(text),
+        source: tile_runtime::tune::hash(program.text),
         args: described.join(","),
         device: cuda.name(),
         compiler: tune::COMPILER_ID.to_string(),
     };
     // Tuning runs on copies of the arguments: the final run starts from
     // the inputs as read.
-    let grids: Vec<(Config, Result<Grid, String>)> =
-        tunable.configs().into_iter().map(|c| { let g = grid_of(Some(&c), arrays).map_err(|e| format!("{e:#}")); (c, g) }).collect();
     let args = make_args(arrays, scalars);
     let device = cuda.upload(&args)?;
-    let configs: Vec<Config> = grids.iter().map(|(c, _)| c.clone()).collect();
-    let tuned = tuner.tune(&key, &configs, |config| {
-        let grid = grids.iter().find(|(c, _)| c == config).map(|(_, g)| g.clone()).unwrap_or(Err("no grid".into()))?;
-        let bundle = gpu::compile_config(context, text, file, Some(name), chip, Some(config)).map_err(|e| e.to_string())?;
-        let mut prepared = cuda.prepare(&bundle, name, &args, &device, grid).map_err(|e| e.to_string())?;
-        cuda.median_ms(&mut prepared, 1, 5, false).map_err(|e| e.to_string())
+    let tuned = tuner.tune(&key, &tunable.configs(), |config| {
+        let measure = || -> Result<f64> {
+            let module = program.instantiate(Some(config))?;
+            let grid = launch.grid(&module, name)?;
+            let bundle = gpu::compile(program.context, module, Some(name), chip)?;
+            let mut prepared = cuda.prepare(&bundle, name, &args, &device, grid)?;
+            Ok(cuda.median_ms(&mut prepared, 1, 5, false)?)
+        };
+        measure().map_err(|e| format!("{e:#}"))
     })?;
     if let Some(error) = &tuned.cache_error {
         eprintln!("tile-run: warning: the tuning choice was not cached: {error}");
