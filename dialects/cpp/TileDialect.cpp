@@ -589,6 +589,16 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                              << "' must be a non-negative integer";
     return success();
   }
+  if (name == "tile.distributed") {
+    // Written by convert-tile-to-nvgpu on the stores of its epilogue: each
+    // thread stores its own registers, so tile-distribute leaves them be.
+    if (!isa<UnitAttr>(attr.getValue()) ||
+        !llvm::is_contained({StringRef("memref.store"), StringRef("vector.store")},
+                            op->getName().getStringRef()))
+      return op->emitError() << "'" << name
+                             << "' is a unit attribute of memref.store or vector.store";
+    return success();
+  }
   return op->emitError() << "unknown tile attribute '" << name << "'";
 }
 

@@ -16,7 +16,8 @@
 // CHECK-LABEL: func.func @mm__wgmma(
 // CHECK-SAME:    %{{.*}}: memref<?x?xf16>, %{{.*}}: memref<?x?xf16>, %{{.*}}: memref<?x?xf32>,
 // CHECK-SAME:    %[[TA:.*]]: !llvm.ptr {tile.tma = {arg = 0 : i64, box = array<i64: 128, 64>, swizzle = 128 : i64}},
-// CHECK-SAME:    %[[TB:.*]]: !llvm.ptr {tile.tma = {arg = 1 : i64, box = array<i64: 64, 64>, swizzle = 128 : i64}})
+// CHECK-SAME:    %[[TB:.*]]: !llvm.ptr {tile.tma = {arg = 1 : i64, box = array<i64: 64, 64>, swizzle = 128 : i64}},
+// CHECK-SAME:    %[[TC:.*]]: !llvm.ptr {tile.tma = {arg = 2 : i64, box = array<i64: 128, 32>, swizzle = 128 : i64}})
 // CHECK-SAME:    attributes {tile.block_size = 256 : i64, tile.kernel, tile.variant_of = @mm}
 // CHECK:         %[[BAR:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
 // CHECK-COUNT-4: nvgpu.mbarrier.init %[[BAR]]
@@ -48,14 +49,35 @@
 // CHECK:           nvgpu.mbarrier.arrive.expect_tx
 // CHECK-COUNT-3:   nvgpu.tma.async.load
 // CHECK:           scf.yield %[[D]]
+// The epilogue: the registers go to the ring's memory as 128-byte
+// swizzled f32 boxes of 32 columns (each thread its own pairs, stores
+// tile-distribute leaves alone), a proxy fence and a barrier, then thread 0
+// stores the four boxes with the TMA through C's descriptor and waits until
+// they are read out.
 // CHECK:         nvvm.wgmma.wait.group.sync.aligned 0
 // CHECK-NEXT:    gpu.barrier
-// CHECK:         %[[BUF:.*]] = memref.view %[[RAW]][%{{.*}}][] : memref<131072xi8, #gpu.address_space<workgroup>> to memref<128x128xf32, #gpu.address_space<workgroup>>
-// CHECK-NEXT:    %[[VIEW:.*]] = memref.subview %[[BUF]][0, 0] [64, 128] [1, 1]
-// CHECK-NEXT:    nvgpu.warpgroup.mma.store %[[R]], %[[VIEW]]
-// CHECK:         %[[T:.*]] = bufferization.to_tensor %[[BUF]] restrict
-// CHECK-NOT:     arith.addf
-// CHECK:         tile.store %[[T]]
+// CHECK:         %[[REGS:.*]] = builtin.unrealized_conversion_cast %[[R]] : !nvgpu.warpgroup.accumulator<fragmented = vector<64x128xf32>> to !llvm.struct<(struct<(f32,
+// CHECK:         %[[FRAG:.*]] = llvm.extractvalue %[[REGS]][0]
+// CHECK:         %[[FLAT:.*]] = memref.view %[[RAW]][%{{.*}}][] : memref<131072xi8, #gpu.address_space<workgroup>> to memref<8192xi64, #gpu.address_space<workgroup>>
+// CHECK:         arith.xori
+// CHECK:         llvm.extractvalue %[[FRAG]][0] : !llvm.struct<(f32,
+// CHECK-NEXT:    llvm.extractvalue %[[FRAG]][1] : !llvm.struct<(f32,
+// CHECK-NEXT:    %[[PAIR:.*]] = vector.from_elements
+// CHECK-NEXT:    %[[BITS:.*]] = llvm.bitcast %[[PAIR]] : vector<2xf32> to i64
+// CHECK-NEXT:    memref.store %[[BITS]], %[[FLAT]][%{{.*}}] {tile.distributed}
+// CHECK-COUNT-31: memref.store {{.*}} {tile.distributed}
+// CHECK-NOT:     memref.store
+// CHECK:         nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK-NEXT:    gpu.barrier
+// CHECK-NEXT:    scf.if
+// CHECK-NEXT:      builtin.unrealized_conversion_cast %[[TC]] : !llvm.ptr to !nvgpu.tensormap.descriptor<tensor = memref<128x32xf32, 3>, swizzle = swizzle_128b
+// CHECK-COUNT-4:   nvgpu.tma.async.store
+// CHECK-NOT:       nvgpu.tma.async.store
+// CHECK:           nvvm.cp.async.bulk.commit.group
+// CHECK-NEXT:      nvvm.cp.async.bulk.wait_group 0 {read}
+// CHECK-NOT:     tile.store
+// CHECK-NOT:     nvgpu.warpgroup.mma.store
+// CHECK:         return
 func.func @mm(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) attributes {tile.kernel} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -104,6 +126,66 @@ func.func @acc16(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>) 
     scf.yield %d : tensor<64x64xf16>
   }
   tile.store %acc, %pc[%c0, %c0] : tensor<64x64xf16> -> !tile.partition_view<64x64xf16>
+  return
+}
+
+// -----
+
+// bf16 out through an arith.truncf: the pairs are rounded in registers and
+// stored as 32-bit words in 64-column boxes. Anything else between the loop
+// and the store (here a relu) takes the general epilogue.
+
+// CHECK-LABEL: func.func @bf16out__wgmma(
+// CHECK-SAME:    !llvm.ptr {tile.tma = {arg = 2 : i64, box = array<i64: 128, 64>, swizzle = 128 : i64}})
+// CHECK:         %[[PAIR:.*]] = vector.from_elements
+// CHECK-NEXT:    %[[HALF:.*]] = arith.truncf %[[PAIR]] : vector<2xf32> to vector<2xbf16>
+// CHECK-NEXT:    %[[BITS:.*]] = llvm.bitcast %[[HALF]] : vector<2xbf16> to i32
+// CHECK-NEXT:    memref.store %[[BITS]], %{{.*}} {tile.distributed} : memref<8192xi32, #gpu.address_space<workgroup>>
+// CHECK:         nvgpu.tma.async.store {{.*}} : memref<128x64xbf16, strided<[64, 1], offset: ?>, #gpu.address_space<workgroup>> -> <tensor = memref<128x64xbf16, 3>
+// CHECK:         nvgpu.tma.async.store
+// CHECK-NEXT:    nvvm.cp.async.bulk.commit.group
+// CHECK-NOT:     tile.store
+// CHECK:         return
+// CHECK-LABEL: func.func @relu__wgmma(
+// CHECK-NOT:     tma.async.store
+// CHECK:         nvgpu.warpgroup.mma.store
+// CHECK:         arith.maximumf
+// CHECK:         tile.store
+func.func @bf16out(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>, %C: memref<?x?xbf16>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pa = tile.partition_view %A : memref<?x?xbf16> -> !tile.partition_view<128x64xbf16>
+  %pb = tile.partition_view %B : memref<?x?xbf16> -> !tile.partition_view<64x128xbf16>
+  %pc = tile.partition_view %C : memref<?x?xbf16> -> !tile.partition_view<128x128xbf16>
+  %bm = tile.block_id x : index
+  %nk = tile.num_tiles %pa dim 1 : !tile.partition_view<128x64xbf16>
+  %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%c = %zero) -> (tensor<128x128xf32>) {
+    %a = tile.load %pa[%bm, %k] : !tile.partition_view<128x64xbf16> -> tensor<128x64xbf16>
+    %b = tile.load %pb[%k, %c0] : !tile.partition_view<64x128xbf16> -> tensor<64x128xbf16>
+    %d = tile.mma %a, %b, %c : tensor<128x64xbf16>, tensor<64x128xbf16> into tensor<128x128xf32>
+    scf.yield %d : tensor<128x128xf32>
+  }
+  %out = arith.truncf %acc : tensor<128x128xf32> to tensor<128x128xbf16>
+  tile.store %out, %pc[%bm, %c0] : tensor<128x128xbf16> -> !tile.partition_view<128x128xbf16>
+  return
+}
+func.func @relu(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<128x64xf16>
+  %pb = tile.partition_view %B : memref<?x?xf16> -> !tile.partition_view<64x128xf16>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<128x128xf32>
+  %nk = tile.num_tiles %pa dim 1 : !tile.partition_view<128x64xf16>
+  %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%c = %zero) -> (tensor<128x128xf32>) {
+    %a = tile.load %pa[%c0, %k] : !tile.partition_view<128x64xf16> -> tensor<128x64xf16>
+    %b = tile.load %pb[%k, %c0] : !tile.partition_view<64x128xf16> -> tensor<64x128xf16>
+    %d = tile.mma %a, %b, %c : tensor<128x64xf16>, tensor<64x128xf16> into tensor<128x128xf32>
+    scf.yield %d : tensor<128x128xf32>
+  }
+  %relu = arith.maximumf %acc, %zero : tensor<128x128xf32>
+  tile.store %relu, %pc[%c0, %c0] : tensor<128x128xf32> -> !tile.partition_view<128x128xf32>
   return
 }
 
@@ -268,7 +350,7 @@ func.func @backwards(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf3
 // (one arrive per consumer warp, 8) says the stage is free; the
 // consumers' loop has no iterations for the producer, no block barrier,
 // and releases the previous stage from lane 0 of each warp; only the
-// consumers store the accumulator.
+// consumers write the accumulator to shared memory for the TMA store.
 // CHECK-LABEL: func.func @specialized__wgmma(
 // CHECK-SAME:    tile.block_size = 384 : i64
 // CHECK:         %[[FULL:.*]] = nvgpu.mbarrier.create -> <{{.*}}num_barriers = 2>
@@ -289,8 +371,11 @@ func.func @backwards(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf3
 // CHECK-NEXT:        arith.subi
 // CHECK-NEXT:        arith.remui
 // CHECK-NEXT:        nvgpu.mbarrier.arrive %[[EMPTY]]
-// CHECK:         scf.if
-// CHECK-NEXT:      nvgpu.warpgroup.mma.store
+// CHECK:         %[[CONSUMER:.*]] = arith.cmpi ult, %{{.*}}, %c2
+// CHECK:         scf.if %[[CONSUMER]]
+// CHECK:           memref.store {{.*}} {tile.distributed}
+// CHECK:         nvvm.fence.proxy
+// CHECK:         nvgpu.tma.async.store
 func.func @specialized(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>)
     attributes {tile.kernel, tile.hints = {num_stages = 2 : i64, warp_specialize = 1 : i64}} {
   %c0 = arith.constant 0 : index

@@ -32,6 +32,8 @@
 //! reads. A store between parallel loops (one-element tiles, whose loops
 //! canonicalization folds away) becomes thread 0's alone, between two
 //! barriers, so that racing copies of it cannot undo other phases' writes.
+//! Stores marked `tile.distributed` (an earlier pass wrote them per thread,
+//! like the wgmma epilogue's register stores) stay every thread's.
 //!
 //! Reductions with few outputs (fewer than the block's threads, as in a
 //! row softmax or layernorm) go to warps instead: a parallel loop whose body
@@ -109,7 +111,9 @@ impl<'c> RunExternalPass<'c> for Distribute {
         operation.walk(WalkOrder::PreOrder, |op| {
             match op.name().as_string_ref().as_str() {
                 Ok("scf.parallel") if !inside_parallel(op) => loops.push(op.to_raw()),
-                Ok("memref.store" | "vector.store") if !inside_parallel(op) => stray.push(op.to_raw()),
+                Ok("memref.store" | "vector.store") if !inside_parallel(op) && !op.has_attribute(DISTRIBUTED) => {
+                    stray.push(op.to_raw())
+                }
                 _ => {}
             }
             WalkResult::Advance
@@ -156,6 +160,11 @@ fn guard<'c>(context: &'c Context, store: OperationRef<'c, '_>) -> Option<()> {
     unsafe { OperationRefMut::from_raw(store.to_raw()) }.move_before(then.before?);
     Some(())
 }
+
+/// Unit attribute of a store that an earlier pass already wrote per
+/// thread (each thread its own element, such as a register of an mma
+/// fragment): this pass leaves it to every thread.
+pub const DISTRIBUTED: &str = "tile.distributed";
 
 fn inside_parallel(op: OperationRef) -> bool {
     let mut parent = op.parent_operation();

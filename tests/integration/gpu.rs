@@ -48,9 +48,13 @@ fn every_example_compiles_to_ptx_that_ptxas_accepts() {
         if let Some(variant) = variants.first() {
             assert_eq!(variant.block, [256, 1, 1], "{name}: two warpgroups, 64 accumulator rows each");
             let args: Vec<usize> = variant.tma.iter().map(|d| d.arg).collect();
-            assert_eq!(args, [0, 1], "{name}: descriptors of A and B");
+            assert_eq!(args, [0, 1, 2], "{name}: descriptors of A and B, and of C for the TMA-store epilogue");
             assert_eq!(variant.tma[0].box_shape, [128, 64]);
             assert_eq!(variant.tma[1].box_shape, [64, 64]);
+            // 128-byte rows: 64 16-bit or 32 f32 columns of C.
+            let columns = if matches!(name.as_str(), "matmul" | "matmul_bf16") { 32 } else { 64 };
+            assert_eq!(variant.tma[2].box_shape, [128, columns], "{name}: C's boxes");
+            assert!(bundle.ptx.contains("cp.async.bulk.tensor.2d.global.shared::cta"), "{name}: TMA store");
         }
         if !ptxas.exists() {
             println!("skipping ptxas for {name}: {} not found", ptxas.display());

@@ -116,6 +116,8 @@ use melior::{
 };
 use tile_runtime::TmaDescriptor;
 
+mod epilogue;
+
 /// Suffix of the variant's name.
 pub const VARIANT_SUFFIX: &str = "__wgmma";
 /// Threads of one warpgroup.
@@ -149,6 +151,7 @@ impl TilePass for ConvertTileToNvgpu {
             DialectHandle::arith(),
             DialectHandle::llvm(),
             DialectHandle::scf(),
+            crate::pass::vector_handle(),
         ]
     }
 }
@@ -206,6 +209,8 @@ struct Match {
     /// loads, the mma and scalar arithmetic, so that no other code needs
     /// the whole block in the loop.
     specialize: bool,
+    /// The store of the accumulator the TMA epilogue does, if it can.
+    store: Option<epilogue::Store>,
 }
 
 /// Clones `kernel` into its variant and maps the variant's main loops;
@@ -258,7 +263,18 @@ fn add_variant<'c>(context: &'c Context, kernel: OperationRef<'c, '_>) -> Option
             let box_shape = if operand == 0 { vec![found.m, found.k] } else { vec![found.k, SWIZZLE_COLUMNS] };
             descriptors.push(TmaDescriptor { arg: *arg, box_shape: box_shape.iter().map(|&d| d as u32).collect(), swizzle: 128 });
         }
-        rewrite(context, found, [pointers[0], pointers[1]], warpgroups, producer)?;
+        let output = match &found.store {
+            Some(store) => {
+                let ptr = Type::parse(context, "!llvm.ptr")?;
+                // SAFETY: as for the operands' descriptors above.
+                let value = unsafe { mlir_sys::mlirBlockAddArgument(entry.to_raw(), ptr.to_raw(), variant.location().to_raw()) };
+                descriptors.push(TmaDescriptor { arg: store.arg, box_shape: vec![found.m as u32, store.box_columns() as u32], swizzle: 128 });
+                // SAFETY: a block argument just added, owned by `entry`.
+                Some(unsafe { IrValue::from_raw(value) })
+            }
+            None => None,
+        };
+        rewrite(context, found, [pointers[0], pointers[1]], output, warpgroups, producer)?;
     }
     retype(context, variant, &descriptors)
 }
@@ -335,14 +351,15 @@ const SM_SHARED_MEMORY: i64 = 228 * 1024;
 
 /// Stages of the ring: the kernel's `num_stages` hint, else four; at
 /// least one, and no more than fit. With an `occupancy` hint of `n`, the
-/// ring leaves room for `n` blocks on an SM, each also holding an
-/// `m x n` 16-bit tile for the general path's epilogue.
-fn stages(kernel: OperationRef, m: i64, n: i64, k: i64) -> i64 {
+/// ring leaves room for `n` blocks on an SM, each also holding the
+/// `epilogue_tile` bytes of the general path's epilogue (none when the
+/// TMA epilogue stages the output in the ring).
+fn stages(kernel: OperationRef, m: i64, n: i64, k: i64, epilogue_tile: i64) -> i64 {
     let stage_bytes = (m * k + k * n) * 2;
     let occupancy = hint(kernel, "occupancy").unwrap_or(1).clamp(1, 32);
     // 2 KiB of slack for the general path's small buffers.
     let per_block = SM_SHARED_MEMORY / occupancy - 1024 - 2048;
-    let budget = if occupancy > 1 { PIPELINE_BUDGET.min(per_block - m * n * 2) } else { PIPELINE_BUDGET };
+    let budget = if occupancy > 1 { PIPELINE_BUDGET.min(per_block - epilogue_tile) } else { PIPELINE_BUDGET };
     let fit = (budget / stage_bytes).clamp(1, MAX_STAGES);
     hint(kernel, "num_stages").unwrap_or(DEFAULT_STAGES).clamp(1, fit)
 }
@@ -433,7 +450,11 @@ fn match_loop(kernel: OperationRef, mma: OperationRef) -> Option<Match> {
         let load = unsafe { OperationRef::from_raw(raw) };
         (1..3).all(|i| load.operand(i).is_ok_and(|v| v == iv.into() || defined_outside(detach(v), body)))
     });
-    let stages = if ahead { stages(kernel, m, n, k) } else { 1 };
+    let store = if is_zero(detach(for_op.operand(3 + iter).ok()?)) { epilogue::find(kernel, for_op, iter, m, n) } else { None };
+    // The TMA epilogue stages the output in the ring; the general one
+    // needs a tile of its own.
+    let epilogue_tile = if store.is_some() { 0 } else { m * n * 2 };
+    let stages = if ahead { stages(kernel, m, n, k, epilogue_tile) } else { 1 };
     let mut simple = true;
     let mut next = body.first_operation();
     while let Some(op) = next {
@@ -460,12 +481,20 @@ fn match_loop(kernel: OperationRef, mma: OperationRef) -> Option<Match> {
         stages,
         prefetch: ahead,
         specialize,
+        store,
     })
 }
 
 /// Rewrites one matched loop; `pointers` are the descriptor arguments of
 /// its A and B operands.
-fn rewrite<'c>(context: &'c Context, found: &Match, pointers: [IrValue<'c>; 2], warpgroups: i64, producer: bool) -> Option<()> {
+fn rewrite<'c>(
+    context: &'c Context,
+    found: &Match,
+    pointers: [IrValue<'c>; 2],
+    output: Option<IrValue<'c>>,
+    warpgroups: i64,
+    producer: bool,
+) -> Option<()> {
     // SAFETY: the matched ops are alive: the variant is only changed by
     // this function, one match at a time, and matches are disjoint loops.
     let (for_op, mma) = unsafe { (OperationRef::from_raw(found.for_op), OperationRef::from_raw(found.mma)) };
@@ -525,7 +554,8 @@ fn rewrite<'c>(context: &'c Context, found: &Match, pointers: [IrValue<'c>; 2], 
     // accumulator is stored to: the ring is free by then.
     let a_ring_bytes = stages * m * k * 2;
     let ring_bytes = a_ring_bytes + stages * k * n * 2;
-    let raw_type = format!("memref<{}xi8, {workgroup}>", ring_bytes.max(m * n * 4));
+    let tile_bytes = found.store.as_ref().map_or(m * n * 4, |store| store.tile_bytes(m, n));
+    let raw_type = format!("memref<{}xi8, {workgroup}>", ring_bytes.max(tile_bytes));
     let alloc = [("alignment", "1024 : i64"), ("operandSegmentSizes", "array<i32: 0, 0>")];
     let raw = pre.op("memref.alloc", &[], &[&raw_type], &alloc)?;
     let a_buffer = pre.op("memref.view", &[raw, c0], &[&format!("memref<{stages}x{m}x{k}x{t}, {workgroup}>")], &[])?;
@@ -718,6 +748,15 @@ fn rewrite<'c>(context: &'c Context, found: &Match, pointers: [IrValue<'c>; 2], 
     // A barrier first: every warp's last wgmma has completed (each waits
     // for its own), so no warp still reads the ring the tile overwrites.
     post.void("gpu.barrier", &[], &[])?;
+    if let (Some(store), Some(descriptor)) = (&found.store, output) {
+        let consumer = if producer {
+            Some(post.op("arith.cmpi", &[warpgroup, post.index(warpgroups)?], &["i1"], &[("predicate", "6 : i64")])?)
+        } else {
+            None
+        };
+        let at_loop = epilogue::Loop { result, raw, descriptor, thread, leader, consumer, m, n };
+        return epilogue::emit(context, store, &at_loop);
+    }
     let staging = post.op("memref.view", &[raw, post.index(0)?], &[&format!("memref<{m}x{n}xf32, {workgroup}>")], &[])?;
     // The store's target must have the fragment's shape, but its lowering
     // places each warp's rows by the warp's index in the block (warp w

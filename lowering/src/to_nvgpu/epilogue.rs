@@ -1,0 +1,256 @@
+//! The TMA-store epilogue of a wgmma main loop.
+//!
+//! When the loop's accumulator starts at zero and its only use is a
+//! `tile.store` of the whole tile to a view of a kernel argument (directly,
+//! or through one `arith.truncf` to `f16`/`bf16`), the registers go
+//! straight to shared memory in the output's element type, laid out as
+//! 128-byte-swizzled TMA boxes, and one thread stores the boxes with
+//! `cp.async.bulk.tensor` (`nvgpu.tma.async.store`). The TMA clips the
+//! boxes at the array's edges, which is the view's rule for stores.
+//!
+//! Before (after the loop, `%r` its accumulator registers):
+//! ```mlir
+//! %t = bufferization.to_tensor %buf ...      // after nvgpu.warpgroup.mma.store
+//! %o = arith.truncf %t : tensor<128x256xf32> to tensor<128x256xf16>
+//! tile.store %o, %pc[%bm, %bn] : tensor<128x256xf16> -> !tile.partition_view<128x256xf16>
+//! ```
+//! After:
+//! ```mlir
+//! %s = builtin.unrealized_conversion_cast %r : !nvgpu.warpgroup.accumulator<...> to !llvm.struct<(struct<(f32, ...)>)>
+//! %f = llvm.extractvalue %s[0]
+//! // per register pair: two f32 -> vector<2xf16> -> i32 into its swizzled place
+//! memref.store %bits, %flat[%index] : memref<16384xi32, #gpu.address_space<workgroup>>
+//! nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+//! gpu.barrier
+//! scf.if %thread0 {
+//!   nvgpu.tma.async.store %box0 to %dc[%col0, %row] ...   // one per 64 columns
+//!   nvvm.cp.async.bulk.commit.group
+//!   nvvm.cp.async.bulk.wait_group 0 {read}
+//! }
+//! ```
+//!
+//! Why it pays: the general path stores the f32 registers to shared memory
+//! (bank conflicts of eight), rounds them in a second pass and copies the
+//! tile out with every thread, three barriers in all; here the registers
+//! are rounded in place and written once, without conflicts (a warp's
+//! store covers eight rows at one 16-byte column, which the swizzle spreads
+//! over all 32 banks), and the copy out is asynchronous.
+
+use super::IrValue;
+use crate::{
+    build::{At, tile_type},
+    rewrite::{argument_of, defining_op, op_name, single_use},
+};
+use melior::{
+    Context,
+    ir::{OperationRef, RegionLike, ValueLike, operation::OperationLike},
+};
+
+/// Bytes of a row of a 128-byte-swizzled box.
+const SWIZZLE_BYTES: i64 = 128;
+
+/// A `tile.store` of the loop's accumulator the TMA can do.
+pub(super) struct Store {
+    /// The `tile.store`.
+    op: mlir_sys::MlirOperation,
+    /// The `arith.truncf` between the loop and the store, if any.
+    truncf: Option<mlir_sys::MlirOperation>,
+    /// The kernel argument the store's view partitions.
+    pub arg: usize,
+    /// The stored element type: `f16`, `bf16` or `f32`.
+    element: String,
+}
+
+impl Store {
+    fn bytes(&self) -> i64 {
+        if self.element == "f32" { 4 } else { 2 }
+    }
+
+    /// Columns of one TMA box: 128 bytes of a row.
+    pub fn box_columns(&self) -> i64 {
+        SWIZZLE_BYTES / self.bytes()
+    }
+
+    /// Shared memory the staged tile takes.
+    pub fn tile_bytes(&self, m: i64, n: i64) -> i64 {
+        m * n * self.bytes()
+    }
+}
+
+/// The store of result `iter` of `for_op` (an `m x n` accumulator, zero
+/// at the start) that the TMA epilogue can do, if it has one.
+pub(super) fn find(kernel: OperationRef, for_op: OperationRef, iter: usize, m: i64, n: i64) -> Option<Store> {
+    if n % (SWIZZLE_BYTES / 4) != 0 {
+        return None;
+    }
+    let result = for_op.result(iter).ok()?;
+    let (mut user, position) = single_use(result.into())?;
+    let mut truncf = None;
+    if op_name(user) == "arith.truncf" {
+        truncf = Some(user.to_raw());
+        let (next, next_position) = single_use(user.result(0).ok()?.into())?;
+        if next_position != 0 {
+            return None;
+        }
+        user = next;
+    } else if position != 0 {
+        return None;
+    }
+    if op_name(user) != "tile.store" || user.operand_count() != 4 || user.block()? != for_op.block()? {
+        return None;
+    }
+    let (shape, element) = tile_type(user.operand(0).ok()?.r#type())?;
+    let element = element.to_string();
+    if shape != [m, n] || !matches!(element.as_str(), "f16" | "bf16" | "f32") {
+        return None;
+    }
+    let partition = defining_op(user.operand(1).ok()?)?;
+    if op_name(partition) != "tile.partition_view" {
+        return None;
+    }
+    let entry = kernel.region(0).ok()?.first_block()?;
+    let arg = argument_of(partition.operand(0).ok()?, entry)?;
+    Some(Store { op: user.to_raw(), truncf, arg, element })
+}
+
+/// What the epilogue needs of the rewritten loop.
+pub(super) struct Loop<'c> {
+    /// The accumulator registers after the loop (every wgmma waited for).
+    pub result: IrValue<'c>,
+    /// The workgroup allocation of the ring, free after the loop.
+    pub raw: IrValue<'c>,
+    /// The `!llvm.ptr` to the output's TMA descriptor.
+    pub descriptor: IrValue<'c>,
+    pub thread: IrValue<'c>,
+    pub leader: IrValue<'c>,
+    /// Whether the thread belongs to a warpgroup that holds accumulator
+    /// rows (`None`: every one does).
+    pub consumer: Option<IrValue<'c>>,
+    pub m: i64,
+    pub n: i64,
+}
+
+/// Replaces the store (and its `arith.truncf`) with the TMA epilogue.
+pub(super) fn emit<'c>(context: &'c Context, store: &Store, at_loop: &Loop<'c>) -> Option<()> {
+    // SAFETY: the store and truncf found by `find` are alive: the rewrite
+    // only changed the loop and added ops.
+    let op = unsafe { OperationRef::from_raw(store.op) };
+    let at = At::before(context, op)?;
+    let Loop { result, raw, descriptor, thread, leader, consumer, m, n } = *at_loop;
+    let (t, bytes, columns) = (store.element.as_str(), store.bytes(), store.box_columns());
+    let workgroup = "#gpu.address_space<workgroup>";
+    let c0 = at.index(0)?;
+
+    // One warpgroup's fragment (64 rows by n): a struct of n / 2 f32 per
+    // thread, register 4j + 2i + e holding row 8i + lane / 4 of the warp's
+    // 16 and column 8j + 2 (lane % 4) + e.
+    let fields = vec!["f32"; (n / 2) as usize].join(", ");
+    let inner = format!("!llvm.struct<({fields})>");
+    let outer = format!("!llvm.struct<({inner})>");
+    let registers = at.op("builtin.unrealized_conversion_cast", &[result], &[&outer], &[])?;
+    let registers = at.op("llvm.extractvalue", &[registers], &[&inner], &[("position", "array<i64: 0>")])?;
+
+    let body = match consumer {
+        Some(consumer) => at.scf_if(consumer, false)?.into_iter().next()?,
+        None => At::before(context, op)?,
+    };
+    let lane = body.index_op("arith.remui", &[thread, body.index(32)?])?;
+    let warp = body.index_op("arith.divui", &[thread, body.index(32)?])?;
+    let quad = body.index_op("arith.remui", &[lane, body.index(4)?])?;
+    let group = body.index_op("arith.divui", &[lane, body.index(4)?])?;
+    // Warp w holds rows 16w.. of the block's tile (warpgroup g's warps
+    // are 4g..4g+3, its rows 64g..), so the row's 1024-byte swizzle phase
+    // is lane / 4.
+    let first_row = body.index_op("arith.addi", &[body.index_op("arith.muli", &[warp, body.index(16)?])?, group])?;
+    let pair_bytes = 2 * bytes;
+    let word = if bytes == 2 { "i32" } else { "i64" };
+    let flat_type = format!("memref<{}x{word}, {workgroup}>", m * n / 2);
+    let flat = body.op("memref.view", &[raw, c0], &[&flat_type], &[])?;
+    // Byte offset of the pair in its 16-byte chunk, and the chunk's first
+    // byte in the row before the swizzle, per thread.
+    let quad_bytes = body.index_op("arith.muli", &[quad, body.index(pair_bytes)?])?;
+    for j in 0..n / 8 {
+        let column = 8 * j;
+        let box_index = column / columns;
+        let in_row = body.index_op("arith.addi", &[quad_bytes, body.index((column % columns) * bytes)?])?;
+        let chunk = body.index_op("arith.divui", &[in_row, body.index(16)?])?;
+        let within = body.index_op("arith.remui", &[in_row, body.index(16)?])?;
+        let swizzled = body.index_op("arith.xori", &[chunk, group])?;
+        let in_box = body.index_op("arith.addi", &[body.index_op("arith.muli", &[swizzled, body.index(16)?])?, within])?;
+        for i in 0..2 {
+            let row = body.index_op("arith.addi", &[first_row, body.index(8 * i)?])?;
+            let row_bytes = body.index_op("arith.muli", &[row, body.index(SWIZZLE_BYTES)?])?;
+            let offset = body.index_op("arith.addi", &[row_bytes, in_box])?;
+            let offset = body.index_op("arith.addi", &[offset, body.index(box_index * m * SWIZZLE_BYTES)?])?;
+            let index = body.index_op("arith.divui", &[offset, body.index(pair_bytes)?])?;
+            let first = 4 * j + 2 * i;
+            let pair = [first, first + 1]
+                .map(|p| body.op("llvm.extractvalue", &[registers], &["f32"], &[("position", &format!("array<i64: {p}>"))]));
+            let mut vector = body.op("vector.from_elements", &[pair[0]?, pair[1]?], &["vector<2xf32>"], &[])?;
+            if t != "f32" {
+                vector = body.op("arith.truncf", &[vector], &[&format!("vector<2x{t}>")], &[])?;
+            }
+            let bits = body.op("llvm.bitcast", &[vector], &[word], &[])?;
+            // Each thread stores its own registers: not a stray store for
+            // tile-distribute to give thread 0.
+            body.void("memref.store", &[bits, flat, index], &[(crate::distribute::DISTRIBUTED, "unit")])?;
+        }
+    }
+    // The generic proxy's writes must be visible to the TMA's (async
+    // proxy) reads: each writer fences, then the block meets.
+    at.void(
+        "nvvm.fence.proxy",
+        &[],
+        &[("kind", "#nvvm.proxy_kind<async.shared>"), ("space", "#nvvm.shared_space<cta>")],
+    )?;
+    at.void("gpu.barrier", &[], &[])?;
+
+    let issue = at.scf_if(leader, false)?.into_iter().next()?;
+    let map = format!(
+        "!nvgpu.tensormap.descriptor<tensor = memref<{m}x{columns}x{t}, 3>, swizzle = swizzle_128b, \
+         l2promo = none, oob = zero, interleave = none>"
+    );
+    let map_value = issue.op("builtin.unrealized_conversion_cast", &[descriptor], &[&map], &[])?;
+    let boxes = n / columns;
+    let tiles = issue.op("memref.view", &[raw, c0], &[&format!("memref<{boxes}x{m}x{columns}x{t}, {workgroup}>")], &[])?;
+    // SAFETY: the store's operands 2 and 3 are its tile coordinates.
+    let (tile_row, tile_col) = (super::detach(op.operand(2).ok()?), super::detach(op.operand(3).ok()?));
+    let row = issue.index_op("arith.muli", &[tile_row, issue.index(m)?])?;
+    let col = issue.index_op("arith.muli", &[tile_col, issue.index(n)?])?;
+    let box_type = format!("memref<{m}x{columns}x{t}, strided<[{columns}, 1], offset: ?>, {workgroup}>");
+    for b in 0..boxes {
+        let source = issue.op(
+            "memref.reinterpret_cast",
+            &[tiles, issue.index(b * m * columns)?],
+            &[&box_type],
+            &[
+                ("operandSegmentSizes", "array<i32: 1, 1, 0, 0>"),
+                ("static_offsets", &format!("array<i64: {}>", i64::MIN)),
+                ("static_sizes", &format!("array<i64: {m}, {columns}>")),
+                ("static_strides", &format!("array<i64: {columns}, 1>")),
+            ],
+        )?;
+        let box_col = issue.index_op("arith.addi", &[col, issue.index(b * columns)?])?;
+        // TMA coordinates go innermost first.
+        issue.void(
+            "nvgpu.tma.async.store",
+            &[source, map_value, box_col, row],
+            &[("operandSegmentSizes", "array<i32: 1, 1, 2, 0>")],
+        )?;
+    }
+    issue.void("nvvm.cp.async.bulk.commit.group", &[], &[])?;
+    // The boxes must be read out before the block exits and its shared
+    // memory goes to the next block; their writes to global memory finish
+    // on their own before the kernel is complete.
+    issue.void("nvvm.cp.async.bulk.wait_group", &[], &[("group", "0 : i32"), ("read", "unit")])?;
+
+    // SAFETY: the store is the truncf's only user and nothing uses the
+    // store; erase the user first.
+    unsafe {
+        mlir_sys::mlirOperationDestroy(store.op);
+        if let Some(truncf) = store.truncf {
+            mlir_sys::mlirOperationDestroy(truncf);
+        }
+    }
+    Some(())
+}
