@@ -136,11 +136,51 @@ pub(super) fn emit<'c>(context: &'c Context, store: &Store, at_loop: &Loop<'c>) 
     // only changed the loop and added ops.
     let op = unsafe { OperationRef::from_raw(store.op) };
     let at = At::before(context, op)?;
-    let Loop { result, raw, descriptor, thread, leader, consumer, m, n } = *at_loop;
+    // The store's operands 2 and 3 are its tile coordinates.
+    let (tile_row, tile_col) = (super::detach(op.operand(2).ok()?), super::detach(op.operand(3).ok()?));
+    let issue = stage(context, &at, store, at_loop, at_loop.result, at.index(0)?)?;
+    store_boxes(&issue, store, at_loop, at.index(0)?, [tile_row, tile_col])?;
+    // The boxes must be read out before the block exits and its shared
+    // memory goes to the next block; their writes to global memory finish
+    // on their own before the kernel is complete.
+    issue.void("nvvm.cp.async.bulk.wait_group", &[], &[("group", "0 : i32"), ("read", "unit")])?;
+    erase(store);
+    Some(())
+}
+
+/// Erases the store and its `arith.truncf`.
+pub(super) fn erase(store: &Store) {
+    // SAFETY: the store is the truncf's only user and nothing uses the
+    // store; the user goes first.
+    unsafe {
+        mlir_sys::mlirOperationDestroy(store.op);
+        if let Some(truncf) = store.truncf {
+            mlir_sys::mlirOperationDestroy(truncf);
+        }
+    }
+}
+
+/// The store's tile coordinates (row, column).
+pub(super) fn coordinates<'c>(store: &Store) -> Option<[IrValue<'c>; 2]> {
+    // SAFETY: the store found by `find` is alive.
+    let op = unsafe { OperationRef::from_raw(store.op) };
+    Some([super::detach(op.operand(2).ok()?), super::detach(op.operand(3).ok()?)])
+}
+
+/// Writes the accumulator `result` (every wgmma waited for) at byte
+/// `offset` of the workgroup allocation as swizzled boxes, fences and
+/// meets the block; a builder for thread 0's part after that.
+pub(super) fn stage<'c, 'a>(
+    context: &'c Context,
+    at: &At<'c, 'a>,
+    store: &Store,
+    at_loop: &Loop<'c>,
+    result: IrValue<'c>,
+    offset: IrValue<'c>,
+) -> Option<At<'c, 'a>> {
+    let Loop { raw, thread, leader, consumer, m, n, .. } = *at_loop;
     let (t, bytes, columns) = (store.element.as_str(), store.bytes(), store.box_columns());
     let workgroup = "#gpu.address_space<workgroup>";
-    let c0 = at.index(0)?;
-
     // One warpgroup's fragment (64 rows by n): a struct of n / 2 f32 per
     // thread, register 4j + 2i + e holding row 8i + lane / 4 of the warp's
     // 16 and column 8j + 2 (lane % 4) + e.
@@ -152,7 +192,7 @@ pub(super) fn emit<'c>(context: &'c Context, store: &Store, at_loop: &Loop<'c>) 
 
     let body = match consumer {
         Some(consumer) => at.scf_if(consumer, false)?.into_iter().next()?,
-        None => At::before(context, op)?,
+        None => At { context, location: at.location, block: at.block, before: at.before },
     };
     let lane = body.index_op("arith.remui", &[thread, body.index(32)?])?;
     let warp = body.index_op("arith.divui", &[thread, body.index(32)?])?;
@@ -165,7 +205,7 @@ pub(super) fn emit<'c>(context: &'c Context, store: &Store, at_loop: &Loop<'c>) 
     let pair_bytes = 2 * bytes;
     let word = if bytes == 2 { "i32" } else { "i64" };
     let flat_type = format!("memref<{}x{word}, {workgroup}>", m * n / 2);
-    let flat = body.op("memref.view", &[raw, c0], &[&flat_type], &[])?;
+    let flat = body.op("memref.view", &[raw, offset], &[&flat_type], &[])?;
     // Byte offset of the pair in its 16-byte chunk, and the chunk's first
     // byte in the row before the swizzle, per thread.
     let quad_bytes = body.index_op("arith.muli", &[quad, body.index(pair_bytes)?])?;
@@ -205,18 +245,24 @@ pub(super) fn emit<'c>(context: &'c Context, store: &Store, at_loop: &Loop<'c>) 
     )?;
     at.void("gpu.barrier", &[], &[])?;
 
-    let issue = at.scf_if(leader, false)?.into_iter().next()?;
+    at.scf_if(leader, false)?.into_iter().next()
+}
+
+/// Thread 0's TMA stores of the staged boxes (at byte `offset` of the
+/// allocation) to the tile at `tile` coordinates, committed as one group.
+pub(super) fn store_boxes<'c>(issue: &At<'c, '_>, store: &Store, at_loop: &Loop<'c>, offset: IrValue<'c>, tile: [IrValue<'c>; 2]) -> Option<()> {
+    let Loop { raw, descriptor, m, n, .. } = *at_loop;
+    let (t, columns) = (store.element.as_str(), store.box_columns());
+    let workgroup = "#gpu.address_space<workgroup>";
     let map = format!(
         "!nvgpu.tensormap.descriptor<tensor = memref<{m}x{columns}x{t}, 3>, swizzle = swizzle_128b, \
          l2promo = none, oob = zero, interleave = none>"
     );
     let map_value = issue.op("builtin.unrealized_conversion_cast", &[descriptor], &[&map], &[])?;
     let boxes = n / columns;
-    let tiles = issue.op("memref.view", &[raw, c0], &[&format!("memref<{boxes}x{m}x{columns}x{t}, {workgroup}>")], &[])?;
-    // SAFETY: the store's operands 2 and 3 are its tile coordinates.
-    let (tile_row, tile_col) = (super::detach(op.operand(2).ok()?), super::detach(op.operand(3).ok()?));
-    let row = issue.index_op("arith.muli", &[tile_row, issue.index(m)?])?;
-    let col = issue.index_op("arith.muli", &[tile_col, issue.index(n)?])?;
+    let tiles = issue.op("memref.view", &[raw, offset], &[&format!("memref<{boxes}x{m}x{columns}x{t}, {workgroup}>")], &[])?;
+    let row = issue.index_op("arith.muli", &[tile[0], issue.index(m)?])?;
+    let col = issue.index_op("arith.muli", &[tile[1], issue.index(n)?])?;
     let box_type = format!("memref<{m}x{columns}x{t}, strided<[{columns}, 1], offset: ?>, {workgroup}>");
     for b in 0..boxes {
         let source = issue.op(
@@ -239,18 +285,5 @@ pub(super) fn emit<'c>(context: &'c Context, store: &Store, at_loop: &Loop<'c>) 
         )?;
     }
     issue.void("nvvm.cp.async.bulk.commit.group", &[], &[])?;
-    // The boxes must be read out before the block exits and its shared
-    // memory goes to the next block; their writes to global memory finish
-    // on their own before the kernel is complete.
-    issue.void("nvvm.cp.async.bulk.wait_group", &[], &[("group", "0 : i32"), ("read", "unit")])?;
-
-    // SAFETY: the store is the truncf's only user and nothing uses the
-    // store; erase the user first.
-    unsafe {
-        mlir_sys::mlirOperationDestroy(store.op);
-        if let Some(truncf) = store.truncf {
-            mlir_sys::mlirOperationDestroy(truncf);
-        }
-    }
     Some(())
 }

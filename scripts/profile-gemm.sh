@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Nsight Compute counters of the tile matmul beside cuBLAS's, on the device
+# machine (issue #5): one shape, one configuration, one launch of each.
+# Here:   as for bench-gemm.sh (carry .carry with tile-bench.xz)
+# There:  bash scripts/profile-gemm.sh [DTYPE] [SHAPE] [CONFIG]
+#         e.g. bash scripts/profile-gemm.sh bf16 4096x4096x4096 tile_m=128,tile_n=256,num_stages=4
+# ncu reads the counters on Firecracker machines only (device KINDS.md); the
+# clocks are left alone (--clock-control none), as METHOD.md asks.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+dtype=${1:-bf16}
+shape=${2:-4096x4096x4096}
+config=${3:-tile_m=128,tile_n=256,num_stages=4}
+python3 -c "import lzma,shutil; shutil.copyfileobj(lzma.open('.carry/tile-bench.xz'), open('/tmp/tile-bench','wb'))"
+chmod +x /tmp/tile-bench
+export LD_LIBRARY_PATH="/usr/local/cuda/lib64:$(python3 -c 'import nvidia, os; print(":".join(os.path.join(p, d, "lib") for p in nvidia.__path__ for d in ("cublas", "cu13")))' 2>/dev/null):${LD_LIBRARY_PATH:-}"
+ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
+metrics=sm__cycles_elapsed.avg.per_second,sm__throughput.avg.pct_of_peak_sustained_elapsed,gpu__time_duration.sum
+metrics+=,dram__throughput.avg.pct_of_peak_sustained_elapsed,lts__t_sector_hit_rate.pct,launch__grid_size,launch__registers_per_thread
+metrics+=',regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio'
+"$ncu" --clock-control none --metrics "$metrics" -c ${NCU_COUNT:-2} \
+  /tmp/tile-bench --dtypes "$dtype" --shapes "$shape" --config "$config" --warmup 0 --runs 1 2>&1 \
+  | grep -vE "^==PROF==|^\s*$|Section:|----|Metric Name" | cut -c1-150
