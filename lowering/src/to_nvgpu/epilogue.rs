@@ -139,7 +139,7 @@ pub(super) fn emit<'c>(context: &'c Context, store: &Store, at_loop: &Loop<'c>) 
     // The store's operands 2 and 3 are its tile coordinates.
     let (tile_row, tile_col) = (super::detach(op.operand(2).ok()?), super::detach(op.operand(3).ok()?));
     let issue = stage(context, &at, store, at_loop, at_loop.result, at.index(0)?)?;
-    store_boxes(&issue, store, at_loop, at.index(0)?, [tile_row, tile_col])?;
+    store_boxes(&issue, store, at_loop, issue.index(0)?, [tile_row, tile_col])?;
     // The boxes must be read out before the block exits and its shared
     // memory goes to the next block; their writes to global memory finish
     // on their own before the kernel is complete.
