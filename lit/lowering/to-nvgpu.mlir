@@ -70,7 +70,7 @@
 // CHECK:         nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK-NEXT:    gpu.barrier
 // CHECK-NEXT:    scf.if
-// CHECK-NEXT:      builtin.unrealized_conversion_cast %[[TC]] : !llvm.ptr to !nvgpu.tensormap.descriptor<tensor = memref<128x32xf32, 3>, swizzle = swizzle_128b
+// CHECK:           builtin.unrealized_conversion_cast %[[TC]] : !llvm.ptr to !nvgpu.tensormap.descriptor<tensor = memref<128x32xf32, 3>, swizzle = swizzle_128b
 // CHECK-COUNT-4:   nvgpu.tma.async.store
 // CHECK-NOT:       nvgpu.tma.async.store
 // CHECK:           nvvm.cp.async.bulk.commit.group
