@@ -589,6 +589,19 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                              << "' must be a non-negative integer";
     return success();
   }
+  if (name == "tile.persistent") {
+    // Written by convert-tile-to-nvgpu: the kernel walks several tile
+    // blocks; its last argument is how many (the program's 1-D grid), an
+    // index (an i64 once lowered to LLVM).
+    auto fn = dyn_cast<FunctionOpInterface>(op);
+    if (!isa<UnitAttr>(attr.getValue()) || !fn ||
+        fn.getArgumentTypes().empty() ||
+        !(fn.getArgumentTypes().back().isIndex() ||
+          fn.getArgumentTypes().back().isInteger(64)))
+      return op->emitError() << "'" << name
+                             << "' is a unit attribute of a kernel whose last argument is an index";
+    return success();
+  }
   if (name == "tile.distributed") {
     // Written by convert-tile-to-nvgpu on the stores of its epilogue: each
     // thread stores its own registers, so tile-distribute leaves them be.

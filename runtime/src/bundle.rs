@@ -31,6 +31,11 @@ pub struct Variant {
     pub shared_memory: u32,
     /// Descriptors to encode, in the order of their kernel parameters.
     pub tma: Vec<TmaDescriptor>,
+    /// Whether each block walks several of the program's tile blocks: it
+    /// takes the program's (1-D) grid size as an extra last parameter and
+    /// is launched with as many blocks as are resident at once.
+    #[serde(default)]
+    pub persistent: bool,
 }
 
 /// A tiled TMA descriptor of one memref argument

@@ -212,19 +212,23 @@ impl Cuda {
         let address = |i: usize| self.address(device, i);
 
         let mut passed_over = Vec::new();
-        let mut chosen: Option<(&str, [u32; 3], u32, Vec<CudaSlice<u8>>)> = None;
+        let mut chosen: Option<(&str, [u32; 3], u32, Vec<CudaSlice<u8>>, bool)> = None;
         for variant in info.variants.iter().filter(|_| self.variants) {
+            if variant.persistent && (gy, gz) != (1, 1) {
+                passed_over.push(format!("@{}: persistent blocks need a one-dimensional grid", variant.name));
+                continue;
+            }
             match self.encode_all(&variant.tma, args, &address) {
                 Ok(descriptors) => {
-                    chosen = Some((&variant.name, variant.block, variant.shared_memory, descriptors));
+                    chosen = Some((&variant.name, variant.block, variant.shared_memory, descriptors, variant.persistent));
                     break;
                 }
                 Err(Error::Launch(why)) => passed_over.push(format!("@{}: {why}", variant.name)),
                 Err(other) => return Err(other),
             }
         }
-        let (entry, block, shared_memory, descriptors) =
-            chosen.unwrap_or((name, info.block, info.shared_memory, Vec::new()));
+        let (entry, block, shared_memory, descriptors, persistent) =
+            chosen.unwrap_or((name, info.block, info.shared_memory, Vec::new(), false));
         let function = self.function(bundle, entry)?;
         if shared_memory > 48 * 1024 {
             // SAFETY: a live function of a loaded module.
@@ -250,10 +254,28 @@ impl Cuda {
         for descriptor in &descriptors {
             slots.push(descriptor.device_ptr(&self.stream).0);
         }
+        let mut launched = gx;
+        if persistent {
+            // The program's grid, which the blocks share out; as many
+            // blocks as are resident at once, and no more than the grid.
+            slots.push(gx);
+            let threads = block.iter().product::<u32>() as i32;
+            // SAFETY: a live function of a loaded module.
+            let per_sm = unsafe { result::occupancy::max_active_block_per_multiprocessor(function, threads, shared_memory as usize) }
+                .map_err(|e| Error::Launch(format!("occupancy of @{entry}: {e}")))?;
+            let sms = self
+                .context
+                .attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
+                .map_err(driver)?;
+            if per_sm < 1 {
+                return Err(Error::Launch(format!("@{entry} does not fit on a multiprocessor")));
+            }
+            launched = gx.min(per_sm as u64 * sms.max(1) as u64);
+        }
         Ok(Prepared {
             entry: entry.to_string(),
             function,
-            grid: [gx as u32, gy as u32, gz as u32],
+            grid: [launched as u32, gy as u32, gz as u32],
             block,
             shared_memory,
             slots,

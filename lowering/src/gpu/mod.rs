@@ -244,12 +244,12 @@ fn variants(module: &Module, name: &str) -> Result<Vec<Variant>> {
                     }
                 }
             }
-            found.push((variant, tma));
+            found.push((variant, tma, op.has_attribute("tile.persistent")));
         }
         WalkResult::Advance
     });
     let mut variants = Vec::new();
-    for (variant, tma) in found {
+    for (variant, tma, persistent) in found {
         let variant = variant.ok_or_else(|| Error::Gpu(format!("a variant of @{name} has no name")))?;
         let tma = tma
             .into_iter()
@@ -257,7 +257,7 @@ fn variants(module: &Module, name: &str) -> Result<Vec<Variant>> {
             .ok_or_else(|| Error::Gpu(format!("kernel @{variant} has an unreadable tile.tma descriptor")))?;
         let (block, shared_memory) = launch_shape(module, &variant)
             .ok_or_else(|| Error::Gpu(format!("kernel @{variant} has no launch shape after convert-tile-to-gpu")))?;
-        variants.push(Variant { name: variant, block, shared_memory, tma });
+        variants.push(Variant { name: variant, block, shared_memory, tma, persistent });
     }
     Ok(variants)
 }

@@ -71,6 +71,11 @@ impl Store {
         SWIZZLE_BYTES / self.bytes()
     }
 
+    /// The `tile.store` and its `arith.truncf`.
+    pub fn ops(&self) -> (mlir_sys::MlirOperation, Option<mlir_sys::MlirOperation>) {
+        (self.op, self.truncf)
+    }
+
     /// Shared memory the staged tile takes.
     pub fn tile_bytes(&self, m: i64, n: i64) -> i64 {
         m * n * self.bytes()

@@ -117,6 +117,7 @@ use melior::{
 use tile_runtime::TmaDescriptor;
 
 mod epilogue;
+mod persistent;
 
 /// Suffix of the variant's name.
 pub const VARIANT_SUFFIX: &str = "__wgmma";
@@ -211,6 +212,8 @@ struct Match {
     specialize: bool,
     /// The store of the accumulator the TMA epilogue does, if it can.
     store: Option<epilogue::Store>,
+    /// Whether blocks walk several tiles (see `persistent`).
+    persistent: Option<persistent::Persistent>,
 }
 
 /// Clones `kernel` into its variant and maps the variant's main loops;
@@ -251,6 +254,9 @@ fn add_variant<'c>(context: &'c Context, kernel: OperationRef<'c, '_>) -> Option
     variant_mut.set_attribute("tile.variant_of", Attribute::parse(context, &format!("@{name}"))?);
 
     let entry = variant.region(0).ok()?.first_block()?;
+    // One main loop alone can run persistently; its virtual block count
+    // is the variant's last argument, after the descriptors.
+    let persistent = matches.len() == 1 && matches[0].persistent.is_some();
     let mut descriptors = Vec::new();
     for found in &matches {
         let mut pointers = Vec::new();
@@ -274,18 +280,33 @@ fn add_variant<'c>(context: &'c Context, kernel: OperationRef<'c, '_>) -> Option
             }
             None => None,
         };
-        rewrite(context, found, [pointers[0], pointers[1]], output, warpgroups, producer)?;
+        let virtual_blocks = if persistent {
+            let index = Type::index(context);
+            // SAFETY: as for the descriptors above; added after all of them.
+            let value = unsafe { mlir_sys::mlirBlockAddArgument(entry.to_raw(), index.to_raw(), variant.location().to_raw()) };
+            // SAFETY: a block argument just added, owned by `entry`.
+            Some(unsafe { IrValue::from_raw(value) })
+        } else {
+            None
+        };
+        rewrite(context, found, [pointers[0], pointers[1]], output, warpgroups, producer, virtual_blocks)?;
     }
-    retype(context, variant, &descriptors)
+    if persistent {
+        variant_mut.set_attribute("tile.persistent", Attribute::unit(context));
+    }
+    retype(context, variant, &descriptors, persistent)
 }
 
 /// The variant's function type and argument attributes after its
 /// descriptor arguments were added.
-fn retype(context: &Context, variant: OperationRef, descriptors: &[TmaDescriptor]) -> Option<()> {
+fn retype(context: &Context, variant: OperationRef, descriptors: &[TmaDescriptor], persistent: bool) -> Option<()> {
     let old = FunctionType::try_from(TypeAttribute::try_from(variant.attribute("function_type").ok()?).ok()?.value()).ok()?;
     let originals = old.input_count();
     let mut inputs: Vec<String> = (0..originals).map(|i| old.input(i).ok().map(|t| t.to_string())).collect::<Option<_>>()?;
     inputs.extend(descriptors.iter().map(|_| "!llvm.ptr".to_string()));
+    if persistent {
+        inputs.push("index".to_string());
+    }
     let old_attrs = variant.attribute("arg_attrs").ok().and_then(|a| ArrayAttribute::try_from(a).ok());
     let mut attrs: Vec<String> = (0..originals)
         .map(|i| old_attrs.and_then(|a| a.element(i).ok()).map_or("{}".to_string(), |a| a.to_string()))
@@ -299,6 +320,9 @@ fn retype(context: &Context, variant: OperationRef, descriptors: &[TmaDescriptor
             d.swizzle
         )
     }));
+    if persistent {
+        attrs.push("{}".to_string());
+    }
     let mut variant = unsafe {
         // SAFETY: a live op, mutated only through this handle here.
         melior::ir::operation::OperationRefMut::from_raw(variant.to_raw())
@@ -329,6 +353,9 @@ fn find(kernel: OperationRef) -> Vec<Match> {
 /// the f32 accumulator tile reuses after the loop), leaving room for the
 /// general path's tiles within a block's 227 KiB.
 const PIPELINE_BUDGET: i64 = 160 * 1024;
+/// Shared memory of a persistent block's ring and output tile together
+/// (of the 227 KiB a block may have, 2 KiB left to the general path).
+const PERSISTENT_BUDGET: i64 = 225 * 1024;
 /// Most stages: beyond four, loads are far enough ahead.
 const MAX_STAGES: i64 = 4;
 /// Stages without a hint.
@@ -467,6 +494,22 @@ fn match_loop(kernel: OperationRef, mma: OperationRef) -> Option<Match> {
     // Measured slower than the block-barrier ring so far (BENCHMARKS.md):
     // only on request.
     let specialize = ahead && stages > 1 && simple && hint(kernel, "warp_specialize").is_some_and(|v| v > 0);
+    // Persistent blocks keep the output tile apart from the ring (the next
+    // tile's operands arrive during the epilogue): both must fit.
+    let mut stages = stages;
+    let persistent = match &store {
+        Some(store) if ahead && !specialize && simple && hint(kernel, "persistent") != Some(0) => {
+            let fit = (PERSISTENT_BUDGET - store.tile_bytes(m, n)) / ((m * k + k * n) * 2);
+            let (op, truncf) = store.ops();
+            if fit >= 2 {
+                stages = stages.min(fit);
+                persistent::find(kernel, for_op, op, truncf)
+            } else {
+                None
+            }
+        }
+        _ => None,
+    };
     Some(Match {
         for_op: for_op.to_raw(),
         mma: mma.to_raw(),
@@ -482,6 +525,7 @@ fn match_loop(kernel: OperationRef, mma: OperationRef) -> Option<Match> {
         prefetch: ahead,
         specialize,
         store,
+        persistent,
     })
 }
 
@@ -494,6 +538,7 @@ fn rewrite<'c>(
     output: Option<IrValue<'c>>,
     warpgroups: i64,
     producer: bool,
+    virtual_blocks: Option<IrValue<'c>>,
 ) -> Option<()> {
     // SAFETY: the matched ops are alive: the variant is only changed by
     // this function, one match at a time, and matches are disjoint loops.
@@ -555,7 +600,11 @@ fn rewrite<'c>(
     let a_ring_bytes = stages * m * k * 2;
     let ring_bytes = a_ring_bytes + stages * k * n * 2;
     let tile_bytes = found.store.as_ref().map_or(m * n * 4, |store| store.tile_bytes(m, n));
-    let raw_type = format!("memref<{}xi8, {workgroup}>", ring_bytes.max(tile_bytes));
+    // A persistent block stages each output tile after the ring, which is
+    // already filling with the next tile's operands.
+    let persistent = virtual_blocks.is_some() && found.persistent.is_some() && found.store.is_some();
+    let raw_bytes = if persistent { ring_bytes + tile_bytes } else { ring_bytes.max(tile_bytes) };
+    let raw_type = format!("memref<{raw_bytes}xi8, {workgroup}>");
     let alloc = [("alignment", "1024 : i64"), ("operandSegmentSizes", "array<i32: 0, 0>")];
     let raw = pre.op("memref.alloc", &[], &[&raw_type], &alloc)?;
     let a_buffer = pre.op("memref.view", &[raw, c0], &[&format!("memref<{stages}x{m}x{k}x{t}, {workgroup}>")], &[])?;
@@ -611,12 +660,49 @@ fn rewrite<'c>(
     let (a_load, b_load) = unsafe { (OperationRef::from_raw(found.loads[0]), OperationRef::from_raw(found.loads[1])) };
     let indices: [IrValue<'c>; 4] =
         [detach(a_load.operand(1).ok()?), detach(a_load.operand(2).ok()?), detach(b_load.operand(1).ok()?), detach(b_load.operand(2).ok()?)];
+    // A persistent block's loop runs over `count * nk` flat iterations:
+    // flat iteration f is K step f % nk of virtual block
+    // `block + (f / nk) * grid`, of which this block has `count`.
+    let flat = match (virtual_blocks, &found.persistent) {
+        (Some(virtual_blocks), Some(found_persistent)) if persistent => {
+            let grid = pre.gpu_query("gpu.grid_dim")?;
+            // SAFETY: the kernel's live tile.block_id result.
+            let block = unsafe { IrValue::from_raw(found_persistent.block_id) };
+            // The runtime launches at most `virtual_blocks` blocks, so
+            // every block has at least one.
+            let left = pre.index_op("arith.subi", &[virtual_blocks, block])?;
+            let rounded = pre.index_op("arith.addi", &[left, pre.index_op("arith.subi", &[grid, c1])?])?;
+            let count = pre.index_op("arith.divui", &[rounded, grid])?;
+            let total = pre.index_op("arith.muli", &[count, upper])?;
+            Some((grid, block, total))
+        }
+        _ => None,
+    };
+    let limit = flat.map_or(upper, |(_, _, total)| total);
+    // The virtual block of flat iteration `at_iv`, and its K step.
+    let virtual_block = |at: &At<'c, '_>, at_iv: IrValue<'c>| -> Option<(IrValue<'c>, IrValue<'c>)> {
+        let (grid, block, _) = flat?;
+        let tile = at.index_op("arith.divui", &[at_iv, upper])?;
+        let step_in_tile = at.index_op("arith.remui", &[at_iv, upper])?;
+        Some((at.index_op("arith.addi", &[block, at.index_op("arith.muli", &[tile, grid])?])?, step_in_tile))
+    };
     // The tile coordinates of the iteration whose induction variable is
-    // `at_iv` (indices are `iv` itself or loop-invariant when `ahead > 0`).
-    let tiles_at = |at_iv: IrValue<'c>| indices.map(|index| if index == iv { at_iv } else { index });
+    // `at_iv` (indices are `iv` itself or loop-invariant when `ahead > 0`;
+    // in a persistent block the invariant ones are recomputed for the
+    // iteration's virtual block).
+    let tiles_at = |at: &At<'c, '_>, at_iv: IrValue<'c>| -> Option<[IrValue<'c>; 4]> {
+        let Some((_, block, _)) = flat else { return Some(indices.map(|index| if index == iv { at_iv } else { index })) };
+        let (vb, step_in_tile) = virtual_block(at, at_iv)?;
+        let mut memo = std::collections::HashMap::new();
+        let mut tiles = indices;
+        for (tile, index) in tiles.iter_mut().zip(indices) {
+            *tile = if index == iv { step_in_tile } else { persistent::remat(at, index, block.to_raw(), vb, &mut memo)? };
+        }
+        Some(tiles)
+    };
     // Whether the iteration at `at_iv` exists, for the leader only.
     let exists = |at: &At<'c, '_>, at_iv: IrValue<'c>| -> Option<IrValue<'c>> {
-        let inside = at.op("arith.cmpi", &[at_iv, upper], &["i1"], &[("predicate", "2 : i64")])?;
+        let inside = at.op("arith.cmpi", &[at_iv, limit], &["i1"], &[("predicate", "2 : i64")])?;
         at.op("arith.andi", &[inside, leader], &["i1"], &[])
     };
     if let Some(empty) = empty {
@@ -635,7 +721,7 @@ fn rewrite<'c>(
         let parity = at.op("arith.cmpi", &[odd, at.index(0)?], &["i1"], &[("predicate", "0 : i64")])?;
         at.void("nvgpu.mbarrier.try_wait.parity", &[empty, parity, ticks, stage], &[])?;
         let always = at.op("arith.constant", &[], &["i1"], &[("value", "true")])?;
-        issue(&at, stage, tiles_at(j), always)?;
+        issue(&at, stage, tiles_at(&at, j)?, always)?;
         // The consumers' loop: none of its iterations for the producer.
         let consumer = pre.op("arith.cmpi", &[warpgroup, pre.index(warpgroups)?], &["i1"], &[("predicate", "6 : i64")])?;
         let bound = pre.op("arith.select", &[consumer, upper, lower], &["index"], &[])?;
@@ -646,8 +732,12 @@ fn rewrite<'c>(
         for j in 0..ahead {
             let offset = pre.index_op("arith.muli", &[step, pre.index(j)?])?;
             let at_iv = pre.index_op("arith.addi", &[lower, offset])?;
-            issue(&pre, pre.index(j)?, tiles_at(at_iv), exists(&pre, at_iv)?)?;
+            issue(&pre, pre.index(j)?, tiles_at(&pre, at_iv)?, exists(&pre, at_iv)?)?;
         }
+    }
+    if let Some((_, _, total)) = flat {
+        // SAFETY: operand 1 of the live scf.for is its upper bound, an index.
+        unsafe { mlir_sys::mlirOperationSetOperand(for_op.to_raw(), 1, total.to_raw()) };
     }
 
     // In the body: the wait for this iteration's stage, the mma, then
@@ -710,7 +800,39 @@ fn rewrite<'c>(
         let next_iv = after_mma.index_op("arith.addi", &[iv, after_mma.index_op("arith.muli", &[step, after_mma.index(ahead)?])?])?;
         let next = after_mma.index_op("arith.addi", &[iteration, after_mma.index(ahead)?])?;
         let next_stage = after_mma.index_op("arith.remui", &[next, ring])?;
-        issue(&after_mma, next_stage, tiles_at(next_iv), exists(&after_mma, next_iv)?)?;
+        issue(&after_mma, next_stage, tiles_at(&after_mma, next_iv)?, exists(&after_mma, next_iv)?)?;
+    }
+    // A persistent block stores each tile after its last K step, while the
+    // next tile's first operands arrive, and restarts the accumulator.
+    let mut yielded = d;
+    if let (Some(_), Some(store), Some(descriptor)) = (flat, &found.store, output) {
+        let (vb, step_in_tile) = virtual_block(&after_mma, iv)?;
+        let last_step = after_mma.index_op("arith.subi", &[upper, c1])?;
+        let last = after_mma.op("arith.cmpi", &[step_in_tile, last_step], &["i1"], &[("predicate", "0 : i64")])?;
+        let (next, then) = after_mma.scf_if_value(last, &accumulator, d, d)?;
+        yielded = next;
+        // A zero accumulator made inside the branch: one defined outside
+        // would let canonicalization turn the scf.if's result into an
+        // arith.select of accumulators, which the nvgpu lowering rejects.
+        let zero = then.op("nvgpu.warpgroup.mma.init.accumulator", &[], &[&accumulator], &[])?;
+        // SAFETY: the then region's yield (the builder's anchor) takes the
+        // zero accumulator, which is defined just before it.
+        unsafe { mlir_sys::mlirOperationSetOperand(then.before?.to_raw(), 0, zero.to_raw()) };
+        then.void("nvvm.wgmma.wait.group.sync.aligned", &[], &[("group", "0 : i64")])?;
+        // The previous tile's boxes must be read out of the staging buffer
+        // before it is overwritten.
+        let lead = then.scf_if(leader, false)?.into_iter().next()?;
+        lead.void("nvvm.cp.async.bulk.wait_group", &[], &[("group", "0 : i32"), ("read", "unit")])?;
+        then.void("gpu.barrier", &[], &[])?;
+        let (row, col) = {
+            let [row, col] = epilogue::coordinates(store)?;
+            let mut memo = std::collections::HashMap::new();
+            let (_, block, _) = flat?;
+            (persistent::remat(&then, row, block.to_raw(), vb, &mut memo)?, persistent::remat(&then, col, block.to_raw(), vb, &mut memo)?)
+        };
+        let at_loop = epilogue::Loop { result: d, raw, descriptor, thread, leader, consumer: None, m, n };
+        let issue_at = epilogue::stage(context, &then, store, &at_loop, d, then.index(ring_bytes)?)?;
+        epilogue::store_boxes(&issue_at, store, &at_loop, issue_at.index(ring_bytes)?, [row, col])?;
     }
 
     // The loop now carries the accumulator registers.
@@ -725,7 +847,7 @@ fn rewrite<'c>(
     // unused) are erased last.
     unsafe {
         let terminator = body.terminator()?;
-        mlir_sys::mlirOperationSetOperand(terminator.to_raw(), iter as isize, d.to_raw());
+        mlir_sys::mlirOperationSetOperand(terminator.to_raw(), iter as isize, yielded.to_raw());
         mlir_sys::mlirOperationSetOperand(for_op.to_raw(), (3 + iter) as isize, init.to_raw());
         mlir_sys::mlirValueSetType(body.argument(1 + iter).ok()?.to_raw(), accumulator_type.to_raw());
         mlir_sys::mlirValueSetType(result.to_raw(), accumulator_type.to_raw());
@@ -748,6 +870,13 @@ fn rewrite<'c>(
     // A barrier first: every warp's last wgmma has completed (each waits
     // for its own), so no warp still reads the ring the tile overwrites.
     post.void("gpu.barrier", &[], &[])?;
+    if let (Some(_), Some(store)) = (flat, &found.store) {
+        // The last boxes must be read out before the block exits.
+        let lead = post.scf_if(leader, false)?.into_iter().next()?;
+        lead.void("nvvm.cp.async.bulk.wait_group", &[], &[("group", "0 : i32"), ("read", "unit")])?;
+        epilogue::erase(store);
+        return Some(());
+    }
     if let (Some(store), Some(descriptor)) = (&found.store, output) {
         let consumer = if producer {
             Some(post.op("arith.cmpi", &[warpgroup, post.index(warpgroups)?], &["i1"], &[("predicate", "6 : i64")])?)
