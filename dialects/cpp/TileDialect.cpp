@@ -517,11 +517,11 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
       // Unknown keys are ignored: hints never make a program invalid. (A
       // warning here would recurse: printing the op for the diagnostic
       // verifies it again.)
-      if (key == "warp_specialize") {
+      if (key == "warp_specialize" || key == "persistent") {
         auto flag = dyn_cast<IntegerAttr>(hint.getValue());
         if (!flag || !isa<IntegerType>(flag.getType()) ||
             (flag.getValue().getSExtValue() != 0 && flag.getValue().getSExtValue() != 1))
-          return op->emitError() << "hint 'warp_specialize' must be 0 or 1, not "
+          return op->emitError() << "hint '" << key << "' must be 0 or 1, not "
                                  << hint.getValue();
         continue;
       }

@@ -396,3 +396,58 @@ func.func @specialized(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?x
   tile.store %acc, %pc[%bm, %bn] : tensor<128x128xf32> -> !tile.partition_view<128x128xf32>
   return
 }
+
+// -----
+
+// persistent = 1: the variant takes the program's 1-D grid as a last
+// index argument; one flat loop runs over this block's tiles (its count
+// from the grid and gpu.grid_dim), each iteration's loads recompute the
+// program's block-dependent indices for their virtual block, and after a
+// tile's last K step an scf.if stages the accumulator after the ring
+// (offset 98304), stores it with the TMA and restarts at zero; the last
+// boxes are waited for after the loop.
+// CHECK-LABEL: func.func @persistent__wgmma(
+// CHECK-SAME:    %[[GRID:.*]]: index)
+// CHECK-SAME:    tile.persistent
+// CHECK:         memref.alloc() {alignment = 1024 : i64} : memref<131072xi8
+// CHECK:         %[[G:.*]] = gpu.grid_dim x
+// CHECK:         %[[TOTAL:.*]] = arith.muli
+// CHECK:         scf.for %{{.*}} = %c0 to %[[TOTAL]] step %c1 iter_args
+// CHECK:           nvgpu.warpgroup.mma
+// CHECK:           gpu.barrier
+// CHECK:           nvgpu.tma.async.load
+// CHECK:           scf.if %{{.*}} -> (!nvgpu.warpgroup.accumulator<fragmented = vector<64x128xf32>>)
+// CHECK:             nvgpu.warpgroup.mma.init.accumulator
+// CHECK:             nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK:             nvvm.cp.async.bulk.wait_group 0 {read}
+// CHECK:             memref.view %{{.*}}[%c98304{{.*}}] : memref<131072xi8, #gpu.address_space<workgroup>> to memref<8192xi32
+// CHECK:             nvgpu.tma.async.store
+// CHECK:             nvvm.cp.async.bulk.commit.group
+// CHECK-NOT:         nvvm.cp.async.bulk.wait_group
+// CHECK:         } else {
+// CHECK:         nvvm.cp.async.bulk.wait_group 0 {read}
+// CHECK-NOT:     tile.store
+// CHECK:         return
+func.func @persistent(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>)
+    attributes {tile.kernel, tile.hints = {num_stages = 3 : i64, persistent = 1 : i64}} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<128x64xf16>
+  %pb = tile.partition_view %B : memref<?x?xf16> -> !tile.partition_view<64x128xf16>
+  %pc = tile.partition_view %C : memref<?x?xf16> -> !tile.partition_view<128x128xf16>
+  %bid = tile.block_id x : index
+  %nn = tile.num_tiles %pc dim 1 : !tile.partition_view<128x128xf16>
+  %bm = arith.divui %bid, %nn : index
+  %bn = arith.remui %bid, %nn : index
+  %nk = tile.num_tiles %pa dim 1 : !tile.partition_view<128x64xf16>
+  %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%c = %zero) -> (tensor<128x128xf32>) {
+    %a = tile.load %pa[%bm, %k] : !tile.partition_view<128x64xf16> -> tensor<128x64xf16>
+    %b = tile.load %pb[%k, %bn] : !tile.partition_view<64x128xf16> -> tensor<64x128xf16>
+    %d = tile.mma %a, %b, %c : tensor<128x64xf16>, tensor<64x128xf16> into tensor<128x128xf32>
+    scf.yield %d : tensor<128x128xf32>
+  }
+  %out = arith.truncf %acc : tensor<128x128xf32> to tensor<128x128xf16>
+  tile.store %out, %pc[%bm, %bn] : tensor<128x128xf16> -> !tile.partition_view<128x128xf16>
+  return
+}

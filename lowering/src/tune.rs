@@ -46,8 +46,8 @@ use tile_runtime::tune::Config;
 pub const COMPILER_ID: &str = env!("TILE_COMPILER_ID");
 
 /// Each hint knob and what the compiler does without the hint.
-const DEFAULT_HINTS: [(&str, i64); 4] =
-    [("num_stages", crate::to_nvgpu::DEFAULT_STAGES), ("occupancy", 1), ("num_ctas", 1), ("warp_specialize", 0)];
+const DEFAULT_HINTS: [(&str, i64); 5] =
+    [("num_stages", crate::to_nvgpu::DEFAULT_STAGES), ("occupancy", 1), ("num_ctas", 1), ("warp_specialize", 0), ("persistent", 0)];
 
 /// A kernel's tuning space.
 #[derive(Clone, Debug)]
@@ -95,7 +95,7 @@ pub fn tunable(module: &Module, name: &str) -> Result<Option<Tunable>> {
         let key = key.as_string_ref().as_str().unwrap_or_default().to_string();
         let known = TILE_KEYS.iter().any(|(k, _)| *k == key) || DEFAULT_HINTS.iter().any(|(k, _)| *k == key);
         if !known {
-            return Err(invalid(format!("unknown knob '{key}' (tile_m, tile_n, tile_k, num_stages, occupancy, num_ctas, warp_specialize)")));
+            return Err(invalid(format!("unknown knob '{key}' (tile_m, tile_n, tile_k, num_stages, occupancy, num_ctas, warp_specialize, persistent)")));
         }
         let values = DenseI64ArrayAttribute::try_from(values).map_err(|_| invalid(format!("'{key}' is not an array<i64: ...>")))?;
         let values: Vec<i64> = (0..values.len()).filter_map(|j| values.element(j).ok()).collect();
