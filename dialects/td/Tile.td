@@ -41,9 +41,10 @@ def Tile_Dialect : Dialect {
 
     Optional code-generation hints go in `tile.hints`, a dictionary on the
     kernel with any of `num_ctas`, `occupancy` and `num_stages` (positive
-    integers) and `warp_specialize` (0 or 1: a producer warpgroup for the
-    wgmma main loop). Hints never change results; the compiler honours or
-    ignores them. Unknown keys are ignored.
+    integers), `warp_specialize` (0 or 1: a producer warpgroup for the
+    wgmma main loop) and `persistent` (0 or 1: resident blocks that each
+    walk several tiles of a 1-D grid). Hints never change results; the
+    compiler honours or ignores them. Unknown keys are ignored.
 
     Autotuning: `tile.tune` declares what may be tuned, for each knob the
     values to try (`tile.tune = {tile_m = array<i64: 64, 128>, tile_n =

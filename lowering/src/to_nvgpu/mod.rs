@@ -93,6 +93,20 @@
 //! it is not the default and not in the examples' tuning spaces; no
 //! `setmaxnreg` yet (128x256 tiles fit the 168 registers of 384 threads).
 //!
+//! The epilogue (`epilogue.rs`): when the accumulator starts at zero and
+//! goes straight to a `tile.store` of the whole tile (through at most an
+//! `arith.truncf`), the registers are rounded in place, written to the
+//! ring's memory as 128-byte-swizzled boxes (a third descriptor argument,
+//! for the output) and stored by thread 0 with `cp.async.bulk.tensor`,
+//! instead of the f32 staging tile and the general path's copy shown
+//! above. Measured 0.92 against 0.84 of cuBLAS at 4096^3 (BENCHMARKS.md).
+//!
+//! With the `persistent = 1` hint (`persistent.rs`), a kernel that is one
+//! such loop and its store over a 1-D grid runs on resident blocks that
+//! each walk several tiles in one flat loop, the next tile's loads in
+//! flight during the epilogue; correct on the GPU, measured slower so far,
+//! so on request only.
+//!
 //! Caveats: by default the warpgroups that multiply also issue the loads
 //! (thread 0), with a block barrier per iteration; the
 //! accumulator store relies on `nvgpu.warpgroup.mma.store` placing rows by
