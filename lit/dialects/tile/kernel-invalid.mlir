@@ -146,3 +146,26 @@ func.func @block_size(%A: memref<?xf32>) attributes {tile.kernel, tile.block_siz
 func.func @variant_of(%A: memref<?xf32>) attributes {tile.kernel, tile.variant_of = "k"} {
   return
 }
+
+// -----
+
+// expected-error @+1 {{'tile.persistent' is a unit attribute of a kernel whose last argument is an index}}
+func.func @persistent_without_grid(%A: memref<?xf32>) attributes {tile.kernel, tile.persistent} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{hint 'persistent' must be 0 or 1, not 2 : i64}}
+func.func @persistent_hint(%A: memref<?xf32>) attributes {tile.kernel, tile.hints = {persistent = 2 : i64}} {
+  return
+}
+
+// -----
+
+func.func @distributed_not_a_store(%A: memref<?xf32>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.distributed' is a unit attribute of memref.store or vector.store}}
+  %v = memref.load %A[%c0] {tile.distributed} : memref<?xf32>
+  return
+}

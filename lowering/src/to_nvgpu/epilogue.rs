@@ -120,7 +120,7 @@ pub(super) fn find(kernel: OperationRef, for_op: OperationRef, iter: usize, m: i
 
 /// What the epilogue needs of the rewritten loop.
 pub(super) struct Loop<'c> {
-    /// The accumulator registers after the loop (every wgmma waited for).
+    /// The accumulator registers to store (every wgmma waited for).
     pub result: IrValue<'c>,
     /// The workgroup allocation of the ring, free after the loop.
     pub raw: IrValue<'c>,
@@ -141,10 +141,9 @@ pub(super) fn emit<'c>(context: &'c Context, store: &Store, at_loop: &Loop<'c>) 
     // only changed the loop and added ops.
     let op = unsafe { OperationRef::from_raw(store.op) };
     let at = At::before(context, op)?;
-    // The store's operands 2 and 3 are its tile coordinates.
-    let (tile_row, tile_col) = (super::detach(op.operand(2).ok()?), super::detach(op.operand(3).ok()?));
-    let issue = stage(context, &at, store, at_loop, at_loop.result, at.index(0)?)?;
-    store_boxes(&issue, store, at_loop, issue.index(0)?, [tile_row, tile_col])?;
+    let tile = coordinates(store)?;
+    let issue = stage(context, &at, store, at_loop, at.index(0)?)?;
+    store_boxes(&issue, store, at_loop, issue.index(0)?, tile)?;
     // The boxes must be read out before the block exits and its shared
     // memory goes to the next block; their writes to global memory finish
     // on their own before the kernel is complete.
@@ -172,7 +171,7 @@ pub(super) fn coordinates<'c>(store: &Store) -> Option<[IrValue<'c>; 2]> {
     Some([super::detach(op.operand(2).ok()?), super::detach(op.operand(3).ok()?)])
 }
 
-/// Writes the accumulator `result` (every wgmma waited for) at byte
+/// Writes the accumulator (every wgmma waited for) at byte
 /// `offset` of the workgroup allocation as swizzled boxes, fences and
 /// meets the block; a builder for thread 0's part after that.
 pub(super) fn stage<'c, 'a>(
@@ -180,10 +179,9 @@ pub(super) fn stage<'c, 'a>(
     at: &At<'c, 'a>,
     store: &Store,
     at_loop: &Loop<'c>,
-    result: IrValue<'c>,
     offset: IrValue<'c>,
 ) -> Option<At<'c, 'a>> {
-    let Loop { raw, thread, leader, consumer, m, n, .. } = *at_loop;
+    let Loop { result, raw, thread, leader, consumer, m, n, .. } = *at_loop;
     let (t, bytes, columns) = (store.element.as_str(), store.bytes(), store.box_columns());
     let workgroup = "#gpu.address_space<workgroup>";
     // One warpgroup's fragment (64 rows by n): a struct of n / 2 f32 per
