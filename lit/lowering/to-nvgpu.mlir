@@ -400,31 +400,40 @@ func.func @specialized(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?x
 // -----
 
 // persistent = 1: the variant takes the program's 1-D grid as a last
-// index argument; one flat loop runs over this block's tiles (its count
-// from the grid and gpu.grid_dim), each iteration's loads recompute the
-// program's block-dependent indices for their virtual block, and after a
-// tile's last K step an scf.if stages the accumulator after the ring
-// (offset 98304), stores it with the TMA and restarts at zero; the last
-// boxes are waited for after the loop.
+// index argument. A loop over this block's tiles (their count from the
+// grid and gpu.grid_dim) recomputes the program's block-dependent indices
+// once per tile and runs the K loop inside; in the K loop, the loads of
+// the next K steps take the tile's coordinates, and past the tile's end
+// (the else branch) those of the next tile, so they are in flight during
+// the epilogue. After each K loop the accumulator is staged after the ring
+// (offset 98304) and stored with the TMA; the last boxes are waited for
+// after the loop over tiles.
 // CHECK-LABEL: func.func @persistent__wgmma(
 // CHECK-SAME:    %[[GRID:.*]]: index)
 // CHECK-SAME:    tile.persistent
 // CHECK:         memref.alloc() {alignment = 1024 : i64} : memref<131072xi8
 // CHECK:         %[[G:.*]] = gpu.grid_dim x
-// CHECK:         %[[TOTAL:.*]] = arith.muli
-// CHECK:         scf.for %{{.*}} = %c0 to %[[TOTAL]] step %c1 iter_args
-// CHECK:           nvgpu.warpgroup.mma
+// CHECK:         %[[COUNT:.*]] = arith.divui %{{.*}}, %[[G]]
+// CHECK:         scf.for %[[T:.*]] = %{{.*}} to %[[COUNT]] step
+// CHECK:           %[[VB_OFFSET:.*]] = arith.muli %[[T]], %[[G]]
+// CHECK:           scf.for %{{.*}} = %c0 to %{{.*}} step %c1 iter_args
+// CHECK:             nvgpu.warpgroup.mma
+// CHECK:             gpu.barrier
+// CHECK:             arith.cmpi ult
+// CHECK:             scf.if
+// CHECK:               nvgpu.tma.async.load
+// CHECK:             } else {
+// CHECK:               arith.divui
+// CHECK:               nvgpu.tma.async.load
+// CHECK:             scf.yield
+// CHECK:           nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK:           nvvm.cp.async.bulk.wait_group 0 {read}
 // CHECK:           gpu.barrier
-// CHECK:           nvgpu.tma.async.load
-// CHECK:           scf.if %{{.*}} -> (!nvgpu.warpgroup.accumulator<fragmented = vector<64x128xf32>>)
-// CHECK:             nvgpu.warpgroup.mma.init.accumulator
-// CHECK:             nvvm.wgmma.wait.group.sync.aligned 0
-// CHECK:             nvvm.cp.async.bulk.wait_group 0 {read}
-// CHECK:             memref.view %{{.*}}[%c98304{{.*}}] : memref<131072xi8, #gpu.address_space<workgroup>> to memref<8192xi32
-// CHECK:             nvgpu.tma.async.store
-// CHECK:             nvvm.cp.async.bulk.commit.group
-// CHECK-NOT:         nvvm.cp.async.bulk.wait_group
-// CHECK:         } else {
+// CHECK:           memref.view %{{.*}}[%c98304{{.*}}] : memref<131072xi8, #gpu.address_space<workgroup>> to memref<8192xi32
+// CHECK:           nvgpu.tma.async.store
+// CHECK:           nvvm.cp.async.bulk.commit.group
+// CHECK-NOT:       nvvm.cp.async.bulk.wait_group
+// CHECK:         }
 // CHECK:         nvvm.cp.async.bulk.wait_group 0 {read}
 // CHECK-NOT:     tile.store
 // CHECK:         return

@@ -106,37 +106,6 @@ impl<'c, 'a> At<'c, 'a> {
             .collect()
     }
 
-    /// Inserts `%r = scf.if %condition -> (type) { yield %then } else {
-    /// yield %otherwise }`; `%r`, and a builder for the then region before
-    /// its yield.
-    pub fn scf_if_value(
-        &self,
-        condition: IrValue<'c>,
-        r#type: &str,
-        then: IrValue<'c>,
-        otherwise: IrValue<'c>,
-    ) -> Option<(IrValue<'c>, At<'c, 'a>)> {
-        let regions = [Region::new(), Region::new()];
-        let mut yields = Vec::new();
-        for (region, value) in regions.iter().zip([then, otherwise]) {
-            let block = region.append_block(Block::new(&[]));
-            let op = OperationBuilder::new("scf.yield", self.location).add_operands(&[value]).build().ok()?;
-            yields.push(block.append_operation(op).to_raw());
-        }
-        let r#type = Type::parse(self.context, r#type)?;
-        let op = OperationBuilder::new("scf.if", self.location)
-            .add_operands(&[condition])
-            .add_results(&[r#type])
-            .add_regions(regions)
-            .build()
-            .ok()?;
-        let result = self.add(op)?;
-        // SAFETY: the then yield is alive, owned by the scf.if just
-        // inserted into `self.block`, which outlives 'a.
-        let terminator = unsafe { OperationRef::from_raw(yields[0]) };
-        Some((result, At { context: self.context, location: self.location, block: terminator.block()?, before: Some(terminator) }))
-    }
-
     /// An `scf.for` from `lower` to `upper` by `step` with no carried
     /// values: a builder at the end of its body, and its induction variable.
     pub fn scf_for(&self, lower: IrValue<'c>, upper: IrValue<'c>, step: IrValue<'c>) -> Option<(At<'c, 'a>, IrValue<'c>)> {

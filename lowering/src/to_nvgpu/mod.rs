@@ -677,9 +677,9 @@ fn rewrite<'c>(
     let (a_load, b_load) = unsafe { (OperationRef::from_raw(found.loads[0]), OperationRef::from_raw(found.loads[1])) };
     let indices: [IrValue<'c>; 4] =
         [detach(a_load.operand(1).ok()?), detach(a_load.operand(2).ok()?), detach(b_load.operand(1).ok()?), detach(b_load.operand(2).ok()?)];
-    // A persistent block's loop runs over `count * nk` flat iterations:
-    // flat iteration f is K step f % nk of virtual block
-    // `block + (f / nk) * grid`, of which this block has `count`.
+    // A persistent block owns `count` tiles: tile t is virtual block
+    // `block + t * grid`. Its K steps are the ring's flat iterations
+    // `t * nk ..`, of `total` in all.
     let flat = match (virtual_blocks, &found.persistent) {
         (Some(virtual_blocks), Some(found_persistent)) if persistent => {
             let grid = pre.gpu_query("gpu.grid_dim")?;
@@ -691,31 +691,31 @@ fn rewrite<'c>(
             let rounded = pre.index_op("arith.addi", &[left, pre.index_op("arith.subi", &[grid, c1])?])?;
             let count = pre.index_op("arith.divui", &[rounded, grid])?;
             let total = pre.index_op("arith.muli", &[count, upper])?;
-            Some((grid, block, total))
+            Some(Flat { grid, block, count, total })
         }
         _ => None,
     };
-    let limit = flat.map_or(upper, |(_, _, total)| total);
-    // The virtual block of flat iteration `at_iv`, and its K step.
-    let virtual_block = |at: &At<'c, '_>, at_iv: IrValue<'c>| -> Option<(IrValue<'c>, IrValue<'c>)> {
-        let (grid, block, _) = flat?;
-        let tile = at.index_op("arith.divui", &[at_iv, upper])?;
-        let step_in_tile = at.index_op("arith.remui", &[at_iv, upper])?;
-        Some((at.index_op("arith.addi", &[block, at.index_op("arith.muli", &[tile, grid])?])?, step_in_tile))
-    };
-    // The tile coordinates of the iteration whose induction variable is
-    // `at_iv` (indices are `iv` itself or loop-invariant when `ahead > 0`;
-    // in a persistent block the invariant ones are recomputed for the
-    // iteration's virtual block).
-    let tiles_at = |at: &At<'c, '_>, at_iv: IrValue<'c>| -> Option<[IrValue<'c>; 4]> {
-        let Some((_, block, _)) = flat else { return Some(indices.map(|index| if index == iv { at_iv } else { index })) };
-        let (vb, step_in_tile) = virtual_block(at, at_iv)?;
+    let limit = flat.as_ref().map_or(upper, |flat| flat.total);
+    // The operands' tile coordinates at K step `k_step` of virtual block
+    // `vb`: the program's index arithmetic recomputed for that block.
+    let coordinates = |at: &At<'c, '_>, block: IrValue<'c>, vb: IrValue<'c>, k_step: IrValue<'c>| -> Option<[IrValue<'c>; 4]> {
         let mut memo = std::collections::HashMap::new();
         let mut tiles = indices;
         for (tile, index) in tiles.iter_mut().zip(indices) {
-            *tile = if index == iv { step_in_tile } else { persistent::remat(at, index, block.to_raw(), vb, &mut memo)? };
+            *tile = if index == iv { k_step } else { persistent::remat(at, index, block.to_raw(), vb, &mut memo)? };
         }
         Some(tiles)
+    };
+    // The tile coordinates of the iteration whose induction variable is
+    // `at_iv` (indices are `iv` itself or loop-invariant when `ahead > 0`);
+    // in a persistent block, of flat iteration `at_iv`, which takes
+    // divisions: for the prologue and tile boundaries only.
+    let tiles_at = |at: &At<'c, '_>, at_iv: IrValue<'c>| -> Option<[IrValue<'c>; 4]> {
+        let Some(flat) = &flat else { return Some(indices.map(|index| if index == iv { at_iv } else { index })) };
+        let tile = at.index_op("arith.divui", &[at_iv, upper])?;
+        let k_step = at.index_op("arith.remui", &[at_iv, upper])?;
+        let vb = at.index_op("arith.addi", &[flat.block, at.index_op("arith.muli", &[tile, flat.grid])?])?;
+        coordinates(at, flat.block, vb, k_step)
     };
     // Whether the iteration at `at_iv` exists, for the leader only.
     let exists = |at: &At<'c, '_>, at_iv: IrValue<'c>| -> Option<IrValue<'c>> {
@@ -752,17 +752,44 @@ fn rewrite<'c>(
             issue(&pre, pre.index(j)?, tiles_at(&pre, at_iv)?, exists(&pre, at_iv)?)?;
         }
     }
-    if let Some((_, _, total)) = flat {
-        // SAFETY: operand 1 of the live scf.for is its upper bound, an index.
-        unsafe { mlir_sys::mlirOperationSetOperand(for_op.to_raw(), 1, total.to_raw()) };
-    }
+    // A persistent block runs the K loop once per tile, inside a loop
+    // over its tiles.
+    let outer = match &flat {
+        Some(flat) => {
+            let (body, t) = pre.scf_for(c0, flat.count, c1)?;
+            let outer_yield = body.before?;
+            // SAFETY: both ops are alive; the K loop only uses values
+            // defined before it in the entry block, which dominate the new
+            // loop as well.
+            unsafe { mlir_sys::mlirOperationMoveBefore(for_op.to_raw(), outer_yield.to_raw()) };
+            let top = At::before(context, for_op)?;
+            let vb = top.index_op("arith.addi", &[flat.block, top.index_op("arith.muli", &[t, flat.grid])?])?;
+            let base = top.index_op("arith.muli", &[t, upper])?;
+            let current = coordinates(&top, flat.block, vb, iv)?;
+            let output = match &found.store {
+                Some(store) => {
+                    let [row, col] = epilogue::coordinates(store)?;
+                    let mut memo = std::collections::HashMap::new();
+                    Some([
+                        persistent::remat(&top, row, flat.block.to_raw(), vb, &mut memo)?,
+                        persistent::remat(&top, col, flat.block.to_raw(), vb, &mut memo)?,
+                    ])
+                }
+                None => None,
+            };
+            Some(Outer { op: outer_yield.block()?.parent_operation()?, base, current, output })
+        }
+        None => None,
+    };
 
     // In the body: the wait for this iteration's stage, the mma, then
     // (with a ring) the request for the iteration `ahead` on, into the
     // stage the previous mma has released.
     let at = At::before(context, mma)?;
-    let done = at.index_op("arith.subi", &[iv, lower])?;
-    let iteration = at.index_op("arith.divui", &[done, step])?;
+    let iteration = match &outer {
+        Some(outer) => at.index_op("arith.addi", &[outer.base, iv])?,
+        None => at.index_op("arith.divui", &[at.index_op("arith.subi", &[iv, lower])?, step])?,
+    };
     let ring = at.index(stages)?;
     let stage = at.index_op("arith.remui", &[iteration, ring])?;
     if ahead == 0 {
@@ -814,42 +841,24 @@ fn rewrite<'c>(
         after_mma.void("gpu.barrier", &[], &[])?;
     }
     if ahead > 0 && empty.is_none() {
-        let next_iv = after_mma.index_op("arith.addi", &[iv, after_mma.index_op("arith.muli", &[step, after_mma.index(ahead)?])?])?;
         let next = after_mma.index_op("arith.addi", &[iteration, after_mma.index(ahead)?])?;
         let next_stage = after_mma.index_op("arith.remui", &[next, ring])?;
-        issue(&after_mma, next_stage, tiles_at(&after_mma, next_iv)?, exists(&after_mma, next_iv)?)?;
-    }
-    // A persistent block stores each tile after its last K step, while the
-    // next tile's first operands arrive, and restarts the accumulator.
-    let mut yielded = d;
-    if let (Some(_), Some(store), Some(descriptor)) = (flat, &found.store, output) {
-        let (vb, step_in_tile) = virtual_block(&after_mma, iv)?;
-        let last_step = after_mma.index_op("arith.subi", &[upper, c1])?;
-        let last = after_mma.op("arith.cmpi", &[step_in_tile, last_step], &["i1"], &[("predicate", "0 : i64")])?;
-        let (next, then) = after_mma.scf_if_value(last, &accumulator, d, d)?;
-        yielded = next;
-        // A zero accumulator made inside the branch: one defined outside
-        // would let canonicalization turn the scf.if's result into an
-        // arith.select of accumulators, which the nvgpu lowering rejects.
-        let zero = then.op("nvgpu.warpgroup.mma.init.accumulator", &[], &[&accumulator], &[])?;
-        // SAFETY: the then region's yield (the builder's anchor) takes the
-        // zero accumulator, which is defined just before it.
-        unsafe { mlir_sys::mlirOperationSetOperand(then.before?.to_raw(), 0, zero.to_raw()) };
-        then.void("nvvm.wgmma.wait.group.sync.aligned", &[], &[("group", "0 : i64")])?;
-        // The previous tile's boxes must be read out of the staging buffer
-        // before it is overwritten.
-        let lead = then.scf_if(leader, false)?.into_iter().next()?;
-        lead.void("nvvm.cp.async.bulk.wait_group", &[], &[("group", "0 : i32"), ("read", "unit")])?;
-        then.void("gpu.barrier", &[], &[])?;
-        let (row, col) = {
-            let [row, col] = epilogue::coordinates(store)?;
-            let mut memo = std::collections::HashMap::new();
-            let (_, block, _) = flat?;
-            (persistent::remat(&then, row, block.to_raw(), vb, &mut memo)?, persistent::remat(&then, col, block.to_raw(), vb, &mut memo)?)
-        };
-        let at_loop = epilogue::Loop { result: d, raw, descriptor, thread, leader, consumer: None, m, n };
-        let issue_at = epilogue::stage(context, &then, store, &at_loop, then.index(ring_bytes)?)?;
-        epilogue::store_boxes(&issue_at, store, &at_loop, issue_at.index(ring_bytes)?, [row, col])?;
+        match &outer {
+            // Within the tile, the next K step's coordinates are the
+            // tile's; past its end they are the next tile's, for the last
+            // `ahead` steps only.
+            Some(outer) => {
+                let j = after_mma.index_op("arith.addi", &[iv, after_mma.index(ahead)?])?;
+                let within = after_mma.op("arith.cmpi", &[j, upper], &["i1"], &[("predicate", "6 : i64")])?;
+                let branches = after_mma.scf_if(within, true)?;
+                issue(&branches[0], next_stage, outer.current.map(|index| if index == iv { j } else { index }), leader)?;
+                issue(&branches[1], next_stage, tiles_at(&branches[1], next)?, exists(&branches[1], next)?)?;
+            }
+            None => {
+                let next_iv = after_mma.index_op("arith.addi", &[iv, after_mma.index_op("arith.muli", &[step, after_mma.index(ahead)?])?])?;
+                issue(&after_mma, next_stage, tiles_at(&after_mma, next_iv)?, exists(&after_mma, next_iv)?)?;
+            }
+        }
     }
 
     // The loop now carries the accumulator registers.
@@ -864,7 +873,7 @@ fn rewrite<'c>(
     // unused) are erased last.
     unsafe {
         let terminator = body.terminator()?;
-        mlir_sys::mlirOperationSetOperand(terminator.to_raw(), iter as isize, yielded.to_raw());
+        mlir_sys::mlirOperationSetOperand(terminator.to_raw(), iter as isize, d.to_raw());
         mlir_sys::mlirOperationSetOperand(for_op.to_raw(), (3 + iter) as isize, init.to_raw());
         mlir_sys::mlirValueSetType(body.argument(1 + iter).ok()?.to_raw(), accumulator_type.to_raw());
         mlir_sys::mlirValueSetType(result.to_raw(), accumulator_type.to_raw());
@@ -884,16 +893,25 @@ fn rewrite<'c>(
     if wait_group > 0 {
         post.void("nvvm.wgmma.wait.group.sync.aligned", &[], &[("group", "0 : i64")])?;
     }
-    // A barrier first: every warp's last wgmma has completed (each waits
-    // for its own), so no warp still reads the ring the tile overwrites.
-    post.void("gpu.barrier", &[], &[])?;
-    if let (Some(_), Some(store)) = (flat, &found.store) {
-        // The last boxes must be read out before the block exits.
+    if let (Some(outer), Some(store), Some(descriptor)) = (&outer, &found.store, output) {
+        // The previous tile's boxes must be read out of the staging buffer
+        // before it is overwritten; the barrier tells every thread.
         let lead = post.scf_if(leader, false)?.into_iter().next()?;
+        lead.void("nvvm.cp.async.bulk.wait_group", &[], &[("group", "0 : i32"), ("read", "unit")])?;
+        post.void("gpu.barrier", &[], &[])?;
+        let at_loop = epilogue::Loop { result, raw, descriptor, thread, leader, consumer: None, m, n };
+        let issue_at = epilogue::stage(context, &post, store, &at_loop, post.index(ring_bytes)?)?;
+        epilogue::store_boxes(&issue_at, store, &at_loop, issue_at.index(ring_bytes)?, outer.output?)?;
+        // The last boxes must be read out before the block exits.
+        let after = At::before(context, outer.op.next_in_block()?)?;
+        let lead = after.scf_if(leader, false)?.into_iter().next()?;
         lead.void("nvvm.cp.async.bulk.wait_group", &[], &[("group", "0 : i32"), ("read", "unit")])?;
         epilogue::erase(store);
         return Some(());
     }
+    // A barrier first: every warp's last wgmma has completed (each waits
+    // for its own), so no warp still reads the ring the tile overwrites.
+    post.void("gpu.barrier", &[], &[])?;
     if let (Some(store), Some(descriptor)) = (&found.store, output) {
         let consumer = if producer {
             Some(post.op("arith.cmpi", &[warpgroup, post.index(warpgroups)?], &["i1"], &[("predicate", "6 : i64")])?)
@@ -957,4 +975,27 @@ fn is_zero(value: IrValue) -> bool {
             let text = v.to_string();
             text.starts_with("dense<0.000000e+00>") || text.starts_with("dense<0>")
         })
+}
+
+/// A persistent block's share of the grid (see `persistent`).
+struct Flat<'c> {
+    grid: IrValue<'c>,
+    /// The kernel's `tile.block_id x`.
+    block: IrValue<'c>,
+    /// How many tiles this block owns.
+    count: IrValue<'c>,
+    /// Its K steps over all of them.
+    total: IrValue<'c>,
+}
+
+/// The loop over a persistent block's tiles, around the K loop.
+struct Outer<'c, 'a> {
+    op: OperationRef<'c, 'a>,
+    /// The flat iteration of the tile's first K step.
+    base: IrValue<'c>,
+    /// The operands' coordinates in this tile (the K loop's induction
+    /// variable where they follow it).
+    current: [IrValue<'c>; 4],
+    /// The output tile's coordinates, with a TMA epilogue.
+    output: Option<[IrValue<'c>; 2]>,
 }

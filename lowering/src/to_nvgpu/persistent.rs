@@ -1,20 +1,23 @@
 //! Persistent blocks for the wgmma variant: each block walks several of
-//! the program's tile blocks through one flat loop, so that the next
-//! tile's first operands are in flight while this tile's epilogue runs,
-//! and the ring, its barriers and the block itself are set up once.
+//! the program's tile blocks, so that the next tile's first operands are
+//! in flight while this tile's epilogue runs, and the ring, its barriers
+//! and the block itself are set up once.
 //!
 //! The program is written for one tile block of a 1-D grid of `T`
 //! blocks. The persistent variant takes `T` as an extra last argument and
 //! is launched with as many blocks `G` as fit on the GPU at once (the
 //! runtime's occupancy query); block `b` handles the virtual blocks
-//! `b, b + G, ...`. Its main loop runs over `count * nk` flat iterations
-//! (`nk` per tile); the coordinates of iteration `f`'s operands are the
-//! program's own index arithmetic evaluated at virtual block
-//! `b + (f / nk) * G` and K step `f % nk` (the ops that depend on
-//! `tile.block_id` are cloned for that), so the ring's look-ahead runs
-//! across tile boundaries. After the last K step of a tile the loop stores
-//! the accumulator through the TMA epilogue (into a buffer of its own, as
-//! the ring is busy with the next tile) and restarts it at zero.
+//! `b, b + G, ...`, `count` of them, in a loop around the program's K loop.
+//! The ring counts K steps across tiles (flat iteration `t * nk + k`), so
+//! its look-ahead runs over tile boundaries: the loads of the next K steps
+//! take the tile's coordinates (the program's block-dependent index
+//! arithmetic, cloned once per tile for its virtual block), and past the
+//! tile's end, which only its last few steps reach, those of the flat
+//! iteration's own tile, found by division. After each K loop the
+//! accumulator is stored through the TMA epilogue, into a buffer of its
+//! own, as the ring is busy with the next tile. No per-iteration division
+//! and no accumulator through a branch: an earlier version had one flat
+//! loop with both and ran at half of cuBLAS's speed (BENCHMARKS.md).
 //!
 //! It applies when the kernel is nothing but one such main loop and its
 //! store: pure index arithmetic around them (`arith`, `tile.partition_view`,
