@@ -10,11 +10,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-/tmp}
-python3 -c "import lzma,shutil; shutil.copyfileobj(lzma.open('.carry/tile-bench.xz'), open('/tmp/tile-bench','wb'))"
-chmod +x /tmp/tile-bench
+source scripts/device-env.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader
-# cuBLAS is loaded at run time: the toolkit's, else a pip wheel's.
-export LD_LIBRARY_PATH="/usr/local/cuda/lib64:$(python3 -c 'import nvidia, os; print(":".join(os.path.join(p, d, "lib") for p in nvidia.__path__ for d in ("cublas", "cu13")))' 2>/dev/null):${LD_LIBRARY_PATH:-}"
 /tmp/tile-bench --csv "$out/gemm.csv" "$@"
 status=$?
 python3 - "$out/gemm.csv" "$out/gemm.png" <<'PY' || true

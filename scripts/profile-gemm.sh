@@ -11,9 +11,7 @@ cd "$(dirname "$0")/.."
 dtype=${1:-bf16}
 shape=${2:-4096x4096x4096}
 config=${3:-tile_m=128,tile_n=256,num_stages=4}
-python3 -c "import lzma,shutil; shutil.copyfileobj(lzma.open('.carry/tile-bench.xz'), open('/tmp/tile-bench','wb'))"
-chmod +x /tmp/tile-bench
-export LD_LIBRARY_PATH="/usr/local/cuda/lib64:$(python3 -c 'import nvidia, os; print(":".join(os.path.join(p, d, "lib") for p in nvidia.__path__ for d in ("cublas", "cu13")))' 2>/dev/null):${LD_LIBRARY_PATH:-}"
+source scripts/device-env.sh
 ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
 metrics=sm__cycles_elapsed.avg.per_second,sm__throughput.avg.pct_of_peak_sustained_elapsed,gpu__time_duration.sum
 metrics+=,dram__throughput.avg.pct_of_peak_sustained_elapsed,lts__t_sector_hit_rate.pct,launch__grid_size,launch__registers_per_thread
