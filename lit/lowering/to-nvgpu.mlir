@@ -40,8 +40,13 @@
 // CHECK-NOT:     nvgpu.tma.async.load
 // CHECK:         %[[R:.*]] = scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (!nvgpu.warpgroup.accumulator<fragmented = vector<64x128xf32>>)
 // CHECK-NOT:       tile.load
-// CHECK:           %[[STAGE:.*]] = arith.remui %{{.*}}, %c4
-// CHECK:           nvgpu.mbarrier.try_wait.parity %[[BAR]][%[[STAGE]]]
+// The stage and the phase in 32 bits.
+// CHECK:           %[[NARROW:.*]] = arith.index_castui %{{.*}} : index to i32
+// CHECK:           %[[STAGE32:.*]] = arith.remui %[[NARROW]], %c4_i32
+// CHECK:           %[[ROUND:.*]] = arith.divui %[[NARROW]], %c4_i32
+// CHECK:           %[[ODD:.*]] = arith.trunci %[[ROUND]] : i32 to i1
+// CHECK:           %[[STAGE:.*]] = arith.index_castui %[[STAGE32]] : i32 to index
+// CHECK:           nvgpu.mbarrier.try_wait.parity %[[BAR]][%[[STAGE]]], %[[ODD]]
 // CHECK:           memref.reinterpret_cast %[[SA]] to offset: [%{{.*}}], sizes: [64, 64], strides: [64, 1]
 // CHECK:           nvgpu.warpgroup.generate.descriptor {{.*}} -> <tensor = memref<64x64xf16, 3>>
 // CHECK:           %[[D:.*]] = nvgpu.warpgroup.mma %{{.*}}, %{{.*}}, %[[ACC]] {transposeB}

@@ -731,12 +731,9 @@ fn rewrite<'c>(
         let then = pre.scf_if(first_producer, false)?.into_iter().next()?;
         let (at, j) = then.scf_for(lower, upper, step)?;
         let iteration = at.index_op("arith.divui", &[at.index_op("arith.subi", &[j, lower])?, step])?;
-        let ring = at.index(stages)?;
-        let stage = at.index_op("arith.remui", &[iteration, ring])?;
-        let round = at.index_op("arith.divui", &[iteration, ring])?;
-        let odd = at.index_op("arith.remui", &[round, at.index(2)?])?;
-        let parity = at.op("arith.cmpi", &[odd, at.index(0)?], &["i1"], &[("predicate", "0 : i64")])?;
-        at.void("nvgpu.mbarrier.try_wait.parity", &[empty, parity, ticks, stage], &[])?;
+        let (stage, odd) = ring_slot(&at, iteration, stages)?;
+        let even = at.op("arith.xori", &[odd, at.op("arith.constant", &[], &["i1"], &[("value", "true")])?], &["i1"], &[])?;
+        at.void("nvgpu.mbarrier.try_wait.parity", &[empty, even, ticks, stage], &[])?;
         let always = at.op("arith.constant", &[], &["i1"], &[("value", "true")])?;
         issue(&at, stage, tiles_at(&at, j)?, always)?;
         // The consumers' loop: none of its iterations for the producer.
@@ -791,15 +788,12 @@ fn rewrite<'c>(
         None => at.index_op("arith.divui", &[at.index_op("arith.subi", &[iv, lower])?, step])?,
     };
     let ring = at.index(stages)?;
-    let stage = at.index_op("arith.remui", &[iteration, ring])?;
+    let (stage, odd) = ring_slot(&at, iteration, stages)?;
     if ahead == 0 {
         issue(&at, stage, indices, leader)?;
     }
     // Iteration i waits for completion i / stages of its stage's barrier.
-    let round = at.index_op("arith.divui", &[iteration, ring])?;
-    let odd = at.index_op("arith.remui", &[round, at.index(2)?])?;
-    let parity = at.op("arith.cmpi", &[odd, c0], &["i1"], &[("predicate", "1 : i64")])?;
-    at.void("nvgpu.mbarrier.try_wait.parity", &[barrier, parity, ticks, stage], &[])?;
+    at.void("nvgpu.mbarrier.try_wait.parity", &[barrier, odd, ticks, stage], &[])?;
     let a_stage = at.index_op("arith.muli", &[stage, at.index(m * k)?])?;
     let a_rows = at.index_op("arith.muli", &[warpgroup, at.index(rows * k)?])?;
     let a_part = part(&at, a_buffer, at.index_op("arith.addi", &[a_stage, a_rows])?, &a_rows_view, rows, k)?;
@@ -842,7 +836,7 @@ fn rewrite<'c>(
     }
     if ahead > 0 && empty.is_none() {
         let next = after_mma.index_op("arith.addi", &[iteration, after_mma.index(ahead)?])?;
-        let next_stage = after_mma.index_op("arith.remui", &[next, ring])?;
+        let (next_stage, _) = ring_slot(&after_mma, next, stages)?;
         match &outer {
             // Within the tile, the next K step's coordinates are the
             // tile's; past its end they are the next tile's, for the last
@@ -965,6 +959,21 @@ fn rewrite<'c>(
         mlir_sys::mlirValueReplaceAllUsesExcept(result.to_raw(), value.to_raw(), 1, except.as_mut_ptr());
     }
     Some(())
+}
+
+/// The ring stage of iteration `iteration` (counted from the block's
+/// first), and whether its round (`iteration / stages`) is odd: the phase
+/// its barrier completes. In 32 bits: a 64-bit division, even by a
+/// constant, is a chain of wide multiplies on the GPU, in the main loop's
+/// critical path; a block's iterations stay far below 2^32 (that many K
+/// steps of 64 would be 2^38 in K).
+fn ring_slot<'c>(at: &At<'c, '_>, iteration: IrValue<'c>, stages: i64) -> Option<(IrValue<'c>, IrValue<'c>)> {
+    let narrow = at.op("arith.index_castui", &[iteration], &["i32"], &[])?;
+    let ring = at.op("arith.constant", &[], &["i32"], &[("value", &format!("{stages} : i32"))])?;
+    let stage = at.op("arith.remui", &[narrow, ring], &["i32"], &[])?;
+    let round = at.op("arith.divui", &[narrow, ring], &["i32"], &[])?;
+    let odd = at.op("arith.trunci", &[round], &["i1"], &[])?;
+    Some((at.op("arith.index_castui", &[stage], &["index"], &[])?, odd))
 }
 
 /// Whether `value` is a splat constant zero.
