@@ -55,6 +55,9 @@ constexpr int64_t kMaxTileElements = int64_t(1) << 20;
 
 bool isF8(Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); }
 
+// The hints (and tuning knobs) that switch something on or off: 0 or 1.
+bool isFlagKnob(StringRef key) { return key == "warp_specialize" || key == "persistent"; }
+
 /// The element types a tile may hold: the contract's list, f8 included (f8
 /// tiles are loaded and stored to feed `tile.mma`).
 bool isTileElementType(Type t) {
@@ -517,7 +520,7 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
       // Unknown keys are ignored: hints never make a program invalid. (A
       // warning here would recurse: printing the op for the diagnostic
       // verifies it again.)
-      if (key == "warp_specialize" || key == "persistent") {
+      if (isFlagKnob(key)) {
         auto flag = dyn_cast<IntegerAttr>(hint.getValue());
         if (!flag || !isa<IntegerType>(flag.getType()) ||
             (flag.getValue().getSExtValue() != 0 && flag.getValue().getSExtValue() != 1))
@@ -559,10 +562,13 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
         return op->emitError() << "'" << name << "': '" << entry.getName().strref()
                                << "' must be a non-empty array<i64: ...>, not "
                                << entry.getValue();
+      // The flags are 0 or 1, every other knob counts something.
+      StringRef key = entry.getName().strref();
+      bool flag = isFlagKnob(key);
       for (int64_t value : values.asArrayRef())
-        if (value < 1)
-          return op->emitError() << "'" << name << "': '" << entry.getName().strref()
-                                 << "' values must be positive";
+        if (flag ? (value != 0 && value != 1) : value < 1)
+          return op->emitError() << "'" << name << "': '" << key << "' values must be "
+                                 << (flag ? "0 or 1" : "positive");
     }
     return success();
   }

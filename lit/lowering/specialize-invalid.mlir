@@ -28,6 +28,21 @@ func.func @bad_space(%A: memref<?x?xf16>) attributes {tile.kernel, tile.tune = {
 
 // -----
 
+// The flags take 0 or 1; the other knobs count.
+// expected-error @+1 {{'tile.tune': 'persistent' values must be 0 or 1}}
+func.func @bad_flag(%A: memref<?x?xf16>) attributes {tile.kernel, tile.tune = {persistent = array<i64: 0, 2>}} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.tune': 'num_stages' values must be positive}}
+func.func @bad_count(%A: memref<?x?xf16>) attributes {tile.kernel, tile.tune = {num_stages = array<i64: 0, 2>}} {
+  return
+}
+
+// -----
+
 // expected-error @+1 {{tile-specialize: the kernel has no tile.mma whose tiles the configuration could size}}
 func.func @no_mma(%A: memref<?x?xf16>) attributes {tile.kernel, tile.config = {tile_m = 64 : i64}} {
   return

@@ -12,9 +12,9 @@
 //!
 //! `tile_m`, `tile_n` and `tile_k` size the `tile.mma`'s `M`, `N` and `K`
 //! tiles (and every tile the program ties to them, see
-//! [`crate::specialize`]); `num_stages`, `occupancy`, `num_ctas` and
-//! `warp_specialize` (0 or 1) are the hints. The program as written is the default configuration, always
-//! tried first. The space is exhaustive: every combination is compiled
+//! [`crate::specialize`]); `num_stages`, `occupancy`, `num_ctas`,
+//! `warp_specialize` and `persistent` (both 0 or 1) are the hints. The
+//! program as written is the default configuration, always tried first. The space is exhaustive: every combination is compiled
 //! and timed by the runtime's [`tile_runtime::tune::Tuner`].
 //!
 //! The choice is applied by setting `tile.config` on the kernel and

@@ -104,9 +104,10 @@
 //!
 //! With the `persistent = 1` hint (`persistent.rs`), a kernel that is one
 //! such loop and its store over a 1-D grid runs on resident blocks that
-//! each walk several tiles in one flat loop, the next tile's loads in
-//! flight during the epilogue; correct on the GPU, measured slower so far,
-//! so on request only.
+//! each walk several tiles, a loop over tiles around the K loop, with the
+//! next tile's loads in flight during the epilogue. It is a knob of the
+//! examples' tuning spaces: it wins where each block gets several tiles
+//! (BENCHMARKS.md, session 7), not where the grid fits on the GPU at once.
 //!
 //! Caveats: by default the warpgroups that multiply also issue the loads
 //! (thread 0), with a block barrier per iteration; the
@@ -513,8 +514,8 @@ fn match_loop(kernel: OperationRef, mma: OperationRef) -> Option<Match> {
     // tile's operands arrive during the epilogue): both must fit.
     let mut stages = stages;
     let persistent = match &store {
-        // Correct on the GPU but measured slower so far (BENCHMARKS.md):
-        // only on request.
+        // On request (the tuner tries it): with one tile per block it only
+        // costs a stage.
         Some(store) if ahead && !specialize && simple && hint(kernel, "persistent") == Some(1) => {
             let fit = (PERSISTENT_BUDGET - store.tile_bytes(m, n)) / ((m * k + k * n) * 2);
             let (op, truncf) = store.ops();
