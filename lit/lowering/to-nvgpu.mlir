@@ -351,21 +351,28 @@ func.func @backwards(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf3
 // -----
 
 // warp_specialize: a producer warpgroup after the two consumers (block
-// 384); its first thread requests every stage once its `empty` barrier
-// (one arrive per consumer warp, 8) says the stage is free; the
-// consumers' loop has no iterations for the producer, no block barrier,
-// and releases the previous stage from lane 0 of each warp; only the
-// consumers write the accumulator to shared memory for the TMA store.
+// 384). The warpgroup index is broadcast from lane 0 (warp-uniform, so
+// ptxas does not serialise the consumers' wgmma); the producer warpgroup
+// waits until its `empty` barrier (one arrive per consumer warp, 8) says
+// the stage is free, and its first thread requests the stage (predicated,
+// not a branch); the consumers' loop has no iterations for the producer,
+// no block barrier, and releases the previous stage from lane 0 of each
+// warp; only the consumers write the accumulator to shared memory for the
+// TMA store.
 // CHECK-LABEL: func.func @specialized__wgmma(
 // CHECK-SAME:    tile.block_size = 384 : i64
+// CHECK:         %[[SHUFFLED:.*]], %{{.*}} = gpu.shuffle  idx
+// CHECK:         %[[WG:.*]] = arith.index_castui %[[SHUFFLED]] : i32 to index
 // CHECK:         %[[FULL:.*]] = nvgpu.mbarrier.create -> <{{.*}}num_barriers = 2>
 // CHECK:         %[[EMPTY:.*]] = nvgpu.mbarrier.create -> <{{.*}}num_barriers = 2>
 // CHECK:         nvgpu.mbarrier.init %[[EMPTY]][%{{.*}}], %c8
-// CHECK:         scf.if
+// CHECK:         %[[PRODUCER:.*]] = arith.cmpi eq, %[[WG]], %c2
+// CHECK:         %[[FIRST:.*]] = arith.cmpi eq, %{{.*}}, %c256
+// CHECK:         scf.if %[[PRODUCER]]
 // CHECK-NEXT:      scf.for
 // CHECK:             nvgpu.mbarrier.try_wait.parity %[[EMPTY]]
-// CHECK:             nvgpu.mbarrier.arrive.expect_tx %[[FULL]]
-// CHECK:             nvgpu.tma.async.load
+// CHECK:             nvgpu.mbarrier.arrive.expect_tx %[[FULL]][%{{.*}}], %{{.*}}, predicate = %[[FIRST]]
+// CHECK:             nvgpu.tma.async.load {{.*}} predicate = %[[FIRST]]
 // CHECK:         %[[BOUND:.*]] = arith.select
 // CHECK:         scf.for %{{.*}} = %{{.*}} to %[[BOUND]]
 // CHECK:           nvgpu.mbarrier.try_wait.parity %[[FULL]]

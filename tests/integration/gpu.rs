@@ -67,6 +67,45 @@ fn every_example_compiles_to_ptx_that_ptxas_accepts() {
     }
 }
 
+/// ptxas serialises wgmma it cannot prove warpgroup-convergent, and says
+/// so (warnings C7510 to C7520, "wgmma.mma_async instructions are
+/// serialized"): a kernel that still computes the right thing at a fraction
+/// of the speed. Every kind of main loop the knobs select must be free of it.
+#[test]
+fn wgmma_variants_are_not_serialised() {
+    let Some(toolkit) = gpu::find_toolkit() else {
+        println!("skipping: no CUDA toolkit with nvvm/libdevice (set CUDA_HOME or install nvidia-cuda-nvcc-cu12)");
+        return;
+    };
+    let ptxas = toolkit.join("bin/ptxas");
+    if !ptxas.exists() {
+        println!("skipping: {} not found", ptxas.display());
+        return;
+    }
+    let configs = [
+        "tile_m=128,tile_n=256,num_stages=4",
+        "tile_m=128,tile_n=256,num_stages=3,persistent=1",
+        "tile_m=128,tile_n=128,occupancy=2,persistent=1",
+        "tile_m=128,tile_n=256,num_stages=4,warp_specialize=1",
+        "tile_m=64,tile_n=64,num_stages=2,occupancy=2",
+    ];
+    for config in configs {
+        let context = context();
+        let path = root().join("examples/matmul_bf16_bf16.mlir");
+        let mut module = compile::parse_file(&context, &path).unwrap();
+        let parsed: tile_runtime::tune::Config = config.parse().unwrap();
+        tile_lowering::tune::apply(&context, &mut module, "matmul_bf16_bf16", &parsed).unwrap();
+        let bundle = gpu::compile(&context, module, None, gpu::DEFAULT_CHIP).unwrap_or_else(|e| panic!("{config}: {e}"));
+        assert_eq!(bundle.kernels[0].variants.len(), 1, "{config}: a wgmma variant");
+        let ptx = std::env::temp_dir().join(format!("tile-test-{}-serialised.ptx", std::process::id()));
+        std::fs::write(&ptx, &bundle.ptx).unwrap();
+        let out = Command::new(&ptxas).args(["-arch=sm_90a", "-o", "/dev/null"]).arg(&ptx).output().unwrap();
+        let log = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "ptxas rejected {config}: {log}");
+        assert!(!log.contains("serialized"), "{config}: {log}");
+    }
+}
+
 #[test]
 fn softmax_and_matmul_on_the_gpu() {
     let cuda = match Cuda::new() {

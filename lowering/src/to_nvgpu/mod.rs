@@ -594,7 +594,17 @@ fn rewrite<'c>(
     let c1 = pre.index(1)?;
     let thread = pre.gpu_query("gpu.thread_id")?;
     let leader = pre.op("arith.cmpi", &[thread, c0], &["i1"], &[("predicate", "0 : i64")])?;
-    let warpgroup = pre.index_op("arith.divui", &[thread, pre.index(WARPGROUP)?])?;
+    let mut warpgroup = pre.index_op("arith.divui", &[thread, pre.index(WARPGROUP)?])?;
+    if producer {
+        // The roles branch on the warpgroup: broadcast from lane 0, it is
+        // visibly warp-uniform. Otherwise ptxas takes the consumers' wgmma
+        // for a divergent path and serialises it (warning C7520).
+        let narrow = pre.op("arith.index_castui", &[warpgroup], &["i32"], &[])?;
+        let lane = pre.op("arith.constant", &[], &["i32"], &[("value", "0 : i32")])?;
+        let width = pre.op("arith.constant", &[], &["i32"], &[("value", "32 : i32")])?;
+        let uniform = pre.op("gpu.shuffle", &[narrow, lane, width], &["i32", "i1"], &[("mode", "#gpu<shuffle_mode idx>")])?;
+        warpgroup = pre.op("arith.index_castui", &[uniform], &["index"], &[])?;
+    }
     let barrier = pre.op("nvgpu.mbarrier.create", &[], &[&format!("{barrier_type_prefix}, num_barriers = {stages}>")], &[])?;
     for stage in 0..stages {
         pre.void("nvgpu.mbarrier.init", &[barrier, c1, pre.index(stage)?, leader], &[])?;
@@ -724,19 +734,22 @@ fn rewrite<'c>(
         at.op("arith.andi", &[inside, leader], &["i1"], &[])
     };
     if let Some(empty) = empty {
-        // The producer: one thread of the last warpgroup requests every
-        // iteration's operands, each into a stage once the consumers have
-        // released it. The first round finds every stage free: waiting for
-        // the phase before the barrier's first counts as complete.
+        // The producer: the last warpgroup waits for each stage to be
+        // released, and its first thread requests the iteration's operands
+        // into it. The first round finds every stage free: waiting for the
+        // phase before the barrier's first counts as complete. The branch is
+        // on the (warp-uniform) warpgroup and the requests are predicated:
+        // a branch on the thread would put the consumers' wgmma after a
+        // divergent path, which ptxas serialises (warning C7520).
+        let producer_group = pre.op("arith.cmpi", &[warpgroup, pre.index(warpgroups)?], &["i1"], &[("predicate", "0 : i64")])?;
         let first_producer = pre.op("arith.cmpi", &[thread, pre.index(warpgroups * WARPGROUP)?], &["i1"], &[("predicate", "0 : i64")])?;
-        let then = pre.scf_if(first_producer, false)?.into_iter().next()?;
+        let then = pre.scf_if(producer_group, false)?.into_iter().next()?;
         let (at, j) = then.scf_for(lower, upper, step)?;
         let iteration = at.index_op("arith.divui", &[at.index_op("arith.subi", &[j, lower])?, step])?;
         let (stage, odd) = ring_slot(&at, iteration, stages)?;
         let even = at.op("arith.xori", &[odd, at.op("arith.constant", &[], &["i1"], &[("value", "true")])?], &["i1"], &[])?;
         at.void("nvgpu.mbarrier.try_wait.parity", &[empty, even, ticks, stage], &[])?;
-        let always = at.op("arith.constant", &[], &["i1"], &[("value", "true")])?;
-        issue(&at, stage, tiles_at(&at, j)?, always)?;
+        issue(&at, stage, tiles_at(&at, j)?, first_producer)?;
         // The consumers' loop: none of its iterations for the producer.
         let consumer = pre.op("arith.cmpi", &[warpgroup, pre.index(warpgroups)?], &["i1"], &[("predicate", "6 : i64")])?;
         let bound = pre.op("arith.select", &[consumer, upper, lower], &["index"], &[])?;
