@@ -133,7 +133,9 @@ for config in ['tile_m=64,tile_n=256', 'tile_m=128,tile_n=256,num_stages=3', 'ti
                'tile_m=128,tile_n=256,num_stages=3,warp_specialize=1', 'tile_m=64,tile_n=128,warp_specialize=1',
                # persistent blocks, also with two resident blocks per multiprocessor
                'tile_m=128,tile_n=256,num_stages=3,persistent=1', 'tile_m=64,tile_n=64,persistent=1',
-               'tile_m=128,tile_n=128,occupancy=2,persistent=1']:
+               'tile_m=128,tile_n=128,occupancy=2,persistent=1',
+               # both: a producer warpgroup feeding consumers that walk the tiles
+               'tile_m=128,tile_n=256,num_stages=4,warp_specialize=1,persistent=1', 'tile_m=64,tile_n=128,warp_specialize=1,persistent=1']:
     for (m, n, k) in [(1000, 1000, 1000), (520, 264, 72)]:
         matmul('matmul_f16_f16', m, n, k, 'f16', flags=['--config', config])
     matmul('matmul_bf16_bf16', 1000, 1000, 1000, 'bf16', flags=['--config', config])

@@ -472,3 +472,57 @@ func.func @persistent(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf
   tile.store %out, %pc[%bm, %bn] : tensor<128x128xf16> -> !tile.partition_view<128x128xf16>
   return
 }
+
+// -----
+
+// persistent = 1 with warp_specialize = 1: the producer warpgroup requests
+// every tile's K steps in one loop over the block's flat iterations; the
+// consumers alone walk the tiles (the producer's bound is 0), and their
+// epilogue meets at named barrier 1 of 256 threads, as the producer is
+// still loading.
+// CHECK-LABEL: func.func @persistent_producer__wgmma(
+// CHECK-SAME:    tile.block_size = 384 : i64
+// CHECK-SAME:    tile.persistent
+// CHECK:         %[[G:.*]] = gpu.grid_dim x
+// CHECK:         %[[COUNT:.*]] = arith.divui %{{.*}}, %[[G]]
+// CHECK:         %[[TOTAL:.*]] = arith.muli %[[COUNT]]
+// CHECK:         scf.if
+// CHECK-NEXT:      scf.for %{{.*}} = %{{.*}} to %[[TOTAL]]
+// CHECK:             nvgpu.mbarrier.try_wait.parity
+// CHECK:             nvgpu.tma.async.load
+// CHECK:         %[[TILES:.*]] = arith.select %{{.*}}, %[[COUNT]], %{{.*}} : index
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %[[TILES]]
+// CHECK:           scf.for
+// CHECK-NOT:         gpu.barrier
+// CHECK:             nvgpu.warpgroup.mma
+// CHECK:             nvgpu.mbarrier.arrive
+// CHECK:           nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK:           nvvm.barrier id = %{{.*}} number_of_threads = %c256_i32
+// CHECK:           nvvm.fence.proxy
+// CHECK:           nvvm.barrier id = %{{.*}} number_of_threads = %c256_i32
+// CHECK:           nvgpu.tma.async.store
+// CHECK-NOT:     gpu.barrier
+// CHECK:         return
+func.func @persistent_producer(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>)
+    attributes {tile.kernel, tile.hints = {num_stages = 3 : i64, persistent = 1 : i64, warp_specialize = 1 : i64}} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<128x64xf16>
+  %pb = tile.partition_view %B : memref<?x?xf16> -> !tile.partition_view<64x128xf16>
+  %pc = tile.partition_view %C : memref<?x?xf16> -> !tile.partition_view<128x128xf16>
+  %bid = tile.block_id x : index
+  %nn = tile.num_tiles %pc dim 1 : !tile.partition_view<128x128xf16>
+  %bm = arith.divui %bid, %nn : index
+  %bn = arith.remui %bid, %nn : index
+  %nk = tile.num_tiles %pa dim 1 : !tile.partition_view<128x64xf16>
+  %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%c = %zero) -> (tensor<128x128xf32>) {
+    %a = tile.load %pa[%bm, %k] : !tile.partition_view<128x64xf16> -> tensor<128x64xf16>
+    %b = tile.load %pb[%k, %bn] : !tile.partition_view<64x128xf16> -> tensor<64x128xf16>
+    %d = tile.mma %a, %b, %c : tensor<128x64xf16>, tensor<64x128xf16> into tensor<128x128xf32>
+    scf.yield %d : tensor<128x128xf32>
+  }
+  %out = arith.truncf %acc : tensor<128x128xf32> to tensor<128x128xf16>
+  tile.store %out, %pc[%bm, %bn] : tensor<128x128xf16> -> !tile.partition_view<128x128xf16>
+  return
+}

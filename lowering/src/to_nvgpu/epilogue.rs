@@ -131,8 +131,24 @@ pub(super) struct Loop<'c> {
     /// Whether the thread belongs to a warpgroup that holds accumulator
     /// rows (`None`: every one does).
     pub consumer: Option<IrValue<'c>>,
+    /// The threads that meet at the epilogue's barriers, when not the
+    /// whole block (a persistent producer warpgroup is still loading).
+    pub meeting: Option<i64>,
     pub m: i64,
     pub n: i64,
+}
+
+/// A barrier of the block, or of its first `threads` threads (named
+/// barrier 1) while the others go on.
+pub(super) fn sync(at: &At, threads: Option<i64>) -> Option<()> {
+    match threads {
+        None => at.void("gpu.barrier", &[], &[]).map(|_| ()),
+        Some(threads) => {
+            let id = at.op("arith.constant", &[], &["i32"], &[("value", "1 : i32")])?;
+            let count = at.op("arith.constant", &[], &["i32"], &[("value", &format!("{threads} : i32"))])?;
+            at.void("nvvm.barrier", &[id, count], &[("operandSegmentSizes", "array<i32: 1, 1, 0>")]).map(|_| ())
+        }
+    }
 }
 
 /// Replaces the store (and its `arith.truncf`) with the TMA epilogue.
@@ -246,7 +262,7 @@ pub(super) fn stage<'c, 'a>(
         &[],
         &[("kind", "#nvvm.proxy_kind<async.shared>"), ("space", "#nvvm.shared_space<cta>")],
     )?;
-    at.void("gpu.barrier", &[], &[])?;
+    sync(at, at_loop.meeting)?;
 
     at.scf_if(leader, false)?.into_iter().next()
 }

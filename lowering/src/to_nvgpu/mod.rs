@@ -516,7 +516,7 @@ fn match_loop(kernel: OperationRef, mma: OperationRef) -> Option<Match> {
     let persistent = match &store {
         // On request (the tuner tries it): with one tile per block it only
         // costs a stage.
-        Some(store) if ahead && !specialize && simple && hint(kernel, "persistent") == Some(1) => {
+        Some(store) if ahead && simple && hint(kernel, "persistent") == Some(1) => {
             let fit = (PERSISTENT_BUDGET - store.tile_bytes(m, n)) / ((m * k + k * n) * 2);
             let (op, truncf) = store.ops();
             let found = if fit >= 2 { persistent::find(kernel, for_op, op, truncf) } else { None };
@@ -744,7 +744,8 @@ fn rewrite<'c>(
         let producer_group = pre.op("arith.cmpi", &[warpgroup, pre.index(warpgroups)?], &["i1"], &[("predicate", "0 : i64")])?;
         let first_producer = pre.op("arith.cmpi", &[thread, pre.index(warpgroups * WARPGROUP)?], &["i1"], &[("predicate", "0 : i64")])?;
         let then = pre.scf_if(producer_group, false)?.into_iter().next()?;
-        let (at, j) = then.scf_for(lower, upper, step)?;
+        // A persistent producer runs over every tile's K steps.
+        let (at, j) = then.scf_for(lower, limit, step)?;
         let iteration = at.index_op("arith.divui", &[at.index_op("arith.subi", &[j, lower])?, step])?;
         let (stage, odd) = ring_slot(&at, iteration, stages)?;
         let even = at.op("arith.xori", &[odd, at.op("arith.constant", &[], &["i1"], &[("value", "true")])?], &["i1"], &[])?;
@@ -752,9 +753,12 @@ fn rewrite<'c>(
         issue(&at, stage, tiles_at(&at, j)?, first_producer)?;
         // The consumers' loop: none of its iterations for the producer.
         let consumer = pre.op("arith.cmpi", &[warpgroup, pre.index(warpgroups)?], &["i1"], &[("predicate", "6 : i64")])?;
-        let bound = pre.op("arith.select", &[consumer, upper, lower], &["index"], &[])?;
-        // SAFETY: operand 1 of the live scf.for is its upper bound, an index.
-        unsafe { mlir_sys::mlirOperationSetOperand(for_op.to_raw(), 1, bound.to_raw()) };
+        // (A persistent block's loop over tiles takes the bound instead.)
+        if flat.is_none() {
+            let bound = pre.op("arith.select", &[consumer, upper, lower], &["index"], &[])?;
+            // SAFETY: operand 1 of the live scf.for is its upper bound, an index.
+            unsafe { mlir_sys::mlirOperationSetOperand(for_op.to_raw(), 1, bound.to_raw()) };
+        }
     } else if ahead > 0 {
         // The prologue: the first `ahead` iterations' operands.
         for j in 0..ahead {
@@ -767,7 +771,15 @@ fn rewrite<'c>(
     // over its tiles.
     let outer = match &flat {
         Some(flat) => {
-            let (body, t) = pre.scf_for(c0, flat.count, c1)?;
+            // With a producer, the consumers alone walk the tiles.
+            let tiles = match empty {
+                Some(_) => {
+                    let consumer = pre.op("arith.cmpi", &[warpgroup, pre.index(warpgroups)?], &["i1"], &[("predicate", "6 : i64")])?;
+                    pre.op("arith.select", &[consumer, flat.count, c0], &["index"], &[])?
+                }
+                None => flat.count,
+            };
+            let (body, t) = pre.scf_for(c0, tiles, c1)?;
             let outer_yield = body.before?;
             // SAFETY: both ops are alive; the K loop only uses values
             // defined before it in the entry block, which dominate the new
@@ -906,8 +918,10 @@ fn rewrite<'c>(
         // before it is overwritten; the barrier tells every thread.
         let lead = post.scf_if(leader, false)?.into_iter().next()?;
         lead.void("nvvm.cp.async.bulk.wait_group", &[], &[("group", "0 : i32"), ("read", "unit")])?;
-        post.void("gpu.barrier", &[], &[])?;
-        let at_loop = epilogue::Loop { result, raw, descriptor, thread, leader, consumer: None, m, n };
+        // Only consumers get here; a producer warpgroup is still loading.
+        let meeting = empty.map(|_| warpgroups * WARPGROUP);
+        epilogue::sync(&post, meeting)?;
+        let at_loop = epilogue::Loop { result, raw, descriptor, thread, leader, consumer: None, meeting, m, n };
         let issue_at = epilogue::stage(context, &post, store, &at_loop, post.index(ring_bytes)?)?;
         epilogue::store_boxes(&issue_at, store, &at_loop, issue_at.index(ring_bytes)?, outer.output?)?;
         // The last boxes must be read out before the block exits.
@@ -926,7 +940,7 @@ fn rewrite<'c>(
         } else {
             None
         };
-        let at_loop = epilogue::Loop { result, raw, descriptor, thread, leader, consumer, m, n };
+        let at_loop = epilogue::Loop { result, raw, descriptor, thread, leader, consumer, meeting: None, m, n };
         return epilogue::emit(context, store, &at_loop);
     }
     let staging = post.op("memref.view", &[raw, post.index(0)?], &[&format!("memref<{m}x{n}xf32, {workgroup}>")], &[])?;
