@@ -475,21 +475,24 @@ func.func @persistent(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf
 
 // -----
 
-// persistent = 1 with warp_specialize = 1: the producer warpgroup requests
-// every tile's K steps in one loop over the block's flat iterations; the
-// consumers alone walk the tiles (the producer's bound is 0), and their
-// epilogue meets at named barrier 1 of 256 threads, as the producer is
-// still loading.
+// persistent = 1 with warp_specialize = 1: the producer warpgroup walks
+// the block's tiles as the consumers do (their coordinates once per tile)
+// and requests each K step; the consumers alone walk the tiles in theirs
+// (the producer's bound is 0), and their epilogue meets at named barrier
+// 1 of 256 threads, as the producer is still loading.
 // CHECK-LABEL: func.func @persistent_producer__wgmma(
 // CHECK-SAME:    tile.block_size = 384 : i64
 // CHECK-SAME:    tile.persistent
 // CHECK:         %[[G:.*]] = gpu.grid_dim x
 // CHECK:         %[[COUNT:.*]] = arith.divui %{{.*}}, %[[G]]
-// CHECK:         %[[TOTAL:.*]] = arith.muli %[[COUNT]]
 // CHECK:         scf.if
-// CHECK-NEXT:      scf.for %{{.*}} = %{{.*}} to %[[TOTAL]]
-// CHECK:             nvgpu.mbarrier.try_wait.parity
-// CHECK:             nvgpu.tma.async.load
+// CHECK-NEXT:      scf.for %{{.*}} = %{{.*}} to %[[COUNT]]
+// CHECK:             arith.divui
+// CHECK:             scf.for
+// CHECK-NOT:           arith.divui {{.*}} : index
+// CHECK:               nvgpu.mbarrier.try_wait.parity
+// CHECK-NOT:           arith.divui {{.*}} : index
+// CHECK:               nvgpu.tma.async.load
 // CHECK:         %[[TILES:.*]] = arith.select %{{.*}}, %[[COUNT]], %{{.*}} : index
 // CHECK:         scf.for %{{.*}} = %{{.*}} to %[[TILES]]
 // CHECK:           scf.for

@@ -744,13 +744,30 @@ fn rewrite<'c>(
         let producer_group = pre.op("arith.cmpi", &[warpgroup, pre.index(warpgroups)?], &["i1"], &[("predicate", "0 : i64")])?;
         let first_producer = pre.op("arith.cmpi", &[thread, pre.index(warpgroups * WARPGROUP)?], &["i1"], &[("predicate", "0 : i64")])?;
         let then = pre.scf_if(producer_group, false)?.into_iter().next()?;
-        // A persistent producer runs over every tile's K steps.
-        let (at, j) = then.scf_for(lower, limit, step)?;
-        let iteration = at.index_op("arith.divui", &[at.index_op("arith.subi", &[j, lower])?, step])?;
+        // A persistent producer walks the block's tiles as the consumers
+        // do, the coordinates recomputed once per tile (its warps share the
+        // multiprocessor's issue slots with the consumers').
+        let (at, iteration, tiles) = match &flat {
+            Some(flat) => {
+                let (per_tile, t) = then.scf_for(c0, flat.count, c1)?;
+                let vb = per_tile.index_op("arith.addi", &[flat.block, per_tile.index_op("arith.muli", &[t, flat.grid])?])?;
+                let base = per_tile.index_op("arith.muli", &[t, upper])?;
+                let current = coordinates(&per_tile, flat.block, vb, iv)?;
+                let (at, j) = per_tile.scf_for(lower, upper, step)?;
+                let iteration = at.index_op("arith.addi", &[base, j])?;
+                (at, iteration, current.map(|index| if index == iv { j } else { index }))
+            }
+            None => {
+                let (at, j) = then.scf_for(lower, upper, step)?;
+                let iteration = at.index_op("arith.divui", &[at.index_op("arith.subi", &[j, lower])?, step])?;
+                let tiles = tiles_at(&at, j)?;
+                (at, iteration, tiles)
+            }
+        };
         let (stage, odd) = ring_slot(&at, iteration, stages)?;
         let even = at.op("arith.xori", &[odd, at.op("arith.constant", &[], &["i1"], &[("value", "true")])?], &["i1"], &[])?;
         at.void("nvgpu.mbarrier.try_wait.parity", &[empty, even, ticks, stage], &[])?;
-        issue(&at, stage, tiles_at(&at, j)?, first_producer)?;
+        issue(&at, stage, tiles, first_producer)?;
         // The consumers' loop: none of its iterations for the producer.
         let consumer = pre.op("arith.cmpi", &[warpgroup, pre.index(warpgroups)?], &["i1"], &[("predicate", "6 : i64")])?;
         // (A persistent block's loop over tiles takes the bound instead.)
