@@ -88,9 +88,11 @@
 //! every iteration's operands, each stage once its `empty` mbarrier says
 //! every consumer warp has finished the wgmma that read it; the consumers
 //! wait on the `full` barriers, multiply, and release each stage with one
-//! arrive per warp, with no block barrier in the loop. It is correct on
-//! the GPU but measured slower than the barrier ring (BENCHMARKS.md), so
-//! it is not the default and not in the examples' tuning spaces; no
+//! arrive per warp, with no block barrier in the loop. The roles branch
+//! on a warp-uniform warpgroup index and the requests are predicated, or
+//! ptxas serialises the consumers' wgmma (C7520). With persistent blocks,
+//! the producer walks the tiles too and the consumers' epilogue meets at a
+//! named barrier. It is a knob of the examples' tuning spaces; no
 //! `setmaxnreg` yet (128x256 tiles fit the 168 registers of 384 threads).
 //!
 //! The epilogue (`epilogue.rs`): when the accumulator starts at zero and
@@ -507,8 +509,8 @@ fn match_loop(kernel: OperationRef, mma: OperationRef) -> Option<Match> {
             && (0..op.result_count()).all(|i| op.result(i).is_ok_and(|r| tile_type(r.r#type()).is_none()));
         simple &= scalar || op == mma || loads.iter().any(|l| l.ptr == op.to_raw().ptr) || op_name(op) == "scf.yield";
     }
-    // Measured slower than the block-barrier ring so far (BENCHMARKS.md):
-    // only on request.
+    // On request (the tuner tries it): a warpgroup of loads only pays
+    // off where the loop runs long (BENCHMARKS.md).
     let specialize = ahead && stages > 1 && simple && hint(kernel, "warp_specialize").is_some_and(|v| v > 0);
     // Persistent blocks keep the output tile apart from the ring (the next
     // tile's operands arrive during the epilogue): both must fit.
