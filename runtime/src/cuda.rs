@@ -267,10 +267,7 @@ impl Cuda {
                 .context
                 .attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
                 .map_err(driver)?;
-            if per_sm < 1 {
-                return Err(Error::Launch(format!("@{entry} does not fit on a multiprocessor")));
-            }
-            launched = gx.min(per_sm as u64 * sms.max(1) as u64);
+            launched = resident_grid(gx, per_sm, sms).ok_or_else(|| Error::Launch(format!("@{entry} does not fit on a multiprocessor")))?;
         }
         Ok(Prepared {
             entry: entry.to_string(),
@@ -424,5 +421,35 @@ impl Drop for Cuda {
                 let _ = unsafe { result::module::unload(module.raw) };
             }
         }
+    }
+}
+
+/// The blocks to launch for a persistent variant whose program has `grid`
+/// blocks: as many as are resident at once (`per_sm` on each of `sms`
+/// multiprocessors) and never more than the grid, since the kernel gives
+/// every block at least one tile; `None` if none fits.
+fn resident_grid(grid: u64, per_sm: i32, sms: i32) -> Option<u64> {
+    let per_sm = u64::try_from(per_sm).ok().filter(|&n| n >= 1)?;
+    let sms = u64::try_from(sms).unwrap_or(1).max(1);
+    Some(grid.min(per_sm * sms))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::resident_grid;
+
+    #[test]
+    fn persistent_grids_are_the_resident_blocks_at_most() {
+        // 4096^2 in 128x256 tiles on an H100/H200: 512 tiles, 132 SMs.
+        assert_eq!(resident_grid(512, 1, 132), Some(132));
+        assert_eq!(resident_grid(512, 2, 132), Some(264));
+        // Fewer tiles than resident blocks: one block per tile.
+        assert_eq!(resident_grid(100, 1, 132), Some(100));
+        assert_eq!(resident_grid(1, 3, 132), Some(1));
+        // Nothing resident: the launch would fail (or hang waiting).
+        assert_eq!(resident_grid(512, 0, 132), None);
+        assert_eq!(resident_grid(512, -1, 132), None);
+        // An unreadable SM count counts as one.
+        assert_eq!(resident_grid(512, 2, 0), Some(2));
     }
 }
