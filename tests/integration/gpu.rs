@@ -24,13 +24,30 @@ fn bundle(name: &str) -> tile_runtime::Bundle {
     gpu::compile(&context, module, None, gpu::DEFAULT_CHIP).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
-#[test]
-fn every_example_compiles_to_ptx_that_ptxas_accepts() {
+/// Where ptxas would be (the toolkit with libdevice, which compiling needs,
+/// is found), or `None` after saying why the test skips.
+fn ptxas() -> Option<std::path::PathBuf> {
     let Some(toolkit) = gpu::find_toolkit() else {
         println!("skipping: no CUDA toolkit with nvvm/libdevice (set CUDA_HOME or install nvidia-cuda-nvcc-cu12)");
-        return;
+        return None;
     };
-    let ptxas = toolkit.join("bin/ptxas");
+    Some(toolkit.join("bin/ptxas"))
+}
+
+/// ptxas's messages on `ptx` for sm_90a; it must accept it.
+fn run_ptxas(ptxas: &std::path::Path, ptx: &str, what: &str) -> String {
+    let path = std::env::temp_dir().join(format!("tile-test-{}-{}.ptx", std::process::id(), what.replace([',', '='], "_")));
+    std::fs::write(&path, ptx).unwrap();
+    let out = Command::new(ptxas).args(["-arch=sm_90a", "-o", "/dev/null"]).arg(&path).output().unwrap();
+    let log = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "ptxas rejected {what}: {log}");
+    let _ = std::fs::remove_file(&path);
+    log
+}
+
+#[test]
+fn every_example_compiles_to_ptx_that_ptxas_accepts() {
+    let Some(ptxas) = ptxas() else { return };
     for name in examples() {
         let bundle = bundle(&name);
         assert!(bundle.ptx.contains(".target sm_90a"), "{name}: PTX for sm_90a");
@@ -60,10 +77,7 @@ fn every_example_compiles_to_ptx_that_ptxas_accepts() {
             println!("skipping ptxas for {name}: {} not found", ptxas.display());
             continue;
         }
-        let ptx = std::env::temp_dir().join(format!("tile-test-{}-{name}.ptx", std::process::id()));
-        std::fs::write(&ptx, &bundle.ptx).unwrap();
-        let out = Command::new(&ptxas).args(["-arch=sm_90a", "-o", "/dev/null"]).arg(&ptx).output().unwrap();
-        assert!(out.status.success(), "ptxas rejected {name}: {}", String::from_utf8_lossy(&out.stderr));
+        run_ptxas(&ptxas, &bundle.ptx, &name);
     }
 }
 
@@ -73,11 +87,7 @@ fn every_example_compiles_to_ptx_that_ptxas_accepts() {
 /// of the speed. Every kind of main loop the knobs select must be free of it.
 #[test]
 fn wgmma_variants_are_not_serialised() {
-    let Some(toolkit) = gpu::find_toolkit() else {
-        println!("skipping: no CUDA toolkit with nvvm/libdevice (set CUDA_HOME or install nvidia-cuda-nvcc-cu12)");
-        return;
-    };
-    let ptxas = toolkit.join("bin/ptxas");
+    let Some(ptxas) = ptxas() else { return };
     if !ptxas.exists() {
         println!("skipping: {} not found", ptxas.display());
         return;
@@ -98,11 +108,7 @@ fn wgmma_variants_are_not_serialised() {
         tile_lowering::tune::apply(&context, &mut module, "matmul_bf16_bf16", &parsed).unwrap();
         let bundle = gpu::compile(&context, module, None, gpu::DEFAULT_CHIP).unwrap_or_else(|e| panic!("{config}: {e}"));
         assert_eq!(bundle.kernels[0].variants.len(), 1, "{config}: a wgmma variant");
-        let ptx = std::env::temp_dir().join(format!("tile-test-{}-serialised.ptx", std::process::id()));
-        std::fs::write(&ptx, &bundle.ptx).unwrap();
-        let out = Command::new(&ptxas).args(["-arch=sm_90a", "-o", "/dev/null"]).arg(&ptx).output().unwrap();
-        let log = String::from_utf8_lossy(&out.stderr);
-        assert!(out.status.success(), "ptxas rejected {config}: {log}");
+        let log = run_ptxas(&ptxas, &bundle.ptx, config);
         assert!(!log.contains("serialized"), "{config}: {log}");
     }
 }
