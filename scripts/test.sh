@@ -25,6 +25,13 @@ cargo test --workspace
 echo "== GPU tests, with what they skipped"
 cargo test -q -p tile-tests --test integration gpu:: -- --show-output
 
+# Again optimised: undefined behaviour in unsafe code (a reference to a
+# dropped temporary, say) can pass in a debug build and crash in release,
+# which is how users build.
+echo "== cargo test --release"
+cargo build --release --workspace --all-targets
+cargo test --release --workspace
+
 echo "== lit"
 /usr/lib/llvm-22/bin/lit -sv lit/
 

@@ -472,8 +472,12 @@ fn specialize<'c>(kernel: OperationRef<'c, '_>) -> Result<(), Failure<'c>> {
 fn retype<'c>(kernel: OperationRef<'c, '_>, value: Value<'c, 'c>, shape: &[i64]) -> Result<(), Failure<'c>> {
     let old = value.r#type();
     let new: Type = if let Some(view) = PartitionViewType::try_from_type(old) {
-        // SAFETY: the context outlives the pass.
-        let context = unsafe { kernel.context().to_ref() };
+        // `to_ref` reinterprets the ContextRef it is called on: that must be
+        // a binding, not a temporary dropped at the end of the statement.
+        let context = kernel.context();
+        // SAFETY: the context outlives the pass, and `context` outlives
+        // the reference.
+        let context = unsafe { context.to_ref() };
         PartitionViewType::new(context, shape, view.element_type(), view.padding())
             .map_err(|e| (kernel.location(), e.to_string()))?
             .into()
