@@ -353,12 +353,19 @@ fn autotune(
     // the inputs as read.
     let args = make_args(arrays, scalars);
     let device = cuda.upload(&args)?;
+    // Each configuration is compiled once: the tuner's final round measures
+    // the fastest again.
+    let mut compiled: std::collections::HashMap<Config, (tile_runtime::Bundle, Grid)> = std::collections::HashMap::new();
     let tuned = tuner.tune(&key, &tunable.configs(), |config| {
-        let measure = || -> Result<f64> {
-            let module = program.instantiate(Some(config))?;
-            let grid = launch.grid(&module, name)?;
-            let bundle = gpu::compile(program.context, module, Some(name), chip)?;
-            let mut prepared = cuda.prepare(&bundle, name, &args, &device, grid)?;
+        let mut measure = || -> Result<f64> {
+            if !compiled.contains_key(config) {
+                let module = program.instantiate(Some(config))?;
+                let grid = launch.grid(&module, name)?;
+                let bundle = gpu::compile(program.context, module, Some(name), chip)?;
+                compiled.insert(config.clone(), (bundle, grid));
+            }
+            let (bundle, grid) = &compiled[config];
+            let mut prepared = cuda.prepare(bundle, name, &args, &device, *grid)?;
             Ok(cuda.median_ms(&mut prepared, 1, 5, false)?)
         };
         measure().map_err(|e| format!("{e:#}"))
