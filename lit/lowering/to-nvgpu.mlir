@@ -475,17 +475,21 @@ func.func @persistent(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf
 
 // -----
 
-// persistent = 1 with warp_specialize = 1: the producer warpgroup walks
-// the block's tiles as the consumers do (their coordinates once per tile)
-// and requests each K step; the consumers alone walk the tiles in theirs
-// (the producer's bound is 0), and their epilogue meets at named barrier
-// 1 of 256 threads, as the producer is still loading.
+// persistent = 1 with warp_specialize = 1: the roles are the two sides of
+// one if/else, so that `setmaxnreg` moves registers from the producer (40)
+// to the consumers (232), under a register cap at entry (nvvm.minctasm =
+// 1). The producer warpgroup walks the block's tiles as the consumers do
+// (their coordinates once per tile) and requests each K step; the
+// consumers walk the tiles in the else branch, and their epilogue meets at
+// named barrier 1 of 256 threads, as the producer is still loading.
 // CHECK-LABEL: func.func @persistent_producer__wgmma(
+// CHECK-SAME:    nvvm.minctasm = 1 : i32
 // CHECK-SAME:    tile.block_size = 384 : i64
 // CHECK-SAME:    tile.persistent
 // CHECK:         %[[G:.*]] = gpu.grid_dim x
 // CHECK:         %[[COUNT:.*]] = arith.divui %{{.*}}, %[[G]]
 // CHECK:         scf.if
+// CHECK-NEXT:      nvvm.setmaxregister decrease 40
 // CHECK-NEXT:      scf.for %{{.*}} = %{{.*}} to %[[COUNT]]
 // CHECK:             arith.divui
 // CHECK:             scf.for
@@ -493,17 +497,19 @@ func.func @persistent(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf
 // CHECK:               nvgpu.mbarrier.try_wait.parity
 // CHECK-NOT:           arith.divui {{.*}} : index
 // CHECK:               nvgpu.tma.async.load
-// CHECK:         %[[TILES:.*]] = arith.select %{{.*}}, %[[COUNT]], %{{.*}} : index
-// CHECK:         scf.for %{{.*}} = %{{.*}} to %[[TILES]]
-// CHECK:           scf.for
-// CHECK-NOT:         gpu.barrier
-// CHECK:             nvgpu.warpgroup.mma
-// CHECK:             nvgpu.mbarrier.arrive
-// CHECK:           nvvm.wgmma.wait.group.sync.aligned 0
-// CHECK:           nvvm.barrier id = %{{.*}} number_of_threads = %c256_i32
-// CHECK:           nvvm.fence.proxy
-// CHECK:           nvvm.barrier id = %{{.*}} number_of_threads = %c256_i32
-// CHECK:           nvgpu.tma.async.store
+// CHECK:         } else {
+// CHECK-NEXT:      nvvm.setmaxregister increase 232
+// CHECK-NEXT:      scf.for %{{.*}} = %{{.*}} to %[[COUNT]]
+// CHECK:             scf.for
+// CHECK-NOT:           gpu.barrier
+// CHECK:               nvgpu.warpgroup.mma
+// CHECK:               nvgpu.mbarrier.arrive
+// CHECK:             nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK:             nvvm.barrier id = %{{.*}} number_of_threads = %c256_i32
+// CHECK:             nvvm.fence.proxy
+// CHECK:             nvvm.barrier id = %{{.*}} number_of_threads = %c256_i32
+// CHECK:             nvgpu.tma.async.store
+// CHECK:           nvvm.cp.async.bulk.wait_group 0 {read}
 // CHECK-NOT:     gpu.barrier
 // CHECK:         return
 func.func @persistent_producer(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>)

@@ -110,6 +110,8 @@ fn wgmma_variants_are_not_serialised() {
         assert_eq!(bundle.kernels[0].variants.len(), 1, "{config}: a wgmma variant");
         let log = run_ptxas(&ptxas, &bundle.ptx, config);
         assert!(!log.contains("serialized"), "{config}: {log}");
+        // ...nor ignore the persistent producer's `setmaxnreg` (C7508).
+        assert!(!log.contains("C7508"), "{config}: {log}");
     }
 }
 

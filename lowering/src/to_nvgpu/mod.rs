@@ -311,6 +311,11 @@ fn add_variant<'c>(context: &'c Context, kernel: OperationRef<'c, '_>) -> Option
     }
     if persistent {
         variant_mut.set_attribute("tile.persistent", Attribute::unit(context));
+        if producer {
+            // `setmaxnreg` needs a register cap at entry: one block per
+            // multiprocessor (with the block size, 65536 / 384 registers).
+            variant_mut.set_attribute("nvvm.minctasm", Attribute::parse(context, "1 : i32")?);
+        }
     }
     retype(context, variant, &descriptors, persistent)
 }
@@ -371,6 +376,13 @@ fn find(kernel: OperationRef) -> Vec<Match> {
 /// the f32 accumulator tile reuses after the loop), leaving room for the
 /// general path's tiles within a block's 227 KiB.
 const PIPELINE_BUDGET: i64 = 160 * 1024;
+/// Registers a thread of a persistent block with a producer warpgroup
+/// keeps after `setmaxnreg`: the producer's warpgroup needs few; the two
+/// consumer warpgroups take the rest of the 64 K (128 x 40 + 256 x 232 =
+/// 64512).
+const PRODUCER_REGISTERS: i64 = 40;
+const CONSUMER_REGISTERS: i64 = 232;
+
 /// Shared memory of a persistent block's ring and output tile together
 /// (of the 227 KiB a block may have, 2 KiB left to the general path).
 const PERSISTENT_BUDGET: i64 = 225 * 1024;
@@ -735,6 +747,7 @@ fn rewrite<'c>(
         let inside = at.op("arith.cmpi", &[at_iv, limit], &["i1"], &[("predicate", "2 : i64")])?;
         at.op("arith.andi", &[inside, leader], &["i1"], &[])
     };
+    let mut consumers: Option<At<'c, '_>> = None;
     if let Some(empty) = empty {
         // The producer: the last warpgroup waits for each stage to be
         // released, and its first thread requests the iteration's operands
@@ -745,7 +758,20 @@ fn rewrite<'c>(
         // divergent path, which ptxas serialises (warning C7520).
         let producer_group = pre.op("arith.cmpi", &[warpgroup, pre.index(warpgroups)?], &["i1"], &[("predicate", "0 : i64")])?;
         let first_producer = pre.op("arith.cmpi", &[thread, pre.index(warpgroups * WARPGROUP)?], &["i1"], &[("predicate", "0 : i64")])?;
-        let then = pre.scf_if(producer_group, false)?.into_iter().next()?;
+        // Persistent, the consumers' part is the else branch: with each
+        // role one side of an if/else, `setmaxnreg` moves registers from
+        // the producer (which needs few) to the consumers.
+        let mut branches = pre.scf_if(producer_group, flat.is_some())?.into_iter();
+        let then = branches.next()?;
+        consumers = branches.next();
+        if let Some(consumers) = &consumers {
+            let set = |at: &At<'c, '_>, count: i64, action: &str| {
+                at.void("nvvm.setmaxregister", &[], &[("regCount", &format!("{count} : i32")), ("action", &format!("#nvvm<action {action}>"))])
+                    .map(|_| ())
+            };
+            set(&then, PRODUCER_REGISTERS, "decrease")?;
+            set(consumers, CONSUMER_REGISTERS, "increase")?;
+        }
         // A persistent producer walks the block's tiles as the consumers
         // do, the coordinates recomputed once per tile (its warps share the
         // multiprocessor's issue slots with the consumers').
@@ -790,15 +816,9 @@ fn rewrite<'c>(
     // over its tiles.
     let outer = match &flat {
         Some(flat) => {
-            // With a producer, the consumers alone walk the tiles.
-            let tiles = match empty {
-                Some(_) => {
-                    let consumer = pre.op("arith.cmpi", &[warpgroup, pre.index(warpgroups)?], &["i1"], &[("predicate", "6 : i64")])?;
-                    pre.op("arith.select", &[consumer, flat.count, c0], &["index"], &[])?
-                }
-                None => flat.count,
-            };
-            let (body, t) = pre.scf_for(c0, tiles, c1)?;
+            // With a producer, the consumers alone walk the tiles, in the
+            // else branch of the roles.
+            let (body, t) = consumers.as_ref().unwrap_or(&pre).scf_for(c0, flat.count, c1)?;
             let outer_yield = body.before?;
             // SAFETY: both ops are alive; the K loop only uses values
             // defined before it in the entry block, which dominate the new
