@@ -92,8 +92,10 @@
 //! on a warp-uniform warpgroup index and the requests are predicated, or
 //! ptxas serialises the consumers' wgmma (C7520). With persistent blocks,
 //! the producer walks the tiles too and the consumers' epilogue meets at a
-//! named barrier. It is a knob of the examples' tuning spaces; no
-//! `setmaxnreg` yet (128x256 tiles fit the 168 registers of 384 threads).
+//! named barrier, and the roles become the two sides of one if/else so
+//! that `setmaxnreg` gives the producer 40 registers and the consumers 232
+//! (the variant gets `nvvm.minctasm = 1`, the cap at entry it needs). It
+//! is a knob of the examples' tuning spaces.
 //!
 //! The epilogue (`epilogue.rs`): when the accumulator starts at zero and
 //! goes straight to a `tile.store` of the whole tile (through at most an
