@@ -50,7 +50,8 @@ def Tile_Dialect : Dialect {
     values to try (`tile.tune = {tile_m = array<i64: 64, 128>, tile_n =
     array<i64: 128, 256>, num_stages = array<i64: 2, 3, 4>}`). `tile_m`,
     `tile_n` and `tile_k` size the `tile.mma`'s M, N and K tiles (and every
-    tile the program ties to them); the other knobs are hints. `tile.config`
+    tile the program ties to them); the other knobs are hints, whose values
+    are checked as the hints' are (`persistent = array<i64: 0, 1>`). `tile.config`
     (a dictionary of integers) names one configuration, which the
     `tile-specialize` pass applies and removes; the tuner sets it for each
     configuration it tries.
