@@ -34,8 +34,8 @@
 //! nvgpu.tma.async.load %da[%k64, %bm128], %bar[%s] to %sa_s, predicate = ...
 //! nvgpu.tma.async.load %db[%bn128, %k64], %bar[%s] to %sb_s_left, ...  // 64-column boxes
 //! %r = scf.for %k = %c0 to %nk step %c1 iter_args(%c = %init) -> (!nvgpu.warpgroup.accumulator<...>) {
-//!   %s = arith.remui %i, %c3                     // stage of iteration i
-//!   nvgpu.mbarrier.try_wait.parity %bar[%s], %parity, %ticks   // (i / S) mod 2
+//!   %s = arith.remui %i32, %c3_i32               // stage of iteration i (in 32 bits)
+//!   nvgpu.mbarrier.try_wait.parity %bar[%s], %odd, %ticks      // (i / S) mod 2
 //!   %d = nvgpu.warpgroup.mma %ga_s, %gb_s, %c {transposeB}     // waitGroup 1: stays in flight
 //!   gpu.barrier                                  // mma i-1 done in every warp
 //!   // iteration i+S-1 into the stage mma i-1 read, (i+S-1) mod S
@@ -749,6 +749,14 @@ fn rewrite<'c>(
         let inside = at.op("arith.cmpi", &[at_iv, limit], &["i1"], &[("predicate", "2 : i64")])?;
         at.op("arith.andi", &[inside, leader], &["i1"], &[])
     };
+    // Tile `t` of a persistent block: its virtual block, the flat
+    // iteration of its first K step, and its operands' coordinates (the
+    // K step where they follow the loop's).
+    let tile_of = |at: &At<'c, '_>, flat: &Flat<'c>, t: IrValue<'c>| -> Option<(IrValue<'c>, IrValue<'c>, [IrValue<'c>; 4])> {
+        let vb = at.index_op("arith.addi", &[flat.block, at.index_op("arith.muli", &[t, flat.grid])?])?;
+        let base = at.index_op("arith.muli", &[t, upper])?;
+        Some((vb, base, coordinates(at, flat.block, vb, iv)?))
+    };
     let mut consumers: Option<At<'c, '_>> = None;
     if let Some(empty) = empty {
         // The producer: the last warpgroup waits for each stage to be
@@ -780,9 +788,7 @@ fn rewrite<'c>(
         let (at, iteration, tiles) = match &flat {
             Some(flat) => {
                 let (per_tile, t) = then.scf_for(c0, flat.count, c1)?;
-                let vb = per_tile.index_op("arith.addi", &[flat.block, per_tile.index_op("arith.muli", &[t, flat.grid])?])?;
-                let base = per_tile.index_op("arith.muli", &[t, upper])?;
-                let current = coordinates(&per_tile, flat.block, vb, iv)?;
+                let (_, base, current) = tile_of(&per_tile, flat, t)?;
                 let (at, j) = per_tile.scf_for(lower, upper, step)?;
                 let iteration = at.index_op("arith.addi", &[base, j])?;
                 (at, iteration, current.map(|index| if index == iv { j } else { index }))
@@ -798,10 +804,10 @@ fn rewrite<'c>(
         let even = at.op("arith.xori", &[odd, at.op("arith.constant", &[], &["i1"], &[("value", "true")])?], &["i1"], &[])?;
         at.void("nvgpu.mbarrier.try_wait.parity", &[empty, even, ticks, stage], &[])?;
         issue(&at, stage, tiles, first_producer)?;
-        // The consumers' loop: none of its iterations for the producer.
-        let consumer = pre.op("arith.cmpi", &[warpgroup, pre.index(warpgroups)?], &["i1"], &[("predicate", "6 : i64")])?;
-        // (A persistent block's loop over tiles takes the bound instead.)
+        // The consumers' loop: none of its iterations for the producer. (A
+        // persistent block's consumers are the else branch instead.)
         if flat.is_none() {
+            let consumer = pre.op("arith.cmpi", &[warpgroup, pre.index(warpgroups)?], &["i1"], &[("predicate", "6 : i64")])?;
             let bound = pre.op("arith.select", &[consumer, upper, lower], &["index"], &[])?;
             // SAFETY: operand 1 of the live scf.for is its upper bound, an index.
             unsafe { mlir_sys::mlirOperationSetOperand(for_op.to_raw(), 1, bound.to_raw()) };
@@ -827,9 +833,7 @@ fn rewrite<'c>(
             // loop as well.
             unsafe { mlir_sys::mlirOperationMoveBefore(for_op.to_raw(), outer_yield.to_raw()) };
             let top = At::before(context, for_op)?;
-            let vb = top.index_op("arith.addi", &[flat.block, top.index_op("arith.muli", &[t, flat.grid])?])?;
-            let base = top.index_op("arith.muli", &[t, upper])?;
-            let current = coordinates(&top, flat.block, vb, iv)?;
+            let (vb, base, current) = tile_of(&top, flat, t)?;
             let output = match &found.store {
                 Some(store) => {
                     let [row, col] = epilogue::coordinates(store)?;
