@@ -8,6 +8,7 @@
 # RUNS (default 30) timed launches of each.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+if [ $# -lt 3 ]; then echo "usage: bash scripts/compare-configs.sh DTYPES SHAPES CONFIG..." >&2; exit 1; fi
 source scripts/device-env.sh
 dtypes=$1 shapes=$2
 shift 2

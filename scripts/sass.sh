@@ -9,6 +9,7 @@
 # Writes kernel.ptx, ptxas.txt and kernel.sass to $OUT (or /tmp).
 set -uo pipefail
 cd "$(dirname "$0")/.."
+if [ $# -lt 2 ]; then echo "usage: bash scripts/sass.sh KERNEL.mlir CONFIG" >&2; exit 1; fi
 out=${OUT:-/tmp}
 python3 -c "import lzma,shutil; shutil.copyfileobj(lzma.open('.carry/tile-run.xz'), open('/tmp/tile-run','wb'))"
 chmod +x /tmp/tile-run
