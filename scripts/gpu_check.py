@@ -135,10 +135,23 @@ for config in ['tile_m=64,tile_n=256', 'tile_m=128,tile_n=256,num_stages=3', 'ti
                'tile_m=128,tile_n=256,num_stages=3,persistent=1', 'tile_m=64,tile_n=64,persistent=1',
                'tile_m=128,tile_n=128,occupancy=2,persistent=1',
                # both: a producer warpgroup feeding consumers that walk the tiles
-               'tile_m=128,tile_n=256,num_stages=4,warp_specialize=1,persistent=1', 'tile_m=64,tile_n=128,warp_specialize=1,persistent=1']:
+               'tile_m=128,tile_n=256,num_stages=4,warp_specialize=1,persistent=1', 'tile_m=64,tile_n=128,warp_specialize=1,persistent=1',
+               # and in clusters of two blocks multicasting B
+               'tile_m=128,tile_n=256,num_stages=4,warp_specialize=1,persistent=1,num_ctas=2',
+               'tile_m=64,tile_n=128,warp_specialize=1,persistent=1,num_ctas=2',
+               'tile_m=64,tile_n=64,num_stages=3,warp_specialize=1,persistent=1,num_ctas=2',
+               # 128 accumulator rows a warpgroup (two wgmma row blocks)
+               'tile_m=256,tile_n=128,num_stages=3', 'tile_m=256,tile_n=64,warp_specialize=1',
+               'tile_m=256,tile_n=128,warp_specialize=1,persistent=1',
+               'tile_m=256,tile_n=128,warp_specialize=1,persistent=1,num_ctas=2']:
     for (m, n, k) in [(1000, 1000, 1000), (520, 264, 72)]:
         matmul('matmul_f16_f16', m, n, k, 'f16', flags=['--config', config])
     matmul('matmul_bf16_bf16', 1000, 1000, 1000, 'bf16', flags=['--config', config])
+    if 'num_ctas=2' in config:
+        # Several tiles per block, an odd tile count (a block with none),
+        # and a last group of one tile row (partners with different B).
+        matmul('matmul_f16_f16', 4040, 1976, 200, 'f16', flags=['--config', config])
+        matmul('matmul_bf16_bf16', 2120, 2800, 136, 'bf16', flags=['--config', config])
 if '--large' in sys.argv:
     matmul('matmul', 4096, 4096, 4096, 'f16')
     matmul('matmul_f16_f16', 4096, 4096, 4096, 'f16')

@@ -62,8 +62,8 @@
 // CHECK:         nvvm.wgmma.wait.group.sync.aligned 0
 // CHECK-NEXT:    gpu.barrier
 // CHECK:         %[[REGS:.*]] = builtin.unrealized_conversion_cast %[[R]] : !nvgpu.warpgroup.accumulator<fragmented = vector<64x128xf32>> to !llvm.struct<(struct<(f32,
-// CHECK:         %[[FRAG:.*]] = llvm.extractvalue %[[REGS]][0]
 // CHECK:         %[[FLAT:.*]] = memref.view %[[RAW]][%{{.*}}][] : memref<131072xi8, #gpu.address_space<workgroup>> to memref<8192xi64, #gpu.address_space<workgroup>>
+// CHECK:         %[[FRAG:.*]] = llvm.extractvalue %[[REGS]][0]
 // CHECK:         arith.xori
 // CHECK:         llvm.extractvalue %[[FRAG]][0] : !llvm.struct<(f32,
 // CHECK-NEXT:    llvm.extractvalue %[[FRAG]][1] : !llvm.struct<(f32,
@@ -533,5 +533,95 @@ func.func @persistent_producer(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: mem
   }
   %out = arith.truncf %acc : tensor<128x128xf32> to tensor<128x128xf16>
   tile.store %out, %pc[%bm, %bn] : tensor<128x128xf16> -> !tile.partition_view<128x128xf16>
+  return
+}
+
+// -----
+
+// num_ctas = 2 with a persistent producer: clusters of two blocks. Each
+// `empty` barrier counts both blocks' consumer warps (16); the barriers are
+// initialised for the cluster before either block touches the other's. Per
+// tile, each block recomputes its partner's (virtual block ^ 1) B
+// coordinates; when they agree, each requests every other 64-column box of
+// B for both (multicast mask 0b11), and lane 1 of each consumer warp
+// releases the partner's stage through `mapa`. No block exits before its
+// partner is done with its barriers.
+// CHECK-LABEL: func.func @cluster__wgmma(
+// CHECK-SAME:    nvvm.cluster_dim = array<i32: 2, 1, 1>
+// CHECK:         nvgpu.mbarrier.init %{{.*}}[%{{.*}}], %c16
+// CHECK:         nvvm.fence.mbarrier.init
+// CHECK-NEXT:    nvvm.cluster.arrive {aligned}
+// CHECK-NEXT:    nvvm.cluster.wait {aligned}
+// CHECK:         scf.if
+// CHECK-NEXT:      nvvm.setmaxregister decrease 40
+// CHECK:             arith.xori %{{.*}}, %c1{{.*}} : index
+// CHECK:             scf.for
+// CHECK:               nvgpu.tma.async.load {{.*}} multicast_mask = %c3_i16
+// CHECK:         } else {
+// CHECK:               nvgpu.warpgroup.mma
+// CHECK:               nvvm.mapa %{{.*}}, %{{.*}} : !llvm.ptr<3> -> !llvm.ptr<7>
+// CHECK-NEXT:          nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<7>
+// CHECK:             nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK:             nvvm.mapa
+// CHECK:         nvvm.cluster.arrive {aligned}
+// CHECK-NEXT:    nvvm.cluster.wait {aligned}
+// CHECK-NEXT:    return
+func.func @cluster(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>)
+    attributes {tile.kernel, tile.hints = {num_stages = 3 : i64, persistent = 1 : i64, warp_specialize = 1 : i64, num_ctas = 2 : i64}} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<128x64xf16>
+  %pb = tile.partition_view %B : memref<?x?xf16> -> !tile.partition_view<64x128xf16>
+  %pc = tile.partition_view %C : memref<?x?xf16> -> !tile.partition_view<128x128xf16>
+  %bid = tile.block_id x : index
+  %nm = tile.num_tiles %pc dim 0 : !tile.partition_view<128x128xf16>
+  %bm = arith.remui %bid, %nm : index
+  %bn = arith.divui %bid, %nm : index
+  %nk = tile.num_tiles %pa dim 1 : !tile.partition_view<128x64xf16>
+  %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%c = %zero) -> (tensor<128x128xf32>) {
+    %a = tile.load %pa[%bm, %k] : !tile.partition_view<128x64xf16> -> tensor<128x64xf16>
+    %b = tile.load %pb[%k, %bn] : !tile.partition_view<64x128xf16> -> tensor<64x128xf16>
+    %d = tile.mma %a, %b, %c : tensor<128x64xf16>, tensor<64x128xf16> into tensor<128x128xf32>
+    scf.yield %d : tensor<128x128xf32>
+  }
+  %out = arith.truncf %acc : tensor<128x128xf32> to tensor<128x128xf16>
+  tile.store %out, %pc[%bm, %bn] : tensor<128x128xf16> -> !tile.partition_view<128x128xf16>
+  return
+}
+
+// -----
+
+// M = 256: each of the two warpgroups holds 128 accumulator rows (two
+// wgmma row blocks), one 256-row TMA box of A a stage. With the TMA
+// epilogue the ring may take 200 KiB: four stages of 48 KiB.
+// CHECK-LABEL: func.func @tall__wgmma(
+// CHECK-SAME:    box = array<i64: 256, 64>
+// CHECK-SAME:    tile.block_size = 256 : i64
+// CHECK:         nvgpu.mbarrier.create -> <{{.*}}num_barriers = 4>
+// CHECK:         memref.alloc() {{.*}} : memref<196608xi8
+// CHECK:         scf.for {{.*}} -> (!nvgpu.warpgroup.accumulator<fragmented = vector<128x128xf32>>)
+// CHECK:         nvgpu.tma.async.store
+func.func @tall(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>)
+    attributes {tile.kernel, tile.hints = {num_stages = 4 : i64}} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<256x64xf16>
+  %pb = tile.partition_view %B : memref<?x?xf16> -> !tile.partition_view<64x128xf16>
+  %pc = tile.partition_view %C : memref<?x?xf16> -> !tile.partition_view<256x128xf16>
+  %bid = tile.block_id x : index
+  %nm = tile.num_tiles %pc dim 0 : !tile.partition_view<256x128xf16>
+  %bm = arith.remui %bid, %nm : index
+  %bn = arith.divui %bid, %nm : index
+  %nk = tile.num_tiles %pa dim 1 : !tile.partition_view<256x64xf16>
+  %zero = arith.constant dense<0.0> : tensor<256x128xf32>
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%c = %zero) -> (tensor<256x128xf32>) {
+    %a = tile.load %pa[%bm, %k] : !tile.partition_view<256x64xf16> -> tensor<256x64xf16>
+    %b = tile.load %pb[%k, %bn] : !tile.partition_view<64x128xf16> -> tensor<64x128xf16>
+    %d = tile.mma %a, %b, %c : tensor<256x64xf16>, tensor<64x128xf16> into tensor<256x128xf32>
+    scf.yield %d : tensor<256x128xf32>
+  }
+  %out = arith.truncf %acc : tensor<256x128xf32> to tensor<256x128xf16>
+  tile.store %out, %pc[%bm, %bn] : tensor<256x128xf16> -> !tile.partition_view<256x128xf16>
   return
 }

@@ -36,6 +36,19 @@ pub struct Variant {
     /// is launched with as many blocks as are resident at once.
     #[serde(default)]
     pub persistent: bool,
+    /// Blocks per cluster along x (1: no clusters). The grid is then a
+    /// whole number of clusters, and a persistent variant gets as many
+    /// clusters as are resident at once.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub cluster: u32,
+}
+
+fn one() -> u32 {
+    1
+}
+
+fn is_one(value: &u32) -> bool {
+    *value == 1
 }
 
 /// A tiled TMA descriptor of one memref argument

@@ -42,9 +42,24 @@ pub struct Prepared<'d> {
     grid: [u32; 3],
     block: [u32; 3],
     shared_memory: u32,
+    /// Blocks per cluster along x (1: none).
+    cluster: u32,
     slots: Vec<u64>,
     _descriptors: Vec<CudaSlice<u8>>,
     _device: std::marker::PhantomData<&'d DeviceArgs>,
+}
+
+impl Prepared<'_> {
+    /// The blocks it launches along x, y and z (for a persistent variant,
+    /// the resident blocks, not the program's grid).
+    pub fn grid(&self) -> [u32; 3] {
+        self.grid
+    }
+
+    /// Blocks per cluster (1: no clusters).
+    pub fn cluster(&self) -> u32 {
+        self.cluster
+    }
 }
 
 /// What a launch ran.
@@ -212,7 +227,7 @@ impl Cuda {
         let address = |i: usize| self.address(device, i);
 
         let mut passed_over = Vec::new();
-        let mut chosen: Option<(&str, [u32; 3], u32, Vec<CudaSlice<u8>>, bool)> = None;
+        let mut chosen: Option<(&str, [u32; 3], u32, Vec<CudaSlice<u8>>, bool, u32)> = None;
         for variant in info.variants.iter().filter(|_| self.variants) {
             if variant.persistent && (gy, gz) != (1, 1) {
                 passed_over.push(format!("@{}: persistent blocks need a one-dimensional grid", variant.name));
@@ -220,15 +235,15 @@ impl Cuda {
             }
             match self.encode_all(&variant.tma, args, &address) {
                 Ok(descriptors) => {
-                    chosen = Some((&variant.name, variant.block, variant.shared_memory, descriptors, variant.persistent));
+                    chosen = Some((&variant.name, variant.block, variant.shared_memory, descriptors, variant.persistent, variant.cluster.max(1)));
                     break;
                 }
                 Err(Error::Launch(why)) => passed_over.push(format!("@{}: {why}", variant.name)),
                 Err(other) => return Err(other),
             }
         }
-        let (entry, block, shared_memory, descriptors, persistent) =
-            chosen.unwrap_or((name, info.block, info.shared_memory, Vec::new(), false));
+        let (entry, block, shared_memory, descriptors, persistent, cluster) =
+            chosen.unwrap_or((name, info.block, info.shared_memory, Vec::new(), false, 1));
         let function = self.function(bundle, entry)?;
         if shared_memory > 48 * 1024 {
             // SAFETY: a live function of a loaded module.
@@ -259,15 +274,25 @@ impl Cuda {
             // The program's grid, which the blocks share out; as many
             // blocks as are resident at once, and no more than the grid.
             slots.push(gx);
-            let threads = block.iter().product::<u32>() as i32;
-            // SAFETY: a live function of a loaded module.
-            let per_sm = unsafe { result::occupancy::max_active_block_per_multiprocessor(function, threads, shared_memory as usize) }
-                .map_err(|e| Error::Launch(format!("occupancy of @{entry}: {e}")))?;
             let sms = self
                 .context
                 .attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
                 .map_err(driver)?;
-            launched = resident_grid(gx, per_sm, sms).ok_or_else(|| Error::Launch(format!("@{entry} does not fit on a multiprocessor")))?;
+            launched = if cluster > 1 {
+                // Clusters must fit in one GPC each, which leaves fewer
+                // resident blocks than the per-SM count says.
+                let clusters = self.resident_clusters(function, block, shared_memory, cluster, sms)?;
+                clustered_grid(gx, clusters, cluster)
+            } else {
+                let threads = block.iter().product::<u32>() as i32;
+                // SAFETY: a live function of a loaded module.
+                let per_sm = unsafe { result::occupancy::max_active_block_per_multiprocessor(function, threads, shared_memory as usize) }
+                    .map_err(|e| Error::Launch(format!("occupancy of @{entry}: {e}")))?;
+                resident_grid(gx, per_sm, sms)
+            }
+            .ok_or_else(|| Error::Launch(format!("@{entry} does not fit on a multiprocessor")))?;
+        } else if cluster > 1 {
+            return Err(Error::Launch(format!("@{entry} runs in clusters but is not persistent; the runtime launches no such variant")));
         }
         Ok(Prepared {
             entry: entry.to_string(),
@@ -275,6 +300,7 @@ impl Cuda {
             grid: [launched as u32, gy as u32, gz as u32],
             block,
             shared_memory,
+            cluster,
             slots,
             _descriptors: descriptors,
             passed_over,
@@ -282,9 +308,56 @@ impl Cuda {
         })
     }
 
+    /// How many clusters of `cluster` blocks of `function` are resident at
+    /// once (`cuOccupancyMaxActiveClusters`).
+    fn resident_clusters(&self, function: sys::CUfunction, block: [u32; 3], shared_memory: u32, cluster: u32, sms: i32) -> Result<i32> {
+        let mut attribute = cluster_attribute(cluster);
+        let config = sys::CUlaunchConfig {
+            gridDimX: cluster * sms.max(1) as u32,
+            gridDimY: 1,
+            gridDimZ: 1,
+            blockDimX: block[0],
+            blockDimY: block[1],
+            blockDimZ: block[2],
+            sharedMemBytes: shared_memory,
+            hStream: self.stream.cu_stream(),
+            attrs: &mut attribute,
+            numAttrs: 1,
+        };
+        let mut clusters = 0;
+        // SAFETY: `config` and the attribute it points to live across the
+        // call; `function` is a live function of a loaded module.
+        let status = unsafe { sys::cuOccupancyMaxActiveClusters(&mut clusters, function, &config) };
+        status.result().map_err(|e| Error::Launch(format!("cluster occupancy: {e}")))?;
+        Ok(clusters)
+    }
+
     /// Queues one launch of a prepared kernel on the stream.
+    ///
+    /// A kernel in clusters goes through `cuLaunchKernelEx` with its
+    /// cluster dimension; any other through `cuLaunchKernel`.
     pub fn enqueue(&self, prepared: &mut Prepared) -> Result<()> {
         let mut params: Vec<*mut c_void> = prepared.slots.iter_mut().map(|s| (s as *mut u64).cast()).collect();
+        if prepared.cluster > 1 {
+            let mut attribute = cluster_attribute(prepared.cluster);
+            let config = sys::CUlaunchConfig {
+                gridDimX: prepared.grid[0],
+                gridDimY: prepared.grid[1],
+                gridDimZ: prepared.grid[2],
+                blockDimX: prepared.block[0],
+                blockDimY: prepared.block[1],
+                blockDimZ: prepared.block[2],
+                sharedMemBytes: prepared.shared_memory,
+                hStream: self.stream.cu_stream(),
+                attrs: &mut attribute,
+                numAttrs: 1,
+            };
+            // SAFETY: as for `launch_kernel` below; `config` and its
+            // attribute live across the call, and `prepare` made the grid
+            // a whole number of clusters.
+            let status = unsafe { sys::cuLaunchKernelEx(&config, prepared.function, params.as_mut_ptr(), std::ptr::null_mut()) };
+            return status.result().map_err(|e| Error::Launch(format!("launch of @{} failed: {e}", prepared.entry)));
+        }
         // SAFETY: `prepare` checked every argument against its parameter;
         // `params` holds one pointer per kernel parameter in the order of
         // the compiled function, each to an 8-byte slot (4-byte parameters
@@ -424,6 +497,26 @@ impl Drop for Cuda {
     }
 }
 
+/// The launch attribute of clusters of `blocks` blocks along x.
+fn cluster_attribute(blocks: u32) -> sys::CUlaunchAttribute {
+    // SAFETY: the attribute is plain data; all zeros is a valid value of
+    // every field, and the cluster dimensions are then set.
+    let mut attribute: sys::CUlaunchAttribute = unsafe { std::mem::zeroed() };
+    attribute.id = sys::CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    attribute.value.clusterDim = sys::CUlaunchAttributeValue_union__bindgen_ty_1 { x: blocks, y: 1, z: 1 };
+    attribute
+}
+
+/// The blocks to launch for a persistent variant in clusters of `cluster`
+/// blocks whose program has `grid` blocks: every resident cluster, but no
+/// more clusters than it takes to cover the grid (the kernel gives a block
+/// past the grid nothing to do); `None` if no cluster fits.
+fn clustered_grid(grid: u64, clusters: i32, cluster: u32) -> Option<u64> {
+    let clusters = u64::try_from(clusters).ok().filter(|&n| n >= 1)?;
+    let cluster = u64::from(cluster.max(1));
+    Some(grid.div_ceil(cluster).min(clusters) * cluster)
+}
+
 /// The blocks to launch for a persistent variant whose program has `grid`
 /// blocks: as many as are resident at once (`per_sm` on each of `sms`
 /// multiprocessors) and never more than the grid, since the kernel gives
@@ -436,7 +529,20 @@ fn resident_grid(grid: u64, per_sm: i32, sms: i32) -> Option<u64> {
 
 #[cfg(test)]
 mod tests {
-    use super::resident_grid;
+    use super::{clustered_grid, resident_grid};
+
+    #[test]
+    fn clustered_grids_are_whole_resident_clusters() {
+        // 66 pairs resident on 132 SMs: all of them for a large grid.
+        assert_eq!(clustered_grid(512, 66, 2), Some(132));
+        // GPCs of odd size leave fewer pairs than half the SMs.
+        assert_eq!(clustered_grid(512, 60, 2), Some(120));
+        // An odd grid rounds up to a whole cluster (one idle block).
+        assert_eq!(clustered_grid(101, 66, 2), Some(102));
+        assert_eq!(clustered_grid(1, 66, 2), Some(2));
+        assert_eq!(clustered_grid(512, 0, 2), None);
+        assert_eq!(clustered_grid(512, -3, 2), None);
+    }
 
     #[test]
     fn persistent_grids_are_the_resident_blocks_at_most() {

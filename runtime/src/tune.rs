@@ -71,6 +71,18 @@ impl Config {
     }
 }
 
+/// `configs` without those that compile to the same kernel as an earlier
+/// one (same `key`: a hash of the compiled bundle, say), so that each
+/// distinct kernel is measured once. A knob that does nothing in some
+/// configuration (`num_ctas` without a persistent producer, for one) then
+/// costs no measurement there. Configurations without a key (they did not
+/// compile) stay, for the tuner to report; the order is kept, so the
+/// default stays first.
+pub fn distinct<K: Eq + std::hash::Hash>(configs: &[Config], mut key: impl FnMut(&Config) -> Option<K>) -> Vec<Config> {
+    let mut seen = std::collections::HashSet::new();
+    configs.iter().filter(|config| key(config).is_none_or(|k| seen.insert(k))).cloned().collect()
+}
+
 /// `key=value,key=value`, as [`Config`]'s `Display` writes it.
 impl std::str::FromStr for Config {
     type Err = String;
@@ -393,6 +405,20 @@ mod tests {
 
     fn key(args: &str) -> TuneKey {
         TuneKey { kernel: "k".into(), source: hash("src"), args: args.into(), device: "dev".into(), compiler: "0".into() }
+    }
+
+    #[test]
+    fn distinct_keeps_the_first_of_each_kernel_and_what_did_not_compile() {
+        let configs: Vec<Config> = (0..6).map(|i| config(&[("num_ctas", i)])).collect();
+        // 0 and 2 compile alike, as do 1 and 5; 3 fails to compile.
+        let kernel = |c: &Config| match c.get("num_ctas") {
+            Some(0 | 2) => Some("a"),
+            Some(1 | 5) => Some("b"),
+            Some(4) => Some("c"),
+            _ => None,
+        };
+        let kept: Vec<i64> = distinct(&configs, kernel).iter().filter_map(|c| c.get("num_ctas")).collect();
+        assert_eq!(kept, [0, 1, 3, 4]);
     }
 
     #[test]

@@ -98,6 +98,7 @@ fn wgmma_variants_are_not_serialised() {
         "tile_m=128,tile_n=128,occupancy=2,persistent=1",
         "tile_m=128,tile_n=256,num_stages=4,warp_specialize=1",
         "tile_m=128,tile_n=256,num_stages=4,warp_specialize=1,persistent=1",
+        "tile_m=128,tile_n=256,num_stages=4,warp_specialize=1,persistent=1,num_ctas=2",
         "tile_m=64,tile_n=64,num_stages=2,occupancy=2",
     ];
     for config in configs {

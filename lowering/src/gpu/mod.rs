@@ -244,12 +244,19 @@ fn variants(module: &Module, name: &str) -> Result<Vec<Variant>> {
                     }
                 }
             }
-            found.push((variant, tma, op.has_attribute("tile.persistent")));
+            // Clusters along x alone (`convert-tile-to-nvgpu` makes no other).
+            let cluster = op
+                .attribute("nvvm.cluster_dim")
+                .ok()
+                .and_then(|a| DenseI32ArrayAttribute::try_from(a).ok())
+                .and_then(|a| a.element(0).ok())
+                .map_or(1, |x| x.max(1) as u32);
+            found.push((variant, tma, op.has_attribute("tile.persistent"), cluster));
         }
         WalkResult::Advance
     });
     let mut variants = Vec::new();
-    for (variant, tma, persistent) in found {
+    for (variant, tma, persistent, cluster) in found {
         let variant = variant.ok_or_else(|| Error::Gpu(format!("a variant of @{name} has no name")))?;
         let tma = tma
             .into_iter()
@@ -257,7 +264,7 @@ fn variants(module: &Module, name: &str) -> Result<Vec<Variant>> {
             .ok_or_else(|| Error::Gpu(format!("kernel @{variant} has an unreadable tile.tma descriptor")))?;
         let (block, shared_memory) = launch_shape(module, &variant)
             .ok_or_else(|| Error::Gpu(format!("kernel @{variant} has no launch shape after convert-tile-to-gpu")))?;
-        variants.push(Variant { name: variant, block, shared_memory, tma, persistent });
+        variants.push(Variant { name: variant, block, shared_memory, tma, persistent, cluster });
     }
     Ok(variants)
 }

@@ -136,6 +136,9 @@ pub(super) struct Loop<'c> {
     pub meeting: Option<i64>,
     pub m: i64,
     pub n: i64,
+    /// Accumulator rows of one warpgroup: 64, or 128 (two wgmma row
+    /// blocks).
+    pub rows: i64,
 }
 
 /// A barrier of the block, or of its first `threads` threads (named
@@ -197,17 +200,18 @@ pub(super) fn stage<'c, 'a>(
     at_loop: &Loop<'c>,
     offset: IrValue<'c>,
 ) -> Option<At<'c, 'a>> {
-    let Loop { result, raw, thread, leader, consumer, m, n, .. } = *at_loop;
+    let Loop { result, raw, thread, leader, consumer, m, n, rows, .. } = *at_loop;
     let (t, bytes, columns) = (store.element.as_str(), store.bytes(), store.box_columns());
     let workgroup = "#gpu.address_space<workgroup>";
-    // One warpgroup's fragment (64 rows by n): a struct of n / 2 f32 per
-    // thread, register 4j + 2i + e holding row 8i + lane / 4 of the warp's
-    // 16 and column 8j + 2 (lane % 4) + e.
+    // One warpgroup's fragment: per 64 of its rows (one wgmma row
+    // block), a struct of n / 2 f32 per thread, register 4j + 2i + e
+    // holding row 8i + lane / 4 of the warp's 16 and column 8j + 2
+    // (lane % 4) + e.
     let fields = vec!["f32"; (n / 2) as usize].join(", ");
     let inner = format!("!llvm.struct<({fields})>");
-    let outer = format!("!llvm.struct<({inner})>");
-    let registers = at.op("builtin.unrealized_conversion_cast", &[result], &[&outer], &[])?;
-    let registers = at.op("llvm.extractvalue", &[registers], &[&inner], &[("position", "array<i64: 0>")])?;
+    let blocks = rows / 64;
+    let outer = format!("!llvm.struct<({})>", vec![inner.as_str(); blocks as usize].join(", "));
+    let all = at.op("builtin.unrealized_conversion_cast", &[result], &[&outer], &[])?;
 
     let body = match consumer {
         Some(consumer) => at.scf_if(consumer, false)?.into_iter().next()?,
@@ -217,10 +221,13 @@ pub(super) fn stage<'c, 'a>(
     let warp = body.index_op("arith.divui", &[thread, body.index(32)?])?;
     let quad = body.index_op("arith.remui", &[lane, body.index(4)?])?;
     let group = body.index_op("arith.divui", &[lane, body.index(4)?])?;
-    // Warp w holds rows 16w.. of the block's tile (warpgroup g's warps
-    // are 4g..4g+3, its rows 64g..), so the row's 1024-byte swizzle phase
-    // is lane / 4.
-    let first_row = body.index_op("arith.addi", &[body.index_op("arith.muli", &[warp, body.index(16)?])?, group])?;
+    // Warp w is warp w mod 4 of warpgroup w / 4, which holds rows
+    // rows * (w / 4).. of the block's tile; in each of its row blocks the
+    // warp holds 16 rows from 16 (w mod 4). Every term but lane / 4 is a
+    // multiple of 8, so that is the row's 1024-byte swizzle phase.
+    let warpgroup_rows = body.index_op("arith.muli", &[body.index_op("arith.divui", &[warp, body.index(4)?])?, body.index(rows)?])?;
+    let warp_rows = body.index_op("arith.muli", &[body.index_op("arith.remui", &[warp, body.index(4)?])?, body.index(16)?])?;
+    let first_row = body.index_op("arith.addi", &[body.index_op("arith.addi", &[warpgroup_rows, warp_rows])?, group])?;
     let pair_bytes = 2 * bytes;
     let word = if bytes == 2 { "i32" } else { "i64" };
     let flat_type = format!("memref<{}x{word}, {workgroup}>", m * n / 2);
@@ -228,7 +235,8 @@ pub(super) fn stage<'c, 'a>(
     // Byte offset of the pair in its 16-byte chunk, and the chunk's first
     // byte in the row before the swizzle, per thread.
     let quad_bytes = body.index_op("arith.muli", &[quad, body.index(pair_bytes)?])?;
-    for j in 0..n / 8 {
+    for (block, j) in (0..blocks).flat_map(|block| (0..n / 8).map(move |j| (block, j))) {
+        let registers = body.op("llvm.extractvalue", &[all], &[&inner], &[("position", &format!("array<i64: {block}>"))])?;
         let column = 8 * j;
         let box_index = column / columns;
         let in_row = body.index_op("arith.addi", &[quad_bytes, body.index((column % columns) * bytes)?])?;
@@ -237,7 +245,7 @@ pub(super) fn stage<'c, 'a>(
         let swizzled = body.index_op("arith.xori", &[chunk, group])?;
         let in_box = body.index_op("arith.addi", &[body.index_op("arith.muli", &[swizzled, body.index(16)?])?, within])?;
         for i in 0..2 {
-            let row = body.index_op("arith.addi", &[first_row, body.index(8 * i)?])?;
+            let row = body.index_op("arith.addi", &[first_row, body.index(64 * block + 8 * i)?])?;
             let row_bytes = body.index_op("arith.muli", &[row, body.index(SWIZZLE_BYTES)?])?;
             let offset = body.index_op("arith.addi", &[row_bytes, in_box])?;
             let offset = body.index_op("arith.addi", &[offset, body.index(box_index * m * SWIZZLE_BYTES)?])?;

@@ -51,7 +51,8 @@
 //! ```
 //!
 //! The ring has the kernel's `num_stages` hint stages, else 4 (measured
-//! fastest on the H200, BENCHMARKS.md), at most what fits in 160 KiB. The
+//! fastest on the H200, BENCHMARKS.md), at most what fits in 160 KiB
+//! (200 KiB with the TMA epilogue below, which needs no tile of its own). The
 //! ring's buffers are views of one workgroup allocation, which the f32
 //! tile the accumulator is stored to reuses after the loop. When a load's
 //! coordinates are computed in the loop body (not the induction variable itself or loop-invariant), they
@@ -61,7 +62,8 @@
 //! For `M = 128` the variant runs two warpgroups (`tile.block_size =
 //! 256`), each multiplying its 64 rows of A into a 64xN accumulator (the
 //! example above shows one warpgroup's view as the whole tile, for
-//! brevity); for `M = 64`, one warpgroup. The rest of the kernel (epilogue,
+//! brevity); for `M = 256`, two warpgroups of 128 rows (two wgmma row
+//! blocks each, with the TMA epilogue only); for `M = 64`, one warpgroup. The rest of the kernel (epilogue,
 //! other loads and stores) goes the general SIMT way with those threads.
 //! Thread 0 alone requests the loads. Out-of-bounds operand elements come
 //! from the TMA's zero fill, which is the views' padding. A non-zero initial accumulator
@@ -70,16 +72,17 @@
 //!
 //! What it maps, and what stays on the general path (never an error):
 //! `f16` or `bf16` operands with `K = 64` (one 128-byte swizzled row per
-//! operand row), `M` of 64 or 128, `N` a multiple of 64 up to 256 (at
-//! most 64 x 256 accumulator elements a warpgroup: 128 registers a
-//! thread); operands that
+//! operand row), `M` of 64, 128 or 256, `N` a multiple of 64 up to 256 (at
+//! most 64 x 256 or 128 x 128 accumulator elements a warpgroup: 128
+//! registers a thread); operands that
 //! are `tile.load`s, in the loop body, from views of kernel arguments with
 //! zero padding; an accumulator that only the mma uses; and a loop that is
 //! not itself inside a loop (its mbarrier phase restarts with it). `f32`
 //! (tf32) and f8 operands, whose wgmma needs `K`-major `B`, stay on the
 //! general path. Of the hints, `num_stages` sets the ring's size and
-//! `occupancy` caps it so that that many blocks fit on an SM; `num_ctas`
-//! is accepted and not used yet.
+//! `occupancy` caps it so that that many blocks fit on an SM; `num_ctas =
+//! 2` pairs persistent producer blocks into clusters (below; other values,
+//! and other kinds of variant, run blocks alone).
 //!
 //! With the `warp_specialize = 1` hint (and a loop body of nothing but the
 //! operand loads, the mma and scalar arithmetic), a producer warpgroup
@@ -105,6 +108,13 @@
 //! instead of the f32 staging tile and the general path's copy shown
 //! above. Measured 0.95 (f16) and 0.92 (bf16) of cuBLAS at 4096^3, against
 //! 0.84 and 0.81 before (BENCHMARKS.md).
+//!
+//! With `num_ctas = 2` on a persistent producer (`cluster.rs`), blocks run
+//! in clusters of two, and partners whose tiles have the same B each
+//! request half of its boxes for both, multicast by the TMA; stages are
+//! released to both producers. Correct on the H100, and measured slower
+//! than single blocks so far (0.90 of cuBLAS against 0.98 at 4096^3,
+//! BENCHMARKS.md, session 8): a knob the tuner tries, which has not won.
 //!
 //! With the `persistent = 1` hint (`persistent.rs`), a kernel that is one
 //! such loop and its store over a 1-D grid runs on resident blocks that
@@ -136,6 +146,7 @@ use melior::{
 };
 use tile_runtime::TmaDescriptor;
 
+mod cluster;
 mod epilogue;
 mod persistent;
 
@@ -234,6 +245,9 @@ struct Match {
     store: Option<epilogue::Store>,
     /// Whether blocks walk several tiles (see `persistent`).
     persistent: Option<persistent::Persistent>,
+    /// Whether blocks run in clusters of two that multicast B (see
+    /// `cluster`).
+    cluster: bool,
 }
 
 /// Clones `kernel` into its variant and maps the variant's main loops;
@@ -258,7 +272,7 @@ fn add_variant<'c>(context: &'c Context, kernel: OperationRef<'c, '_>) -> Option
     variant_mut.set_attribute("sym_name", StringAttribute::new(context, &format!("{name}{VARIANT_SUFFIX}")).into());
     // Two warpgroups share a 128-row accumulator (64 rows each): twice the
     // warps to hide latency with, half the registers each.
-    let warpgroups = if matches.iter().all(|m| m.m == 2 * WGMMA_M) { 2 } else { 1 };
+    let warpgroups = if matches.iter().all(|m| m.m >= 2 * WGMMA_M) { 2 } else { 1 };
     // At most 128 accumulator registers a thread (64 x 256 f32 per
     // warpgroup); more would spill.
     if matches.iter().any(|found| found.m / warpgroups * found.n > 128 * WARPGROUP) {
@@ -277,6 +291,7 @@ fn add_variant<'c>(context: &'c Context, kernel: OperationRef<'c, '_>) -> Option
     // One main loop alone can run persistently; its virtual block count
     // is the variant's last argument, after the descriptors.
     let persistent = matches.len() == 1 && matches[0].persistent.is_some();
+    let cluster = persistent && producer && matches[0].cluster;
     let mut descriptors = Vec::new();
     for found in &matches {
         let mut pointers = Vec::new();
@@ -309,7 +324,12 @@ fn add_variant<'c>(context: &'c Context, kernel: OperationRef<'c, '_>) -> Option
         } else {
             None
         };
-        rewrite(context, found, [pointers[0], pointers[1]], output, warpgroups, producer, virtual_blocks)?;
+        let roles = Roles { warpgroups, producer, cluster };
+        rewrite(context, found, [pointers[0], pointers[1]], output, roles, virtual_blocks)?;
+    }
+    if cluster {
+        variant_mut.set_attribute("nvvm.cluster_dim", Attribute::parse(context, &format!("array<i32: {}, 1, 1>", cluster::CTAS))?);
+        cluster::end(context, variant)?;
     }
     if persistent {
         variant_mut.set_attribute("tile.persistent", Attribute::unit(context));
@@ -378,6 +398,12 @@ fn find(kernel: OperationRef) -> Vec<Match> {
 /// the f32 accumulator tile reuses after the loop), leaving room for the
 /// general path's tiles within a block's 227 KiB.
 const PIPELINE_BUDGET: i64 = 160 * 1024;
+/// The same with the TMA epilogue, whose staging reuses the ring: four
+/// stages of 128x64 and 64x256 (or 256x64 and 64x128) operands, measured
+/// 2-10% faster than three (BENCHMARKS.md, session 8). A variant that
+/// then does not fit beside the rest of the kernel is dropped, not an
+/// error (`convert-tile-to-gpu`).
+const TMA_EPILOGUE_BUDGET: i64 = 200 * 1024;
 /// Registers a thread of a persistent block with a producer warpgroup
 /// keeps after `setmaxnreg`: the producer's warpgroup needs few; the two
 /// consumer warpgroups take the rest of the 64 K (128 x 40 + 256 x 232 =
@@ -418,7 +444,10 @@ fn stages(kernel: OperationRef, m: i64, n: i64, k: i64, epilogue_tile: i64) -> i
     let occupancy = hint(kernel, "occupancy").unwrap_or(1).clamp(1, 32);
     // 2 KiB of slack for the general path's small buffers.
     let per_block = SM_SHARED_MEMORY / occupancy - 1024 - 2048;
-    let budget = if occupancy > 1 { PIPELINE_BUDGET.min(per_block - epilogue_tile) } else { PIPELINE_BUDGET };
+    // With the TMA epilogue, the output is staged in the ring's memory
+    // once the loop is done: the ring can have more of the block's.
+    let pipeline = if epilogue_tile == 0 { TMA_EPILOGUE_BUDGET } else { PIPELINE_BUDGET };
+    let budget = if occupancy > 1 { pipeline.min(per_block - epilogue_tile) } else { pipeline };
     let fit = (budget / stage_bytes).clamp(1, MAX_STAGES);
     hint(kernel, "num_stages").unwrap_or(DEFAULT_STAGES).clamp(1, fit)
 }
@@ -465,7 +494,7 @@ fn match_loop(kernel: OperationRef, mma: OperationRef) -> Option<Match> {
     };
     if !supported
         || k != SWIZZLE_COLUMNS
-        || !matches!(m, 64 | 128)
+        || !matches!(m, 64 | 128 | 256)
         || n % SWIZZLE_COLUMNS != 0
         || n > 256
         || c_shape != [m, n]
@@ -510,6 +539,12 @@ fn match_loop(kernel: OperationRef, mma: OperationRef) -> Option<Match> {
         (1..3).all(|i| load.operand(i).is_ok_and(|v| v == iv.into() || defined_outside(detach(v), body)))
     });
     let store = if is_zero(detach(for_op.operand(3 + iter).ok()?)) { epilogue::find(kernel, for_op, iter, m, n) } else { None };
+    // 128 rows a warpgroup (two wgmma row blocks) only with the TMA
+    // epilogue, which knows their layout; the general path's
+    // `nvgpu.warpgroup.mma.store` places rows by the warp's index.
+    if m > 2 * WGMMA_M && store.is_none() {
+        return None;
+    }
     // The TMA epilogue stages the output in the ring; the general one
     // needs a tile of its own.
     let epilogue_tile = if store.is_some() { 0 } else { m * n * 2 };
@@ -544,6 +579,10 @@ fn match_loop(kernel: OperationRef, mma: OperationRef) -> Option<Match> {
         }
         _ => None,
     };
+    // On request (the tuner tries it), for the persistent producer alone:
+    // its `empty` barriers are what lets a block know that its partner's
+    // stage is free too.
+    let cluster = specialize && persistent.is_some() && hint(kernel, "num_ctas") == Some(cluster::CTAS);
     Some(Match {
         for_op: for_op.to_raw(),
         mma: mma.to_raw(),
@@ -560,6 +599,7 @@ fn match_loop(kernel: OperationRef, mma: OperationRef) -> Option<Match> {
         specialize,
         store,
         persistent,
+        cluster,
     })
 }
 
@@ -570,10 +610,10 @@ fn rewrite<'c>(
     found: &Match,
     pointers: [IrValue<'c>; 2],
     output: Option<IrValue<'c>>,
-    warpgroups: i64,
-    producer: bool,
+    roles: Roles,
     virtual_blocks: Option<IrValue<'c>>,
 ) -> Option<()> {
+    let Roles { warpgroups, producer, cluster } = roles;
     // SAFETY: the matched ops are alive: the variant is only changed by
     // this function, one match at a time, and matches are disjoint loops.
     let (for_op, mma) = unsafe { (OperationRef::from_raw(found.for_op), OperationRef::from_raw(found.mma)) };
@@ -630,7 +670,8 @@ fn rewrite<'c>(
     let consumer_warps = warpgroups * WARPGROUP / 32;
     let empty = if producer {
         let empty = pre.op("nvgpu.mbarrier.create", &[], &[&format!("{barrier_type_prefix}, num_barriers = {stages}>")], &[])?;
-        let count = pre.index(consumer_warps)?;
+        // In a cluster, the partner's consumer warps arrive too.
+        let count = pre.index(consumer_warps * if cluster { cluster::CTAS } else { 1 })?;
         for stage in 0..stages {
             pre.void("nvgpu.mbarrier.init", &[empty, count, pre.index(stage)?, leader], &[])?;
         }
@@ -638,7 +679,21 @@ fn rewrite<'c>(
     } else {
         None
     };
-    pre.void("gpu.barrier", &[], &[])?;
+    // Lane 0 of each consumer warp releases the stages; in a cluster,
+    // lane 1 too, for the partner.
+    let (lane, first_lane) = match empty {
+        Some(_) => {
+            let lane = pre.index_op("arith.remui", &[thread, pre.index(32)?])?;
+            let signalling = pre.index(if cluster { cluster::CTAS } else { 1 })?;
+            (Some(lane), Some(pre.op("arith.cmpi", &[lane, signalling], &["i1"], &[("predicate", "6 : i64")])?))
+        }
+        None => (None, None),
+    };
+    if cluster {
+        cluster::start(&pre)?;
+    } else {
+        pre.void("gpu.barrier", &[], &[])?;
+    }
     // One allocation holds the ring and, after the loop, the f32 tile the
     // accumulator is stored to: the ring is free by then.
     let a_ring_bytes = stages * m * k * 2;
@@ -677,8 +732,11 @@ fn rewrite<'c>(
         )
     };
     // Requests the operand tiles at tile coordinates `[a_row, a_col]`
-    // and `[b_row, b_col]` into `stage`, completing on its barrier.
-    let issue = |at: &At<'c, '_>, stage: IrValue<'c>, tiles: [IrValue<'c>; 4], predicate: IrValue<'c>| -> Option<()> {
+    // and `[b_row, b_col]` into `stage`, completing on its barrier. In a
+    // cluster, `shared` says whether the partner block has the same B and
+    // this block's rank: then each requests every other 64-column box of B
+    // for both.
+    let issue = |at: &At<'c, '_>, stage: IrValue<'c>, tiles: [IrValue<'c>; 4], predicate: IrValue<'c>, shared: Option<(IrValue<'c>, IrValue<'c>)>| -> Option<()> {
         let scaled = |value: IrValue<'c>, by: i64| -> Option<IrValue<'c>> { at.index_op("arith.muli", &[value, at.index(by)?]) };
         let (a_row, a_col, b_row, b_col) = (scaled(tiles[0], m)?, scaled(tiles[1], k)?, scaled(tiles[2], k)?, scaled(tiles[3], n)?);
         let tma = [("operandSegmentSizes", "array<i32: 1, 1, 1, 2, 1, 0, 1>")];
@@ -688,11 +746,25 @@ fn rewrite<'c>(
         // TMA coordinates go innermost first.
         at.void("nvgpu.tma.async.load", &[a_part, barrier, a_desc, a_col, a_row, stage, predicate], &tma)?;
         let b_offset = scaled(stage, k * n)?;
+        let alone = match shared {
+            Some((share, _)) => {
+                let apart = at.op("arith.xori", &[share, at.op("arith.constant", &[], &["i1"], &[("value", "true")])?], &["i1"], &[])?;
+                at.op("arith.andi", &[predicate, apart], &["i1"], &[])?
+            }
+            None => predicate,
+        };
         for chunk in 0..n / SWIZZLE_COLUMNS {
             let offset = at.index_op("arith.addi", &[b_offset, at.index(chunk * k * SWIZZLE_COLUMNS)?])?;
             let b_part = part(at, b_buffer, offset, &b_box_view, k, SWIZZLE_COLUMNS)?;
             let col = at.index_op("arith.addi", &[b_col, at.index(chunk * SWIZZLE_COLUMNS)?])?;
-            at.void("nvgpu.tma.async.load", &[b_part, barrier, b_desc, col, b_row, stage, predicate], &tma)?;
+            at.void("nvgpu.tma.async.load", &[b_part, barrier, b_desc, col, b_row, stage, alone], &tma)?;
+            if let Some((share, rank)) = shared {
+                let mine = at.op("arith.cmpi", &[rank, at.index(chunk % cluster::CTAS)?], &["i1"], &[("predicate", "0 : i64")])?;
+                let both = at.op("arith.andi", &[at.op("arith.andi", &[predicate, share], &["i1"], &[])?, mine], &["i1"], &[])?;
+                let mask = at.op("arith.constant", &[], &["i16"], &[("value", &format!("{} : i16", (1 << cluster::CTAS) - 1))])?;
+                let multicast = [("operandSegmentSizes", "array<i32: 1, 1, 1, 2, 1, 1, 1>")];
+                at.void("nvgpu.tma.async.load", &[b_part, barrier, b_desc, col, b_row, stage, mask, both], &multicast)?;
+            }
         }
         Some(())
     };
@@ -712,13 +784,14 @@ fn rewrite<'c>(
             let grid = pre.gpu_query("gpu.grid_dim")?;
             // SAFETY: the kernel's live tile.block_id result.
             let block = unsafe { IrValue::from_raw(found_persistent.block_id) };
-            // The runtime launches at most `virtual_blocks` blocks, so
-            // every block has at least one.
+            // The runtime launches at most `virtual_blocks` blocks (in
+            // clusters, rounded up to whole clusters: the last block may have
+            // none).
             let left = pre.index_op("arith.subi", &[virtual_blocks, block])?;
             let rounded = pre.index_op("arith.addi", &[left, pre.index_op("arith.subi", &[grid, c1])?])?;
             let count = pre.index_op("arith.divui", &[rounded, grid])?;
             let total = pre.index_op("arith.muli", &[count, upper])?;
-            Some(Flat { grid, block, count, total })
+            Some(Flat { grid, block, count, total, tiles: virtual_blocks })
         }
         _ => None,
     };
@@ -749,13 +822,32 @@ fn rewrite<'c>(
         let inside = at.op("arith.cmpi", &[at_iv, limit], &["i1"], &[("predicate", "2 : i64")])?;
         at.op("arith.andi", &[inside, leader], &["i1"], &[])
     };
+    // In a cluster, this block's rank in it.
+    let rank = match &flat {
+        Some(flat) if cluster => Some(cluster::rank(&pre, flat.block)?),
+        _ => None,
+    };
     // Tile `t` of a persistent block: its virtual block, the flat
-    // iteration of its first K step, and its operands' coordinates (the
-    // K step where they follow the loop's).
-    let tile_of = |at: &At<'c, '_>, flat: &Flat<'c>, t: IrValue<'c>| -> Option<(IrValue<'c>, IrValue<'c>, [IrValue<'c>; 4])> {
+    // iteration of its first K step, its operands' coordinates (the K
+    // step where they follow the loop's), and in a cluster whether the
+    // partner block's tile has the same B (with this block's rank).
+    let tile_of = |at: &At<'c, '_>, flat: &Flat<'c>, t: IrValue<'c>| -> Option<Tile<'c>> {
         let vb = at.index_op("arith.addi", &[flat.block, at.index_op("arith.muli", &[t, flat.grid])?])?;
         let base = at.index_op("arith.muli", &[t, upper])?;
-        Some((vb, base, coordinates(at, flat.block, vb, iv)?))
+        let current = coordinates(at, flat.block, vb, iv)?;
+        let shared = match rank {
+            Some(rank) => {
+                let peer = at.index_op("arith.xori", &[vb, at.index(1)?])?;
+                let partner = coordinates(at, flat.block, peer, iv)?;
+                // B's coordinates that change between tiles.
+                let differ: Vec<usize> = (2..4).filter(|&i| indices[i] != iv).collect();
+                let own: Vec<IrValue<'c>> = differ.iter().map(|&i| current[i]).collect();
+                let theirs: Vec<IrValue<'c>> = differ.iter().map(|&i| partner[i]).collect();
+                Some((cluster::shares(at, peer, flat.tiles, &own, &theirs)?, rank))
+            }
+            None => None,
+        };
+        Some(Tile { vb, base, current, shared })
     };
     let mut consumers: Option<At<'c, '_>> = None;
     if let Some(empty) = empty {
@@ -785,25 +877,25 @@ fn rewrite<'c>(
         // A persistent producer walks the block's tiles as the consumers
         // do, the coordinates recomputed once per tile (its warps share the
         // multiprocessor's issue slots with the consumers').
-        let (at, iteration, tiles) = match &flat {
+        let (at, iteration, tiles, shared) = match &flat {
             Some(flat) => {
                 let (per_tile, t) = then.scf_for(c0, flat.count, c1)?;
-                let (_, base, current) = tile_of(&per_tile, flat, t)?;
+                let tile = tile_of(&per_tile, flat, t)?;
                 let (at, j) = per_tile.scf_for(lower, upper, step)?;
-                let iteration = at.index_op("arith.addi", &[base, j])?;
-                (at, iteration, current.map(|index| if index == iv { j } else { index }))
+                let iteration = at.index_op("arith.addi", &[tile.base, j])?;
+                (at, iteration, tile.current.map(|index| if index == iv { j } else { index }), tile.shared)
             }
             None => {
                 let (at, j) = then.scf_for(lower, upper, step)?;
                 let iteration = at.index_op("arith.divui", &[at.index_op("arith.subi", &[j, lower])?, step])?;
                 let tiles = tiles_at(&at, j)?;
-                (at, iteration, tiles)
+                (at, iteration, tiles, None)
             }
         };
         let (stage, odd) = ring_slot(&at, iteration, stages)?;
         let even = at.op("arith.xori", &[odd, at.op("arith.constant", &[], &["i1"], &[("value", "true")])?], &["i1"], &[])?;
         at.void("nvgpu.mbarrier.try_wait.parity", &[empty, even, ticks, stage], &[])?;
-        issue(&at, stage, tiles, first_producer)?;
+        issue(&at, stage, tiles, first_producer, shared)?;
         // The consumers' loop: none of its iterations for the producer. (A
         // persistent block's consumers are the else branch instead.)
         if flat.is_none() {
@@ -817,7 +909,7 @@ fn rewrite<'c>(
         for j in 0..ahead {
             let offset = pre.index_op("arith.muli", &[step, pre.index(j)?])?;
             let at_iv = pre.index_op("arith.addi", &[lower, offset])?;
-            issue(&pre, pre.index(j)?, tiles_at(&pre, at_iv)?, exists(&pre, at_iv)?)?;
+            issue(&pre, pre.index(j)?, tiles_at(&pre, at_iv)?, exists(&pre, at_iv)?, None)?;
         }
     }
     // A persistent block runs the K loop once per tile, inside a loop
@@ -833,7 +925,7 @@ fn rewrite<'c>(
             // loop as well.
             unsafe { mlir_sys::mlirOperationMoveBefore(for_op.to_raw(), outer_yield.to_raw()) };
             let top = At::before(context, for_op)?;
-            let (vb, base, current) = tile_of(&top, flat, t)?;
+            let Tile { vb, base, current, shared } = tile_of(&top, flat, t)?;
             let output = match &found.store {
                 Some(store) => {
                     let [row, col] = epilogue::coordinates(store)?;
@@ -845,7 +937,7 @@ fn rewrite<'c>(
                 }
                 None => None,
             };
-            Some(Outer { op: outer_yield.block()?.parent_operation()?, base, current, output })
+            Some(Outer { op: outer_yield.block()?.parent_operation()?, base, current, output, shared })
         }
         None => None,
     };
@@ -861,7 +953,7 @@ fn rewrite<'c>(
     let ring = at.index(stages)?;
     let (stage, odd) = ring_slot(&at, iteration, stages)?;
     if ahead == 0 {
-        issue(&at, stage, indices, leader)?;
+        issue(&at, stage, indices, leader, None)?;
     }
     // Iteration i waits for completion i / stages of its stage's barrier.
     at.void("nvgpu.mbarrier.try_wait.parity", &[barrier, odd, ticks, stage], &[])?;
@@ -892,16 +984,27 @@ fn rewrite<'c>(
     // (wgmma.wait_group is per warp), and every thread has passed its wait
     // on the stage refilled next, so the leader may re-arm it.
     let after_mma = At::before(context, mma.next_in_block()?)?;
-    if let Some(empty) = empty {
-        // mma i-1 has completed (waitGroup 1): its stage is released, by
-        // lane 0 of each consumer warp.
-        let lane = after_mma.index_op("arith.remui", &[thread, after_mma.index(32)?])?;
-        let first_lane = after_mma.op("arith.cmpi", &[lane, c0], &["i1"], &[("predicate", "0 : i64")])?;
-        let later = after_mma.op("arith.cmpi", &[iteration, c0], &["i1"], &[("predicate", "8 : i64")])?;
-        let release = after_mma.op("arith.andi", &[first_lane, later], &["i1"], &[])?;
-        let then = after_mma.scf_if(release, false)?.into_iter().next()?;
+    // Lane 0 of each consumer warp releases a stage its wgmma has read:
+    // one arrival on its `empty` barrier. In a cluster lane 1 arrives too,
+    // on the partner's barrier if the partner's stage was filled with this
+    // one's B (the partner refills both), else on its own.
+    let release = |at: &At<'c, '_>, stage: IrValue<'c>, shared: Option<(IrValue<'c>, IrValue<'c>)>| -> Option<()> {
+        let empty = empty?;
+        match shared {
+            Some((share, rank)) => cluster::release(at, empty, stage, lane?, share, rank),
+            None => at.op("nvgpu.mbarrier.arrive", &[empty, stage], &["!nvgpu.mbarrier.token"], &[]).map(|_| ()),
+        }
+    };
+    let shared = outer.as_ref().and_then(|outer| outer.shared);
+    if let Some(first_lane) = first_lane {
+        // mma i-1 has completed (waitGroup 1): its stage is released. A
+        // persistent block releases the last stage of a tile after its K
+        // loop, with that tile's sharing.
+        let later = after_mma.op("arith.cmpi", &[iv, lower], &["i1"], &[("predicate", "8 : i64")])?;
+        let now = after_mma.op("arith.andi", &[first_lane, later], &["i1"], &[])?;
+        let then = after_mma.scf_if(now, false)?.into_iter().next()?;
         let previous = then.index_op("arith.remui", &[then.index_op("arith.subi", &[iteration, c1])?, ring])?;
-        then.op("nvgpu.mbarrier.arrive", &[empty, previous], &["!nvgpu.mbarrier.token"], &[])?;
+        release(&then, previous, shared)?;
     } else {
         after_mma.void("gpu.barrier", &[], &[])?;
     }
@@ -916,12 +1019,12 @@ fn rewrite<'c>(
                 let j = after_mma.index_op("arith.addi", &[iv, after_mma.index(ahead)?])?;
                 let within = after_mma.op("arith.cmpi", &[j, upper], &["i1"], &[("predicate", "6 : i64")])?;
                 let branches = after_mma.scf_if(within, true)?;
-                issue(&branches[0], next_stage, outer.current.map(|index| if index == iv { j } else { index }), leader)?;
-                issue(&branches[1], next_stage, tiles_at(&branches[1], next)?, exists(&branches[1], next)?)?;
+                issue(&branches[0], next_stage, outer.current.map(|index| if index == iv { j } else { index }), leader, None)?;
+                issue(&branches[1], next_stage, tiles_at(&branches[1], next)?, exists(&branches[1], next)?, None)?;
             }
             None => {
                 let next_iv = after_mma.index_op("arith.addi", &[iv, after_mma.index_op("arith.muli", &[step, after_mma.index(ahead)?])?])?;
-                issue(&after_mma, next_stage, tiles_at(&after_mma, next_iv)?, exists(&after_mma, next_iv)?)?;
+                issue(&after_mma, next_stage, tiles_at(&after_mma, next_iv)?, exists(&after_mma, next_iv)?, None)?;
             }
         }
     }
@@ -958,6 +1061,16 @@ fn rewrite<'c>(
     if wait_group > 0 {
         post.void("nvvm.wgmma.wait.group.sync.aligned", &[], &[("group", "0 : i64")])?;
     }
+    if let (Some(outer), Some(first_lane)) = (&outer, first_lane) {
+        // The tile's last wgmma has completed: its stage is free for the
+        // next tile's operands.
+        let some = post.op("arith.cmpi", &[upper, lower], &["i1"], &[("predicate", "8 : i64")])?;
+        let now = post.op("arith.andi", &[first_lane, some], &["i1"], &[])?;
+        let then = post.scf_if(now, false)?.into_iter().next()?;
+        let last = then.index_op("arith.subi", &[then.index_op("arith.addi", &[outer.base, upper])?, c1])?;
+        let (stage, _) = ring_slot(&then, last, stages)?;
+        release(&then, stage, outer.shared)?;
+    }
     if let (Some(outer), Some(store), Some(descriptor)) = (&outer, &found.store, output) {
         // The previous tile's boxes must be read out of the staging buffer
         // before it is overwritten; the barrier tells every thread.
@@ -966,7 +1079,7 @@ fn rewrite<'c>(
         // Only consumers get here; a producer warpgroup is still loading.
         let meeting = empty.map(|_| warpgroups * WARPGROUP);
         epilogue::sync(&post, meeting)?;
-        let at_loop = epilogue::Loop { result, raw, descriptor, thread, leader, consumer: None, meeting, m, n };
+        let at_loop = epilogue::Loop { result, raw, descriptor, thread, leader, consumer: None, meeting, m, n, rows };
         let issue_at = epilogue::stage(context, &post, store, &at_loop, post.index(ring_bytes)?)?;
         epilogue::store_boxes(&issue_at, store, &at_loop, issue_at.index(ring_bytes)?, outer.output?)?;
         // The last boxes must be read out before the block exits.
@@ -985,7 +1098,7 @@ fn rewrite<'c>(
         } else {
             None
         };
-        let at_loop = epilogue::Loop { result, raw, descriptor, thread, leader, consumer, meeting: None, m, n };
+        let at_loop = epilogue::Loop { result, raw, descriptor, thread, leader, consumer, meeting: None, m, n, rows };
         return epilogue::emit(context, store, &at_loop);
     }
     let staging = post.op("memref.view", &[raw, post.index(0)?], &[&format!("memref<{m}x{n}xf32, {workgroup}>")], &[])?;
@@ -1059,6 +1172,24 @@ fn is_zero(value: IrValue) -> bool {
         })
 }
 
+/// How the variant's warpgroups work: consumers that multiply (one or
+/// two), whether a producer warpgroup loads for them, and whether blocks
+/// pair up in clusters (see `cluster`).
+#[derive(Clone, Copy)]
+struct Roles {
+    warpgroups: i64,
+    producer: bool,
+    cluster: bool,
+}
+
+/// One tile of a persistent block (see `tile_of` in `rewrite`).
+struct Tile<'c> {
+    vb: IrValue<'c>,
+    base: IrValue<'c>,
+    current: [IrValue<'c>; 4],
+    shared: Option<(IrValue<'c>, IrValue<'c>)>,
+}
+
 /// A persistent block's share of the grid (see `persistent`).
 struct Flat<'c> {
     grid: IrValue<'c>,
@@ -1068,6 +1199,8 @@ struct Flat<'c> {
     count: IrValue<'c>,
     /// Its K steps over all of them.
     total: IrValue<'c>,
+    /// The program's grid: how many tiles there are.
+    tiles: IrValue<'c>,
 }
 
 /// The loop over a persistent block's tiles, around the K loop.
@@ -1080,4 +1213,7 @@ struct Outer<'c, 'a> {
     current: [IrValue<'c>; 4],
     /// The output tile's coordinates, with a TMA epilogue.
     output: Option<[IrValue<'c>; 2]>,
+    /// In a cluster, whether the partner's tile has the same B, and this
+    /// block's rank.
+    shared: Option<(IrValue<'c>, IrValue<'c>)>,
 }

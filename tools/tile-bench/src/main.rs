@@ -139,6 +139,10 @@ struct Row {
     dtype: &'static str,
     shape: [usize; 3],
     entry: String,
+    /// Blocks launched along x (persistent: the resident ones), and per
+    /// cluster.
+    blocks: u32,
+    cluster: u32,
     config: String,
     tile_ms: f64,
     cublas_ms: f64,
@@ -146,6 +150,11 @@ struct Row {
 }
 
 impl Row {
+    /// `132`, or `66x2` for 66 clusters of 2 blocks.
+    fn blocks_text(&self) -> String {
+        if self.cluster > 1 { format!("{}x{}", self.blocks / self.cluster, self.cluster) } else { self.blocks.to_string() }
+    }
+
     fn tflops(&self, ms: f64) -> f64 {
         let [m, n, k] = self.shape;
         2.0 * m as f64 * n as f64 * k as f64 / (ms * 1e-3) / 1e12
@@ -212,18 +221,19 @@ fn run(cli: &Cli) -> Result<()> {
             if let Some(ms) = loaded_ms.take().filter(|_| rows.iter().all(|r: &Row| r.dtype != name)) {
                 println!("{name}: @{kernel} ({file}) compiled to PTX in {:.0} ms, JIT-loaded in {ms:.0} ms", default.ms);
                 println!(
-                    "{:<5} {:>20} {:>10} {:>10} {:>7}  {:<28} {:<52} check",
-                    "dtype", "MxNxK", "tile", "cuBLAS", "ratio", "entry", "config"
+                    "{:<5} {:>20} {:>10} {:>10} {:>7}  {:<28} {:>8}  {:<52} check",
+                    "dtype", "MxNxK", "tile", "cuBLAS", "ratio", "entry", "blocks", "config"
                 );
             }
             println!(
-                "{:<5} {:>20} {:>10.1} {:>10.1} {:>7.3}  {:<28} {:<52} {}",
+                "{:<5} {:>20} {:>10.1} {:>10.1} {:>7.3}  {:<28} {:>8}  {:<52} {}",
                 row.dtype,
                 format!("{}x{}x{}", shape[0], shape[1], shape[2]),
                 row.tflops(row.tile_ms),
                 row.tflops(row.cublas_ms),
                 row.cublas_ms / row.tile_ms,
                 format!("@{}", row.entry),
+                row.blocks_text(),
                 row.config,
                 row.check
             );
@@ -231,13 +241,14 @@ fn run(cli: &Cli) -> Result<()> {
         }
     }
     if let Some(path) = &cli.csv {
-        let mut text = String::from("dtype,m,n,k,entry,config,tile_ms,cublas_ms,tile_tflops,cublas_tflops,ratio,check\n");
+        let mut text = String::from("dtype,m,n,k,entry,blocks,config,tile_ms,cublas_ms,tile_tflops,cublas_tflops,ratio,check\n");
         for row in &rows {
             let [m, n, k] = row.shape;
             text += &format!(
-                "{},{m},{n},{k},{},{},{:.5},{:.5},{:.1},{:.1},{:.4},{}\n",
+                "{},{m},{n},{k},{},{},{},{:.5},{:.5},{:.1},{:.1},{:.4},{}\n",
                 row.dtype,
                 row.entry,
+                row.blocks_text(),
                 row.config.replace(',', " "),
                 row.tile_ms,
                 row.cublas_ms,
@@ -322,7 +333,8 @@ fn bench(
         reference_ms.push(f64::from(cuda.timed(gemm)?));
     }
     let config = config.map_or_else(|| "as written".to_string(), |c| c.to_string());
-    Ok(Row { dtype: name, shape: [m, n, k], entry: prepared.entry.clone(), config, tile_ms: median(tile), cublas_ms: median(reference_ms), check })
+    let (blocks, cluster) = (prepared.grid()[0], prepared.cluster());
+    Ok(Row { dtype: name, shape: [m, n, k], entry: prepared.entry.clone(), blocks, cluster, config, tile_ms: median(tile), cublas_ms: median(reference_ms), check })
 }
 
 /// The configuration to run for this shape: `--config`, else the tuned
@@ -351,7 +363,14 @@ fn choose(
         compiler: tune::COMPILER_ID.to_string(),
     };
     let name = kernels.name.clone();
-    let tuned = tuner.tune(&key, &tunable.configs(), |config| {
+    // Each distinct kernel once (a cached choice needs no compiling).
+    let configs = match tuner.cached(&key) {
+        Some(_) => tunable.configs(),
+        None => tile_runtime::tune::distinct(&tunable.configs(), |config| {
+            kernels.get(Some(config)).ok().map(|compiled| (compiled.tiles, tile_runtime::tune::hash(&compiled.bundle.to_json())))
+        }),
+    };
+    let tuned = tuner.tune(&key, &configs, |config| {
         let compiled = kernels.get(Some(config)).map_err(|e| format!("{e:#}"))?;
         let mut prepared = cuda.prepare(&compiled.bundle, &name, args, device, compiled.grid(m, n)).map_err(|e| e.to_string())?;
         cuda.median_ms(&mut prepared, 2, 10, true).map_err(|e| e.to_string())

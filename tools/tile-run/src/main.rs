@@ -353,22 +353,36 @@ fn autotune(
     // the inputs as read.
     let args = make_args(arrays, scalars);
     let device = cuda.upload(&args)?;
-    // Each configuration is compiled once: the tuner's final round measures
-    // the fastest again.
-    let mut compiled: std::collections::HashMap<Config, (tile_runtime::Bundle, Grid)> = std::collections::HashMap::new();
-    let tuned = tuner.tune(&key, &tunable.configs(), |config| {
-        let mut measure = || -> Result<f64> {
-            if !compiled.contains_key(config) {
-                let module = program.instantiate(Some(config))?;
-                let grid = launch.grid(&module, name)?;
-                let bundle = gpu::compile(program.context, module, Some(name), chip)?;
-                compiled.insert(config.clone(), (bundle, grid));
+    // Each configuration is compiled once (the tuner's final round
+    // measures the fastest again), and each distinct kernel measured once.
+    let mut compiled: std::collections::HashMap<Config, std::result::Result<(tile_runtime::Bundle, Grid), String>> =
+        std::collections::HashMap::new();
+    let compile = |config: &Config| -> std::result::Result<(tile_runtime::Bundle, Grid), String> {
+        let module = program.instantiate(Some(config)).map_err(|e| format!("{e:#}"))?;
+        let grid = launch.grid(&module, name).map_err(|e| format!("{e:#}"))?;
+        let bundle = gpu::compile(program.context, module, Some(name), chip).map_err(|e| format!("{e:#}"))?;
+        Ok((bundle, grid))
+    };
+    let configs = match tuner.cached(&key) {
+        Some(_) => tunable.configs(),
+        None => {
+            for config in tunable.configs() {
+                let result = compile(&config);
+                compiled.insert(config, result);
             }
-            let (bundle, grid) = &compiled[config];
-            let mut prepared = cuda.prepare(bundle, name, &args, &device, *grid)?;
-            Ok(cuda.median_ms(&mut prepared, 1, 5, false)?)
-        };
-        measure().map_err(|e| format!("{e:#}"))
+            tile_runtime::tune::distinct(&tunable.configs(), |config| {
+                compiled[config].as_ref().ok().map(|(bundle, grid)| (grid.0, tile_runtime::tune::hash(&bundle.to_json())))
+            })
+        }
+    };
+    let tuned = tuner.tune(&key, &configs, |config| {
+        if !compiled.contains_key(config) {
+            let result = compile(config);
+            compiled.insert(config.clone(), result);
+        }
+        let (bundle, grid) = compiled[config].as_ref().map_err(Clone::clone)?;
+        let mut prepared = cuda.prepare(bundle, name, &args, &device, *grid).map_err(|e| format!("{e:#}"))?;
+        cuda.median_ms(&mut prepared, 1, 5, false).map_err(|e| format!("{e:#}"))
     })?;
     if let Some(error) = &tuned.cache_error {
         eprintln!("tile-run: warning: the tuning choice was not cached: {error}");

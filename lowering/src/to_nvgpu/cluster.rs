@@ -1,0 +1,108 @@
+//! Clusters of two blocks (the `num_ctas = 2` hint) for the persistent,
+//! warp-specialised wgmma variant: blocks `2c` and `2c + 1` run as one
+//! cluster, and when their tiles share the B operand (the same K rows and
+//! columns, which the examples' grouped order gives neighbours) each
+//! requests half of B's 64-column boxes once, multicast into both blocks'
+//! shared memory. Each block then reads 2/3 of the operand bytes of a
+//! 128x256 tile from L2, as cuBLAS's 1x2 clusters do.
+//!
+//! The decision is per tile and made alike by both blocks, with no
+//! exchange: block `b`'s partner is `b ^ 1` (the grid is even and the
+//! runtime keeps a persistent block's virtual blocks `b + t * grid` in
+//! pairs), so each block recomputes its partner's B coordinates from the
+//! program's own index arithmetic and compares them with its own. A
+//! partner without a tile (an odd tile count) shares nothing.
+//!
+//! Synchronisation, the part that makes it correct:
+//! * A stage is refilled only when both blocks' consumers have released
+//!   it, since a multicast writes into both: each `empty` barrier counts
+//!   the consumer warps of both blocks, and each consumer warp arrives on
+//!   its own block's barrier and, through `mapa`, on its partner's. In a
+//!   tile that shares nothing, it arrives twice on its own instead.
+//! * The `full` barrier of a stage gets its bytes from both blocks'
+//!   requests; its own producer's `expect_tx` names them all, and the
+//!   partner's bytes can only come after this phase's arrival count
+//!   could complete (the partner waited for this block's release).
+//! * Barriers are initialised before either block touches the other's
+//!   (a `fence.mbarrier_init` and a cluster barrier at the start), and
+//!   neither block exits while the other may still arrive on its
+//!   barriers (a cluster barrier at the end).
+
+use super::IrValue;
+use crate::build::At;
+use melior::{
+    Context,
+    ir::{BlockLike, OperationRef, RegionLike, operation::OperationLike},
+};
+
+/// Blocks in a cluster.
+pub(super) const CTAS: i64 = 2;
+
+/// Makes the barriers' initialisation visible to the cluster and waits
+/// for both blocks to get there (all threads).
+pub(super) fn start(at: &At) -> Option<()> {
+    at.void("nvvm.fence.mbarrier.init", &[], &[])?;
+    wait_for_partner(at)
+}
+
+/// A cluster barrier of every thread of both blocks.
+fn wait_for_partner(at: &At) -> Option<()> {
+    at.void("nvvm.cluster.arrive", &[], &[("aligned", "unit")])?;
+    at.void("nvvm.cluster.wait", &[], &[("aligned", "unit")])?;
+    Some(())
+}
+
+/// Keeps `kernel`'s blocks from exiting before their partners: a cluster
+/// barrier before its return.
+pub(super) fn end<'c>(context: &'c Context, kernel: OperationRef<'c, '_>) -> Option<()> {
+    let entry = kernel.region(0).ok()?.first_block()?;
+    let at = At::before(context, entry.terminator()?)?;
+    wait_for_partner(&at)
+}
+
+/// Whether this block and its partner share the B operand of their
+/// tiles, the partner's being virtual block `peer`: that tile exists
+/// (below `tiles`) and `own` and `partner` (B's coordinates in each, those
+/// that differ between tiles) agree.
+pub(super) fn shares<'c>(at: &At<'c, '_>, peer: IrValue<'c>, tiles: IrValue<'c>, own: &[IrValue<'c>], partner: &[IrValue<'c>]) -> Option<IrValue<'c>> {
+    let mut all = at.op("arith.cmpi", &[peer, tiles], &["i1"], &[("predicate", "6 : i64")])?;
+    for (&mine, &theirs) in own.iter().zip(partner) {
+        let same = at.op("arith.cmpi", &[mine, theirs], &["i1"], &[("predicate", "0 : i64")])?;
+        all = at.op("arith.andi", &[all, same], &["i1"], &[])?;
+    }
+    Some(all)
+}
+
+/// This block's rank in its cluster, `block mod 2` (the grid's blocks go
+/// to clusters in order), as an `index`.
+pub(super) fn rank<'c>(at: &At<'c, '_>, block: IrValue<'c>) -> Option<IrValue<'c>> {
+    at.index_op("arith.andi", &[block, at.index(1)?])
+}
+
+/// A consumer warp's release of barrier `stage` of `group` (run by lanes
+/// 0 and 1): lane 0 arrives on this block's barrier, lane 1 on the
+/// partner's (rank `rank ^ 1`, through `mapa`) when the tile is `share`d,
+/// else on this block's as well. Local arrivals stay local instructions:
+/// through `mapa` to the block's own rank, every arrival took the
+/// cluster's path and the kernel ran 5% slower (BENCHMARKS.md, session 8).
+///
+/// The arrival is released at CTA scope, as CUTLASS's cluster pipelines
+/// do: the stage was read by wgmma, which `wgmma.wait_group` has already
+/// seen complete, so no memory access needs ordering at cluster scope. A
+/// cluster-scope release costs a memory barrier per arrival: ncu showed
+/// it as the main stall, and the kernel ran at 0.6 of cuBLAS
+/// (BENCHMARKS.md, session 8).
+pub(super) fn release<'c>(at: &At<'c, '_>, group: IrValue<'c>, stage: IrValue<'c>, lane: IrValue<'c>, share: IrValue<'c>, rank: IrValue<'c>) -> Option<()> {
+    let second = at.op("arith.cmpi", &[lane, at.index(1)?], &["i1"], &[("predicate", "0 : i64")])?;
+    let away = at.op("arith.andi", &[second, share], &["i1"], &[])?;
+    let branches = at.scf_if(away, true)?;
+    let remote = &branches[0];
+    let address = remote.op("nvgpu.mbarrier.get", &[group, stage], &["i32"], &[])?;
+    let pointer = remote.op("llvm.inttoptr", &[address], &["!llvm.ptr<3>"], &[])?;
+    let peer = remote.index_op("arith.xori", &[rank, remote.index(1)?])?;
+    let peer = remote.op("arith.index_castui", &[peer], &["i32"], &[])?;
+    let partner = remote.op("nvvm.mapa", &[pointer, peer], &["!llvm.ptr<7>"], &[])?;
+    remote.void("nvvm.mbarrier.arrive", &[partner], &[])?;
+    branches[1].op("nvgpu.mbarrier.arrive", &[group, stage], &["!nvgpu.mbarrier.token"], &[])?;
+    Some(())
+}
