@@ -625,3 +625,46 @@ func.func @tall(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>)
   tile.store %out, %pc[%bm, %bn] : tensor<256x128xf16> -> !tile.partition_view<256x128xf16>
   return
 }
+
+// -----
+
+// A persistent 128x256 tile with four stages (192 KiB) leaves room for two
+// of the output's four boxes beside the ring: the epilogue stages and
+// stores them two at a time, the second pair once the first is read out.
+// CHECK-LABEL: func.func @chunked__wgmma(
+// CHECK:         nvgpu.mbarrier.create -> <{{.*}}num_barriers = 4>
+// CHECK:         memref.alloc() {{.*}} : memref<229376xi8
+// CHECK:         nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK:         nvvm.cp.async.bulk.wait_group 0 {read}
+// CHECK:         nvvm.barrier
+// CHECK-COUNT-2: nvgpu.tma.async.store
+// CHECK:         nvvm.cp.async.bulk.commit.group
+// CHECK:         nvvm.cp.async.bulk.wait_group 0 {read}
+// CHECK:         nvvm.barrier
+// CHECK-COUNT-2: nvgpu.tma.async.store
+// CHECK:         nvvm.cp.async.bulk.commit.group
+// CHECK-NOT:     nvgpu.tma.async.store
+// CHECK:         return
+func.func @chunked(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>)
+    attributes {tile.kernel, tile.hints = {num_stages = 4 : i64, persistent = 1 : i64, warp_specialize = 1 : i64}} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<128x64xf16>
+  %pb = tile.partition_view %B : memref<?x?xf16> -> !tile.partition_view<64x256xf16>
+  %pc = tile.partition_view %C : memref<?x?xf16> -> !tile.partition_view<128x256xf16>
+  %bid = tile.block_id x : index
+  %nm = tile.num_tiles %pc dim 0 : !tile.partition_view<128x256xf16>
+  %bm = arith.remui %bid, %nm : index
+  %bn = arith.divui %bid, %nm : index
+  %nk = tile.num_tiles %pa dim 1 : !tile.partition_view<128x64xf16>
+  %zero = arith.constant dense<0.0> : tensor<128x256xf32>
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%c = %zero) -> (tensor<128x256xf32>) {
+    %a = tile.load %pa[%bm, %k] : !tile.partition_view<128x64xf16> -> tensor<128x64xf16>
+    %b = tile.load %pb[%k, %bn] : !tile.partition_view<64x256xf16> -> tensor<64x256xf16>
+    %d = tile.mma %a, %b, %c : tensor<128x64xf16>, tensor<64x256xf16> into tensor<128x256xf32>
+    scf.yield %d : tensor<128x256xf32>
+  }
+  %out = arith.truncf %acc : tensor<128x256xf32> to tensor<128x256xf16>
+  tile.store %out, %pc[%bm, %bn] : tensor<128x256xf16> -> !tile.partition_view<128x256xf16>
+  return
+}

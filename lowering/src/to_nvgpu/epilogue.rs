@@ -59,6 +59,9 @@ pub(super) struct Store {
     pub arg: usize,
     /// The stored element type: `f16`, `bf16` or `f32`.
     element: String,
+    /// Boxes staged at a time (all of the tile's unless a persistent
+    /// block's ring needs the room; see `Staging`).
+    pub chunk: i64,
 }
 
 impl Store {
@@ -79,6 +82,16 @@ impl Store {
     /// Shared memory the staged tile takes.
     pub fn tile_bytes(&self, m: i64, n: i64) -> i64 {
         m * n * self.bytes()
+    }
+
+    /// Shared memory one staged box takes (`m` rows of 128 bytes).
+    pub fn box_bytes(&self, m: i64) -> i64 {
+        m * SWIZZLE_BYTES
+    }
+
+    /// Shared memory the staging takes: `chunk` boxes.
+    pub fn staging_bytes(&self, m: i64) -> i64 {
+        self.chunk * self.box_bytes(m)
     }
 }
 
@@ -115,7 +128,8 @@ pub(super) fn find(kernel: OperationRef, for_op: OperationRef, iter: usize, m: i
     }
     let entry = kernel.region(0).ok()?.first_block()?;
     let arg = argument_of(partition.operand(0).ok()?, entry)?;
-    Some(Store { op: user.to_raw(), truncf, arg, element })
+    let chunk = n / (SWIZZLE_BYTES / if element == "f32" { 4 } else { 2 });
+    Some(Store { op: user.to_raw(), truncf, arg, element, chunk })
 }
 
 /// What the epilogue needs of the rewritten loop.
@@ -161,8 +175,9 @@ pub(super) fn emit<'c>(context: &'c Context, store: &Store, at_loop: &Loop<'c>) 
     let op = unsafe { OperationRef::from_raw(store.op) };
     let at = At::before(context, op)?;
     let tile = coordinates(store)?;
-    let issue = stage(context, &at, store, at_loop, at.index(0)?)?;
-    store_boxes(&issue, store, at_loop, issue.index(0)?, tile)?;
+    let all = 0..at_loop.n / store.box_columns();
+    let issue = stage(context, &at, store, at_loop, at.index(0)?, all.clone())?;
+    store_boxes(&issue, store, at_loop, issue.index(0)?, tile, all)?;
     // The boxes must be read out before the block exits and its shared
     // memory goes to the next block; their writes to global memory finish
     // on their own before the kernel is complete.
@@ -190,15 +205,16 @@ pub(super) fn coordinates<'c>(store: &Store) -> Option<[IrValue<'c>; 2]> {
     Some([super::detach(op.operand(2).ok()?), super::detach(op.operand(3).ok()?)])
 }
 
-/// Writes the accumulator (every wgmma waited for) at byte
-/// `offset` of the workgroup allocation as swizzled boxes, fences and
-/// meets the block; a builder for thread 0's part after that.
+/// Writes boxes `boxes` of the accumulator (every wgmma waited for) at
+/// byte `offset` of the workgroup allocation as swizzled boxes, fences
+/// and meets the block; a builder for thread 0's part after that.
 pub(super) fn stage<'c, 'a>(
     context: &'c Context,
     at: &At<'c, 'a>,
     store: &Store,
     at_loop: &Loop<'c>,
     offset: IrValue<'c>,
+    boxes: std::ops::Range<i64>,
 ) -> Option<At<'c, 'a>> {
     let Loop { result, raw, thread, leader, consumer, m, n, rows, .. } = *at_loop;
     let (t, bytes, columns) = (store.element.as_str(), store.bytes(), store.box_columns());
@@ -230,15 +246,16 @@ pub(super) fn stage<'c, 'a>(
     let first_row = body.index_op("arith.addi", &[body.index_op("arith.addi", &[warpgroup_rows, warp_rows])?, group])?;
     let pair_bytes = 2 * bytes;
     let word = if bytes == 2 { "i32" } else { "i64" };
-    let flat_type = format!("memref<{}x{word}, {workgroup}>", m * n / 2);
+    let flat_type = format!("memref<{}x{word}, {workgroup}>", m * (boxes.end - boxes.start) * columns / 2);
     let flat = body.op("memref.view", &[raw, offset], &[&flat_type], &[])?;
     // Byte offset of the pair in its 16-byte chunk, and the chunk's first
     // byte in the row before the swizzle, per thread.
     let quad_bytes = body.index_op("arith.muli", &[quad, body.index(pair_bytes)?])?;
-    for (block, j) in (0..blocks).flat_map(|block| (0..n / 8).map(move |j| (block, j))) {
+    let in_boxes = |j: i64| boxes.contains(&(8 * j / columns));
+    for (block, j) in (0..blocks).flat_map(|block| (0..n / 8).filter(move |&j| in_boxes(j)).map(move |j| (block, j))) {
         let registers = body.op("llvm.extractvalue", &[all], &[&inner], &[("position", &format!("array<i64: {block}>"))])?;
         let column = 8 * j;
-        let box_index = column / columns;
+        let box_index = column / columns - boxes.start;
         let in_row = body.index_op("arith.addi", &[quad_bytes, body.index((column % columns) * bytes)?])?;
         let chunk = body.index_op("arith.divui", &[in_row, body.index(16)?])?;
         let within = body.index_op("arith.remui", &[in_row, body.index(16)?])?;
@@ -275,9 +292,17 @@ pub(super) fn stage<'c, 'a>(
     at.scf_if(leader, false)?.into_iter().next()
 }
 
-/// Thread 0's TMA stores of the staged boxes (at byte `offset` of the
-/// allocation) to the tile at `tile` coordinates, committed as one group.
-pub(super) fn store_boxes<'c>(issue: &At<'c, '_>, store: &Store, at_loop: &Loop<'c>, offset: IrValue<'c>, tile: [IrValue<'c>; 2]) -> Option<()> {
+/// Thread 0's TMA stores of the staged boxes `boxes` (at byte `offset`
+/// of the allocation) to the tile at `tile` coordinates, committed as one
+/// group.
+pub(super) fn store_boxes<'c>(
+    issue: &At<'c, '_>,
+    store: &Store,
+    at_loop: &Loop<'c>,
+    offset: IrValue<'c>,
+    tile: [IrValue<'c>; 2],
+    boxes: std::ops::Range<i64>,
+) -> Option<()> {
     let Loop { raw, descriptor, m, n, .. } = *at_loop;
     let (t, columns) = (store.element.as_str(), store.box_columns());
     let workgroup = "#gpu.address_space<workgroup>";
@@ -286,15 +311,15 @@ pub(super) fn store_boxes<'c>(issue: &At<'c, '_>, store: &Store, at_loop: &Loop<
          l2promo = none, oob = zero, interleave = none>"
     );
     let map_value = issue.op("builtin.unrealized_conversion_cast", &[descriptor], &[&map], &[])?;
-    let boxes = n / columns;
-    let tiles = issue.op("memref.view", &[raw, offset], &[&format!("memref<{boxes}x{m}x{columns}x{t}, {workgroup}>")], &[])?;
+    let count = boxes.end - boxes.start;
+    let tiles = issue.op("memref.view", &[raw, offset], &[&format!("memref<{count}x{m}x{columns}x{t}, {workgroup}>")], &[])?;
     let row = issue.index_op("arith.muli", &[tile[0], issue.index(m)?])?;
     let col = issue.index_op("arith.muli", &[tile[1], issue.index(n)?])?;
     let box_type = format!("memref<{m}x{columns}x{t}, strided<[{columns}, 1], offset: ?>, {workgroup}>");
-    for b in 0..boxes {
+    for b in boxes.clone() {
         let source = issue.op(
             "memref.reinterpret_cast",
-            &[tiles, issue.index(b * m * columns)?],
+            &[tiles, issue.index((b - boxes.start) * m * columns)?],
             &[&box_type],
             &[
                 ("operandSegmentSizes", "array<i32: 1, 1, 0, 0>"),

@@ -112,9 +112,10 @@
 //! With `num_ctas = 2` on a persistent producer (`cluster.rs`), blocks run
 //! in clusters of two, and partners whose tiles have the same B each
 //! request half of its boxes for both, multicast by the TMA; stages are
-//! released to both producers. Correct on the H100, and measured slower
-//! than single blocks so far (0.90 of cuBLAS against 0.98 at 4096^3,
-//! BENCHMARKS.md, session 8): a knob the tuner tries, which has not won.
+//! released to both producers. The coupling needs slack: with three
+//! stages it ran at 0.90 of cuBLAS at 4096^3, with four at 0.976 against
+//! 0.994 for single blocks (BENCHMARKS.md, session 8). A knob the tuner
+//! tries.
 //!
 //! With the `persistent = 1` hint (`persistent.rs`), a kernel that is one
 //! such loop and its store over a 1-D grid runs on resident blocks that
@@ -399,10 +400,11 @@ fn find(kernel: OperationRef) -> Vec<Match> {
 /// general path's tiles within a block's 227 KiB.
 const PIPELINE_BUDGET: i64 = 160 * 1024;
 /// The same with the TMA epilogue, whose staging reuses the ring: four
-/// stages of 128x64 and 64x256 (or 256x64 and 64x128) operands, measured
-/// 2-10% faster than three (BENCHMARKS.md, session 8). A variant that
-/// then does not fit beside the rest of the kernel is dropped, not an
-/// error (`convert-tile-to-gpu`).
+/// stages of 128x64 and 64x256 (or 256x64 and 64x128) operands instead of
+/// three, 0.947 -> 0.963 of cuBLAS for bf16 4096^3 with a producer
+/// warpgroup (BENCHMARKS.md, session 8). A variant that then does not fit
+/// beside the rest of the kernel is dropped, not an error
+/// (`convert-tile-to-gpu`).
 const TMA_EPILOGUE_BUDGET: i64 = 200 * 1024;
 /// Registers a thread of a persistent block with a producer warpgroup
 /// keeps after `setmaxnreg`: the producer's warpgroup needs few; the two
@@ -450,6 +452,19 @@ fn stages(kernel: OperationRef, m: i64, n: i64, k: i64, epilogue_tile: i64) -> i
     let budget = if occupancy > 1 { pipeline.min(per_block - epilogue_tile) } else { pipeline };
     let fit = (budget / stage_bytes).clamp(1, MAX_STAGES);
     hint(kernel, "num_stages").unwrap_or(DEFAULT_STAGES).clamp(1, fit)
+}
+
+/// Boxes of the output a persistent block stages at a time: all of them
+/// if `stages` stages of `stage_bytes` fit beside them, else the most (a
+/// divisor of the box count) that let them fit, at least one. Each chunk
+/// after the first waits until the one before has been read out, which
+/// costs less than a stage: a 128x256 tile's four stages with two boxes
+/// at a time ran at 0.994 of cuBLAS (bf16 4096^3) where three stages with
+/// all four boxes ran at 0.983 (BENCHMARKS.md, session 8).
+fn staging(store: &epilogue::Store, m: i64, stages: i64, stage_bytes: i64) -> i64 {
+    let boxes = store.chunk;
+    let fits = |chunk: i64| stages * stage_bytes + chunk * store.box_bytes(m) <= PERSISTENT_BUDGET;
+    (1..=boxes).rev().find(|&chunk| boxes % chunk == 0 && fits(chunk)).unwrap_or(1)
 }
 
 fn is_loop(op: OperationRef) -> bool {
@@ -564,16 +579,20 @@ fn match_loop(kernel: OperationRef, mma: OperationRef) -> Option<Match> {
     // Persistent blocks keep the output tile apart from the ring (the next
     // tile's operands arrive during the epilogue): both must fit.
     let mut stages = stages;
-    let persistent = match &store {
+    let mut store = store;
+    let persistent = match &mut store {
         // On request (the tuner tries it): with one tile per block it only
         // costs a stage.
         Some(store) if ahead && simple && hint(kernel, "persistent") == Some(1) => {
-            let fit = (PERSISTENT_BUDGET - store.tile_bytes(m, n)) / ((m * k + k * n) * 2);
+            let stage_bytes = (m * k + k * n) * 2;
+            let staging = staging(store, m, stages, stage_bytes);
+            let fit = (PERSISTENT_BUDGET - staging * store.box_bytes(m)) / stage_bytes;
             let (op, truncf) = store.ops();
             let found = if fit >= 2 { persistent::find(kernel, for_op, op, truncf) } else { None };
             // The ring shrinks only for a kernel that does run persistently.
             if found.is_some() {
                 stages = stages.min(fit);
+                store.chunk = staging;
             }
             found
         }
@@ -699,10 +718,14 @@ fn rewrite<'c>(
     let a_ring_bytes = stages * m * k * 2;
     let ring_bytes = a_ring_bytes + stages * k * n * 2;
     let tile_bytes = found.store.as_ref().map_or(m * n * 4, |store| store.tile_bytes(m, n));
-    // A persistent block stages each output tile after the ring, which is
-    // already filling with the next tile's operands.
+    // A persistent block stages each output tile (a chunk of it at a time)
+    // after the ring, which is already filling with the next tile's
+    // operands.
     let persistent = virtual_blocks.is_some() && found.persistent.is_some() && found.store.is_some();
-    let raw_bytes = if persistent { ring_bytes + tile_bytes } else { ring_bytes.max(tile_bytes) };
+    let raw_bytes = match &found.store {
+        Some(store) if persistent => ring_bytes + store.staging_bytes(m),
+        _ => ring_bytes.max(tile_bytes),
+    };
     let raw_type = format!("memref<{raw_bytes}xi8, {workgroup}>");
     let alloc = [("alignment", "1024 : i64"), ("operandSegmentSizes", "array<i32: 0, 0>")];
     let raw = pre.op("memref.alloc", &[], &[&raw_type], &alloc)?;
@@ -1072,16 +1095,22 @@ fn rewrite<'c>(
         release(&then, stage, outer.shared)?;
     }
     if let (Some(outer), Some(store), Some(descriptor)) = (&outer, &found.store, output) {
-        // The previous tile's boxes must be read out of the staging buffer
-        // before it is overwritten; the barrier tells every thread.
-        let lead = post.scf_if(leader, false)?.into_iter().next()?;
-        lead.void("nvvm.cp.async.bulk.wait_group", &[], &[("group", "0 : i32"), ("read", "unit")])?;
         // Only consumers get here; a producer warpgroup is still loading.
         let meeting = empty.map(|_| warpgroups * WARPGROUP);
-        epilogue::sync(&post, meeting)?;
         let at_loop = epilogue::Loop { result, raw, descriptor, thread, leader, consumer: None, meeting, m, n, rows };
-        let issue_at = epilogue::stage(context, &post, store, &at_loop, post.index(ring_bytes)?)?;
-        epilogue::store_boxes(&issue_at, store, &at_loop, issue_at.index(ring_bytes)?, outer.output?)?;
+        // The staging buffer takes `chunk` boxes at a time.
+        let boxes = n / store.box_columns();
+        for first in (0..boxes).step_by(store.chunk.max(1) as usize) {
+            // The boxes staged before (the previous chunk's, or the previous
+            // tile's) must be read out before they are overwritten; the
+            // barrier tells every thread.
+            let lead = post.scf_if(leader, false)?.into_iter().next()?;
+            lead.void("nvvm.cp.async.bulk.wait_group", &[], &[("group", "0 : i32"), ("read", "unit")])?;
+            epilogue::sync(&post, meeting)?;
+            let chunk = first..(first + store.chunk).min(boxes);
+            let issue_at = epilogue::stage(context, &post, store, &at_loop, post.index(ring_bytes)?, chunk.clone())?;
+            epilogue::store_boxes(&issue_at, store, &at_loop, issue_at.index(ring_bytes)?, outer.output?, chunk)?;
+        }
         // The last boxes must be read out before the block exits.
         let after = At::before(context, outer.op.next_in_block()?)?;
         let lead = after.scf_if(leader, false)?.into_iter().next()?;
