@@ -311,13 +311,15 @@ impl Tuner {
 
 /// How many of the fastest configurations are measured again, and how
 /// many more times each.
-const FINALISTS: usize = 3;
-const ROUNDS: usize = 2;
+const FINALISTS: usize = 4;
+const ROUNDS: usize = 4;
 
 /// The fastest of `tried` after a final round: one measurement can be off
 /// by a few percent, which is about what separates the best
 /// configurations, so the `FINALISTS` fastest are measured `ROUNDS` more
-/// times, in turn, and compared by the median of their measurements.
+/// times, in turn, and compared by the median of their measurements. (With
+/// three finalists and two more rounds, f16 4096^3 on the H100 once picked
+/// a configuration 0.8% slower than the best: BENCHMARKS.md, session 8.)
 /// `None` if none ran.
 fn final_round(
     tried: &[(Config, std::result::Result<f64, String>)],
@@ -466,26 +468,27 @@ mod tests {
 
     #[test]
     fn a_lucky_first_measurement_does_not_win() {
-        let configs = vec![config(&[("n", 1)]), config(&[("n", 2)]), config(&[("n", 3)]), config(&[("n", 4)])];
+        let configs: Vec<Config> = (1..=5).map(|n| config(&[("n", n)])).collect();
         // n=1 measures fast once, then as it is; n=2 is steadily faster;
-        // n=4 is the slowest and not measured again.
+        // n=5 is the slowest and not measured again.
         let mut calls: BTreeMap<i64, usize> = BTreeMap::new();
         let time = |c: &Config| {
             let n = c.get("n").unwrap();
             let call = calls.entry(n).or_default();
             *call += 1;
-            assert!(!(n == 4 && *call > 1), "measured the slowest again");
+            assert!(!(n == 5 && *call > 1), "measured the slowest again");
             Ok(match (n, *call) {
                 (1, 1) => 0.9,
                 (1, _) => 1.2,
                 (2, _) => 1.0,
                 (3, _) => 1.1,
+                (4, _) => 1.15,
                 _ => 5.0,
             })
         };
         let tuned = Tuner::new(None).with_progress(false).tune(&key("a"), &configs, time).unwrap();
         assert_eq!((tuned.config.get("n"), tuned.ms), (Some(2), Some(1.0)));
-        assert_eq!(tuned.tried.len(), 4);
+        assert_eq!(tuned.tried.len(), 5);
     }
 
     #[test]
