@@ -227,7 +227,9 @@ impl Cuda {
         let address = |i: usize| self.address(device, i);
 
         let mut passed_over = Vec::new();
-        let mut chosen: Option<(&str, [u32; 3], u32, Vec<CudaSlice<u8>>, bool, u32)> = None;
+        // Entry, block, shared memory, descriptors, persistent, cluster.
+        type Chosen<'a> = (&'a str, [u32; 3], u32, Vec<CudaSlice<u8>>, bool, u32);
+        let mut chosen: Option<Chosen> = None;
         for variant in info.variants.iter().filter(|_| self.variants) {
             if variant.persistent && (gy, gz) != (1, 1) {
                 passed_over.push(format!("@{}: persistent blocks need a one-dimensional grid", variant.name));
@@ -308,22 +310,28 @@ impl Cuda {
         })
     }
 
-    /// How many clusters of `cluster` blocks of `function` are resident at
-    /// once (`cuOccupancyMaxActiveClusters`).
-    fn resident_clusters(&self, function: sys::CUfunction, block: [u32; 3], shared_memory: u32, cluster: u32, sms: i32) -> Result<i32> {
-        let mut attribute = cluster_attribute(cluster);
-        let config = sys::CUlaunchConfig {
-            gridDimX: cluster * sms.max(1) as u32,
-            gridDimY: 1,
-            gridDimZ: 1,
+    /// A launch on this stream with one attribute, which must outlive the
+    /// configuration's use.
+    fn launch_config(&self, grid: [u32; 3], block: [u32; 3], shared_memory: u32, attribute: &mut sys::CUlaunchAttribute) -> sys::CUlaunchConfig {
+        sys::CUlaunchConfig {
+            gridDimX: grid[0],
+            gridDimY: grid[1],
+            gridDimZ: grid[2],
             blockDimX: block[0],
             blockDimY: block[1],
             blockDimZ: block[2],
             sharedMemBytes: shared_memory,
             hStream: self.stream.cu_stream(),
-            attrs: &mut attribute,
+            attrs: attribute,
             numAttrs: 1,
-        };
+        }
+    }
+
+    /// How many clusters of `cluster` blocks of `function` are resident at
+    /// once (`cuOccupancyMaxActiveClusters`).
+    fn resident_clusters(&self, function: sys::CUfunction, block: [u32; 3], shared_memory: u32, cluster: u32, sms: i32) -> Result<i32> {
+        let mut attribute = cluster_attribute(cluster);
+        let config = self.launch_config([cluster * sms.max(1) as u32, 1, 1], block, shared_memory, &mut attribute);
         let mut clusters = 0;
         // SAFETY: `config` and the attribute it points to live across the
         // call; `function` is a live function of a loaded module.
@@ -340,18 +348,7 @@ impl Cuda {
         let mut params: Vec<*mut c_void> = prepared.slots.iter_mut().map(|s| (s as *mut u64).cast()).collect();
         if prepared.cluster > 1 {
             let mut attribute = cluster_attribute(prepared.cluster);
-            let config = sys::CUlaunchConfig {
-                gridDimX: prepared.grid[0],
-                gridDimY: prepared.grid[1],
-                gridDimZ: prepared.grid[2],
-                blockDimX: prepared.block[0],
-                blockDimY: prepared.block[1],
-                blockDimZ: prepared.block[2],
-                sharedMemBytes: prepared.shared_memory,
-                hStream: self.stream.cu_stream(),
-                attrs: &mut attribute,
-                numAttrs: 1,
-            };
+            let config = self.launch_config(prepared.grid, prepared.block, prepared.shared_memory, &mut attribute);
             // SAFETY: as for `launch_kernel` below; `config` and its
             // attribute live across the call, and `prepare` made the grid
             // a whole number of clusters.
