@@ -700,11 +700,11 @@ fn rewrite<'c>(
     };
     // Lane 0 of each consumer warp releases the stages; in a cluster,
     // lane 1 too, for the partner.
-    let (lane, first_lane) = match empty {
+    let (lane, signalling) = match empty {
         Some(_) => {
             let lane = pre.index_op("arith.remui", &[thread, pre.index(32)?])?;
-            let signalling = pre.index(if cluster { cluster::CTAS } else { 1 })?;
-            (Some(lane), Some(pre.op("arith.cmpi", &[lane, signalling], &["i1"], &[("predicate", "6 : i64")])?))
+            let lanes = pre.index(if cluster { cluster::CTAS } else { 1 })?;
+            (Some(lane), Some(pre.op("arith.cmpi", &[lane, lanes], &["i1"], &[("predicate", "6 : i64")])?))
         }
         None => (None, None),
     };
@@ -1019,12 +1019,12 @@ fn rewrite<'c>(
         }
     };
     let shared = outer.as_ref().and_then(|outer| outer.shared);
-    if let Some(first_lane) = first_lane {
+    if let Some(signalling) = signalling {
         // mma i-1 has completed (waitGroup 1): its stage is released. A
         // persistent block releases the last stage of a tile after its K
         // loop, with that tile's sharing.
         let later = after_mma.op("arith.cmpi", &[iv, lower], &["i1"], &[("predicate", "8 : i64")])?;
-        let now = after_mma.op("arith.andi", &[first_lane, later], &["i1"], &[])?;
+        let now = after_mma.op("arith.andi", &[signalling, later], &["i1"], &[])?;
         let then = after_mma.scf_if(now, false)?.into_iter().next()?;
         let previous = then.index_op("arith.remui", &[then.index_op("arith.subi", &[iteration, c1])?, ring])?;
         release(&then, previous, shared)?;
@@ -1084,11 +1084,11 @@ fn rewrite<'c>(
     if wait_group > 0 {
         post.void("nvvm.wgmma.wait.group.sync.aligned", &[], &[("group", "0 : i64")])?;
     }
-    if let (Some(outer), Some(first_lane)) = (&outer, first_lane) {
+    if let (Some(outer), Some(signalling)) = (&outer, signalling) {
         // The tile's last wgmma has completed: its stage is free for the
         // next tile's operands.
         let some = post.op("arith.cmpi", &[upper, lower], &["i1"], &[("predicate", "8 : i64")])?;
-        let now = post.op("arith.andi", &[first_lane, some], &["i1"], &[])?;
+        let now = post.op("arith.andi", &[signalling, some], &["i1"], &[])?;
         let then = post.scf_if(now, false)?.into_iter().next()?;
         let last = then.index_op("arith.subi", &[then.index_op("arith.addi", &[outer.base, upper])?, c1])?;
         let (stage, _) = ring_slot(&then, last, stages)?;
