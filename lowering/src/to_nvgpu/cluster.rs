@@ -4,7 +4,8 @@
 //! columns, which the examples' grouped order gives neighbours) each
 //! requests half of B's 64-column boxes once, multicast into both blocks'
 //! shared memory. Each block then reads 2/3 of the operand bytes of a
-//! 128x256 tile from L2, as cuBLAS's 1x2 clusters do.
+//! 128x256 tile from L2 (cuBLAS's kernel at 4096^3 runs in 1x2
+//! clusters, `nvjet_..._1x2_...`).
 //!
 //! The decision is per tile and made alike by both blocks, with no
 //! exchange: block `b`'s partner is `b ^ 1` (the grid is even and the
@@ -82,9 +83,10 @@ pub(super) fn rank<'c>(at: &At<'c, '_>, block: IrValue<'c>) -> Option<IrValue<'c
 /// A consumer warp's release of barrier `stage` of `group` (run by lanes
 /// 0 and 1): lane 0 arrives on this block's barrier, lane 1 on the
 /// partner's (rank `rank ^ 1`, through `mapa`) when the tile is `share`d,
-/// else on this block's as well. Local arrivals stay local instructions:
-/// through `mapa` to the block's own rank, every arrival took the
-/// cluster's path and the kernel ran 5% slower (BENCHMARKS.md, session 8).
+/// else on this block's as well. Local arrivals are plain local
+/// `mbarrier.arrive`s; only the partner's goes through `mapa`. (Sending
+/// both through `mapa` measured the same within noise, 0.902 against
+/// 0.906 of cuBLAS with three stages: BENCHMARKS.md, session 8, runs 4-5.)
 ///
 /// The arrival is released at CTA scope, as CUTLASS's cluster pipelines
 /// do: the stage was read by wgmma, which `wgmma.wait_group` has already
