@@ -143,7 +143,10 @@ for config in ['tile_m=64,tile_n=256', 'tile_m=128,tile_n=256,num_stages=3', 'ti
                # 128 accumulator rows a warpgroup (two wgmma row blocks)
                'tile_m=256,tile_n=128,num_stages=3', 'tile_m=256,tile_n=64,warp_specialize=1',
                'tile_m=256,tile_n=128,warp_specialize=1,persistent=1',
-               'tile_m=256,tile_n=128,warp_specialize=1,persistent=1,num_ctas=2']:
+               'tile_m=256,tile_n=128,warp_specialize=1,persistent=1,num_ctas=2',
+               # split-K: each tile in a cluster of two blocks, one K half each
+               'tile_m=128,tile_n=128,split_k=2', 'tile_m=64,tile_n=128,warp_specialize=1,split_k=2',
+               'tile_m=128,tile_n=256,num_stages=3,split_k=2', 'tile_m=256,tile_n=128,warp_specialize=1,split_k=2']:
     for (m, n, k) in [(1000, 1000, 1000), (520, 264, 72)]:
         matmul('matmul_f16_f16', m, n, k, 'f16', flags=['--config', config])
     matmul('matmul_bf16_bf16', 1000, 1000, 1000, 'bf16', flags=['--config', config])
@@ -152,6 +155,11 @@ for config in ['tile_m=64,tile_n=256', 'tile_m=128,tile_n=256,num_stages=3', 'ti
         # and a last group of one tile row (partners with different B).
         matmul('matmul_f16_f16', 4040, 1976, 200, 'f16', flags=['--config', config])
         matmul('matmul_bf16_bf16', 2120, 2800, 136, 'bf16', flags=['--config', config])
+    if 'split_k=2' in config:
+        # One K step (none for rank 1), an odd count, and many.
+        matmul('matmul_f16_f16', 300, 200, 40, 'f16', flags=['--config', config])
+        matmul('matmul_bf16_bf16', 136, 2100, 200, 'bf16', flags=['--config', config])
+        matmul('matmul_f16_f16', 128, 1024, 4096, 'f16', flags=['--config', config])
 if '--large' in sys.argv:
     matmul('matmul', 4096, 4096, 4096, 'f16')
     matmul('matmul_f16_f16', 4096, 4096, 4096, 'f16')

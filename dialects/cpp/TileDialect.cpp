@@ -608,6 +608,14 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                              << "' is a unit attribute of a kernel whose last argument is an index";
     return success();
   }
+  if (name == "tile.split_k") {
+    // Written by convert-tile-to-nvgpu: each program block runs as a
+    // cluster of this many blocks that split its K steps.
+    auto ways = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!ways || ways.getValue().getSExtValue() < 2 || ways.getValue().getSExtValue() > 8)
+      return op->emitError() << "'" << name << "' must be an integer from 2 to 8";
+    return success();
+  }
   if (name == "tile.distributed") {
     // Written by convert-tile-to-nvgpu on the stores of its epilogue: each
     // thread stores its own registers, so tile-distribute leaves them be.

@@ -268,7 +268,7 @@ fn kernel_to_gpu<'c>(
     // Descriptor arguments and the kernel a variant belongs to, which
     // the bundle's metadata is read from.
     let mut carried = Vec::new();
-    for key in ["arg_attrs", "tile.variant_of", "tile.persistent", "nvvm.minctasm", "nvvm.cluster_dim"] {
+    for key in ["arg_attrs", "tile.variant_of", "tile.persistent", "nvvm.minctasm", "nvvm.cluster_dim", "tile.split_k"] {
         if let Ok(value) = kernel.attribute(key) {
             carried.push((Identifier::new(context, key), value));
         }

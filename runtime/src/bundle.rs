@@ -41,6 +41,11 @@ pub struct Variant {
     /// clusters as are resident at once.
     #[serde(default = "one", skip_serializing_if = "is_one")]
     pub cluster: u32,
+    /// Blocks that each program block runs as (1: one), splitting its K
+    /// steps: the launch has that many times the program's grid along x,
+    /// in clusters of as many (`cluster` is the same number).
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub split_k: u32,
 }
 
 fn one() -> u32 {

@@ -227,8 +227,9 @@ impl Cuda {
         let address = |i: usize| self.address(device, i);
 
         let mut passed_over = Vec::new();
-        // Entry, block, shared memory, descriptors, persistent, cluster.
-        type Chosen<'a> = (&'a str, [u32; 3], u32, Vec<CudaSlice<u8>>, bool, u32);
+        // Entry, block, shared memory, descriptors, persistent, cluster,
+        // split-K ways.
+        type Chosen<'a> = (&'a str, [u32; 3], u32, Vec<CudaSlice<u8>>, bool, u32, u32);
         let mut chosen: Option<Chosen> = None;
         for variant in info.variants.iter().filter(|_| self.variants) {
             if variant.persistent && (gy, gz) != (1, 1) {
@@ -237,15 +238,16 @@ impl Cuda {
             }
             match self.encode_all(&variant.tma, args, &address) {
                 Ok(descriptors) => {
-                    chosen = Some((&variant.name, variant.block, variant.shared_memory, descriptors, variant.persistent, variant.cluster.max(1)));
+                    let cluster = variant.cluster.max(1);
+                    chosen = Some((&variant.name, variant.block, variant.shared_memory, descriptors, variant.persistent, cluster, variant.split_k.max(1)));
                     break;
                 }
                 Err(Error::Launch(why)) => passed_over.push(format!("@{}: {why}", variant.name)),
                 Err(other) => return Err(other),
             }
         }
-        let (entry, block, shared_memory, descriptors, persistent, cluster) =
-            chosen.unwrap_or((name, info.block, info.shared_memory, Vec::new(), false, 1));
+        let (entry, block, shared_memory, descriptors, persistent, cluster, split_k) =
+            chosen.unwrap_or((name, info.block, info.shared_memory, Vec::new(), false, 1, 1));
         let function = self.function(bundle, entry)?;
         if shared_memory > 48 * 1024 {
             // SAFETY: a live function of a loaded module.
@@ -293,8 +295,17 @@ impl Cuda {
                 resident_grid(gx, per_sm, sms)
             }
             .ok_or_else(|| Error::Launch(format!("@{entry} does not fit on a multiprocessor")))?;
-        } else if cluster > 1 {
-            return Err(Error::Launch(format!("@{entry} runs in clusters but is not persistent; the runtime launches no such variant")));
+        } else if split_k > 1 && cluster == split_k {
+            // Each program block runs as a cluster of `split_k` blocks.
+            launched = gx
+                .checked_mul(u64::from(split_k))
+                .filter(|&blocks| blocks <= i32::MAX as u64)
+                .ok_or_else(|| Error::Launch(format!("grid {gx} split {split_k} ways does not fit a CUDA launch (x < 2^31)")))?;
+        } else if cluster > 1 || split_k > 1 {
+            return Err(Error::Launch(format!(
+                "@{entry} runs in clusters of {cluster} and splits K {split_k} ways; the runtime launches clusters only for \
+                 persistent variants or split-K clusters of the same size"
+            )));
         }
         Ok(Prepared {
             entry: entry.to_string(),

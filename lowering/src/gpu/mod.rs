@@ -251,12 +251,17 @@ fn variants(module: &Module, name: &str) -> Result<Vec<Variant>> {
                 .and_then(|a| DenseI32ArrayAttribute::try_from(a).ok())
                 .and_then(|a| a.element(0).ok())
                 .map_or(1, |x| x.max(1) as u32);
-            found.push((variant, tma, op.has_attribute("tile.persistent"), cluster));
+            let split_k = op
+                .attribute("tile.split_k")
+                .ok()
+                .and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok())
+                .map_or(1, |s| s.value().clamp(1, i64::from(u32::MAX)) as u32);
+            found.push((variant, tma, op.has_attribute("tile.persistent"), cluster, split_k));
         }
         WalkResult::Advance
     });
     let mut variants = Vec::new();
-    for (variant, tma, persistent, cluster) in found {
+    for (variant, tma, persistent, cluster, split_k) in found {
         let variant = variant.ok_or_else(|| Error::Gpu(format!("a variant of @{name} has no name")))?;
         let tma = tma
             .into_iter()
@@ -264,7 +269,7 @@ fn variants(module: &Module, name: &str) -> Result<Vec<Variant>> {
             .ok_or_else(|| Error::Gpu(format!("kernel @{variant} has an unreadable tile.tma descriptor")))?;
         let (block, shared_memory) = launch_shape(module, &variant)
             .ok_or_else(|| Error::Gpu(format!("kernel @{variant} has no launch shape after convert-tile-to-gpu")))?;
-        variants.push(Variant { name: variant, block, shared_memory, tma, persistent, cluster });
+        variants.push(Variant { name: variant, block, shared_memory, tma, persistent, cluster, split_k });
     }
     Ok(variants)
 }

@@ -150,6 +150,7 @@ use tile_runtime::TmaDescriptor;
 mod cluster;
 mod epilogue;
 mod persistent;
+mod split;
 
 /// Suffix of the variant's name.
 pub const VARIANT_SUFFIX: &str = "__wgmma";
@@ -249,6 +250,9 @@ struct Match {
     /// Whether blocks run in clusters of two that multicast B (see
     /// `cluster`).
     cluster: bool,
+    /// Whether each tile runs as a cluster of two blocks that split its K
+    /// steps (see `split`).
+    split: bool,
 }
 
 /// Clones `kernel` into its variant and maps the variant's main loops;
@@ -325,12 +329,21 @@ fn add_variant<'c>(context: &'c Context, kernel: OperationRef<'c, '_>) -> Option
         } else {
             None
         };
-        let roles = Roles { warpgroups, producer, cluster };
+        let split = match found.split && matches.len() == 1 {
+            // SAFETY: the matched loop is a live op of the variant.
+            true => Some(split::prepare(context, variant, unsafe { OperationRef::from_raw(found.for_op) })?),
+            false => None,
+        };
+        let roles = Roles { warpgroups, producer, cluster, split };
         rewrite(context, found, [pointers[0], pointers[1]], output, roles, virtual_blocks)?;
     }
     if cluster {
         variant_mut.set_attribute("nvvm.cluster_dim", Attribute::parse(context, &format!("array<i32: {}, 1, 1>", cluster::CTAS))?);
         cluster::end(context, variant)?;
+    }
+    if matches.len() == 1 && matches[0].split {
+        variant_mut.set_attribute("nvvm.cluster_dim", Attribute::parse(context, &format!("array<i32: {}, 1, 1>", split::WAYS))?);
+        variant_mut.set_attribute("tile.split_k", Attribute::parse(context, &format!("{} : i64", split::WAYS))?);
     }
     if persistent {
         variant_mut.set_attribute("tile.persistent", Attribute::unit(context));
@@ -440,8 +453,9 @@ const SM_SHARED_MEMORY: i64 = 228 * 1024;
 /// least one, and no more than fit. With an `occupancy` hint of `n`, the
 /// ring leaves room for `n` blocks on an SM, each also holding the
 /// `epilogue_tile` bytes of the general path's epilogue (none when the
-/// TMA epilogue stages the output in the ring).
-fn stages(kernel: OperationRef, m: i64, n: i64, k: i64, epilogue_tile: i64) -> i64 {
+/// TMA epilogue stages the output in the ring); `reserve` bytes go to
+/// neither (split-K's partial sums).
+fn stages(kernel: OperationRef, m: i64, n: i64, k: i64, epilogue_tile: i64, reserve: i64) -> i64 {
     let stage_bytes = (m * k + k * n) * 2;
     let occupancy = hint(kernel, "occupancy").unwrap_or(1).clamp(1, 32);
     // 2 KiB of slack for the general path's small buffers.
@@ -449,7 +463,7 @@ fn stages(kernel: OperationRef, m: i64, n: i64, k: i64, epilogue_tile: i64) -> i
     // With the TMA epilogue, the output is staged in the ring's memory
     // once the loop is done: the ring can have more of the block's.
     let pipeline = if epilogue_tile == 0 { TMA_EPILOGUE_BUDGET } else { PIPELINE_BUDGET };
-    let budget = if occupancy > 1 { pipeline.min(per_block - epilogue_tile) } else { pipeline };
+    let budget = if occupancy > 1 { pipeline.min(per_block - epilogue_tile) } else { pipeline } - reserve;
     let fit = (budget / stage_bytes).clamp(1, MAX_STAGES);
     hint(kernel, "num_stages").unwrap_or(DEFAULT_STAGES).clamp(1, fit)
 }
@@ -563,7 +577,6 @@ fn match_loop(kernel: OperationRef, mma: OperationRef) -> Option<Match> {
     // The TMA epilogue stages the output in the ring; the general one
     // needs a tile of its own.
     let epilogue_tile = if store.is_some() { 0 } else { m * n * 2 };
-    let stages = if ahead { stages(kernel, m, n, k, epilogue_tile) } else { 1 };
     let mut simple = true;
     let mut next = body.first_operation();
     while let Some(op) = next {
@@ -573,6 +586,18 @@ fn match_loop(kernel: OperationRef, mma: OperationRef) -> Option<Match> {
             && (0..op.result_count()).all(|i| op.result(i).is_ok_and(|r| tile_type(r.r#type()).is_none()));
         simple &= scalar || op == mma || loads.iter().any(|l| l.ptr == op.to_raw().ptr) || op_name(op) == "scf.yield";
     }
+    // On request (the tuner tries it), for blocks that are not persistent:
+    // a K loop that carries nothing but the accumulator and does nothing
+    // but multiply, which the TMA epilogue stores (its partial sums are
+    // then all the loop leaves).
+    let split = ahead
+        && simple
+        && for_op.result_count() == 1
+        && store.is_some()
+        && hint(kernel, "split_k") == Some(split::WAYS)
+        && hint(kernel, "persistent") != Some(1);
+    let reserve = if split { m * n * 4 } else { 0 };
+    let stages = if ahead { stages(kernel, m, n, k, epilogue_tile, reserve) } else { 1 };
     // On request (the tuner tries it): a warpgroup of loads only pays
     // off where the loop runs long (BENCHMARKS.md).
     let specialize = ahead && stages > 1 && simple && hint(kernel, "warp_specialize").is_some_and(|v| v > 0);
@@ -619,6 +644,7 @@ fn match_loop(kernel: OperationRef, mma: OperationRef) -> Option<Match> {
         store,
         persistent,
         cluster,
+        split,
     })
 }
 
@@ -629,10 +655,10 @@ fn rewrite<'c>(
     found: &Match,
     pointers: [IrValue<'c>; 2],
     output: Option<IrValue<'c>>,
-    roles: Roles,
+    roles: Roles<'c>,
     virtual_blocks: Option<IrValue<'c>>,
 ) -> Option<()> {
-    let Roles { warpgroups, producer, cluster } = roles;
+    let Roles { warpgroups, producer, cluster, split } = roles;
     // SAFETY: the matched ops are alive: the variant is only changed by
     // this function, one match at a time, and matches are disjoint loops.
     let (for_op, mma) = unsafe { (OperationRef::from_raw(found.for_op), OperationRef::from_raw(found.mma)) };
@@ -713,6 +739,9 @@ fn rewrite<'c>(
     } else {
         pre.void("gpu.barrier", &[], &[])?;
     }
+    if split.is_some() {
+        split::start(&pre)?;
+    }
     // One allocation holds the ring and, after the loop, the f32 tile the
     // accumulator is stored to: the ring is free by then.
     let a_ring_bytes = stages * m * k * 2;
@@ -722,8 +751,12 @@ fn rewrite<'c>(
     // after the ring, which is already filling with the next tile's
     // operands.
     let persistent = virtual_blocks.is_some() && found.persistent.is_some() && found.store.is_some();
+    // Split-K's partial sums come after the ring and the staging: they
+    // arrive while this block may still be multiplying.
+    let partials_offset = ring_bytes.max(tile_bytes);
     let raw_bytes = match &found.store {
         Some(store) if persistent => ring_bytes + store.staging_bytes(m),
+        _ if split.is_some() => partials_offset + m * n * 4,
         _ => ring_bytes.max(tile_bytes),
     };
     let raw_type = format!("memref<{raw_bytes}xi8, {workgroup}>");
@@ -1127,6 +1160,17 @@ fn rewrite<'c>(
         } else {
             None
         };
+        // With split-K, rank 1's sums join rank 0's, which stores them.
+        let (result, leader) = match split {
+            Some(rank) => {
+                let threads = warpgroups * WARPGROUP;
+                let partials = split::Partials { raw, offset: partials_offset, thread, threads, consumer, rank };
+                let sum = split::reduce(&post, result, &accumulator, &partials, rows, n)?;
+                let first = post.op("arith.cmpi", &[rank, c0], &["i1"], &[("predicate", "0 : i64")])?;
+                (sum, post.op("arith.andi", &[leader, first], &["i1"], &[])?)
+            }
+            None => (result, leader),
+        };
         let at_loop = epilogue::Loop { result, raw, descriptor, thread, leader, consumer, meeting: None, m, n, rows };
         return epilogue::emit(context, store, &at_loop);
     }
@@ -1202,13 +1246,15 @@ fn is_zero(value: IrValue) -> bool {
 }
 
 /// How the variant's warpgroups work: consumers that multiply (one or
-/// two), whether a producer warpgroup loads for them, and whether blocks
-/// pair up in clusters (see `cluster`).
+/// two), whether a producer warpgroup loads for them, whether blocks
+/// pair up in clusters (see `cluster`), and with split-K the block's rank
+/// in its tile's cluster (see `split`).
 #[derive(Clone, Copy)]
-struct Roles {
+struct Roles<'c> {
     warpgroups: i64,
     producer: bool,
     cluster: bool,
+    split: Option<IrValue<'c>>,
 }
 
 /// One tile of a persistent block (see `tile_of` in `rewrite`).
