@@ -51,7 +51,7 @@
 //! ```
 //!
 //! The ring has the kernel's `num_stages` hint stages, else 4 (measured
-//! fastest on the H200, BENCHMARKS.md), at most what fits in 160 KiB
+//! fastest on the H200, BENCHMARKS.md), at most eight and what fits in 160 KiB
 //! (200 KiB with the TMA epilogue below, which needs no tile of its own). The
 //! ring's buffers are views of one workgroup allocation, which the f32
 //! tile the accumulator is stored to reuses after the loop. When a load's
@@ -429,8 +429,11 @@ const CONSUMER_REGISTERS: i64 = 232;
 /// Shared memory of a persistent block's ring and output tile together
 /// (of the 227 KiB a block may have, 2 KiB left to the general path).
 const PERSISTENT_BUDGET: i64 = 225 * 1024;
-/// Most stages: beyond four, loads are far enough ahead.
-const MAX_STAGES: i64 = 4;
+/// Most stages. Small grids need loads far ahead: cuBLAS's kernel at
+/// 1024^3 has eight stages of 128x64 tiles (`nvjet_..._128x64_64x8_...`),
+/// and 64x128 tiles with eight stages ran at 1.046 of cuBLAS there against
+/// 0.910 with four (BENCHMARKS.md, session 9).
+const MAX_STAGES: i64 = 8;
 /// Stages without a hint.
 pub(crate) const DEFAULT_STAGES: i64 = 4;
 
