@@ -613,13 +613,15 @@ fn match_loop(kernel: OperationRef, mma: OperationRef) -> Option<Match> {
         // costs a stage.
         Some(store) if ahead && simple && hint(kernel, "persistent") == Some(1) => {
             let stage_bytes = (m * k + k * n) * 2;
-            let staging = staging(store, m, stages, stage_bytes);
+            let clustered = specialize && hint(kernel, "num_ctas") == Some(cluster::CTAS);
+            let wanted = if clustered { stages.min(cluster::MAX_STAGES) } else { stages };
+            let staging = staging(store, m, wanted, stage_bytes);
             let fit = (PERSISTENT_BUDGET - staging * store.box_bytes(m)) / stage_bytes;
             let (op, truncf) = store.ops();
             let found = if fit >= 2 { persistent::find(kernel, for_op, op, truncf) } else { None };
             // The ring shrinks only for a kernel that does run persistently.
             if found.is_some() {
-                stages = stages.min(fit);
+                stages = wanted.min(fit);
                 store.chunk = staging;
             }
             found
