@@ -146,11 +146,15 @@ for config in ['tile_m=64,tile_n=256', 'tile_m=128,tile_n=256,num_stages=3', 'ti
                'tile_m=256,tile_n=128,warp_specialize=1,persistent=1,num_ctas=2',
                # split-K: each tile in a cluster of two blocks, one K half each
                'tile_m=128,tile_n=128,split_k=2', 'tile_m=64,tile_n=128,warp_specialize=1,split_k=2',
-               'tile_m=128,tile_n=256,num_stages=3,split_k=2', 'tile_m=256,tile_n=128,warp_specialize=1,split_k=2']:
+               'tile_m=128,tile_n=256,num_stages=3,split_k=2', 'tile_m=256,tile_n=128,warp_specialize=1,split_k=2',
+               # ping-pong: the consumer warpgroups take alternate tiles
+               'tile_m=128,tile_n=128,num_stages=4,warp_specialize=1,persistent=1,pingpong=1',
+               'tile_m=64,tile_n=256,num_stages=8,warp_specialize=1,persistent=1,pingpong=1',
+               'tile_m=64,tile_n=128,num_stages=8,warp_specialize=1,persistent=1,pingpong=1']:
     for (m, n, k) in [(1000, 1000, 1000), (520, 264, 72)]:
         matmul('matmul_f16_f16', m, n, k, 'f16', flags=['--config', config])
     matmul('matmul_bf16_bf16', 1000, 1000, 1000, 'bf16', flags=['--config', config])
-    if 'num_ctas=2' in config:
+    if 'num_ctas=2' in config or 'pingpong=1' in config:
         # Several tiles per block, an odd tile count (a block with none),
         # and a last group of one tile row (partners with different B).
         matmul('matmul_f16_f16', 4040, 1976, 200, 'f16', flags=['--config', config])

@@ -56,7 +56,9 @@ constexpr int64_t kMaxTileElements = int64_t(1) << 20;
 bool isF8(Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); }
 
 // The hints (and tuning knobs) that switch something on or off: 0 or 1.
-bool isFlagKnob(StringRef key) { return key == "warp_specialize" || key == "persistent"; }
+bool isFlagKnob(StringRef key) {
+  return key == "warp_specialize" || key == "persistent" || key == "pingpong";
+}
 
 /// The element types a tile may hold: the contract's list, f8 included (f8
 /// tiles are loaded and stored to feed `tile.mma`).

@@ -3,7 +3,7 @@
 //! Summary: for each `tile.kernel` function with a `tile.config`
 //! dictionary, resize the tiles of its `tile.mma`s to the configuration's
 //! `tile_m`, `tile_n` and `tile_k`, and move its `num_stages`,
-//! `occupancy`, `num_ctas`, `warp_specialize`, `persistent` and `split_k` into `tile.hints`; drop every kernel's
+//! `occupancy`, `num_ctas`, `warp_specialize`, `persistent`, `split_k` and `pingpong` into `tile.hints`; drop every kernel's
 //! `tile.tune` space, which later passes have no use for. The autotuner
 //! (`tile_lowering::tune`) sets `tile.config` to each point of the
 //! kernel's `tile.tune` space in turn; a user may also write one by hand.
@@ -68,7 +68,7 @@ pub const TUNE: &str = "tile.tune";
 /// one sizes.
 pub const TILE_KEYS: [(&str, Dim); 3] = [("tile_m", Dim::M), ("tile_n", Dim::N), ("tile_k", Dim::K)];
 /// Configuration keys that become `tile.hints`.
-pub const HINT_KEYS: [&str; 6] = ["num_stages", "occupancy", "num_ctas", "warp_specialize", "persistent", "split_k"];
+pub const HINT_KEYS: [&str; 7] = ["num_stages", "occupancy", "num_ctas", "warp_specialize", "persistent", "split_k", "pingpong"];
 
 /// A dim of `tile.mma`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -142,9 +142,9 @@ fn read_config<'c>(kernel: OperationRef<'c, '_>) -> Result<Config, Failure<'c>> 
             }
             config.tiles.push((*dim, value));
         } else if HINT_KEYS.contains(&key.as_str()) {
-            // warp_specialize and persistent are 0 or 1; the others count
-            // something.
-            if value < i64::from(key != "warp_specialize" && key != "persistent") {
+            // warp_specialize, persistent and pingpong are 0 or 1; the
+            // others count something.
+            if value < i64::from(!matches!(key.as_str(), "warp_specialize" | "persistent" | "pingpong")) {
                 return Err((at, format!("{CONFIG}: '{key}' = {value} must be at least 1")));
             }
             config.hints.push((key, value));

@@ -13,8 +13,8 @@
 //! `tile_m`, `tile_n` and `tile_k` size the `tile.mma`'s `M`, `N` and `K`
 //! tiles (and every tile the program ties to them, see
 //! [`crate::specialize`]); `num_stages`, `occupancy`, `num_ctas`,
-//! `warp_specialize` and `persistent` (both 0 or 1) and `split_k` are the
-//! hints. The
+//! `warp_specialize`, `persistent` and `pingpong` (0 or 1) and `split_k`
+//! are the hints. The
 //! program as written is the default configuration, always tried first. The space is exhaustive: every combination is compiled
 //! and timed by the runtime's [`tile_runtime::tune::Tuner`].
 //!
@@ -47,13 +47,14 @@ use tile_runtime::tune::Config;
 pub const COMPILER_ID: &str = env!("TILE_COMPILER_ID");
 
 /// Each hint knob and what the compiler does without the hint.
-const DEFAULT_HINTS: [(&str, i64); 6] = [
+const DEFAULT_HINTS: [(&str, i64); 7] = [
     ("num_stages", crate::to_nvgpu::DEFAULT_STAGES),
     ("occupancy", 1),
     ("num_ctas", 1),
     ("warp_specialize", 0),
     ("persistent", 0),
     ("split_k", 1),
+    ("pingpong", 0),
 ];
 
 /// A kernel's tuning space.

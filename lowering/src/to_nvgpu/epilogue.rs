@@ -146,8 +146,12 @@ pub(super) struct Loop<'c> {
     /// rows (`None`: every one does).
     pub consumer: Option<IrValue<'c>>,
     /// The threads that meet at the epilogue's barriers, when not the
-    /// whole block (a persistent producer warpgroup is still loading).
-    pub meeting: Option<i64>,
+    /// whole block (a persistent producer warpgroup is still loading), and
+    /// the named barrier they meet at.
+    pub meeting: Option<Meeting<'c>>,
+    /// Whether each warpgroup holds a tile of its own (ping-pong), not its
+    /// rows of the block's.
+    pub own_tile: bool,
     pub m: i64,
     pub n: i64,
     /// Accumulator rows of one warpgroup: 64, or 128 (two wgmma row
@@ -155,13 +159,20 @@ pub(super) struct Loop<'c> {
     pub rows: i64,
 }
 
-/// A barrier of the block, or of its first `threads` threads (named
-/// barrier 1) while the others go on.
-pub(super) fn sync(at: &At, threads: Option<i64>) -> Option<()> {
-    match threads {
+/// Some of the block's threads that meet at a named barrier.
+#[derive(Clone, Copy)]
+pub(super) struct Meeting<'c> {
+    /// The barrier's id, an `i32` (not 0: `gpu.barrier`'s).
+    pub id: IrValue<'c>,
+    pub threads: i64,
+}
+
+/// A barrier of the block, or of the `meeting`'s threads while the others
+/// go on.
+pub(super) fn sync<'c>(at: &At<'c, '_>, meeting: Option<Meeting<'c>>) -> Option<()> {
+    match meeting {
         None => at.void("gpu.barrier", &[], &[]).map(|_| ()),
-        Some(threads) => {
-            let id = at.op("arith.constant", &[], &["i32"], &[("value", "1 : i32")])?;
+        Some(Meeting { id, threads }) => {
             let count = at.op("arith.constant", &[], &["i32"], &[("value", &format!("{threads} : i32"))])?;
             at.void("nvvm.barrier", &[id, count], &[("operandSegmentSizes", "array<i32: 1, 1, 0>")]).map(|_| ())
         }
@@ -216,7 +227,7 @@ pub(super) fn stage<'c, 'a>(
     offset: IrValue<'c>,
     boxes: std::ops::Range<i64>,
 ) -> Option<At<'c, 'a>> {
-    let Loop { result, raw, thread, leader, consumer, m, n, rows, .. } = *at_loop;
+    let Loop { result, raw, thread, leader, consumer, m, n, rows, own_tile, .. } = *at_loop;
     let (t, bytes, columns) = (store.element.as_str(), store.bytes(), store.box_columns());
     let workgroup = "#gpu.address_space<workgroup>";
     // One warpgroup's fragment: per 64 of its rows (one wgmma row
@@ -238,10 +249,15 @@ pub(super) fn stage<'c, 'a>(
     let quad = body.index_op("arith.remui", &[lane, body.index(4)?])?;
     let group = body.index_op("arith.divui", &[lane, body.index(4)?])?;
     // Warp w is warp w mod 4 of warpgroup w / 4, which holds rows
-    // rows * (w / 4).. of the block's tile; in each of its row blocks the
+    // rows * (w / 4).. of the block's tile (or all of its own tile, from
+    // row 0, in ping-pong); in each of its row blocks the
     // warp holds 16 rows from 16 (w mod 4). Every term but lane / 4 is a
     // multiple of 8, so that is the row's 1024-byte swizzle phase.
-    let warpgroup_rows = body.index_op("arith.muli", &[body.index_op("arith.divui", &[warp, body.index(4)?])?, body.index(rows)?])?;
+    let warpgroup_rows = if own_tile {
+        body.index(0)?
+    } else {
+        body.index_op("arith.muli", &[body.index_op("arith.divui", &[warp, body.index(4)?])?, body.index(rows)?])?
+    };
     let warp_rows = body.index_op("arith.muli", &[body.index_op("arith.remui", &[warp, body.index(4)?])?, body.index(16)?])?;
     let first_row = body.index_op("arith.addi", &[body.index_op("arith.addi", &[warpgroup_rows, warp_rows])?, group])?;
     let pair_bytes = 2 * bytes;

@@ -253,6 +253,9 @@ struct Match {
     /// Whether each tile runs as a cluster of two blocks that split its K
     /// steps (see `split`).
     split: bool,
+    /// Whether the two consumer warpgroups of a persistent producer take
+    /// alternate tiles, each a whole tile (see `PINGPONG`).
+    pingpong: bool,
 }
 
 /// Clones `kernel` into its variant and maps the variant's main loops;
@@ -277,10 +280,13 @@ fn add_variant<'c>(context: &'c Context, kernel: OperationRef<'c, '_>) -> Option
     variant_mut.set_attribute("sym_name", StringAttribute::new(context, &format!("{name}{VARIANT_SUFFIX}")).into());
     // Two warpgroups share a 128-row accumulator (64 rows each): twice the
     // warps to hide latency with, half the registers each.
-    let warpgroups = if matches.iter().all(|m| m.m >= 2 * WGMMA_M) { 2 } else { 1 };
+    // In ping-pong, two warpgroups of whole tiles.
+    let pingpong = matches.len() == 1 && matches[0].pingpong;
+    let warpgroups = if pingpong || matches.iter().all(|m| m.m >= 2 * WGMMA_M) { 2 } else { 1 };
     // At most 128 accumulator registers a thread (64 x 256 f32 per
     // warpgroup); more would spill.
-    if matches.iter().any(|found| found.m / warpgroups * found.n > 128 * WARPGROUP) {
+    let rows = |found: &Match| if pingpong { found.m } else { found.m / warpgroups };
+    if matches.iter().any(|found| rows(found) * found.n > 128 * WARPGROUP) {
         // SAFETY: the clone was just inserted and nothing refers to it.
         unsafe { mlir_sys::mlirOperationDestroy(variant.to_raw()) };
         return Some(());
@@ -334,7 +340,7 @@ fn add_variant<'c>(context: &'c Context, kernel: OperationRef<'c, '_>) -> Option
             true => Some(split::prepare(context, variant, unsafe { OperationRef::from_raw(found.for_op) })?),
             false => None,
         };
-        let roles = Roles { warpgroups, producer, cluster, split };
+        let roles = Roles { warpgroups, producer, cluster, split, pingpong };
         rewrite(context, found, [pointers[0], pointers[1]], output, roles, virtual_blocks)?;
     }
     if cluster {
@@ -478,9 +484,9 @@ fn stages(kernel: OperationRef, m: i64, n: i64, k: i64, epilogue_tile: i64, rese
 /// costs less than a stage: a 128x256 tile's four stages with two boxes
 /// at a time ran at 0.994 of cuBLAS (bf16 4096^3) where three stages with
 /// all four boxes ran at 0.983 (BENCHMARKS.md, session 8).
-fn staging(store: &epilogue::Store, m: i64, stages: i64, stage_bytes: i64) -> i64 {
+fn staging(store: &epilogue::Store, m: i64, stages: i64, stage_bytes: i64, buffers: i64) -> i64 {
     let boxes = store.chunk;
-    let fits = |chunk: i64| stages * stage_bytes + chunk * store.box_bytes(m) <= PERSISTENT_BUDGET;
+    let fits = |chunk: i64| stages * stage_bytes + buffers * chunk * store.box_bytes(m) <= PERSISTENT_BUDGET;
     (1..=boxes).rev().find(|&chunk| boxes % chunk == 0 && fits(chunk)).unwrap_or(1)
 }
 
@@ -608,6 +614,7 @@ fn match_loop(kernel: OperationRef, mma: OperationRef) -> Option<Match> {
     // tile's operands arrive during the epilogue): both must fit.
     let mut stages = stages;
     let mut store = store;
+    let mut pingpong = false;
     let persistent = match &mut store {
         // On request (the tuner tries it): with one tile per block it only
         // costs a stage.
@@ -615,8 +622,11 @@ fn match_loop(kernel: OperationRef, mma: OperationRef) -> Option<Match> {
             let stage_bytes = (m * k + k * n) * 2;
             let clustered = specialize && hint(kernel, "num_ctas") == Some(cluster::CTAS);
             let wanted = if clustered { stages.min(cluster::MAX_STAGES) } else { stages };
-            let staging = staging(store, m, wanted, stage_bytes);
-            let fit = (PERSISTENT_BUDGET - staging * store.box_bytes(m)) / stage_bytes;
+            pingpong = specialize && !clustered && hint(kernel, "pingpong") == Some(1) && m <= 2 * WGMMA_M && m * n <= 128 * WARPGROUP;
+            // Ping-pong stages each warpgroup's tile apart.
+            let buffers = 1 + i64::from(pingpong);
+            let staging = staging(store, m, wanted, stage_bytes, buffers);
+            let fit = (PERSISTENT_BUDGET - buffers * staging * store.box_bytes(m)) / stage_bytes;
             let (op, truncf) = store.ops();
             let found = if fit >= 2 { persistent::find(kernel, for_op, op, truncf) } else { None };
             // The ring shrinks only for a kernel that does run persistently.
@@ -647,6 +657,7 @@ fn match_loop(kernel: OperationRef, mma: OperationRef) -> Option<Match> {
         prefetch: ahead,
         specialize,
         store,
+        pingpong: pingpong && persistent.is_some(),
         persistent,
         cluster,
         split,
@@ -663,7 +674,7 @@ fn rewrite<'c>(
     roles: Roles<'c>,
     virtual_blocks: Option<IrValue<'c>>,
 ) -> Option<()> {
-    let Roles { warpgroups, producer, cluster, split } = roles;
+    let Roles { warpgroups, producer, cluster, split, pingpong } = roles;
     // SAFETY: the matched ops are alive: the variant is only changed by
     // this function, one match at a time, and matches are disjoint loops.
     let (for_op, mma) = unsafe { (OperationRef::from_raw(found.for_op), OperationRef::from_raw(found.mma)) };
@@ -690,7 +701,7 @@ fn rewrite<'c>(
     let b_box_view = view(k, SWIZZLE_COLUMNS, SWIZZLE_COLUMNS);
     // Each warpgroup multiplies its rows of A (and holds those rows of
     // the accumulator).
-    let rows = m / warpgroups;
+    let rows = if pingpong { m } else { m / warpgroups };
     let a_rows_view = view(rows, k, k);
     let accumulator = format!("!nvgpu.warpgroup.accumulator<fragmented = vector<{rows}x{n}xf32>>");
 
@@ -700,6 +711,15 @@ fn rewrite<'c>(
     let c1 = pre.index(1)?;
     let thread = pre.gpu_query("gpu.thread_id")?;
     let leader = pre.op("arith.cmpi", &[thread, c0], &["i1"], &[("predicate", "0 : i64")])?;
+    // The thread that stores a persistent block's output tiles: thread 0,
+    // or in ping-pong each warpgroup's first.
+    let storer = match pingpong {
+        true => {
+            let first = pre.index_op("arith.remui", &[thread, pre.index(WARPGROUP)?])?;
+            pre.op("arith.cmpi", &[first, c0], &["i1"], &[("predicate", "0 : i64")])?
+        }
+        false => leader,
+    };
     let mut warpgroup = pre.index_op("arith.divui", &[thread, pre.index(WARPGROUP)?])?;
     if producer {
         // The roles branch on the warpgroup: broadcast from lane 0, it is
@@ -717,7 +737,8 @@ fn rewrite<'c>(
     }
     // With a producer, each stage also has an `empty` barrier, which
     // every consumer warp arrives on once its wgmma has read the stage.
-    let consumer_warps = warpgroups * WARPGROUP / 32;
+    // (In ping-pong, one warpgroup reads each stage.)
+    let consumer_warps = if pingpong { 1 } else { warpgroups } * WARPGROUP / 32;
     let empty = if producer {
         let empty = pre.op("nvgpu.mbarrier.create", &[], &[&format!("{barrier_type_prefix}, num_barriers = {stages}>")], &[])?;
         // In a cluster, the partner's consumer warps arrive too.
@@ -738,6 +759,19 @@ fn rewrite<'c>(
             (Some(lane), Some(pre.op("arith.cmpi", &[lane, lanes], &["i1"], &[("predicate", "6 : i64")])?))
         }
         None => (None, None),
+    };
+    // In ping-pong, the warpgroups' K loops take turns (see `PINGPONG`):
+    // `turns[w]` completes once each time the other warpgroup's K loop is
+    // done.
+    let turns = match pingpong {
+        true => {
+            let turns = pre.op("nvgpu.mbarrier.create", &[], &[&format!("{barrier_type_prefix}, num_barriers = 2>")], &[])?;
+            for w in 0..2 {
+                pre.void("nvgpu.mbarrier.init", &[turns, pre.index(WARPGROUP)?, pre.index(w)?, leader], &[])?;
+            }
+            Some(turns)
+        }
+        false => None,
     };
     if cluster {
         cluster::start(&pre)?;
@@ -760,9 +794,21 @@ fn rewrite<'c>(
     // arrive while this block may still be multiplying.
     let partials_offset = ring_bytes.max(tile_bytes);
     let raw_bytes = match &found.store {
-        Some(store) if persistent => ring_bytes + store.staging_bytes(m),
+        Some(store) if persistent => ring_bytes + (1 + i64::from(pingpong)) * store.staging_bytes(m),
         _ if split.is_some() => partials_offset + m * n * 4,
         _ => ring_bytes.max(tile_bytes),
+    };
+    // A persistent block whose staging holds half the output's boxes
+    // stages the other half in the tile's last ring stage, which then goes
+    // back to the producer only once the TMA has read it, early in the
+    // next tile (see the release below); without it the second half waited
+    // for the first to be read out, in the consumers' critical path.
+    let deferred = match &found.store {
+        Some(store) if persistent && empty.is_some() && !cluster && !pingpong => {
+            let boxes = n / store.box_columns();
+            boxes == 2 * store.chunk && store.chunk * store.box_bytes(m) <= k * n * 2
+        }
+        _ => false,
     };
     let raw_type = format!("memref<{raw_bytes}xi8, {workgroup}>");
     let alloc = [("alignment", "1024 : i64"), ("operandSegmentSizes", "array<i32: 0, 0>")];
@@ -979,7 +1025,12 @@ fn rewrite<'c>(
         Some(flat) => {
             // With a producer, the consumers alone walk the tiles, in the
             // else branch of the roles.
-            let (body, t) = consumers.as_ref().unwrap_or(&pre).scf_for(c0, flat.count, c1)?;
+            // In ping-pong, warpgroup w takes tiles w, w + 2, ...
+            let walker = consumers.as_ref().unwrap_or(&pre);
+            let (body, t) = match pingpong {
+                true => walker.scf_for(warpgroup, flat.count, walker.index(2)?)?,
+                false => walker.scf_for(c0, flat.count, c1)?,
+            };
             let outer_yield = body.before?;
             // SAFETY: both ops are alive; the K loop only uses values
             // defined before it in the entry block, which dominate the new
@@ -987,6 +1038,16 @@ fn rewrite<'c>(
             unsafe { mlir_sys::mlirOperationMoveBefore(for_op.to_raw(), outer_yield.to_raw()) };
             let top = At::before(context, for_op)?;
             let Tile { vb, base, current, shared } = tile_of(&top, flat, t)?;
+            if let Some(turns) = turns {
+                // Warpgroup w's tile j (t = w + 2j) waits for completion
+                // j - 1 + w of its turn barrier: none for warpgroup 0's
+                // first (the phase before the first counts as complete).
+                let j = top.index_op("arith.divui", &[top.index_op("arith.subi", &[t, warpgroup])?, top.index(2)?])?;
+                let phase = top.index_op("arith.addi", &[top.index_op("arith.addi", &[j, c1])?, warpgroup])?;
+                let narrow = top.op("arith.index_castui", &[phase], &["i32"], &[])?;
+                let parity = top.op("arith.trunci", &[narrow], &["i1"], &[])?;
+                top.void("nvgpu.mbarrier.try_wait.parity", &[turns, parity, ticks, warpgroup], &[])?;
+            }
             let output = match &found.store {
                 Some(store) => {
                     let [row, col] = epilogue::coordinates(store)?;
@@ -1019,7 +1080,7 @@ fn rewrite<'c>(
     // Iteration i waits for completion i / stages of its stage's barrier.
     at.void("nvgpu.mbarrier.try_wait.parity", &[barrier, odd, ticks, stage], &[])?;
     let a_stage = at.index_op("arith.muli", &[stage, at.index(m * k)?])?;
-    let a_rows = at.index_op("arith.muli", &[warpgroup, at.index(rows * k)?])?;
+    let a_rows = if pingpong { at.index(0)? } else { at.index_op("arith.muli", &[warpgroup, at.index(rows * k)?])? };
     let a_part = part(&at, a_buffer, at.index_op("arith.addi", &[a_stage, a_rows])?, &a_rows_view, rows, k)?;
     let b_part = part(&at, b_buffer, at.index_op("arith.muli", &[stage, at.index(k * n)?])?, &b_view, k, n)?;
     let a_wgmma = at.op(
@@ -1066,6 +1127,21 @@ fn rewrite<'c>(
         let then = after_mma.scf_if(now, false)?.into_iter().next()?;
         let previous = then.index_op("arith.remui", &[then.index_op("arith.subi", &[iteration, c1])?, ring])?;
         release(&then, previous, shared)?;
+        if let (true, Some(outer), Some(empty)) = (deferred, &outer, empty) {
+            // The previous tile's last stage, which held half its output:
+            // once the TMA has read it, the storer releases it for every
+            // consumer warp, after this tile's first wgmma is issued (the
+            // read is then overlapped with it).
+            let first = after_mma.op("arith.cmpi", &[iv, lower], &["i1"], &[("predicate", "0 : i64")])?;
+            let earlier = after_mma.op("arith.cmpi", &[outer.base, c0], &["i1"], &[("predicate", "8 : i64")])?;
+            let now = after_mma.op("arith.andi", &[after_mma.op("arith.andi", &[first, earlier], &["i1"], &[])?, storer], &["i1"], &[])?;
+            let then = after_mma.scf_if(now, false)?.into_iter().next()?;
+            then.void("nvvm.cp.async.bulk.wait_group", &[], &[("group", "0 : i32"), ("read", "unit")])?;
+            let previous = then.index_op("arith.remui", &[then.index_op("arith.subi", &[iteration, c1])?, ring])?;
+            for _ in 0..consumer_warps {
+                then.op("nvgpu.mbarrier.arrive", &[empty, previous], &["!nvgpu.mbarrier.token"], &[])?;
+            }
+        }
     } else {
         after_mma.void("gpu.barrier", &[], &[])?;
     }
@@ -1119,10 +1195,17 @@ fn rewrite<'c>(
         Some(next) => At::before(context, next)?,
         None => return None,
     };
+    if let Some(turns) = turns {
+        // The other warpgroup's turn: this one's waits on the ring are
+        // done, and its last wgmma is issued (its completion is not
+        // needed: the tensor cores take the next in order).
+        let other = post.index_op("arith.subi", &[c1, warpgroup])?;
+        post.op("nvgpu.mbarrier.arrive", &[turns, other], &["!nvgpu.mbarrier.token"], &[])?;
+    }
     if wait_group > 0 {
         post.void("nvvm.wgmma.wait.group.sync.aligned", &[], &[("group", "0 : i64")])?;
     }
-    if let (Some(outer), Some(signalling)) = (&outer, signalling) {
+    if let (Some(outer), Some(signalling), false) = (&outer, signalling, deferred) {
         // The tile's last wgmma has completed: its stage is free for the
         // next tile's operands.
         let some = post.op("arith.cmpi", &[upper, lower], &["i1"], &[("predicate", "8 : i64")])?;
@@ -1134,24 +1217,50 @@ fn rewrite<'c>(
     }
     if let (Some(outer), Some(store), Some(descriptor)) = (&outer, &found.store, output) {
         // Only consumers get here; a producer warpgroup is still loading.
-        let meeting = empty.map(|_| warpgroups * WARPGROUP);
-        let at_loop = epilogue::Loop { result, raw, descriptor, thread, leader, consumer: None, meeting, m, n, rows };
+        // In ping-pong each warpgroup stores its own tile: it meets alone
+        // (named barrier 1 + w), stages after the other's buffer, and its
+        // first thread stores.
+        let (meeting, staged, leader) = match pingpong {
+            true => {
+                let id = post.op("arith.index_castui", &[post.index_op("arith.addi", &[warpgroup, c1])?], &["i32"], &[])?;
+                let meeting = epilogue::Meeting { id, threads: WARPGROUP };
+                let own = post.index_op("arith.muli", &[warpgroup, post.index(store.staging_bytes(m))?])?;
+                let staged = post.index_op("arith.addi", &[own, post.index(ring_bytes)?])?;
+                (Some(meeting), staged, storer)
+            }
+            false => {
+                let id = post.op("arith.constant", &[], &["i32"], &[("value", "1 : i32")])?;
+                (empty.map(|_| epilogue::Meeting { id, threads: warpgroups * WARPGROUP }), post.index(ring_bytes)?, leader)
+            }
+        };
+        let at_loop = epilogue::Loop { result, raw, descriptor, thread, leader, consumer: None, meeting, own_tile: pingpong, m, n, rows };
         // The staging buffer takes `chunk` boxes at a time.
         let boxes = n / store.box_columns();
         for first in (0..boxes).step_by(store.chunk.max(1) as usize) {
+            let chunk = first..(first + store.chunk).min(boxes);
+            if deferred && first > 0 {
+                // The second half goes to the tile's last stage, which
+                // every wgmma is done with (the first half's barrier).
+                let last = post.index_op("arith.subi", &[post.index_op("arith.addi", &[outer.base, upper])?, c1])?;
+                let (stage, _) = ring_slot(&post, last, stages)?;
+                let offset = post.index_op("arith.muli", &[stage, post.index(k * n * 2)?])?;
+                let offset = post.index_op("arith.addi", &[offset, post.index(a_ring_bytes)?])?;
+                let issue_at = epilogue::stage(context, &post, store, &at_loop, offset, chunk.clone())?;
+                epilogue::store_boxes(&issue_at, store, &at_loop, offset, outer.output?, chunk)?;
+                continue;
+            }
             // The boxes staged before (the previous chunk's, or the previous
             // tile's) must be read out before they are overwritten; the
             // barrier tells every thread.
             let lead = post.scf_if(leader, false)?.into_iter().next()?;
             lead.void("nvvm.cp.async.bulk.wait_group", &[], &[("group", "0 : i32"), ("read", "unit")])?;
             epilogue::sync(&post, meeting)?;
-            let chunk = first..(first + store.chunk).min(boxes);
-            let issue_at = epilogue::stage(context, &post, store, &at_loop, post.index(ring_bytes)?, chunk.clone())?;
-            epilogue::store_boxes(&issue_at, store, &at_loop, issue_at.index(ring_bytes)?, outer.output?, chunk)?;
+            let issue_at = epilogue::stage(context, &post, store, &at_loop, staged, chunk.clone())?;
+            epilogue::store_boxes(&issue_at, store, &at_loop, staged, outer.output?, chunk)?;
         }
         // The last boxes must be read out before the block exits.
         let after = At::before(context, outer.op.next_in_block()?)?;
-        let lead = after.scf_if(leader, false)?.into_iter().next()?;
+        let lead = after.scf_if(storer, false)?.into_iter().next()?;
         lead.void("nvvm.cp.async.bulk.wait_group", &[], &[("group", "0 : i32"), ("read", "unit")])?;
         epilogue::erase(store);
         return Some(());
@@ -1176,7 +1285,7 @@ fn rewrite<'c>(
             }
             None => (result, leader),
         };
-        let at_loop = epilogue::Loop { result, raw, descriptor, thread, leader, consumer, meeting: None, m, n, rows };
+        let at_loop = epilogue::Loop { result, raw, descriptor, thread, leader, consumer, meeting: None, own_tile: false, m, n, rows };
         return epilogue::emit(context, store, &at_loop);
     }
     let staging = post.op("memref.view", &[raw, post.index(0)?], &[&format!("memref<{m}x{n}xf32, {workgroup}>")], &[])?;
@@ -1260,6 +1369,7 @@ struct Roles<'c> {
     producer: bool,
     cluster: bool,
     split: Option<IrValue<'c>>,
+    pingpong: bool,
 }
 
 /// One tile of a persistent block (see `tile_of` in `rewrite`).
