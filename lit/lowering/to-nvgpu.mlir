@@ -629,21 +629,37 @@ func.func @tall(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>)
 // -----
 
 // A persistent 128x256 tile with four stages (192 KiB) leaves room for two
-// of the output's four boxes beside the ring: the epilogue stages and
-// stores them two at a time, the second pair once the first is read out.
+// of the output's four boxes beside the ring: the epilogue stages the
+// first pair there and the second in the tile's last ring stage (its B
+// part, 32 KiB), without waiting for the first to be read out. That stage
+// is not released after the K loop: thread 0 releases it for all eight
+// consumer warps once the TMA has read it, after the next tile's first
+// wgmma.
 // CHECK-LABEL: func.func @chunked__wgmma(
 // CHECK:         nvgpu.mbarrier.create -> <{{.*}}num_barriers = 4>
 // CHECK:         memref.alloc() {{.*}} : memref<229376xi8
-// CHECK:         nvvm.wgmma.wait.group.sync.aligned 0
-// CHECK:         nvvm.cp.async.bulk.wait_group 0 {read}
-// CHECK:         nvvm.barrier
-// CHECK-COUNT-2: nvgpu.tma.async.store
-// CHECK:         nvvm.cp.async.bulk.commit.group
-// CHECK:         nvvm.cp.async.bulk.wait_group 0 {read}
-// CHECK:         nvvm.barrier
-// CHECK-COUNT-2: nvgpu.tma.async.store
-// CHECK:         nvvm.cp.async.bulk.commit.group
-// CHECK-NOT:     nvgpu.tma.async.store
+// CHECK:         } else {
+// CHECK:             scf.for
+// CHECK:               nvgpu.warpgroup.mma
+// CHECK:               nvgpu.mbarrier.arrive
+// CHECK:               arith.cmpi eq, %{{.*}}, %c0
+// CHECK:               scf.if
+// CHECK-NEXT:            nvvm.cp.async.bulk.wait_group 0 {read}
+// CHECK-COUNT-8:         nvgpu.mbarrier.arrive
+// CHECK:             nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NOT:         nvgpu.mbarrier.arrive
+// CHECK:             nvvm.cp.async.bulk.wait_group 0 {read}
+// CHECK:             nvvm.barrier
+// CHECK:             nvvm.barrier
+// CHECK-COUNT-2:     nvgpu.tma.async.store
+// CHECK:             nvvm.cp.async.bulk.commit.group
+// CHECK-NOT:         nvvm.cp.async.bulk.wait_group
+// CHECK:             arith.constant 65536 : index
+// CHECK:             nvvm.barrier
+// CHECK-COUNT-2:     nvgpu.tma.async.store
+// CHECK:             nvvm.cp.async.bulk.commit.group
+// CHECK-NOT:         nvgpu.tma.async.store
+// CHECK:           nvvm.cp.async.bulk.wait_group 0 {read}
 // CHECK:         return
 func.func @chunked(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>)
     attributes {tile.kernel, tile.hints = {num_stages = 4 : i64, persistent = 1 : i64, warp_specialize = 1 : i64}} {
@@ -666,5 +682,103 @@ func.func @chunked(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>
   }
   %out = arith.truncf %acc : tensor<128x256xf32> to tensor<128x256xf16>
   tile.store %out, %pc[%bm, %bn] : tensor<128x256xf16> -> !tile.partition_view<128x256xf16>
+  return
+}
+
+// -----
+
+// split_k = 2: each program block runs as a cluster of two blocks; the
+// program's block id and grid are the launched ones halved, and the K
+// loop runs over the rank's half. Rank 1 adds its accumulator into rank
+// 0's shared memory through `mapa` (after the ring and the staging),
+// between two halves of cluster barriers; rank 0's thread 0 stores.
+// CHECK-LABEL: func.func @split__wgmma(
+// CHECK-SAME:    nvvm.cluster_dim = array<i32: 2, 1, 1>
+// CHECK-SAME:    tile.split_k = 2 : i64
+// CHECK:         %[[LAUNCHED:.*]] = gpu.block_id x
+// CHECK:         %[[RANK:.*]] = arith.remui %[[LAUNCHED]], %c2
+// CHECK:         %[[BID:.*]] = tile.block_id x
+// CHECK:         arith.divui %[[BID]], %c2
+// CHECK:         arith.ceildivui
+// CHECK:         arith.select
+// CHECK:         nvvm.cluster.arrive.relaxed {aligned}
+// CHECK:         memref.alloc() {{.*}} : memref<196608xi8
+// CHECK:         nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK:         nvvm.cluster.wait {aligned}
+// CHECK:         scf.if
+// CHECK:           nvvm.mapa %{{.*}}, %{{.*}} : !llvm.ptr<3> -> !llvm.ptr<7>
+// CHECK-COUNT-16:  llvm.store {{.*}} : vector<4xf32>, !llvm.ptr<7>
+// CHECK:         nvvm.cluster.arrive {aligned}
+// CHECK-NEXT:    nvvm.cluster.wait {aligned}
+// CHECK:         llvm.load {{.*}} : !llvm.ptr<3> -> vector<4xf32>
+// CHECK:         arith.addf
+// CHECK:         nvgpu.tma.async.store
+func.func @split(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>)
+    attributes {tile.kernel, tile.hints = {num_stages = 4 : i64, split_k = 2 : i64}} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<128x64xf16>
+  %pb = tile.partition_view %B : memref<?x?xf16> -> !tile.partition_view<64x128xf16>
+  %pc = tile.partition_view %C : memref<?x?xf16> -> !tile.partition_view<128x128xf16>
+  %bid = tile.block_id x : index
+  %nm = tile.num_tiles %pc dim 0 : !tile.partition_view<128x128xf16>
+  %bm = arith.remui %bid, %nm : index
+  %bn = arith.divui %bid, %nm : index
+  %nk = tile.num_tiles %pa dim 1 : !tile.partition_view<128x64xf16>
+  %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%c = %zero) -> (tensor<128x128xf32>) {
+    %a = tile.load %pa[%bm, %k] : !tile.partition_view<128x64xf16> -> tensor<128x64xf16>
+    %b = tile.load %pb[%k, %bn] : !tile.partition_view<64x128xf16> -> tensor<64x128xf16>
+    %d = tile.mma %a, %b, %c : tensor<128x64xf16>, tensor<64x128xf16> into tensor<128x128xf32>
+    scf.yield %d : tensor<128x128xf32>
+  }
+  %out = arith.truncf %acc : tensor<128x128xf32> to tensor<128x128xf16>
+  tile.store %out, %pc[%bm, %bn] : tensor<128x128xf16> -> !tile.partition_view<128x128xf16>
+  return
+}
+
+// -----
+
+// pingpong = 1 (persistent, with a producer): the two consumer warpgroups
+// take alternate tiles (w, w + 2, ...), each a whole 128x128 tile (two
+// wgmma row blocks, all of A's rows); each stage is read by one warpgroup
+// (4 warps release it). Their K loops take turns through two mbarriers;
+// each stores its own tile, meeting at named barrier 1 + w of 128 threads,
+// from its own staging buffer (two after the ring).
+// CHECK-LABEL: func.func @pingpong__wgmma(
+// CHECK-SAME:    tile.block_size = 384 : i64
+// CHECK:         nvgpu.mbarrier.init %{{.*}}[%{{.*}}], %c4
+// CHECK:         nvgpu.mbarrier.create -> <{{.*}}num_barriers = 2>
+// CHECK-COUNT-2: nvgpu.mbarrier.init %{{.*}}, %c128
+// CHECK:         memref.alloc() {{.*}} : memref<196608xi8
+// CHECK:         } else {
+// CHECK:           scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c2
+// CHECK:             nvgpu.mbarrier.try_wait.parity
+// CHECK:             scf.for {{.*}} -> (!nvgpu.warpgroup.accumulator<fragmented = vector<128x128xf32>>)
+// CHECK:             nvgpu.mbarrier.arrive {{.*}}num_barriers = 2>
+// CHECK-NEXT:        nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK:             nvvm.barrier id = %{{.*}} number_of_threads = %c128_i32
+// CHECK:             nvgpu.tma.async.store
+func.func @pingpong(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>)
+    attributes {tile.kernel, tile.hints = {num_stages = 4 : i64, persistent = 1 : i64, warp_specialize = 1 : i64, pingpong = 1 : i64}} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<128x64xf16>
+  %pb = tile.partition_view %B : memref<?x?xf16> -> !tile.partition_view<64x128xf16>
+  %pc = tile.partition_view %C : memref<?x?xf16> -> !tile.partition_view<128x128xf16>
+  %bid = tile.block_id x : index
+  %nm = tile.num_tiles %pc dim 0 : !tile.partition_view<128x128xf16>
+  %bm = arith.remui %bid, %nm : index
+  %bn = arith.divui %bid, %nm : index
+  %nk = tile.num_tiles %pa dim 1 : !tile.partition_view<128x64xf16>
+  %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%c = %zero) -> (tensor<128x128xf32>) {
+    %a = tile.load %pa[%bm, %k] : !tile.partition_view<128x64xf16> -> tensor<128x64xf16>
+    %b = tile.load %pb[%k, %bn] : !tile.partition_view<64x128xf16> -> tensor<64x128xf16>
+    %d = tile.mma %a, %b, %c : tensor<128x64xf16>, tensor<64x128xf16> into tensor<128x128xf32>
+    scf.yield %d : tensor<128x128xf32>
+  }
+  %out = arith.truncf %acc : tensor<128x128xf32> to tensor<128x128xf16>
+  tile.store %out, %pc[%bm, %bn] : tensor<128x128xf16> -> !tile.partition_view<128x128xf16>
   return
 }

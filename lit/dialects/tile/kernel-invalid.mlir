@@ -169,3 +169,17 @@ func.func @distributed_not_a_store(%A: memref<?xf32>) attributes {tile.kernel} {
   %v = memref.load %A[%c0] {tile.distributed} : memref<?xf32>
   return
 }
+
+// -----
+
+// expected-error @+1 {{hint 'pingpong' must be 0 or 1, not 2 : i64}}
+func.func @pingpong_hint(%A: memref<?xf32>) attributes {tile.kernel, tile.hints = {pingpong = 2 : i64}} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.split_k' must be an integer from 2 to 8}}
+func.func @split_one(%A: memref<?xf32>) attributes {tile.kernel, tile.split_k = 1 : i64} {
+  return
+}
