@@ -297,9 +297,7 @@ impl Cuda {
             .ok_or_else(|| Error::Launch(format!("@{entry} does not fit on a multiprocessor")))?;
         } else if split_k > 1 && cluster == split_k {
             // Each program block runs as a cluster of `split_k` blocks.
-            launched = gx
-                .checked_mul(u64::from(split_k))
-                .filter(|&blocks| blocks <= i32::MAX as u64)
+            launched = split_grid(gx, split_k)
                 .ok_or_else(|| Error::Launch(format!("grid {gx} split {split_k} ways does not fit a CUDA launch (x < 2^31)")))?;
         } else if cluster > 1 || split_k > 1 {
             return Err(Error::Launch(format!(
@@ -515,6 +513,12 @@ fn cluster_attribute(blocks: u32) -> sys::CUlaunchAttribute {
     attribute
 }
 
+/// The blocks to launch for a program grid of `grid` blocks each run as
+/// `ways` blocks (split-K); `None` past a launch's 2^31 - 1.
+fn split_grid(grid: u64, ways: u32) -> Option<u64> {
+    grid.checked_mul(u64::from(ways)).filter(|&blocks| blocks <= i32::MAX as u64)
+}
+
 /// The blocks to launch for a persistent variant in clusters of `cluster`
 /// blocks whose program has `grid` blocks: every resident cluster, but no
 /// more clusters than it takes to cover the grid (the kernel gives a block
@@ -537,7 +541,16 @@ fn resident_grid(grid: u64, per_sm: i32, sms: i32) -> Option<u64> {
 
 #[cfg(test)]
 mod tests {
-    use super::{clustered_grid, resident_grid};
+    use super::{clustered_grid, resident_grid, split_grid};
+
+    #[test]
+    fn split_grids_are_whole_clusters_within_a_launch() {
+        assert_eq!(split_grid(64, 2), Some(128));
+        assert_eq!(split_grid(1, 2), Some(2));
+        assert_eq!(split_grid(i32::MAX as u64 / 2, 2), Some(i32::MAX as u64 - 1));
+        assert_eq!(split_grid(i32::MAX as u64 / 2 + 1, 2), None);
+        assert_eq!(split_grid(u64::MAX, 2), None);
+    }
 
     #[test]
     fn clustered_grids_are_whole_resident_clusters() {

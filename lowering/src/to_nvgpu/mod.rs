@@ -82,7 +82,8 @@
 //! general path. Of the hints, `num_stages` sets the ring's size and
 //! `occupancy` caps it so that that many blocks fit on an SM; `num_ctas =
 //! 2` pairs persistent producer blocks into clusters (below; other values,
-//! and other kinds of variant, run blocks alone).
+//! and other kinds of variant, run blocks alone); `pingpong` and `split_k`
+//! are below.
 //!
 //! With the `warp_specialize = 1` hint (and a loop body of nothing but the
 //! operand loads, the mma and scalar arithmetic), a producer warpgroup
@@ -123,6 +124,30 @@
 //! next tile's loads in flight during the epilogue. It is a knob of the
 //! examples' tuning spaces: it wins where each block gets several tiles
 //! (BENCHMARKS.md, session 7), not where the grid fits on the GPU at once.
+//! When the staging beside the ring holds half of the output's boxes (a
+//! 128x256 tile with four stages), the other half is staged in the tile's
+//! last ring stage, which thread 0 gives back to the producer only after
+//! the TMA has read it, once the next tile's first wgmma is issued: the
+//! consumers no longer wait for the first half to be read out (0.995 ->
+//! 1.003 of cuBLAS at 4096^3, BENCHMARKS.md, session 9).
+//!
+//! Ping-pong (the `pingpong = 1` hint, with a persistent producer): the two
+//! consumer warpgroups take alternate tiles of the block, each a whole
+//! tile of at most 128 x 128 or 64 x 256 (128 accumulator registers), so
+//! that one's epilogue runs during the other's K loop. Their K loops take
+//! turns through two mbarriers (`turns[w]` completes when the other
+//! warpgroup has issued its tile's last wgmma): without the turns, a
+//! warpgroup would wait on a ring stage a whole round before its phase,
+//! which the phase parity cannot tell from the one before. Measured slower
+//! than the cooperative 128x256 tile (0.966 against 0.995 at 4096^3,
+//! BENCHMARKS.md, session 9), so not in the examples' spaces.
+//!
+//! Split-K (the `split_k = 2` hint, `split.rs`): each program block runs as
+//! a cluster of two blocks that multiply one half of its K steps each and
+//! add through distributed shared memory. Measured slower than deeper
+//! rings on the benchmark's shapes (0.970 against 1.011 for 128x8192x8192,
+//! BENCHMARKS.md, session 9), so not in the examples' spaces; it is for
+//! grids of very few tiles.
 //!
 //! Caveats: by default the warpgroups that multiply also issue the loads
 //! (thread 0), with a block barrier per iteration; the
@@ -254,7 +279,7 @@ struct Match {
     /// steps (see `split`).
     split: bool,
     /// Whether the two consumer warpgroups of a persistent producer take
-    /// alternate tiles, each a whole tile (see `PINGPONG`).
+    /// alternate tiles, each a whole tile (ping-pong, in the module docs).
     pingpong: bool,
 }
 
@@ -760,7 +785,7 @@ fn rewrite<'c>(
         }
         None => (None, None),
     };
-    // In ping-pong, the warpgroups' K loops take turns (see `PINGPONG`):
+    // In ping-pong, the warpgroups' K loops take turns (module docs):
     // `turns[w]` completes once each time the other warpgroup's K loop is
     // done.
     let turns = match pingpong {
