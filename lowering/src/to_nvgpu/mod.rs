@@ -1254,8 +1254,14 @@ fn rewrite<'c>(
                 (Some(meeting), staged, storer)
             }
             false => {
-                let id = post.op("arith.constant", &[], &["i32"], &[("value", "1 : i32")])?;
-                (empty.map(|_| epilogue::Meeting { id, threads: warpgroups * WARPGROUP }), post.index(ring_bytes)?, leader)
+                let meeting = match empty {
+                    Some(_) => {
+                        let id = post.op("arith.constant", &[], &["i32"], &[("value", "1 : i32")])?;
+                        Some(epilogue::Meeting { id, threads: warpgroups * WARPGROUP })
+                    }
+                    None => None,
+                };
+                (meeting, post.index(ring_bytes)?, leader)
             }
         };
         let at_loop = epilogue::Loop { result, raw, descriptor, thread, leader, consumer: None, meeting, own_tile: pingpong, m, n, rows };

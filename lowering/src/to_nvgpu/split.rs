@@ -149,10 +149,16 @@ pub(super) fn reduce<'c>(at: &At<'c, '_>, result: IrValue<'c>, accumulator: &str
     let first = at.op("arith.index_castui", &[first], &["i64"], &[])?;
     let local = at.op("llvm.inttoptr", &[first], &["!llvm.ptr<3>"], &[])?;
     let slots = blocks * n / 2 / 4;
+    // Each row block's registers, extracted once.
+    let own: Vec<IrValue<'c>> = (0..blocks)
+        .map(|b| at.op("llvm.extractvalue", &[all], &[&inner], &[("position", &format!("array<i64: {b}>"))]))
+        .collect::<Option<_>>()?;
+    // Slot s, element e: register 4s + e of the thread, counted across
+    // row blocks.
+    let place = |s: i64, e: i64| ((4 * s + e) / (n / 2), (4 * s + e) % (n / 2));
     let register = |at: &At<'c, '_>, s: i64, e: i64| {
-        let (block, field) = ((4 * s + e) / (n / 2), (4 * s + e) % (n / 2));
-        let registers = at.op("llvm.extractvalue", &[all], &[&inner], &[("position", &format!("array<i64: {block}>"))])?;
-        at.op("llvm.extractvalue", &[registers], &["f32"], &[("position", &format!("array<i64: {field}>"))])
+        let (block, field) = place(s, e);
+        at.op("llvm.extractvalue", &[own[block as usize]], &["f32"], &[("position", &format!("array<i64: {field}>"))])
     };
     let gep = |at: &At<'c, '_>, pointer: IrValue<'c>, space: i64, s: i64| {
         let bytes = at.op("arith.constant", &[], &["i64"], &[("value", &format!("{} : i64", s * threads * SLOT_BYTES))])?;
@@ -187,14 +193,12 @@ pub(super) fn reduce<'c>(at: &At<'c, '_>, result: IrValue<'c>, accumulator: &str
     at.void("nvvm.cluster.wait", &[], &[("aligned", "unit")])?;
 
     let mut sum = all;
-    let mut block_structs: Vec<IrValue<'c>> = (0..blocks)
-        .map(|b| at.op("llvm.extractvalue", &[all], &[&inner], &[("position", &format!("array<i64: {b}>"))]))
-        .collect::<Option<_>>()?;
+    let mut block_structs = own.clone();
     for s in 0..slots {
         let from = gep(at, local, 3, s)?;
         let loaded = at.op("llvm.load", &[from], &["vector<4xf32>"], &[("alignment", "16 : i64")])?;
         for e in 0..4 {
-            let (block, field) = ((4 * s + e) / (n / 2), (4 * s + e) % (n / 2));
+            let (block, field) = place(s, e);
             let position = at.op("arith.constant", &[], &["i32"], &[("value", &format!("{e} : i32"))])?;
             let part = at.op("llvm.extractelement", &[loaded, position], &["f32"], &[])?;
             let own = register(at, s, e)?;
