@@ -55,7 +55,8 @@ fn main() -> Result<()> {
     match Cuda::new() {
         Err(why) => println!("no GPU run: {why}"),
         Ok(cuda) => {
-            let bundle = gpu::compile_text(&context, include_str!("softmax.mlir"), "softmax.mlir", None, gpu::DEFAULT_CHIP)?;
+            let bundle =
+                gpu::compile_text(&context, include_str!("softmax.mlir"), "softmax.mlir", None, gpu::DEFAULT_CHIP)?;
             let info = &bundle.kernels[0];
             println!(
                 "compiled @{} for {} ({} threads a block, {} bytes of shared memory)",

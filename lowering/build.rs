@@ -26,5 +26,8 @@ fn main() {
         println!("cargo:rerun-if-changed={dir}");
         hash_tree(Path::new(dir), &mut value);
     }
-    println!("cargo:rustc-env=TILE_COMPILER_ID={}-{value:016x}", std::env::var("CARGO_PKG_VERSION").unwrap_or_default());
+    println!(
+        "cargo:rustc-env=TILE_COMPILER_ID={}-{value:016x}",
+        std::env::var("CARGO_PKG_VERSION").unwrap_or_default()
+    );
 }

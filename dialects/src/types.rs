@@ -118,12 +118,7 @@ pub struct PartitionViewType<'c> {
 
 impl<'c> PartitionViewType<'c> {
     /// Builds the type; an error names the broken tile rule.
-    pub fn new(
-        context: &'c Context,
-        shape: &[i64],
-        element_type: Type<'c>,
-        padding: Padding,
-    ) -> Result<Self, Error> {
+    pub fn new(context: &'c Context, shape: &[i64], element_type: Type<'c>, padding: Padding) -> Result<Self, Error> {
         let diagnostics = crate::diagnostics::capture(context, || {
             // SAFETY: `shape` outlives the call; the C function copies it into
             // the context's uniqued storage and returns null on invalid input.
@@ -159,9 +154,7 @@ impl<'c> PartitionViewType<'c> {
         // every dim index is below its rank.
         unsafe {
             let rank = tilePartitionViewTypeGetRank(self.r#type.to_raw());
-            (0..rank)
-                .map(|d| tilePartitionViewTypeGetDim(self.r#type.to_raw(), d))
-                .collect()
+            (0..rank).map(|d| tilePartitionViewTypeGetDim(self.r#type.to_raw(), d)).collect()
         }
     }
 
@@ -189,4 +182,3 @@ impl fmt::Display for PartitionViewType<'_> {
         fmt::Display::fmt(&self.r#type, formatter)
     }
 }
-

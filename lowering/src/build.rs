@@ -2,8 +2,7 @@
 
 pub use crate::rewrite::{IrValue, detach, operand};
 use melior::{
-    Context,
-    RewriterBase,
+    Context, RewriterBase,
     ir::{
         Attribute, Block, BlockLike, BlockRef, Identifier, Location, OperationRef, Region, RegionLike, Type, TypeLike,
         Value, ValueLike,
@@ -49,18 +48,35 @@ impl<'c, 'a> At<'c, 'a> {
 
     /// Inserts op `name` with result and attribute types in text form;
     /// its first result (`None` when it has none or the text is invalid).
-    pub fn op(&self, name: &str, operands: &[IrValue<'c>], results: &[&str], attributes: &[(&str, &str)]) -> Option<IrValue<'c>> {
+    pub fn op(
+        &self,
+        name: &str,
+        operands: &[IrValue<'c>],
+        results: &[&str],
+        attributes: &[(&str, &str)],
+    ) -> Option<IrValue<'c>> {
         let op = self.build(name, operands, results, attributes)?;
         self.add(op)
     }
 
     /// [`At::op`] for ops without results; the inserted op.
-    pub fn void(&self, name: &str, operands: &[IrValue<'c>], attributes: &[(&str, &str)]) -> Option<OperationRef<'c, 'a>> {
+    pub fn void(
+        &self,
+        name: &str,
+        operands: &[IrValue<'c>],
+        attributes: &[(&str, &str)],
+    ) -> Option<OperationRef<'c, 'a>> {
         let op = self.build(name, operands, &[], attributes)?;
         Some(self.insert(op))
     }
 
-    fn build(&self, name: &str, operands: &[IrValue<'c>], results: &[&str], attributes: &[(&str, &str)]) -> Option<Operation<'c>> {
+    fn build(
+        &self,
+        name: &str,
+        operands: &[IrValue<'c>],
+        results: &[&str],
+        attributes: &[(&str, &str)],
+    ) -> Option<Operation<'c>> {
         let results = results.iter().map(|t| Type::parse(self.context, t)).collect::<Option<Vec<_>>>()?;
         let attributes = attributes
             .iter()
@@ -92,32 +108,59 @@ impl<'c, 'a> At<'c, 'a> {
         let mut yields = Vec::new();
         for region in &regions[..1 + usize::from(with_else)] {
             let block = region.append_block(Block::new(&[]));
-            yields.push(block.append_operation(OperationBuilder::new("scf.yield", self.location).build().ok()?).to_raw());
+            yields
+                .push(block.append_operation(OperationBuilder::new("scf.yield", self.location).build().ok()?).to_raw());
         }
-        self.insert(OperationBuilder::new("scf.if", self.location).add_operands(&[condition]).add_regions(regions).build().ok()?);
+        self.insert(
+            OperationBuilder::new("scf.if", self.location)
+                .add_operands(&[condition])
+                .add_regions(regions)
+                .build()
+                .ok()?,
+        );
         yields
             .into_iter()
             .map(|raw| {
                 // SAFETY: each yield is alive, owned by a block of the scf.if
                 // just inserted into `self.block`, which outlives 'a.
                 let terminator = unsafe { OperationRef::from_raw(raw) };
-                Some(At { context: self.context, location: self.location, block: terminator.block()?, before: Some(terminator) })
+                Some(At {
+                    context: self.context,
+                    location: self.location,
+                    block: terminator.block()?,
+                    before: Some(terminator),
+                })
             })
             .collect()
     }
 
     /// An `scf.for` from `lower` to `upper` by `step` with no carried
     /// values: a builder at the end of its body, and its induction variable.
-    pub fn scf_for(&self, lower: IrValue<'c>, upper: IrValue<'c>, step: IrValue<'c>) -> Option<(At<'c, 'a>, IrValue<'c>)> {
+    pub fn scf_for(
+        &self,
+        lower: IrValue<'c>,
+        upper: IrValue<'c>,
+        step: IrValue<'c>,
+    ) -> Option<(At<'c, 'a>, IrValue<'c>)> {
         let region = Region::new();
         let block = region.append_block(Block::new(&[(Type::index(self.context), self.location)]));
         let iv = detach(block.argument(0).ok()?.into());
-        let terminator = block.append_operation(OperationBuilder::new("scf.yield", self.location).build().ok()?).to_raw();
-        self.insert(OperationBuilder::new("scf.for", self.location).add_operands(&[lower, upper, step]).add_regions([region]).build().ok()?);
+        let terminator =
+            block.append_operation(OperationBuilder::new("scf.yield", self.location).build().ok()?).to_raw();
+        self.insert(
+            OperationBuilder::new("scf.for", self.location)
+                .add_operands(&[lower, upper, step])
+                .add_regions([region])
+                .build()
+                .ok()?,
+        );
         // SAFETY: the yield is alive, owned by the body of the scf.for just
         // inserted into `self.block`, which outlives 'a.
         let terminator = unsafe { OperationRef::from_raw(terminator) };
-        Some((At { context: self.context, location: self.location, block: terminator.block()?, before: Some(terminator) }, iv))
+        Some((
+            At { context: self.context, location: self.location, block: terminator.block()?, before: Some(terminator) },
+            iv,
+        ))
     }
 
     /// `gpu.thread_id x`, `gpu.block_dim x` and the like.
@@ -355,19 +398,10 @@ pub fn generic_op<'c>(
         .collect::<Option<Vec<_>>>()?;
     let block = Block::new(&element_types);
     let yielded = body(&block)?;
-    block.append_operation(
-        OperationBuilder::new("linalg.yield", location)
-            .add_operands(&[yielded])
-            .build()
-            .ok()?,
-    );
+    block.append_operation(OperationBuilder::new("linalg.yield", location).add_operands(&[yielded]).build().ok()?);
     let region = Region::new();
     region.append_block(block);
-    let iterator_types = iterators
-        .iter()
-        .map(|i| format!("#linalg.iterator_type<{i}>"))
-        .collect::<Vec<_>>()
-        .join(", ");
+    let iterator_types = iterators.iter().map(|i| format!("#linalg.iterator_type<{i}>")).collect::<Vec<_>>().join(", ");
     let mut operands = inputs.to_vec();
     operands.push(output);
     let on_tensors = RankedTensorType::try_from(output.r#type()).is_ok();

@@ -116,16 +116,25 @@ pub fn signature(module: &Module, name: &str) -> Result<Signature> {
     let no_kernel = || Error::NoKernel { name: name.to_string(), available: kernels(module).join(", ") };
     let mut next = module.body().first_operation();
     while let Some(op) = next {
-        let is_kernel = op.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|s| s.value() == name)
-            == Some(true)
-            && op.has_attribute("tile.kernel");
+        let is_kernel =
+            op.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|s| s.value() == name)
+                == Some(true)
+                && op.has_attribute("tile.kernel");
         if is_kernel {
-            let function_type = op.attribute("function_type").ok().and_then(|a| TypeAttribute::try_from(a).ok()).ok_or_else(no_kernel)?;
+            let function_type = op
+                .attribute("function_type")
+                .ok()
+                .and_then(|a| TypeAttribute::try_from(a).ok())
+                .ok_or_else(no_kernel)?;
             let function_type = FunctionType::try_from(function_type.value()).map_err(|_| no_kernel())?;
             let params = (0..function_type.input_count())
                 .map(|index| {
                     let r#type = function_type.input(index).map_err(|_| no_kernel())?;
-                    param(r#type).ok_or_else(|| Error::Parameter { kernel: name.to_string(), index, ty: r#type.to_string() })
+                    param(r#type).ok_or_else(|| Error::Parameter {
+                        kernel: name.to_string(),
+                        index,
+                        ty: r#type.to_string(),
+                    })
                 })
                 .collect::<Result<Vec<_>>>()?;
             return Ok(Signature { name: name.to_string(), params });
@@ -148,7 +157,8 @@ fn param(r#type: Type) -> Option<Param> {
         let mut strides = vec![0i64; rank];
         let mut offset = 0i64;
         // SAFETY: `strides` has one entry per dim of the memref.
-        let ok = unsafe { mlir_sys::mlirMemRefTypeGetStridesAndOffset(memref.to_raw(), strides.as_mut_ptr(), &mut offset) };
+        let ok =
+            unsafe { mlir_sys::mlirMemRefTypeGetStridesAndOffset(memref.to_raw(), strides.as_mut_ptr(), &mut offset) };
         if ok.value == 0 || offset != 0 || strides.last() != Some(&1) {
             return None;
         }

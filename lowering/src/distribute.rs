@@ -65,7 +65,9 @@
 use crate::{
     build::At,
     pass::{PassInfo, TilePass},
-    rewrite::{IrValue, block_size, constant_index, defined_outside, defining_op, detach, emit_error, op_name, single_use},
+    rewrite::{
+        IrValue, block_size, constant_index, defined_outside, defining_op, detach, emit_error, op_name, single_use,
+    },
 };
 use melior::{
     Context, ContextRef,
@@ -228,10 +230,15 @@ fn reduction(op: OperationRef, block_size: i64) -> Option<Reduction> {
     }
     let inner = body.first_operation()?;
     let next = inner.next_in_block()?;
-    if op_name(inner) != "scf.for" || inner.result_count() != 0 || op_name(next) != "scf.reduce" || next.operand_count() != 0 {
+    if op_name(inner) != "scf.for"
+        || inner.result_count() != 0
+        || op_name(next) != "scf.reduce"
+        || next.operand_count() != 0
+    {
         return None;
     }
-    let (lower, upper, step) = (detach(inner.operand(0).ok()?), detach(inner.operand(1).ok()?), detach(inner.operand(2).ok()?));
+    let (lower, upper, step) =
+        (detach(inner.operand(0).ok()?), detach(inner.operand(1).ok()?), detach(inner.operand(2).ok()?));
     if static_trips(lower, upper, step).is_some_and(|n| n < 32) {
         return None;
     }
@@ -264,7 +271,9 @@ fn reduction(op: OperationRef, block_size: i64) -> Option<Reduction> {
         let Some(def) = defining_op(operand) else { continue };
         let same_place = op_name(def) == "memref.load"
             && def.operand_count() + 1 == store.operand_count()
-            && (0..def.operand_count()).all(|j| def.operand(j).ok().map(|v| v.to_raw().ptr) == store.operand(j + 1).ok().map(|v| v.to_raw().ptr));
+            && (0..def.operand_count()).all(|j| {
+                def.operand(j).ok().map(|v| v.to_raw().ptr) == store.operand(j + 1).ok().map(|v| v.to_raw().ptr)
+            });
         if same_place {
             load = Some(def);
         }
@@ -273,19 +282,29 @@ fn reduction(op: OperationRef, block_size: i64) -> Option<Reduction> {
     let single_use = single_use(load.result(0).ok()?.into()).is_some();
     // The element's indices do not move with the reduced dim, and nothing
     // else in the loop touches the buffer.
-    let indices_fixed = (1..store.operand_count()).all(|j| store.operand(j).ok().is_some_and(|v| defined_outside(detach(v), inner_body)));
+    let indices_fixed = (1..store.operand_count())
+        .all(|j| store.operand(j).ok().is_some_and(|v| defined_outside(detach(v), inner_body)));
     let mut others = false;
     let mut next = inner_body.first_operation();
     while let Some(o) = next {
         next = o.next_in_block();
-        if o != load && o != *store && (0..o.operand_count()).any(|j| o.operand(j).ok().map(|v| v.to_raw().ptr) == Some(memref.to_raw().ptr)) {
+        if o != load
+            && o != *store
+            && (0..o.operand_count()).any(|j| o.operand(j).ok().map(|v| v.to_raw().ptr) == Some(memref.to_raw().ptr))
+        {
             others = true;
         }
     }
     if !single_use || !indices_fixed || others {
         return None;
     }
-    Some(Reduction { inner: inner.to_raw(), load: load.to_raw(), store: store.to_raw(), combine: combine.to_raw(), identity })
+    Some(Reduction {
+        inner: inner.to_raw(),
+        load: load.to_raw(),
+        store: store.to_raw(),
+        combine: combine.to_raw(),
+        identity,
+    })
 }
 
 /// Turns the matched reduction loop (now inside the warp's loop) into
@@ -307,7 +326,8 @@ fn warp_reduce<'c>(context: &'c Context, found: &Reduction, lane: IrValue<'c>) -
     let element = combine.result(0).ok()?.r#type();
     let element_text = element.to_string();
     let at = At::before(context, inner)?;
-    let (lower, upper, step) = (detach(inner.operand(0).ok()?), detach(inner.operand(1).ok()?), detach(inner.operand(2).ok()?));
+    let (lower, upper, step) =
+        (detach(inner.operand(0).ok()?), detach(inner.operand(1).ok()?), detach(inner.operand(2).ok()?));
     let warp = at.index(32)?;
     let offset = at.index_op("arith.muli", &[lane, step])?;
     let start = at.index_op("arith.addi", &[lower, offset])?;
@@ -326,8 +346,10 @@ fn warp_reduce<'c>(context: &'c Context, found: &Reduction, lane: IrValue<'c>) -
     }
     let combined = detach(combine.result(0).ok()?.into());
     let memref = detach(store.operand(1).ok()?);
-    let value_indices: Vec<IrValue> = (2..store.operand_count()).map(|j| store.operand(j).ok().map(detach)).collect::<Option<_>>()?;
-    let terminator = block.append_operation(OperationBuilder::new("scf.yield", location).add_operands(&[combined]).build().ok()?);
+    let value_indices: Vec<IrValue> =
+        (2..store.operand_count()).map(|j| store.operand(j).ok().map(detach)).collect::<Option<_>>()?;
+    let terminator =
+        block.append_operation(OperationBuilder::new("scf.yield", location).add_operands(&[combined]).build().ok()?);
     let mut moving = Vec::new();
     let mut next = old_body.first_operation();
     while let Some(o) = next {

@@ -48,7 +48,11 @@ pub fn patterns(context: &Context) -> RewritePatternSet<'_> {
     set
 }
 
-fn copy<'c>(context: &'c Context, op: OperationRef<'c, '_>, rewriter: &RewriterBase<'c, '_>) -> Option<Vec<IrValue<'c>>> {
+fn copy<'c>(
+    context: &'c Context,
+    op: OperationRef<'c, '_>,
+    rewriter: &RewriterBase<'c, '_>,
+) -> Option<Vec<IrValue<'c>>> {
     let (source, target) = (operand(op, 0)?, operand(op, 1)?);
     let rank = MemRefType::try_from(source.r#type()).ok()?.rank();
     let maps = [identity(rank), identity(rank)];

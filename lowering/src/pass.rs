@@ -140,12 +140,7 @@ unsafe extern "C" {
     fn tileRegisterPipeline(
         argument: mlir_sys::MlirStringRef,
         description: mlir_sys::MlirStringRef,
-        build: extern "C" fn(
-            mlir_sys::MlirStringRef,
-            mlir_sys::MlirStringCallback,
-            *mut c_void,
-            *mut c_void,
-        ) -> bool,
+        build: extern "C" fn(mlir_sys::MlirStringRef, mlir_sys::MlirStringCallback, *mut c_void, *mut c_void) -> bool,
         user_data: *mut c_void,
     );
 }
@@ -176,7 +171,12 @@ pub(crate) fn register_pipeline<P: TilePipeline>() {
     // SAFETY: the registry copies both strings; `build_pipeline::<P>`
     // matches the C signature and needs no user data.
     unsafe {
-        tileRegisterPipeline(string(P::INFO.argument), string(P::INFO.summary), build_pipeline::<P>, std::ptr::null_mut())
+        tileRegisterPipeline(
+            string(P::INFO.argument),
+            string(P::INFO.summary),
+            build_pipeline::<P>,
+            std::ptr::null_mut(),
+        )
     }
 }
 

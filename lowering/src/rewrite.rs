@@ -59,8 +59,7 @@ fn any_pattern(context: &Context, root: &str, rewrite: AnyRewrite) -> melior::Re
         move |_: MlirRewritePattern, raw_op: MlirOperation, raw_rewriter: MlirPatternRewriter| {
             // SAFETY: MLIR passes a live op and rewriter for the duration of
             // this call; neither escapes it.
-            let (op, rewriter) =
-                unsafe { (OperationRef::from_raw(raw_op), PatternRewriter::from_raw(raw_rewriter)) };
+            let (op, rewriter) = unsafe { (OperationRef::from_raw(raw_op), PatternRewriter::from_raw(raw_rewriter)) };
             let rewriter = rewriter.as_rewriter_base();
             let context = op.context();
             // SAFETY: the context outlives every rewrite applied within it.

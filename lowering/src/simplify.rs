@@ -107,10 +107,8 @@ fn simplify<'c>(
         "tile.broadcast" => ops::broadcast(context, result_type, source, location).into(),
         "tile.permute" => {
             let (outer, first) = (permutation(op)?, permutation(inner)?);
-            let composed = outer
-                .iter()
-                .map(|&d| first.get(usize::try_from(d).ok()?).copied())
-                .collect::<Option<Vec<i64>>>()?;
+            let composed =
+                outer.iter().map(|&d| first.get(usize::try_from(d).ok()?).copied()).collect::<Option<Vec<i64>>>()?;
             let attribute = DenseI64ArrayAttribute::new(context, &composed);
             ops::permute(context, result_type, source, attribute.into(), location).into()
         }

@@ -68,7 +68,8 @@ pub const TUNE: &str = "tile.tune";
 /// one sizes.
 pub const TILE_KEYS: [(&str, Dim); 3] = [("tile_m", Dim::M), ("tile_n", Dim::N), ("tile_k", Dim::K)];
 /// Configuration keys that become `tile.hints`.
-pub const HINT_KEYS: [&str; 7] = ["num_stages", "occupancy", "num_ctas", "warp_specialize", "persistent", "split_k", "pingpong"];
+pub const HINT_KEYS: [&str; 7] =
+    ["num_stages", "occupancy", "num_ctas", "warp_specialize", "persistent", "split_k", "pingpong"];
 
 /// A dim of `tile.mma`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -295,7 +296,9 @@ fn specialize<'c>(kernel: OperationRef<'c, '_>) -> Result<(), Failure<'c>> {
                 }
             }
             "tile.broadcast" => {
-                if let (Some(input), Some(output), Some(shape)) = (operand(0), result(0), operand(0).and_then(|v| shape_of(v.r#type()))) {
+                if let (Some(input), Some(output), Some(shape)) =
+                    (operand(0), result(0), operand(0).and_then(|v| shape_of(v.r#type())))
+                {
                     for (i, &extent) in shape.iter().enumerate() {
                         if extent != 1 {
                             dims.tie(input, i, output, i);
@@ -304,7 +307,11 @@ fn specialize<'c>(kernel: OperationRef<'c, '_>) -> Result<(), Failure<'c>> {
                 }
             }
             "tile.reduce" => {
-                let dim = op.attribute("dim").ok().and_then(|a| IntegerAttribute::try_from(a).ok()).map(|a| a.value() as usize);
+                let dim = op
+                    .attribute("dim")
+                    .ok()
+                    .and_then(|a| IntegerAttribute::try_from(a).ok())
+                    .map(|a| a.value() as usize);
                 if let (Some(input), Some(output), Some(dim), Some(shape)) =
                     (operand(0), result(0), dim, operand(0).and_then(|v| shape_of(v.r#type())))
                 {
@@ -314,7 +321,8 @@ fn specialize<'c>(kernel: OperationRef<'c, '_>) -> Result<(), Failure<'c>> {
                 }
             }
             "tile.permute" => {
-                let permutation = op.attribute("permutation").ok().and_then(|a| DenseI64ArrayAttribute::try_from(a).ok());
+                let permutation =
+                    op.attribute("permutation").ok().and_then(|a| DenseI64ArrayAttribute::try_from(a).ok());
                 if let (Some(input), Some(output), Some(permutation)) = (operand(0), result(0), permutation) {
                     for i in 0..permutation.len() {
                         if let Ok(from) = permutation.element(i) {
@@ -329,7 +337,12 @@ fn specialize<'c>(kernel: OperationRef<'c, '_>) -> Result<(), Failure<'c>> {
                 // resize.
                 if let (Some(input), Some(output)) = (operand(0), result(0)) {
                     let kept = |v: Value| -> Vec<(usize, i64)> {
-                        shape_of(v.r#type()).unwrap_or_default().into_iter().enumerate().filter(|&(_, e)| e != 1).collect()
+                        shape_of(v.r#type())
+                            .unwrap_or_default()
+                            .into_iter()
+                            .enumerate()
+                            .filter(|&(_, e)| e != 1)
+                            .collect()
                     };
                     let (from, to) = (kept(input), kept(output));
                     if from.iter().map(|e| e.1).eq(to.iter().map(|e| e.1)) {
@@ -369,7 +382,12 @@ fn specialize<'c>(kernel: OperationRef<'c, '_>) -> Result<(), Failure<'c>> {
             // Their operands are tied by the op that owns them.
             "scf.yield" | "func.return" => {}
             // Results of any shape; nothing to tie.
-            "arith.constant" | "tile.splat" | "tile.iota" | "tile.partition_view" | "tile.num_tiles" | "tile.block_id"
+            "arith.constant"
+            | "tile.splat"
+            | "tile.iota"
+            | "tile.partition_view"
+            | "tile.num_tiles"
+            | "tile.block_id"
             | "tile.num_blocks" => {}
             _ if name.starts_with("arith.") || name.starts_with("math.") => {
                 // Element-wise: every tile operand and result has one shape.
@@ -397,7 +415,9 @@ fn specialize<'c>(kernel: OperationRef<'c, '_>) -> Result<(), Failure<'c>> {
                 Some(&(other, other_key)) if other != size => {
                     return Err((
                         kernel.location(),
-                        format!("'{key}' = {size} and '{other_key}' = {other} size the same tile dim (the program ties them)"),
+                        format!(
+                            "'{key}' = {size} and '{other_key}' = {other} size the same tile dim (the program ties them)"
+                        ),
                     ));
                 }
                 _ => {
@@ -482,7 +502,8 @@ fn retype<'c>(kernel: OperationRef<'c, '_>, value: Value<'c, 'c>, shape: &[i64])
             .map_err(|e| (kernel.location(), e.to_string()))?
             .into()
     } else {
-        let tensor = RankedTensorType::try_from(old).map_err(|_| (kernel.location(), format!("unexpected type {old}")))?;
+        let tensor =
+            RankedTensorType::try_from(old).map_err(|_| (kernel.location(), format!("unexpected type {old}")))?;
         let shape: Vec<u64> = shape.iter().map(|&d| d as u64).collect();
         RankedTensorType::new(&shape, tensor.element(), tensor.encoding()).into()
     };
@@ -491,7 +512,8 @@ fn retype<'c>(kernel: OperationRef<'c, '_>, value: Value<'c, 'c>, shape: &[i64])
         // SAFETY: `def` is a live constant whose one result is `value`;
         // its new value is the old splat at the new type.
         unsafe {
-            let old_value = def.attribute("value").map_err(|_| (def.location(), "a constant without a value".to_string()))?;
+            let old_value =
+                def.attribute("value").map_err(|_| (def.location(), "a constant without a value".to_string()))?;
             if !mlir_sys::mlirAttributeIsADenseElements(old_value.to_raw())
                 || !mlir_sys::mlirDenseElementsAttrIsSplat(old_value.to_raw())
             {

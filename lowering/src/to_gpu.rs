@@ -229,7 +229,8 @@ fn kernel_to_gpu<'c>(
             emit_error(alloc.location(), "a tile buffer must have a static shape to live in shared memory");
             return None;
         }
-        let elements: u64 = (0..memref.rank()).map(|d| memref.dim_size(d).ok().and_then(static_size)).product::<Option<u64>>()?;
+        let elements: u64 =
+            (0..memref.rank()).map(|d| memref.dim_size(d).ok().and_then(static_size)).product::<Option<u64>>()?;
         let element_bits = element_bits(memref.element())?;
         let bytes = (elements * element_bits).div_ceil(8);
         let alignment = alloc
@@ -268,7 +269,8 @@ fn kernel_to_gpu<'c>(
     // Descriptor arguments and the kernel a variant belongs to, which
     // the bundle's metadata is read from.
     let mut carried = Vec::new();
-    for key in ["arg_attrs", "tile.variant_of", "tile.persistent", "nvvm.minctasm", "nvvm.cluster_dim", "tile.split_k"] {
+    for key in ["arg_attrs", "tile.variant_of", "tile.persistent", "nvvm.minctasm", "nvvm.cluster_dim", "tile.split_k"]
+    {
         if let Ok(value) = kernel.attribute(key) {
             carried.push((Identifier::new(context, key), value));
         }
@@ -327,7 +329,10 @@ fn kernel_to_gpu<'c>(
         let new = block.insert_operation_before(
             query,
             OperationBuilder::new(gpu_op, query.location())
-                .add_attributes(&[(Identifier::new(context, "dimension"), Attribute::parse(context, &format!("#gpu<dim {dim}>"))?)])
+                .add_attributes(&[(
+                    Identifier::new(context, "dimension"),
+                    Attribute::parse(context, &format!("#gpu<dim {dim}>"))?,
+                )])
                 .add_results(&[index])
                 .build()
                 .ok()?,
@@ -352,7 +357,9 @@ fn kernel_to_gpu<'c>(
         let block = alloc.block()?;
         let result_type = alloc.result(0).ok()?.r#type();
         let memref = MemRefType::try_from(result_type).ok()?;
-        let dims: Vec<String> = (0..memref.rank()).map(|d| memref.dim_size(d).ok().and_then(static_size).map(|n| n.to_string())).collect::<Option<_>>()?;
+        let dims: Vec<String> = (0..memref.rank())
+            .map(|d| memref.dim_size(d).ok().and_then(static_size).map(|n| n.to_string()))
+            .collect::<Option<_>>()?;
         let workgroup = memref.memory_space().is_some_and(|space| space.to_string() == "#gpu.address_space<workgroup>");
         let shared_type = Type::parse(
             context,
@@ -362,14 +369,19 @@ fn kernel_to_gpu<'c>(
             &block,
             alloc,
             OperationBuilder::new("arith.constant", location)
-                .add_attributes(&[(Identifier::new(context, "value"), Attribute::parse(context, &format!("{offset} : index"))?)])
+                .add_attributes(&[(
+                    Identifier::new(context, "value"),
+                    Attribute::parse(context, &format!("{offset} : index"))?,
+                )])
                 .add_results(&[index]),
         )?;
         let offset_value = match padding {
             Some(padding) => insert_before(
                 &block,
                 alloc,
-                OperationBuilder::new("arith.addi", location).add_operands(&[padding, offset_value]).add_results(&[index]),
+                OperationBuilder::new("arith.addi", location)
+                    .add_operands(&[padding, offset_value])
+                    .add_results(&[index]),
             )?,
             None => offset_value,
         };
@@ -387,7 +399,9 @@ fn kernel_to_gpu<'c>(
         let cast = insert_before(
             &block,
             alloc,
-            OperationBuilder::new("memref.memory_space_cast", location).add_operands(&[view]).add_results(&[result_type]),
+            OperationBuilder::new("memref.memory_space_cast", location)
+                .add_operands(&[view])
+                .add_results(&[result_type]),
         )?;
         replace_and_erase(raw, cast);
     }

@@ -67,12 +67,18 @@ pub fn patterns(context: &Context) -> RewritePatternSet<'_> {
 fn viewed<'c>(view: IrValue<'c>) -> Option<(IrValue<'c>, PartitionViewType<'c>)> {
     let view_type = PartitionViewType::try_from_type(view.r#type())?;
     let Ok(result) = OperationResult::try_from(view) else {
-        emit_error(view.location(), "this view is not made by tile.partition_view; the memory lowering cannot see its memref");
+        emit_error(
+            view.location(),
+            "this view is not made by tile.partition_view; the memory lowering cannot see its memref",
+        );
         return None;
     };
     let owner = result.owner();
     if owner.name().as_string_ref().as_str().ok()? != "tile.partition_view" {
-        emit_error(owner.location(), "this view is not made by tile.partition_view; the memory lowering cannot see its memref");
+        emit_error(
+            owner.location(),
+            "this view is not made by tile.partition_view; the memory lowering cannot see its memref",
+        );
         return None;
     }
     Some((operand(owner, 0)?, view_type))
@@ -153,9 +159,8 @@ fn subview<'c>(
     let mut strides = vec![0i64; rank];
     let mut offset = 0i64;
     // SAFETY: `strides` has room for one entry per dim of the memref.
-    let ok = unsafe {
-        mlir_sys::mlirMemRefTypeGetStridesAndOffset(memref_type.to_raw(), strides.as_mut_ptr(), &mut offset)
-    };
+    let ok =
+        unsafe { mlir_sys::mlirMemRefTypeGetStridesAndOffset(memref_type.to_raw(), strides.as_mut_ptr(), &mut offset) };
     if ok.value == 0 {
         return None;
     }
@@ -268,7 +273,11 @@ fn store<'c>(
     Some(vec![])
 }
 
-fn num_tiles<'c>(context: &'c Context, op: OperationRef<'c, '_>, rewriter: &RewriterBase<'c, '_>) -> Option<IrValue<'c>> {
+fn num_tiles<'c>(
+    context: &'c Context,
+    op: OperationRef<'c, '_>,
+    rewriter: &RewriterBase<'c, '_>,
+) -> Option<IrValue<'c>> {
     let (memref, view) = viewed(operand(op, 0)?)?;
     let dim = IntegerAttribute::try_from(op.attribute("dim").ok()?).ok()?.value();
     let extent = *view.shape().get(usize::try_from(dim).ok()?)?;
@@ -298,7 +307,12 @@ impl TilePass for ConvertTileToMemref {
 
     fn dependent_dialects() -> Vec<melior::dialect::DialectHandle> {
         use melior::dialect::DialectHandle;
-        vec![DialectHandle::memref(), DialectHandle::tensor(), DialectHandle::arith(), crate::pass::bufferization_handle()]
+        vec![
+            DialectHandle::memref(),
+            DialectHandle::tensor(),
+            DialectHandle::arith(),
+            crate::pass::bufferization_handle(),
+        ]
     }
 }
 

@@ -125,10 +125,8 @@ fn outline<'c>(context: &'c Context, kernel: OperationRef<'c, '_>, name: &str, o
         emit_error(location, "a tile kernel has one block; use scf for control flow");
         return None;
     }
-    let parameters: Vec<Type<'c>> = (0..entry.argument_count())
-        .map(|i| entry.argument(i).map(|a| a.r#type()))
-        .collect::<Result<_, _>>()
-        .ok()?;
+    let parameters: Vec<Type<'c>> =
+        (0..entry.argument_count()).map(|i| entry.argument(i).map(|a| a.r#type())).collect::<Result<_, _>>().ok()?;
 
     // block id x, y, z, then grid size x, y, z
     let grid: Vec<IrValue<'c>> = (0..6).map(|_| detach(entry.add_argument(index, location))).collect();
@@ -161,7 +159,10 @@ fn outline<'c>(context: &'c Context, kernel: OperationRef<'c, '_>, name: &str, o
     // SAFETY: `kernel` is a live op of the module this pass owns, and no
     // other reference mutates it during this call.
     let mut function = unsafe { OperationRefMut::from_raw(kernel.to_raw()) };
-    function.set_attribute("function_type", TypeAttribute::new(FunctionType::new(context, &block_inputs, &[]).into()).into());
+    function.set_attribute(
+        "function_type",
+        TypeAttribute::new(FunctionType::new(context, &block_inputs, &[]).into()).into(),
+    );
     function.set_attribute("sym_name", StringAttribute::new(context, outlined).into());
     function.set_attribute("sym_visibility", StringAttribute::new(context, "private").into());
     if let Ok(arg_attrs) = function.attribute("arg_attrs") {
@@ -194,7 +195,8 @@ fn grid_function<'c>(
     let entry = Block::new(&inputs.iter().map(|&t| (t, location)).collect::<Vec<_>>());
     let argument = |i: usize| entry.argument(i).ok().map(|a| detach(a.into()));
     let n = parameters.len();
-    let (gx, gy, gz, first, last) = (argument(n)?, argument(n + 1)?, argument(n + 2)?, argument(n + 3)?, argument(n + 4)?);
+    let (gx, gy, gz, first, last) =
+        (argument(n)?, argument(n + 1)?, argument(n + 2)?, argument(n + 3)?, argument(n + 4)?);
     let append = |block: &Block<'c>, builder: OperationBuilder<'c>| -> Option<IrValue<'c>> {
         let op = block.append_operation(builder.build().ok()?);
         Some(detach(op.result(0).ok()?.into()))
@@ -220,7 +222,10 @@ fn grid_function<'c>(
     call_arguments.extend([bx, by, bz, gx, gy, gz]);
     body.append_operation(
         OperationBuilder::new("func.call", location)
-            .add_attributes(&[(Identifier::new(context, "callee"), FlatSymbolRefAttribute::new(context, outlined).into())])
+            .add_attributes(&[(
+                Identifier::new(context, "callee"),
+                FlatSymbolRefAttribute::new(context, outlined).into(),
+            )])
             .add_operands(&call_arguments)
             .build()
             .ok()?,

@@ -82,7 +82,11 @@ impl Tunable {
 fn kernel_op<'c, 'm>(module: &'m Module<'c>, name: &str) -> Result<OperationRef<'c, 'm>> {
     let mut next = module.body().first_operation();
     while let Some(op) = next {
-        let named = op.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()).is_some_and(|s| s.value() == name);
+        let named = op
+            .attribute("sym_name")
+            .ok()
+            .and_then(|a| StringAttribute::try_from(a).ok())
+            .is_some_and(|s| s.value() == name);
         if named && op.has_attribute("tile.kernel") {
             return Ok(op);
         }
@@ -103,9 +107,12 @@ pub fn tunable(module: &Module, name: &str) -> Result<Option<Tunable>> {
         let key = key.as_string_ref().as_str().unwrap_or_default().to_string();
         let known = TILE_KEYS.iter().any(|(k, _)| *k == key) || DEFAULT_HINTS.iter().any(|(k, _)| *k == key);
         if !known {
-            return Err(invalid(format!("unknown knob '{key}' (tile_m, tile_n, tile_k, num_stages, occupancy, num_ctas, warp_specialize, persistent)")));
+            return Err(invalid(format!(
+                "unknown knob '{key}' (tile_m, tile_n, tile_k, num_stages, occupancy, num_ctas, warp_specialize, persistent)"
+            )));
         }
-        let values = DenseI64ArrayAttribute::try_from(values).map_err(|_| invalid(format!("'{key}' is not an array<i64: ...>")))?;
+        let values = DenseI64ArrayAttribute::try_from(values)
+            .map_err(|_| invalid(format!("'{key}' is not an array<i64: ...>")))?;
         let values: Vec<i64> = (0..values.len()).filter_map(|j| values.element(j).ok()).collect();
         space.insert(key, values);
     }
@@ -116,11 +123,14 @@ pub fn tunable(module: &Module, name: &str) -> Result<Option<Tunable>> {
     for (key, dim) in TILE_KEYS {
         if space.contains_key(key) {
             let (m, k, n) = mma.ok_or_else(|| invalid(format!("'{key}' needs a tile.mma to size")))?;
-            default.insert(key.to_string(), match dim {
-                crate::specialize::Dim::M => m,
-                crate::specialize::Dim::N => n,
-                crate::specialize::Dim::K => k,
-            });
+            default.insert(
+                key.to_string(),
+                match dim {
+                    crate::specialize::Dim::M => m,
+                    crate::specialize::Dim::N => n,
+                    crate::specialize::Dim::K => k,
+                },
+            );
         }
     }
     for (key, fallback) in DEFAULT_HINTS {
@@ -165,7 +175,8 @@ pub fn apply(context: &Context, module: &mut Module, name: &str, config: &Config
 pub fn view_tiles(module: &Module, name: &str, param: usize) -> Result<Vec<i64>> {
     let kernel = kernel_op(module, name)?;
     let entry = kernel.region(0).ok().and_then(|r| r.first_block()).ok_or_else(|| Error::NoKernels)?;
-    let argument = entry.argument(param).map_err(|_| Error::Invalid(format!("kernel @{name} has no parameter #{param}")))?;
+    let argument =
+        entry.argument(param).map_err(|_| Error::Invalid(format!("kernel @{name} has no parameter #{param}")))?;
     let mut shapes: Vec<Vec<i64>> = Vec::new();
     kernel.walk(WalkOrder::PreOrder, |op| {
         if op.name().as_string_ref().as_str() == Ok("tile.partition_view")
@@ -180,7 +191,11 @@ pub fn view_tiles(module: &Module, name: &str, param: usize) -> Result<Vec<i64>>
     shapes.dedup();
     match shapes.as_slice() {
         [one] => Ok(one.clone()),
-        [] => Err(Error::Invalid(format!("kernel @{name}: parameter #{param} has no tile.partition_view to size the grid by"))),
-        _ => Err(Error::Invalid(format!("kernel @{name}: parameter #{param} is viewed with several tile shapes ({shapes:?})"))),
+        [] => Err(Error::Invalid(format!(
+            "kernel @{name}: parameter #{param} has no tile.partition_view to size the grid by"
+        ))),
+        _ => Err(Error::Invalid(format!(
+            "kernel @{name}: parameter #{param} is viewed with several tile shapes ({shapes:?})"
+        ))),
     }
 }

@@ -156,7 +156,9 @@ impl Copy {
         }
         for d in 0..rank {
             let argument = body.argument(d).ok()?.to_raw();
-            if load.operand(1 + d).ok()?.to_raw().ptr != argument.ptr || store.operand(2 + d).ok()?.to_raw().ptr != argument.ptr {
+            if load.operand(1 + d).ok()?.to_raw().ptr != argument.ptr
+                || store.operand(2 + d).ok()?.to_raw().ptr != argument.ptr
+            {
                 return None;
             }
         }
@@ -183,7 +185,13 @@ impl Copy {
         {
             return None;
         }
-        Some(Copy { op: op.to_raw(), source: source.to_raw(), target: target.to_raw(), lanes, element: element.to_string() })
+        Some(Copy {
+            op: op.to_raw(),
+            source: source.to_raw(),
+            target: target.to_raw(),
+            lanes,
+            element: element.to_string(),
+        })
     }
 }
 
@@ -191,8 +199,7 @@ impl Copy {
 fn short_rows(r#type: Type, lanes: i64) -> bool {
     use melior::ir::r#type::DimSize;
     MemRefType::try_from(r#type).is_ok_and(|memref| {
-        memref.rank() > 0
-            && matches!(memref.dim_size(memref.rank() - 1), Ok(DimSize::Static(n)) if (n as i64) < lanes)
+        memref.rank() > 0 && matches!(memref.dim_size(memref.rank() - 1), Ok(DimSize::Static(n)) if (n as i64) < lanes)
     })
 }
 
@@ -207,18 +214,15 @@ fn unit_inner_stride(r#type: Type) -> bool {
     let mut offset = 0i64;
     // SAFETY: `strides` has room for one stride per dim of the memref, as
     // the function requires; the type is alive.
-    let ok = unsafe {
-        mlir_sys::mlirMemRefTypeGetStridesAndOffset(r#type.to_raw(), strides.as_mut_ptr(), &mut offset)
-    };
+    let ok = unsafe { mlir_sys::mlirMemRefTypeGetStridesAndOffset(r#type.to_raw(), strides.as_mut_ptr(), &mut offset) };
     ok.value != 0 && strides[rank - 1] == 1
 }
 
 fn vectorize(context: &Context, copy: &Copy) -> Option<()> {
     // SAFETY: the loop was collected from the live function and no other
     // rewrite has touched it; its operands are live values.
-    let (op, source, target) = unsafe {
-        (OperationRef::from_raw(copy.op), IrValue::from_raw(copy.source), IrValue::from_raw(copy.target))
-    };
+    let (op, source, target) =
+        unsafe { (OperationRef::from_raw(copy.op), IrValue::from_raw(copy.source), IrValue::from_raw(copy.target)) };
     let location = op.location();
     let body = op.region(0).ok()?.first_block()?;
     let rank = body.argument_count();
@@ -275,7 +279,8 @@ fn vectorize(context: &Context, copy: &Copy) -> Option<()> {
         // SAFETY: `loop_block` is alive and owned here until it moves into
         // the loop's region below, after the last use of this reference.
         let at = At { context, location, block: unsafe { BlockRef::from_raw(loop_block.to_raw()) }, before: None };
-        let mut indices: Vec<IrValue> = (0..rank).map(|d| loop_block.argument(d).ok().map(|a| detach(a.into()))).collect::<Option<_>>()?;
+        let mut indices: Vec<IrValue> =
+            (0..rank).map(|d| loop_block.argument(d).ok().map(|a| detach(a.into()))).collect::<Option<_>>()?;
         let lanes_inside = at.index(copy.lanes)?;
         indices[rank - 1] = at.index_op("arith.muli", &[indices[rank - 1], lanes_inside])?;
         let vector = format!("vector<{}x{}>", copy.lanes, copy.element);

@@ -141,7 +141,14 @@ impl Cuda {
     }
 
     /// [`Cuda::launch`], saying which entry ran.
-    pub fn launch_report(&self, bundle: &Bundle, name: &str, args: &mut [Arg], grid: Grid, repeat: usize) -> Result<Launched> {
+    pub fn launch_report(
+        &self,
+        bundle: &Bundle,
+        name: &str,
+        args: &mut [Arg],
+        grid: Grid,
+        repeat: usize,
+    ) -> Result<Launched> {
         let device = self.upload(args)?;
         let mut prepared = self.prepare(bundle, name, args, &device, grid)?;
         let mut times = Vec::new();
@@ -239,7 +246,15 @@ impl Cuda {
             match self.encode_all(&variant.tma, args, &address) {
                 Ok(descriptors) => {
                     let cluster = variant.cluster.max(1);
-                    chosen = Some((&variant.name, variant.block, variant.shared_memory, descriptors, variant.persistent, cluster, variant.split_k.max(1)));
+                    chosen = Some((
+                        &variant.name,
+                        variant.block,
+                        variant.shared_memory,
+                        descriptors,
+                        variant.persistent,
+                        cluster,
+                        variant.split_k.max(1),
+                    ));
                     break;
                 }
                 Err(Error::Launch(why)) => passed_over.push(format!("@{}: {why}", variant.name)),
@@ -290,15 +305,18 @@ impl Cuda {
             } else {
                 let threads = block.iter().product::<u32>() as i32;
                 // SAFETY: a live function of a loaded module.
-                let per_sm = unsafe { result::occupancy::max_active_block_per_multiprocessor(function, threads, shared_memory as usize) }
-                    .map_err(|e| Error::Launch(format!("occupancy of @{entry}: {e}")))?;
+                let per_sm = unsafe {
+                    result::occupancy::max_active_block_per_multiprocessor(function, threads, shared_memory as usize)
+                }
+                .map_err(|e| Error::Launch(format!("occupancy of @{entry}: {e}")))?;
                 resident_grid(gx, per_sm, sms)
             }
             .ok_or_else(|| Error::Launch(format!("@{entry} does not fit on a multiprocessor")))?;
         } else if split_k > 1 && cluster == split_k {
             // Each program block runs as a cluster of `split_k` blocks.
-            launched = split_grid(gx, split_k)
-                .ok_or_else(|| Error::Launch(format!("grid {gx} split {split_k} ways does not fit a CUDA launch (x < 2^31)")))?;
+            launched = split_grid(gx, split_k).ok_or_else(|| {
+                Error::Launch(format!("grid {gx} split {split_k} ways does not fit a CUDA launch (x < 2^31)"))
+            })?;
         } else if cluster > 1 || split_k > 1 {
             return Err(Error::Launch(format!(
                 "@{entry} runs in clusters of {cluster} and splits K {split_k} ways; the runtime launches clusters only for \
@@ -321,7 +339,13 @@ impl Cuda {
 
     /// A launch on this stream with one attribute, which must outlive the
     /// configuration's use.
-    fn launch_config(&self, grid: [u32; 3], block: [u32; 3], shared_memory: u32, attribute: &mut sys::CUlaunchAttribute) -> sys::CUlaunchConfig {
+    fn launch_config(
+        &self,
+        grid: [u32; 3],
+        block: [u32; 3],
+        shared_memory: u32,
+        attribute: &mut sys::CUlaunchAttribute,
+    ) -> sys::CUlaunchConfig {
         sys::CUlaunchConfig {
             gridDimX: grid[0],
             gridDimY: grid[1],
@@ -338,7 +362,14 @@ impl Cuda {
 
     /// How many clusters of `cluster` blocks of `function` are resident at
     /// once (`cuOccupancyMaxActiveClusters`).
-    fn resident_clusters(&self, function: sys::CUfunction, block: [u32; 3], shared_memory: u32, cluster: u32, sms: i32) -> Result<i32> {
+    fn resident_clusters(
+        &self,
+        function: sys::CUfunction,
+        block: [u32; 3],
+        shared_memory: u32,
+        cluster: u32,
+        sms: i32,
+    ) -> Result<i32> {
         let mut attribute = cluster_attribute(cluster);
         let config = self.launch_config([cluster * sms.max(1) as u32, 1, 1], block, shared_memory, &mut attribute);
         let mut clusters = 0;
@@ -361,7 +392,8 @@ impl Cuda {
             // SAFETY: as for `launch_kernel` below; `config` and its
             // attribute live across the call, and `prepare` made the grid
             // a whole number of clusters.
-            let status = unsafe { sys::cuLaunchKernelEx(&config, prepared.function, params.as_mut_ptr(), std::ptr::null_mut()) };
+            let status =
+                unsafe { sys::cuLaunchKernelEx(&config, prepared.function, params.as_mut_ptr(), std::ptr::null_mut()) };
             return status.result().map_err(|e| Error::Launch(format!("launch of @{} failed: {e}", prepared.entry)));
         }
         // SAFETY: `prepare` checked every argument against its parameter;
@@ -447,7 +479,8 @@ impl Cuda {
             };
             let base = address(descriptor.arg);
             let layout = tma::layout(descriptor, array, base).map_err(Error::Launch)?;
-            let data_type = tma::tma_data_type(array.dtype()).ok_or_else(|| Error::Launch("no TMA data type".into()))?;
+            let data_type =
+                tma::tma_data_type(array.dtype()).ok_or_else(|| Error::Launch("no TMA data type".into()))?;
             let rank = layout.dims.len();
             let element_strides = vec![1u32; rank];
             let swizzle = match descriptor.swizzle {
@@ -482,7 +515,10 @@ impl Cuda {
                 )
             };
             if status != sys::CUresult::CUDA_SUCCESS {
-                return Err(Error::Launch(format!("cuTensorMapEncodeTiled refused argument #{}: {status:?}", descriptor.arg)));
+                return Err(Error::Launch(format!(
+                    "cuTensorMapEncodeTiled refused argument #{}: {status:?}",
+                    descriptor.arg
+                )));
             }
             // SAFETY: CUtensorMap is 16 plain u64 words.
             let bytes: [u8; 128] = unsafe { std::mem::transmute(map.opaque) };

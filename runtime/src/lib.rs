@@ -14,9 +14,9 @@
 
 pub mod array;
 pub mod bundle;
-pub mod cuda;
 #[cfg(feature = "cublas")]
 pub mod cublas;
+pub mod cuda;
 pub mod npy;
 pub mod signature;
 pub mod tma;
@@ -39,7 +39,9 @@ pub enum Error {
     Rank { index: usize, expected: usize, got: Vec<usize> },
     #[error("argument #{index}: dim {dim} of the memref is {expected}, the array's is {got}")]
     Shape { index: usize, dim: usize, expected: u64, got: usize },
-    #[error("argument #{index}: the memref's stride {dim} is {expected}, a contiguous array of shape {shape:?} has {got}")]
+    #[error(
+        "argument #{index}: the memref's stride {dim} is {expected}, a contiguous array of shape {shape:?} has {got}"
+    )]
     Stride { index: usize, dim: usize, expected: i64, got: i64, shape: Vec<usize> },
     #[error("argument #{index}: '{text}' is not a {expected} scalar")]
     Scalar { index: usize, text: String, expected: String },

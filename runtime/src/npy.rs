@@ -37,7 +37,8 @@ pub fn parse(path: &str, bytes: &[u8]) -> Result<(Header, usize)> {
         }
         _ => return Err(invalid(path, format!("unsupported .npy format version {major}"))),
     };
-    let end = start.checked_add(header_len).filter(|&e| e <= bytes.len()).ok_or_else(|| invalid(path, "truncated header"))?;
+    let end =
+        start.checked_add(header_len).filter(|&e| e <= bytes.len()).ok_or_else(|| invalid(path, "truncated header"))?;
     let text = std::str::from_utf8(&bytes[start..end]).map_err(|_| invalid(path, "header is not text"))?;
     Ok((parse_header(path, text)?, end))
 }
@@ -76,7 +77,9 @@ fn parse_header(path: &str, text: &str) -> Result<Header> {
         .split(',')
         .map(str::trim)
         .filter(|s| !s.is_empty())
-        .map(|s| s.trim_end_matches('L').parse::<usize>().map_err(|_| invalid(path, format!("bad dimension '{s}' in shape"))))
+        .map(|s| {
+            s.trim_end_matches('L').parse::<usize>().map_err(|_| invalid(path, format!("bad dimension '{s}' in shape")))
+        })
         .collect::<Result<Vec<_>>>()?;
     Ok(Header { descr, fortran_order, shape })
 }
@@ -93,7 +96,10 @@ fn check_dtype(path: &str, descr: &str, expected: DType) -> Result<()> {
         _ => "",
     };
     let order = if descr.starts_with('>') { "; big-endian arrays are not supported" } else { "" };
-    Err(invalid(path, format!("dtype '{descr}' cannot hold {expected}: expected '{}'{hint}{order}", expected.npy_descr())))
+    Err(invalid(
+        path,
+        format!("dtype '{descr}' cannot hold {expected}: expected '{}'{hint}{order}", expected.npy_descr()),
+    ))
 }
 
 /// Reads an array of element type `dtype` from `.npy` bytes.
@@ -110,7 +116,10 @@ pub fn decode(path: &str, bytes: &[u8], dtype: DType) -> Result<Array> {
         .ok_or_else(|| invalid(path, "shape too large"))?;
     let data = &bytes[start..];
     if data.len() != expected {
-        return Err(invalid(path, format!("shape {:?} of {dtype} needs {expected} bytes of data, the file has {}", header.shape, data.len())));
+        return Err(invalid(
+            path,
+            format!("shape {:?} of {dtype} needs {expected} bytes of data, the file has {}", header.shape, data.len()),
+        ));
     }
     Array::from_bytes(dtype, &header.shape, data)
 }

@@ -86,7 +86,11 @@ pub fn memref_slots(address: u64, array: &Array) -> impl Iterator<Item = u64> + 
 pub enum Param {
     /// A memref: element type, extents (`None` where dynamic) and strides in
     /// elements (`None` where dynamic; the innermost is always 1).
-    Memref { dtype: DType, shape: Vec<Option<u64>>, strides: Vec<Option<i64>> },
+    Memref {
+        dtype: DType,
+        shape: Vec<Option<u64>>,
+        strides: Vec<Option<i64>>,
+    },
     Scalar(ScalarType),
 }
 
@@ -94,8 +98,7 @@ impl std::fmt::Display for Param {
     fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
         match self {
             Param::Memref { dtype, shape, .. } => {
-                let dims: Vec<String> =
-                    shape.iter().map(|d| d.map_or("?".to_string(), |d| d.to_string())).collect();
+                let dims: Vec<String> = shape.iter().map(|d| d.map_or("?".to_string(), |d| d.to_string())).collect();
                 write!(f, "memref<{}x{dtype}>", dims.join("x"))
             }
             Param::Scalar(t) => f.write_str(t.mlir_name()),
@@ -155,7 +158,11 @@ impl Signature {
     /// Launchers call it before every launch; compiled code relies on it.
     pub fn check(&self, args: &[Arg]) -> Result<()> {
         if args.len() != self.params.len() {
-            return Err(Error::ArgumentCount { kernel: self.name.clone(), expected: self.params.len(), got: args.len() });
+            return Err(Error::ArgumentCount {
+                kernel: self.name.clone(),
+                expected: self.params.len(),
+                got: args.len(),
+            });
         }
         for (index, (param, arg)) in self.params.iter().zip(args).enumerate() {
             match (param, arg) {
@@ -176,7 +183,13 @@ impl Signature {
     }
 }
 
-fn check_array(index: usize, dtype: DType, shape: &[Option<u64>], strides: &[Option<i64>], array: &Array) -> Result<()> {
+fn check_array(
+    index: usize,
+    dtype: DType,
+    shape: &[Option<u64>],
+    strides: &[Option<i64>],
+    array: &Array,
+) -> Result<()> {
     if array.dtype() != dtype {
         return Err(Error::DType { index, expected: dtype.to_string(), got: array.dtype().to_string() });
     }

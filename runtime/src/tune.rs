@@ -223,7 +223,13 @@ impl Tuner {
 
     /// The cached choice for `key`, if any.
     pub fn cached(&self, key: &TuneKey) -> Option<Tuned> {
-        let found = |config: Config, ms: f64, source| Tuned { config, ms: Some(ms), source, tried: Vec::new(), cache_error: None };
+        let found = |config: Config, ms: f64, source| Tuned {
+            config,
+            ms: Some(ms),
+            source,
+            tried: Vec::new(),
+            cache_error: None,
+        };
         if let Some((config, ms)) = self.memory.lock().ok()?.get(key).cloned() {
             return Some(found(config, ms, Source::Memory));
         }
@@ -245,9 +251,16 @@ impl Tuner {
         configs: &[Config],
         mut measure: impl FnMut(&Config) -> std::result::Result<f64, String>,
     ) -> Result<Tuned> {
-        let default = configs.first().ok_or_else(|| Error::Tune(format!("@{}: no configuration to run", key.kernel)))?;
+        let default =
+            configs.first().ok_or_else(|| Error::Tune(format!("@{}: no configuration to run", key.kernel)))?;
         if !self.enabled || configs.len() == 1 {
-            return Ok(Tuned { config: default.clone(), ms: None, source: Source::Default, tried: Vec::new(), cache_error: None });
+            return Ok(Tuned {
+                config: default.clone(),
+                ms: None,
+                source: Source::Default,
+                tried: Vec::new(),
+                cache_error: None,
+            });
         }
         if let Some(cached) = self.cached(key).filter(|c| configs.contains(&c.config)) {
             return Ok(cached);
@@ -256,9 +269,8 @@ impl Tuner {
         let mut tried = Vec::new();
         let mut best: Option<(Config, f64)> = None;
         for (done, config) in configs.iter().enumerate() {
-            let result = measure(config).and_then(|ms| {
-                if ms.is_finite() && ms > 0.0 { Ok(ms) } else { Err(format!("measured {ms} ms")) }
-            });
+            let result = measure(config)
+                .and_then(|ms| if ms.is_finite() && ms > 0.0 { Ok(ms) } else { Err(format!("measured {ms} ms")) });
             if let Ok(ms) = result
                 && best.as_ref().is_none_or(|(_, fastest)| ms < *fastest)
             {
@@ -269,10 +281,13 @@ impl Tuner {
         }
         bar.finish();
         if best.is_none() {
-            let reasons: Vec<String> = tried.iter().map(|(c, r)| format!("{c}: {}", r.as_ref().err().map_or("", |e| e))).collect();
+            let reasons: Vec<String> =
+                tried.iter().map(|(c, r)| format!("{c}: {}", r.as_ref().err().map_or("", |e| e))).collect();
             return Err(Error::Tune(format!("@{}: no configuration ran ({})", key.kernel, reasons.join("; "))));
         }
-        let (config, ms) = final_round(&tried, &mut measure).or(best).ok_or_else(|| Error::Tune(format!("@{}: no configuration ran", key.kernel)))?;
+        let (config, ms) = final_round(&tried, &mut measure)
+            .or(best)
+            .ok_or_else(|| Error::Tune(format!("@{}: no configuration ran", key.kernel)))?;
         if self.progress {
             eprintln!("tile: tuned @{} over {} configurations: {config} ({ms:.4} ms)", key.kernel, configs.len());
         }
@@ -325,7 +340,8 @@ fn final_round(
     tried: &[(Config, std::result::Result<f64, String>)],
     measure: &mut impl FnMut(&Config) -> std::result::Result<f64, String>,
 ) -> Option<(Config, f64)> {
-    let mut ranked: Vec<(&Config, Vec<f64>)> = tried.iter().filter_map(|(c, r)| r.as_ref().ok().map(|&ms| (c, vec![ms]))).collect();
+    let mut ranked: Vec<(&Config, Vec<f64>)> =
+        tried.iter().filter_map(|(c, r)| r.as_ref().ok().map(|&ms| (c, vec![ms]))).collect();
     ranked.sort_by(|a, b| a.1[0].total_cmp(&b.1[0]));
     ranked.truncate(FINALISTS);
     if ranked.len() > 1 {
@@ -406,7 +422,13 @@ mod tests {
     }
 
     fn key(args: &str) -> TuneKey {
-        TuneKey { kernel: "k".into(), source: hash("src"), args: args.into(), device: "dev".into(), compiler: "0".into() }
+        TuneKey {
+            kernel: "k".into(),
+            source: hash("src"),
+            args: args.into(),
+            device: "dev".into(),
+            compiler: "0".into(),
+        }
     }
 
     #[test]
@@ -426,7 +448,8 @@ mod tests {
     #[test]
     fn product_puts_the_default_first_once() {
         let default = config(&[("tile_m", 128), ("num_stages", 4)]);
-        let space: BTreeMap<String, Vec<i64>> = [("tile_m".to_string(), vec![64, 128]), ("num_stages".to_string(), vec![2, 4])].into();
+        let space: BTreeMap<String, Vec<i64>> =
+            [("tile_m".to_string(), vec![64, 128]), ("num_stages".to_string(), vec![2, 4])].into();
         let configs = Config::product(&default, &space);
         assert_eq!(configs[0], default);
         assert_eq!(configs.len(), 4);

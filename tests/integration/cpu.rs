@@ -198,7 +198,8 @@ fn arguments_are_checked_before_launch() {
     assert!(matches!(err, Error::DType { index: 2, .. }), "{err}");
     let err = kernel.launch(&mut [Arg::Array(&mut a), Arg::Array(&mut b), Arg::Array(&mut rank1)], g).unwrap_err();
     assert!(matches!(err, Error::Rank { index: 2, .. }), "{err}");
-    let err = kernel.launch(&mut [Arg::Array(&mut a), Arg::Array(&mut b), Arg::Scalar(Scalar::F32(1.0))], g).unwrap_err();
+    let err =
+        kernel.launch(&mut [Arg::Array(&mut a), Arg::Array(&mut b), Arg::Scalar(Scalar::F32(1.0))], g).unwrap_err();
     assert!(matches!(err, Error::ArgumentKind { index: 2, .. }), "{err}");
 
     let static_kernel = self::kernel("softmax");

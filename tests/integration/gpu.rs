@@ -36,7 +36,8 @@ fn ptxas() -> Option<std::path::PathBuf> {
 
 /// ptxas's messages on `ptx` for sm_90a; it must accept it.
 fn run_ptxas(ptxas: &std::path::Path, ptx: &str, what: &str) -> String {
-    let path = std::env::temp_dir().join(format!("tile-test-{}-{}.ptx", std::process::id(), what.replace([',', '='], "_")));
+    let path =
+        std::env::temp_dir().join(format!("tile-test-{}-{}.ptx", std::process::id(), what.replace([',', '='], "_")));
     std::fs::write(&path, ptx).unwrap();
     let out = Command::new(ptxas).args(["-arch=sm_90a", "-o", "/dev/null"]).arg(&path).output().unwrap();
     let log = String::from_utf8_lossy(&out.stderr).into_owned();
@@ -110,7 +111,8 @@ fn wgmma_variants_are_not_serialised() {
         let mut module = compile::parse_file(&context, &path).unwrap();
         let parsed: tile_runtime::tune::Config = config.parse().unwrap();
         tile_lowering::tune::apply(&context, &mut module, "matmul_bf16_bf16", &parsed).unwrap();
-        let bundle = gpu::compile(&context, module, None, gpu::DEFAULT_CHIP).unwrap_or_else(|e| panic!("{config}: {e}"));
+        let bundle =
+            gpu::compile(&context, module, None, gpu::DEFAULT_CHIP).unwrap_or_else(|e| panic!("{config}: {e}"));
         assert_eq!(bundle.kernels[0].variants.len(), 1, "{config}: a wgmma variant");
         let log = run_ptxas(&ptxas, &bundle.ptx, config);
         assert!(!log.contains("serialized"), "{config}: {log}");
@@ -147,8 +149,14 @@ fn softmax_and_matmul_on_the_gpu() {
     let mut c = poisoned(DType::F32, &[m, n]);
     let (want, magnitude) = r::matmul(&values(&a), &values(&b), m, n, k);
     let grid = Grid::new([(m.div_ceil(128) * n.div_ceil(128)) as u64, 1, 1]).unwrap();
-    cuda.launch(&bundle("matmul"), "matmul", &mut [Arg::Array(&mut a), Arg::Array(&mut b), Arg::Array(&mut c)], grid, 1)
-        .unwrap();
+    cuda.launch(
+        &bundle("matmul"),
+        "matmul",
+        &mut [Arg::Array(&mut a), Arg::Array(&mut b), Arg::Array(&mut c)],
+        grid,
+        1,
+    )
+    .unwrap();
     assert_close("gpu matmul", &values(&c), &want, |i| 1e-5 * magnitude[i] + 1e-6);
 
     // Rows of 16-byte multiples: the TMA + wgmma variant, ragged in every
@@ -162,7 +170,13 @@ fn softmax_and_matmul_on_the_gpu() {
         let grid = Grid::new([(m.div_ceil(128) * n.div_ceil(128)) as u64, 1, 1]).unwrap();
         let kernel = if dtype == DType::F16 { "matmul" } else { "matmul_bf16" };
         let launched = cuda
-            .launch_report(&bundle(kernel), kernel, &mut [Arg::Array(&mut a), Arg::Array(&mut b), Arg::Array(&mut c)], grid, 1)
+            .launch_report(
+                &bundle(kernel),
+                kernel,
+                &mut [Arg::Array(&mut a), Arg::Array(&mut b), Arg::Array(&mut c)],
+                grid,
+                1,
+            )
             .unwrap();
         assert_eq!(launched.entry, format!("{kernel}__wgmma"), "{:?}", launched.passed_over);
         assert_close(&format!("gpu {kernel} wgmma"), &values(&c), &want, |i| 1e-5 * magnitude[i] + 1e-6);
@@ -174,6 +188,8 @@ fn no_gpu_is_a_typed_error() {
     // Either a GPU is there, or creating the runtime says why; never a panic.
     match Cuda::new() {
         Ok(cuda) => println!("GPU present: {}", cuda.name()),
-        Err(error) => assert!(matches!(error, tile_runtime::Error::NoDriver | tile_runtime::Error::NoGpu(_)), "{error}"),
+        Err(error) => {
+            assert!(matches!(error, tile_runtime::Error::NoDriver | tile_runtime::Error::NoGpu(_)), "{error}")
+        }
     }
 }

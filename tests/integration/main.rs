@@ -6,6 +6,6 @@ mod builders;
 mod cpu;
 mod gpu;
 mod stages;
+mod support;
 mod tile_bench;
 mod tile_run;
-mod support;

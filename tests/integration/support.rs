@@ -28,21 +28,13 @@ pub fn tool(name: &str) -> PathBuf {
     // target/<profile>/deps/integration-<hash>
     let dir = exe.parent().and_then(Path::parent).expect("target directory");
     let path = dir.join(name);
-    assert!(
-        path.exists(),
-        "{} not found: build the workspace first (cargo build --workspace)",
-        path.display()
-    );
+    assert!(path.exists(), "{} not found: build the workspace first (cargo build --workspace)", path.display());
     path
 }
 
 /// Runs `tile-opt` on a file and returns what it prints.
 pub fn tile_opt(args: &[&str]) -> String {
     let output = Command::new(tool("tile-opt")).args(args).output().expect("run tile-opt");
-    assert!(
-        output.status.success(),
-        "tile-opt {args:?} failed:\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert!(output.status.success(), "tile-opt {args:?} failed:\n{}", String::from_utf8_lossy(&output.stderr));
     String::from_utf8(output.stdout).expect("utf-8 output")
 }

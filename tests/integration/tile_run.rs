@@ -47,7 +47,17 @@ fn runs_softmax_and_saves_the_result() {
     let xs = save(&dir, "x.npy", &x);
     let ys = save(&dir, "y.npy", &r::poisoned(DType::F32, &[9, 1024]));
     let out = dir.join("out.npy");
-    let run = tile_run(&[&example("softmax"), "--grid", "3", "--target", "cpu", &xs, &ys, "--save", &format!("1={}", out.display())]);
+    let run = tile_run(&[
+        &example("softmax"),
+        "--grid",
+        "3",
+        "--target",
+        "cpu",
+        &xs,
+        &ys,
+        "--save",
+        &format!("1={}", out.display()),
+    ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let y = npy::read(&out, DType::F32).unwrap();
     let want = r::softmax(&values(&x), 1024);
@@ -76,7 +86,8 @@ fn scalars_and_bf16_raw_bits() {
     assert!(std::fs::read(&ap).unwrap().windows(3).any(|w| w == b"<u2"), "bf16 is written as '<u2'");
     let cp = save(&dir, "c.npy", &r::poisoned(DType::F32, &[130, 129]));
     let out = dir.join("c_out.npy");
-    let run = tile_run(&[&example("matmul_bf16"), "--grid", "4", &ap, &bp, &cp, "--save", &format!("2={}", out.display())]);
+    let run =
+        tile_run(&[&example("matmul_bf16"), "--grid", "4", &ap, &bp, &cp, "--save", &format!("2={}", out.display())]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let (want, magnitude) = r::matmul(&values(&a), &values(&b), 130, 129, 70);
     let c = npy::read(&out, DType::F32).unwrap();
@@ -125,16 +136,56 @@ fn bad_files_and_flags_are_clear_errors() {
     std::fs::write(&truncated, bytes).unwrap();
 
     let cases: Vec<(Vec<String>, &str)> = vec![
-        (vec![example("softmax"), "--grid".into(), "1".into(), garbage.display().to_string(), y.clone()], "not a .npy file"),
-        (vec![example("softmax"), "--grid".into(), "1".into(), truncated.display().to_string(), y.clone()], "needs 16384 bytes of data, the file has 16380"),
-        (vec![example("softmax"), "--grid".into(), "1".into(), "/nonexistent.npy".into(), y.clone()], "/nonexistent.npy"),
-        (vec![example("softmax"), "--grid".into(), "1".into(), y.clone()], "takes 2 arguments (memref<?x1024xf32>, memref<?x1024xf32>), got 1"),
+        (
+            vec![example("softmax"), "--grid".into(), "1".into(), garbage.display().to_string(), y.clone()],
+            "not a .npy file",
+        ),
+        (
+            vec![example("softmax"), "--grid".into(), "1".into(), truncated.display().to_string(), y.clone()],
+            "needs 16384 bytes of data, the file has 16380",
+        ),
+        (
+            vec![example("softmax"), "--grid".into(), "1".into(), "/nonexistent.npy".into(), y.clone()],
+            "/nonexistent.npy",
+        ),
+        (
+            vec![example("softmax"), "--grid".into(), "1".into(), y.clone()],
+            "takes 2 arguments (memref<?x1024xf32>, memref<?x1024xf32>), got 1",
+        ),
         (vec![example("softmax"), "--grid".into(), "0".into(), y.clone(), y.clone()], "is not a grid"),
-        (vec![example("softmax"), "--grid".into(), "1".into(), "--kernel".into(), "nope".into(), y.clone(), y.clone()], "no kernel @nope"),
-        (vec![example("softmax"), "--grid".into(), "1".into(), "--save".into(), "7=x.npy".into(), y.clone(), y.clone()], "parameter #7 of @softmax is not a memref"),
+        (
+            vec![
+                example("softmax"),
+                "--grid".into(),
+                "1".into(),
+                "--kernel".into(),
+                "nope".into(),
+                y.clone(),
+                y.clone(),
+            ],
+            "no kernel @nope",
+        ),
+        (
+            vec![
+                example("softmax"),
+                "--grid".into(),
+                "1".into(),
+                "--save".into(),
+                "7=x.npy".into(),
+                y.clone(),
+                y.clone(),
+            ],
+            "parameter #7 of @softmax is not a memref",
+        ),
         (vec!["/nonexistent.mlir".into(), "--grid".into(), "1".into()], "/nonexistent.mlir"),
-        (vec![example("matmul"), "--emit-ptx".into(), "/dev/null".into(), "--chip".into(), "".into()], "'' is not an NVIDIA chip name"),
-        (vec![example("matmul"), "--emit-ptx".into(), "/dev/null".into(), "--chip".into(), "sm_90a}".into()], "is not an NVIDIA chip name"),
+        (
+            vec![example("matmul"), "--emit-ptx".into(), "/dev/null".into(), "--chip".into(), "".into()],
+            "'' is not an NVIDIA chip name",
+        ),
+        (
+            vec![example("matmul"), "--emit-ptx".into(), "/dev/null".into(), "--chip".into(), "sm_90a}".into()],
+            "is not an NVIDIA chip name",
+        ),
         (vec![example("softmax"), y.clone()], "--grid"),
     ];
     for (args, expected) in cases {
@@ -169,7 +220,10 @@ fn a_configuration_resizes_the_tiles_and_the_grid_follows() {
     let mut rng = Rng::new(5);
     let a = r::random_float(&mut rng, DType::BF16, &[m, k], 1.0);
     let b = r::random_float(&mut rng, DType::BF16, &[k, n], 1.0);
-    let (paths, out) = ([save(&dir, "a.npy", &a), save(&dir, "b.npy", &b), save(&dir, "c.npy", &r::poisoned(DType::BF16, &[m, n]))], dir.join("out.npy"));
+    let (paths, out) = (
+        [save(&dir, "a.npy", &a), save(&dir, "b.npy", &b), save(&dir, "c.npy", &r::poisoned(DType::BF16, &[m, n]))],
+        dir.join("out.npy"),
+    );
     let kernel = example("matmul_bf16_bf16");
     let args = |config: &str, grid: &str| -> Vec<String> {
         let mut args = vec![kernel.clone(), "--target".into(), "cpu".into(), "--grid".into(), grid.into()];

@@ -4,12 +4,8 @@ use melior::{
     Context,
     dialect::{arith, func, ods},
     ir::{
-        Attribute, Block, BlockLike, Identifier, Location, Module, Region, RegionLike, Type,
-        Value,
-        attribute::{
-            DenseElementsAttribute, FloatAttribute, IntegerAttribute, StringAttribute,
-            TypeAttribute,
-        },
+        Attribute, Block, BlockLike, Identifier, Location, Module, Region, RegionLike, Type, Value,
+        attribute::{DenseElementsAttribute, FloatAttribute, IntegerAttribute, StringAttribute, TypeAttribute},
         r#type::{FunctionType, IntegerType, MemRefType, RankedTensorType},
     },
 };
@@ -20,23 +16,12 @@ use tile_dialect::{
 
 /// Appends `op` to `block` and returns its only result.
 fn push<'c, 'a>(block: &'a Block<'c>, op: impl Into<melior::ir::Operation<'c>>) -> Value<'c, 'a> {
-    block
-        .append_operation(op.into())
-        .result(0)
-        .expect("op has one result")
-        .into()
+    block.append_operation(op.into()).result(0).expect("op has one result").into()
 }
 
 fn index_constant<'c, 'a>(context: &'c Context, block: &'a Block<'c>, value: i64) -> Value<'c, 'a> {
     let location = Location::unknown(context);
-    push(
-        block,
-        arith::constant(
-            context,
-            IntegerAttribute::new(Type::index(context), value).into(),
-            location,
-        ),
-    )
+    push(block, arith::constant(context, IntegerAttribute::new(Type::index(context), value).into(), location))
 }
 
 fn kernel<'c>(context: &'c Context, name: &str, inputs: &[Type<'c>], body: Block<'c>) -> melior::ir::Operation<'c> {
@@ -48,10 +33,7 @@ fn kernel<'c>(context: &'c Context, name: &str, inputs: &[Type<'c>], body: Block
         StringAttribute::new(context, name),
         TypeAttribute::new(FunctionType::new(context, inputs, &[]).into()),
         region,
-        &[(
-            Identifier::new(context, "tile.kernel"),
-            Attribute::unit(context),
-        )],
+        &[(Identifier::new(context, "tile.kernel"), Attribute::unit(context))],
         location,
     )
 }
@@ -61,9 +43,7 @@ fn tensor<'c>(shape: &[u64], element: Type<'c>) -> Type<'c> {
 }
 
 fn view<'c>(context: &'c Context, shape: &[i64], element: Type<'c>, padding: Padding) -> Type<'c> {
-    PartitionViewType::new(context, shape, element, padding)
-        .expect("valid partition view")
-        .into()
+    PartitionViewType::new(context, shape, element, padding).expect("valid partition view").into()
 }
 
 /// Tile sizes and element types of the matmul kernel.
@@ -105,7 +85,8 @@ pub fn matmul(context: &Context, config: MatmulConfig) -> Module<'_> {
         let pa = push(block, ops::partition_view(context, a_view, block.argument(0).unwrap().into(), location));
         let pb = push(block, ops::partition_view(context, b_view, block.argument(1).unwrap().into(), location));
         let pc = push(block, ops::partition_view(context, c_view, block.argument(2).unwrap().into(), location));
-        let bid = push(block, ops::block_id(context, Axis::X.attribute(context).expect("tile dialect registered"), location));
+        let bid =
+            push(block, ops::block_id(context, Axis::X.attribute(context).expect("tile dialect registered"), location));
         let c8 = index_constant(context, block, config.group_m);
         let dim = |d| IntegerAttribute::new(IntegerType::new(context, 64).into(), d);
         let nm = push(block, ops::num_tiles(context, pc, dim(0), location));
@@ -173,15 +154,36 @@ pub fn softmax(context: &Context) -> Module<'_> {
         let y_view = view(context, &[4, 1024], f32, Padding::Zero);
         let px = push(block, ops::partition_view(context, x_view, block.argument(0).unwrap().into(), location));
         let py = push(block, ops::partition_view(context, y_view, block.argument(1).unwrap().into(), location));
-        let r = push(block, ops::block_id(context, Axis::X.attribute(context).expect("tile dialect registered"), location));
+        let r =
+            push(block, ops::block_id(context, Axis::X.attribute(context).expect("tile dialect registered"), location));
         let x = push(block, ops::load(context, rows, px, &[r, c0], location));
         let dim1 = IntegerAttribute::new(IntegerType::new(context, 64).into(), 1);
-        let m = push(block, ops::reduce(context, vec4, x, ReduceKind::Max.attribute(context).expect("tile dialect registered"), dim1, location));
+        let m = push(
+            block,
+            ops::reduce(
+                context,
+                vec4,
+                x,
+                ReduceKind::Max.attribute(context).expect("tile dialect registered"),
+                dim1,
+                location,
+            ),
+        );
         let m1 = push(block, ops::reshape(context, col, m, location));
         let mb = push(block, ops::broadcast(context, rows, m1, location));
         let xs = push(block, arith::subf(x, mb, location));
         let e = push(block, ods::math::exp(context, xs, location));
-        let s = push(block, ops::reduce(context, vec4, e, ReduceKind::Add.attribute(context).expect("tile dialect registered"), dim1, location));
+        let s = push(
+            block,
+            ops::reduce(
+                context,
+                vec4,
+                e,
+                ReduceKind::Add.attribute(context).expect("tile dialect registered"),
+                dim1,
+                location,
+            ),
+        );
         let s1 = push(block, ops::reshape(context, col, s, location));
         let sb = push(block, ops::broadcast(context, rows, s1, location));
         let y = push(block, arith::divf(e, sb, location));

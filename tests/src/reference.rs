@@ -42,10 +42,12 @@ pub fn random_float(rng: &mut Rng, dtype: DType, shape: &[usize], scale: f32) ->
 pub fn random_f8(rng: &mut Rng, dtype: DType, shape: &[usize]) -> Array {
     let n: usize = shape.iter().product();
     let bytes: Vec<u8> = (0..n)
-        .map(|_| loop {
-            let b = rng.next_u64() as u8;
-            if f8_value(dtype, b).is_finite() {
-                break b;
+        .map(|_| {
+            loop {
+                let b = rng.next_u64() as u8;
+                if f8_value(dtype, b).is_finite() {
+                    break b;
+                }
             }
         })
         .collect();
@@ -67,7 +69,11 @@ pub fn f8_value(dtype: DType, bits: u8) -> f64 {
     match dtype {
         DType::F8E4M3FN if exponent == max_exponent && mantissa as u8 == 7 => f64::NAN,
         DType::F8E5M2 if exponent == max_exponent => {
-            if mantissa == 0.0 { sign * f64::INFINITY } else { f64::NAN }
+            if mantissa == 0.0 {
+                sign * f64::INFINITY
+            } else {
+                f64::NAN
+            }
         }
         _ if exponent == 0 => sign * fraction * 2f64.powi(1 - bias),
         _ => sign * (1.0 + fraction) * 2f64.powi(exponent - bias),
@@ -86,7 +92,11 @@ pub fn values(array: &Array) -> Vec<f64> {
 /// An output array poisoned with NaN (floats: all-ones bytes) or a large
 /// value (integers), so that an element the kernel does not write fails.
 pub fn poisoned(dtype: DType, shape: &[usize]) -> Array {
-    Array::filled_bytes(dtype, shape, if matches!(dtype, DType::I32 | DType::I64 | DType::I16 | DType::I8) { 0x5A } else { 0xFF })
+    Array::filled_bytes(
+        dtype,
+        shape,
+        if matches!(dtype, DType::I32 | DType::I64 | DType::I16 | DType::I8) { 0x5A } else { 0xFF },
+    )
 }
 
 /// `C = A x B` for row-major `A: m x k`, `B: k x n`; with `sum |a||b|` per

@@ -37,13 +37,11 @@ use crate::{
 use melior::{
     Context,
     ir::{
-        BlockLike, Module,
-        Attribute,
+        Attribute, AttributeLike, BlockLike, Module,
         attribute::{
             ArrayAttribute, DenseI32ArrayAttribute, DenseI64ArrayAttribute, DictionaryAttribute, IntegerAttribute,
             StringAttribute,
         },
-        AttributeLike,
         operation::{OperationLike, WalkOrder, WalkResult},
     },
 };
@@ -59,10 +57,7 @@ pub const DEFAULT_CHIP: &str = "sm_90a";
 pub const STAGES: &[(&str, &str)] = &[
     ("linalg", "tile-specialize, tile-simplify, {wgmma}convert-tile-to-linalg"),
     ("memref", "convert-tile-to-memref"),
-    (
-        "bufferized",
-        "func.func(convert-elementwise-to-linalg), canonicalize, one-shot-bufferize, tile-expand-copies",
-    ),
+    ("bufferized", "func.func(convert-elementwise-to-linalg), canonicalize, one-shot-bufferize, tile-expand-copies"),
     (
         "threads",
         "func.func(convert-linalg-to-parallel-loops), canonicalize, func.func(tile-vectorize-copies), \
@@ -195,8 +190,9 @@ pub fn compile(context: &Context, mut module: Module, kernel: Option<&str>, chip
     run_pipeline(context, &mut module, &format!("builtin.module({})", passes(chip, &toolkit, "gpu")))?;
     let mut kernels = Vec::new();
     for signature in signatures {
-        let (block, shared_memory) = launch_shape(&module, &signature.name)
-            .ok_or_else(|| Error::Gpu(format!("kernel @{} has no launch shape after convert-tile-to-gpu", signature.name)))?;
+        let (block, shared_memory) = launch_shape(&module, &signature.name).ok_or_else(|| {
+            Error::Gpu(format!("kernel @{} has no launch shape after convert-tile-to-gpu", signature.name))
+        })?;
         let variants = variants(&module, &signature.name)?;
         kernels.push(KernelInfo { signature, block, shared_memory, variants });
     }
@@ -218,7 +214,13 @@ pub fn compile(context: &Context, mut module: Module, kernel: Option<&str>, chip
 }
 
 /// Parses, verifies and compiles a tile program's text.
-pub fn compile_text(context: &Context, text: &str, file_name: &str, kernel: Option<&str>, chip: &str) -> Result<Bundle> {
+pub fn compile_text(
+    context: &Context,
+    text: &str,
+    file_name: &str,
+    kernel: Option<&str>,
+    chip: &str,
+) -> Result<Bundle> {
     let module = compile::parse(context, text, file_name)?;
     compile(context, module, kernel, chip)
 }
@@ -230,8 +232,11 @@ fn variants(module: &Module, name: &str) -> Result<Vec<Variant>> {
     module.as_operation().walk(WalkOrder::PreOrder, |op| {
         let of = op.attribute("tile.variant_of").ok().map(|a| a.to_string());
         if op.name().as_string_ref().as_str() == Ok("gpu.func") && of.as_deref() == Some(&format!("@{name}")) {
-            let variant =
-                op.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|s| s.value().to_string());
+            let variant = op
+                .attribute("sym_name")
+                .ok()
+                .and_then(|a| StringAttribute::try_from(a).ok())
+                .map(|s| s.value().to_string());
             let arg_attrs = op.attribute("arg_attrs").ok().and_then(|a| ArrayAttribute::try_from(a).ok());
             let mut tma = Vec::new();
             if let Some(arg_attrs) = arg_attrs {

@@ -1,14 +1,13 @@
 //! `tile.reduce` and `tile.mma`: tiles that combine elements.
 
-use crate::{
-    build::{Special, float_bits, IrValue, argument, operand, generic, identity, map, push, splat_constant, tile_of, tile_type},
+use crate::build::{
+    IrValue, Special, argument, float_bits, generic, identity, map, operand, push, splat_constant, tile_of, tile_type,
 };
 use crate::rewrite::pattern;
 use melior::{
     Context, RewriterBase,
     ir::{
-        TypeLike,
-        Attribute, OperationRef, Type, ValueLike,
+        Attribute, OperationRef, Type, TypeLike, ValueLike,
         attribute::IntegerAttribute,
         operation::{OperationBuilder, OperationLike},
     },
@@ -69,11 +68,20 @@ fn reduce<'c>(context: &'c Context, op: OperationRef<'c, '_>, rewriter: &Rewrite
     let out_exprs = (0..rank).filter(|&d| d != dim).map(|d| format!("d{d}")).collect::<Vec<_>>();
     let iterators = (0..rank).map(|d| if d == dim { "reduction" } else { "parallel" }).collect::<Vec<_>>();
     let combine = combine_op(kind, element.is_float());
-    generic(context, rewriter, &[input], init, &[identity(rank), map(rank, &out_exprs)], &iterators, location, |block| {
-        let value = argument(block, 0)?;
-        let acc = argument(block, 1)?;
-        push(block, OperationBuilder::new(combine, location).add_operands(&[acc, value]).add_results(&[element]))
-    })
+    generic(
+        context,
+        rewriter,
+        &[input],
+        init,
+        &[identity(rank), map(rank, &out_exprs)],
+        &iterators,
+        location,
+        |block| {
+            let value = argument(block, 0)?;
+            let acc = argument(block, 1)?;
+            push(block, OperationBuilder::new(combine, location).add_operands(&[acc, value]).add_results(&[element]))
+        },
+    )
 }
 
 /// `c[m, n] += ext(a[m, k]) * ext(b[k, n])` in the accumulator's type.
@@ -81,11 +89,8 @@ fn mma<'c>(context: &'c Context, op: OperationRef<'c, '_>, rewriter: &RewriterBa
     let (a, b, c) = (operand(op, 0)?, operand(op, 1)?, operand(op, 2)?);
     let (_, acc_type) = tile_type(c.r#type())?;
     let location = op.location();
-    let maps = [
-        map(3, &["d0".into(), "d2".into()]),
-        map(3, &["d2".into(), "d1".into()]),
-        map(3, &["d0".into(), "d1".into()]),
-    ];
+    let maps =
+        [map(3, &["d0".into(), "d2".into()]), map(3, &["d2".into(), "d1".into()]), map(3, &["d0".into(), "d1".into()])];
     generic(context, rewriter, &[a, b], c, &maps, &["parallel", "parallel", "reduction"], location, |block| {
         let extend = |value: IrValue<'c>| -> Option<IrValue<'c>> {
             let name = value.r#type().to_string();
@@ -94,14 +99,21 @@ fn mma<'c>(context: &'c Context, op: OperationRef<'c, '_>, rewriter: &RewriterBa
             } else if name.starts_with("f8") {
                 f8_to_f32(context, block, value, &name, location)
             } else {
-                push(block, OperationBuilder::new("arith.extf", location).add_operands(&[value]).add_results(&[acc_type]))
+                push(
+                    block,
+                    OperationBuilder::new("arith.extf", location).add_operands(&[value]).add_results(&[acc_type]),
+                )
             }
         };
         let x = extend(argument(block, 0)?)?;
         let y = extend(argument(block, 1)?)?;
         let acc = argument(block, 2)?;
-        let product = push(block, OperationBuilder::new("arith.mulf", location).add_operands(&[x, y]).add_results(&[acc_type]))?;
-        push(block, OperationBuilder::new("arith.addf", location).add_operands(&[acc, product]).add_results(&[acc_type]))
+        let product =
+            push(block, OperationBuilder::new("arith.mulf", location).add_operands(&[x, y]).add_results(&[acc_type]))?;
+        push(
+            block,
+            OperationBuilder::new("arith.addf", location).add_operands(&[acc, product]).add_results(&[acc_type]),
+        )
     })
 }
 
@@ -140,8 +152,10 @@ fn f8_to_f32<'c>(
         return op("arith.extf", &[half], "f32");
     }
     let bits = op("arith.extui", &[byte], "i32")?;
-    let sign = op("arith.shli", &[op("arith.andi", &[bits, constant("128", "i32")?], "i32")?, constant("24", "i32")?], "i32")?;
-    let exponent = op("arith.andi", &[op("arith.shrui", &[bits, constant("3", "i32")?], "i32")?, constant("15", "i32")?], "i32")?;
+    let sign =
+        op("arith.shli", &[op("arith.andi", &[bits, constant("128", "i32")?], "i32")?, constant("24", "i32")?], "i32")?;
+    let exponent =
+        op("arith.andi", &[op("arith.shrui", &[bits, constant("3", "i32")?], "i32")?, constant("15", "i32")?], "i32")?;
     let mantissa = op("arith.andi", &[bits, constant("7", "i32")?], "i32")?;
     let normal = op(
         "arith.ori",
@@ -150,7 +164,11 @@ fn f8_to_f32<'c>(
             op(
                 "arith.ori",
                 &[
-                    op("arith.shli", &[op("arith.addi", &[exponent, constant("120", "i32")?], "i32")?, constant("23", "i32")?], "i32")?,
+                    op(
+                        "arith.shli",
+                        &[op("arith.addi", &[exponent, constant("120", "i32")?], "i32")?, constant("23", "i32")?],
+                        "i32",
+                    )?,
                     op("arith.shli", &[mantissa, constant("20", "i32")?], "i32")?,
                 ],
                 "i32",
@@ -166,7 +184,10 @@ fn f8_to_f32<'c>(
             block,
             OperationBuilder::new("arith.cmpi", location)
                 .add_operands(&[a, b])
-                .add_attributes(&[(melior::ir::Identifier::new(context, "predicate"), Attribute::parse(context, "0 : i64")?)])
+                .add_attributes(&[(
+                    melior::ir::Identifier::new(context, "predicate"),
+                    Attribute::parse(context, "0 : i64")?,
+                )])
                 .add_results(&[ty("i1")?]),
         )
     };

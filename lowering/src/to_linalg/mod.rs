@@ -30,7 +30,6 @@
 //! computes in full f32 here (the GPU uses tf32), and f8 operands are extended
 //! to f32 with `arith.extf`.
 
-
 mod compute;
 mod shape;
 

@@ -1,15 +1,14 @@
 //! `tile.broadcast`, `tile.reshape`, `tile.permute`, `tile.splat`,
 //! `tile.iota`: tiles that move or make elements without arithmetic.
 
-use crate::{
-    build::{IrValue, argument, operand, attribute, empty, generic, identity, insert, map, push, tile_of, tile_type},
+use crate::build::{
+    IrValue, argument, attribute, empty, generic, identity, insert, map, operand, push, tile_of, tile_type,
 };
 use crate::rewrite::pattern;
 use melior::{
     Context, RewriterBase,
     ir::{
-        TypeLike,
-        Identifier, OperationRef, ValueLike,
+        Identifier, OperationRef, TypeLike, ValueLike,
         attribute::DenseI64ArrayAttribute,
         operation::{OperationBuilder, OperationLike},
     },
@@ -31,7 +30,11 @@ fn result_type<'c>(op: OperationRef<'c, '_>) -> Option<melior::ir::Type<'c>> {
 }
 
 /// Size-1 dims that grow read index 0 of the input.
-fn broadcast<'c>(context: &'c Context, op: OperationRef<'c, '_>, rewriter: &RewriterBase<'c, '_>) -> Option<IrValue<'c>> {
+fn broadcast<'c>(
+    context: &'c Context,
+    op: OperationRef<'c, '_>,
+    rewriter: &RewriterBase<'c, '_>,
+) -> Option<IrValue<'c>> {
     let input = operand(op, 0)?;
     let (in_shape, _) = tile_of(input)?;
     let out_type = result_type(op)?;
@@ -48,9 +51,16 @@ fn broadcast<'c>(context: &'c Context, op: OperationRef<'c, '_>, rewriter: &Rewr
     );
     let location = op.location();
     let init = empty(rewriter, out_type, location)?;
-    generic(context, rewriter, &[input], init, &[input_map, identity(rank)], &vec!["parallel"; rank], location, |block| {
-        argument(block, 0)
-    })
+    generic(
+        context,
+        rewriter,
+        &[input],
+        init,
+        &[input_map, identity(rank)],
+        &vec!["parallel"; rank],
+        location,
+        |block| argument(block, 0),
+    )
 }
 
 /// Row-major reinterpretation: collapse to rank 1, expand to the new shape.
@@ -71,7 +81,10 @@ fn reshape<'c>(context: &'c Context, op: OperationRef<'c, '_>, rewriter: &Rewrit
             OperationBuilder::new("tensor.collapse_shape", location)
                 .add_operands(&[input])
                 .add_results(&[flat_type])
-                .add_attributes(&[(Identifier::new(context, "reassociation"), attribute(context, &all(in_shape.len()))?)]),
+                .add_attributes(&[(
+                    Identifier::new(context, "reassociation"),
+                    attribute(context, &all(in_shape.len()))?,
+                )]),
         )?
     };
     if out_shape.len() == 1 {
@@ -84,7 +97,10 @@ fn reshape<'c>(context: &'c Context, op: OperationRef<'c, '_>, rewriter: &Rewrit
             .add_results(&[out_type])
             .add_attributes(&[
                 (Identifier::new(context, "reassociation"), attribute(context, &all(out_shape.len()))?),
-                (Identifier::new(context, "static_output_shape"), DenseI64ArrayAttribute::new(context, &out_shape).into()),
+                (
+                    Identifier::new(context, "static_output_shape"),
+                    DenseI64ArrayAttribute::new(context, &out_shape).into(),
+                ),
             ]),
     )
 }
@@ -118,9 +134,7 @@ fn splat<'c>(_context: &'c Context, op: OperationRef<'c, '_>, rewriter: &Rewrite
     let scalar = operand(op, 0)?;
     insert(
         rewriter,
-        OperationBuilder::new("tensor.splat", op.location())
-            .add_operands(&[scalar])
-            .add_results(&[result_type(op)?]),
+        OperationBuilder::new("tensor.splat", op.location()).add_operands(&[scalar]).add_results(&[result_type(op)?]),
     )
 }
 
@@ -145,7 +159,10 @@ fn iota<'c>(context: &'c Context, op: OperationRef<'c, '_>, rewriter: &RewriterB
             )?;
             push(block, OperationBuilder::new("arith.uitofp", location).add_operands(&[wide]).add_results(&[element]))
         } else {
-            push(block, OperationBuilder::new("arith.index_castui", location).add_operands(&[index]).add_results(&[element]))
+            push(
+                block,
+                OperationBuilder::new("arith.index_castui", location).add_operands(&[index]).add_results(&[element]),
+            )
         }
     })
 }

@@ -73,7 +73,13 @@ pub(super) fn end<'c>(context: &'c Context, kernel: OperationRef<'c, '_>) -> Opt
 /// tiles, the partner's being virtual block `peer`: that tile exists
 /// (below `tiles`) and `own` and `partner` (B's coordinates in each, those
 /// that differ between tiles) agree.
-pub(super) fn shares<'c>(at: &At<'c, '_>, peer: IrValue<'c>, tiles: IrValue<'c>, own: &[IrValue<'c>], partner: &[IrValue<'c>]) -> Option<IrValue<'c>> {
+pub(super) fn shares<'c>(
+    at: &At<'c, '_>,
+    peer: IrValue<'c>,
+    tiles: IrValue<'c>,
+    own: &[IrValue<'c>],
+    partner: &[IrValue<'c>],
+) -> Option<IrValue<'c>> {
     let mut all = at.op("arith.cmpi", &[peer, tiles], &["i1"], &[("predicate", "6 : i64")])?;
     for (&mine, &theirs) in own.iter().zip(partner) {
         let same = at.op("arith.cmpi", &[mine, theirs], &["i1"], &[("predicate", "0 : i64")])?;
@@ -102,7 +108,14 @@ pub(super) fn rank<'c>(at: &At<'c, '_>, block: IrValue<'c>) -> Option<IrValue<'c
 /// cluster-scope release costs a memory barrier per arrival: ncu showed
 /// it as the main stall, and the kernel ran at 0.6 of cuBLAS
 /// (BENCHMARKS.md, session 8).
-pub(super) fn release<'c>(at: &At<'c, '_>, group: IrValue<'c>, stage: IrValue<'c>, lane: IrValue<'c>, share: IrValue<'c>, rank: IrValue<'c>) -> Option<()> {
+pub(super) fn release<'c>(
+    at: &At<'c, '_>,
+    group: IrValue<'c>,
+    stage: IrValue<'c>,
+    lane: IrValue<'c>,
+    share: IrValue<'c>,
+    rank: IrValue<'c>,
+) -> Option<()> {
     let second = at.op("arith.cmpi", &[lane, at.index(1)?], &["i1"], &[("predicate", "0 : i64")])?;
     let away = at.op("arith.andi", &[second, share], &["i1"], &[])?;
     let branches = at.scf_if(away, true)?;

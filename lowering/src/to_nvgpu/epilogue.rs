@@ -258,8 +258,10 @@ pub(super) fn stage<'c, 'a>(
     } else {
         body.index_op("arith.muli", &[body.index_op("arith.divui", &[warp, body.index(4)?])?, body.index(rows)?])?
     };
-    let warp_rows = body.index_op("arith.muli", &[body.index_op("arith.remui", &[warp, body.index(4)?])?, body.index(16)?])?;
-    let first_row = body.index_op("arith.addi", &[body.index_op("arith.addi", &[warpgroup_rows, warp_rows])?, group])?;
+    let warp_rows =
+        body.index_op("arith.muli", &[body.index_op("arith.remui", &[warp, body.index(4)?])?, body.index(16)?])?;
+    let first_row =
+        body.index_op("arith.addi", &[body.index_op("arith.addi", &[warpgroup_rows, warp_rows])?, group])?;
     let pair_bytes = 2 * bytes;
     let word = if bytes == 2 { "i32" } else { "i64" };
     let flat_type = format!("memref<{}x{word}, {workgroup}>", m * (boxes.end - boxes.start) * columns / 2);
@@ -269,14 +271,16 @@ pub(super) fn stage<'c, 'a>(
     let quad_bytes = body.index_op("arith.muli", &[quad, body.index(pair_bytes)?])?;
     let in_boxes = |j: i64| boxes.contains(&(8 * j / columns));
     for (block, j) in (0..blocks).flat_map(|block| (0..n / 8).filter(move |&j| in_boxes(j)).map(move |j| (block, j))) {
-        let registers = body.op("llvm.extractvalue", &[all], &[&inner], &[("position", &format!("array<i64: {block}>"))])?;
+        let registers =
+            body.op("llvm.extractvalue", &[all], &[&inner], &[("position", &format!("array<i64: {block}>"))])?;
         let column = 8 * j;
         let box_index = column / columns - boxes.start;
         let in_row = body.index_op("arith.addi", &[quad_bytes, body.index((column % columns) * bytes)?])?;
         let chunk = body.index_op("arith.divui", &[in_row, body.index(16)?])?;
         let within = body.index_op("arith.remui", &[in_row, body.index(16)?])?;
         let swizzled = body.index_op("arith.xori", &[chunk, group])?;
-        let in_box = body.index_op("arith.addi", &[body.index_op("arith.muli", &[swizzled, body.index(16)?])?, within])?;
+        let in_box =
+            body.index_op("arith.addi", &[body.index_op("arith.muli", &[swizzled, body.index(16)?])?, within])?;
         for i in 0..2 {
             let row = body.index_op("arith.addi", &[first_row, body.index(64 * block + 8 * i)?])?;
             let row_bytes = body.index_op("arith.muli", &[row, body.index(SWIZZLE_BYTES)?])?;
@@ -284,8 +288,9 @@ pub(super) fn stage<'c, 'a>(
             let offset = body.index_op("arith.addi", &[offset, body.index(box_index * m * SWIZZLE_BYTES)?])?;
             let index = body.index_op("arith.divui", &[offset, body.index(pair_bytes)?])?;
             let first = 4 * j + 2 * i;
-            let pair = [first, first + 1]
-                .map(|p| body.op("llvm.extractvalue", &[registers], &["f32"], &[("position", &format!("array<i64: {p}>"))]));
+            let pair = [first, first + 1].map(|p| {
+                body.op("llvm.extractvalue", &[registers], &["f32"], &[("position", &format!("array<i64: {p}>"))])
+            });
             let mut vector = body.op("vector.from_elements", &[pair[0]?, pair[1]?], &["vector<2xf32>"], &[])?;
             if t != "f32" {
                 vector = body.op("arith.truncf", &[vector], &[&format!("vector<2x{t}>")], &[])?;
@@ -328,7 +333,8 @@ pub(super) fn store_boxes<'c>(
     );
     let map_value = issue.op("builtin.unrealized_conversion_cast", &[descriptor], &[&map], &[])?;
     let count = boxes.end - boxes.start;
-    let tiles = issue.op("memref.view", &[raw, offset], &[&format!("memref<{count}x{m}x{columns}x{t}, {workgroup}>")], &[])?;
+    let tiles =
+        issue.op("memref.view", &[raw, offset], &[&format!("memref<{count}x{m}x{columns}x{t}, {workgroup}>")], &[])?;
     let row = issue.index_op("arith.muli", &[tile[0], issue.index(m)?])?;
     let col = issue.index_op("arith.muli", &[tile[1], issue.index(n)?])?;
     let box_type = format!("memref<{m}x{columns}x{t}, strided<[{columns}, 1], offset: ?>, {workgroup}>");

@@ -236,7 +236,10 @@ impl<'c> RunExternalPass<'c> for ConvertTileToNvgpu {
             // only adds functions next to it.
             let kernel = unsafe { OperationRef::from_raw(raw) };
             if add_variant(context, kernel).is_none() {
-                crate::rewrite::emit_error(kernel.location(), "convert-tile-to-nvgpu: could not build the wgmma variant");
+                crate::rewrite::emit_error(
+                    kernel.location(),
+                    "convert-tile-to-nvgpu: could not build the wgmma variant",
+                );
                 pass.signal_failure();
                 return;
             }
@@ -334,18 +337,29 @@ fn add_variant<'c>(context: &'c Context, kernel: OperationRef<'c, '_>) -> Option
         for (operand, arg) in found.args.iter().enumerate() {
             let ptr = Type::parse(context, "!llvm.ptr")?;
             // SAFETY: `entry` is the live entry block of the variant.
-            let value = unsafe { mlir_sys::mlirBlockAddArgument(entry.to_raw(), ptr.to_raw(), variant.location().to_raw()) };
+            let value =
+                unsafe { mlir_sys::mlirBlockAddArgument(entry.to_raw(), ptr.to_raw(), variant.location().to_raw()) };
             // SAFETY: a block argument just added, owned by `entry`.
             pointers.push(unsafe { IrValue::from_raw(value) });
             let box_shape = if operand == 0 { vec![found.m, found.k] } else { vec![found.k, SWIZZLE_COLUMNS] };
-            descriptors.push(TmaDescriptor { arg: *arg, box_shape: box_shape.iter().map(|&d| d as u32).collect(), swizzle: 128 });
+            descriptors.push(TmaDescriptor {
+                arg: *arg,
+                box_shape: box_shape.iter().map(|&d| d as u32).collect(),
+                swizzle: 128,
+            });
         }
         let output = match &found.store {
             Some(store) => {
                 let ptr = Type::parse(context, "!llvm.ptr")?;
                 // SAFETY: as for the operands' descriptors above.
-                let value = unsafe { mlir_sys::mlirBlockAddArgument(entry.to_raw(), ptr.to_raw(), variant.location().to_raw()) };
-                descriptors.push(TmaDescriptor { arg: store.arg, box_shape: vec![found.m as u32, store.box_columns() as u32], swizzle: 128 });
+                let value = unsafe {
+                    mlir_sys::mlirBlockAddArgument(entry.to_raw(), ptr.to_raw(), variant.location().to_raw())
+                };
+                descriptors.push(TmaDescriptor {
+                    arg: store.arg,
+                    box_shape: vec![found.m as u32, store.box_columns() as u32],
+                    swizzle: 128,
+                });
                 // SAFETY: a block argument just added, owned by `entry`.
                 Some(unsafe { IrValue::from_raw(value) })
             }
@@ -354,7 +368,8 @@ fn add_variant<'c>(context: &'c Context, kernel: OperationRef<'c, '_>) -> Option
         let virtual_blocks = if persistent {
             let index = Type::index(context);
             // SAFETY: as for the descriptors above; added after all of them.
-            let value = unsafe { mlir_sys::mlirBlockAddArgument(entry.to_raw(), index.to_raw(), variant.location().to_raw()) };
+            let value =
+                unsafe { mlir_sys::mlirBlockAddArgument(entry.to_raw(), index.to_raw(), variant.location().to_raw()) };
             // SAFETY: a block argument just added, owned by `entry`.
             Some(unsafe { IrValue::from_raw(value) })
         } else {
@@ -369,11 +384,17 @@ fn add_variant<'c>(context: &'c Context, kernel: OperationRef<'c, '_>) -> Option
         rewrite(context, found, [pointers[0], pointers[1]], output, roles, virtual_blocks)?;
     }
     if cluster {
-        variant_mut.set_attribute("nvvm.cluster_dim", Attribute::parse(context, &format!("array<i32: {}, 1, 1>", cluster::CTAS))?);
+        variant_mut.set_attribute(
+            "nvvm.cluster_dim",
+            Attribute::parse(context, &format!("array<i32: {}, 1, 1>", cluster::CTAS))?,
+        );
         cluster::end(context, variant)?;
     }
     if matches.len() == 1 && matches[0].split {
-        variant_mut.set_attribute("nvvm.cluster_dim", Attribute::parse(context, &format!("array<i32: {}, 1, 1>", split::WAYS))?);
+        variant_mut.set_attribute(
+            "nvvm.cluster_dim",
+            Attribute::parse(context, &format!("array<i32: {}, 1, 1>", split::WAYS))?,
+        );
         variant_mut.set_attribute("tile.split_k", Attribute::parse(context, &format!("{} : i64", split::WAYS))?);
     }
     if persistent {
@@ -390,9 +411,11 @@ fn add_variant<'c>(context: &'c Context, kernel: OperationRef<'c, '_>) -> Option
 /// The variant's function type and argument attributes after its
 /// descriptor arguments were added.
 fn retype(context: &Context, variant: OperationRef, descriptors: &[TmaDescriptor], persistent: bool) -> Option<()> {
-    let old = FunctionType::try_from(TypeAttribute::try_from(variant.attribute("function_type").ok()?).ok()?.value()).ok()?;
+    let old =
+        FunctionType::try_from(TypeAttribute::try_from(variant.attribute("function_type").ok()?).ok()?.value()).ok()?;
     let originals = old.input_count();
-    let mut inputs: Vec<String> = (0..originals).map(|i| old.input(i).ok().map(|t| t.to_string())).collect::<Option<_>>()?;
+    let mut inputs: Vec<String> =
+        (0..originals).map(|i| old.input(i).ok().map(|t| t.to_string())).collect::<Option<_>>()?;
     inputs.extend(descriptors.iter().map(|_| "!llvm.ptr".to_string()));
     if persistent {
         inputs.push("index".to_string());
@@ -601,7 +624,8 @@ fn match_loop(kernel: OperationRef, mma: OperationRef) -> Option<Match> {
         let load = unsafe { OperationRef::from_raw(raw) };
         (1..3).all(|i| load.operand(i).is_ok_and(|v| v == iv.into() || defined_outside(detach(v), body)))
     });
-    let store = if is_zero(detach(for_op.operand(3 + iter).ok()?)) { epilogue::find(kernel, for_op, iter, m, n) } else { None };
+    let store =
+        if is_zero(detach(for_op.operand(3 + iter).ok()?)) { epilogue::find(kernel, for_op, iter, m, n) } else { None };
     // 128 rows a warpgroup (two wgmma row blocks) only with the TMA
     // epilogue, which knows their layout; the general path's
     // `nvgpu.warpgroup.mma.store` places rows by the warp's index.
@@ -647,7 +671,11 @@ fn match_loop(kernel: OperationRef, mma: OperationRef) -> Option<Match> {
             let stage_bytes = (m * k + k * n) * 2;
             let clustered = specialize && hint(kernel, "num_ctas") == Some(cluster::CTAS);
             let wanted = if clustered { stages.min(cluster::MAX_STAGES) } else { stages };
-            pingpong = specialize && !clustered && hint(kernel, "pingpong") == Some(1) && m <= 2 * WGMMA_M && m * n <= 128 * WARPGROUP;
+            pingpong = specialize
+                && !clustered
+                && hint(kernel, "pingpong") == Some(1)
+                && m <= 2 * WGMMA_M
+                && m * n <= 128 * WARPGROUP;
             // Ping-pong stages each warpgroup's tile apart.
             let buffers = 1 + i64::from(pingpong);
             let staging = staging(store, m, wanted, stage_bytes, buffers);
@@ -720,7 +748,9 @@ fn rewrite<'c>(
     // How many iterations ahead operands are requested: at the top of its
     // own iteration (0) when their coordinates are computed in the body.
     let ahead = if found.prefetch { stages - wait_group } else { 0 };
-    let view = |rows: i64, cols: i64, stride: i64| format!("memref<{rows}x{cols}x{t}, strided<[{stride}, 1], offset: ?>, {workgroup}>");
+    let view = |rows: i64, cols: i64, stride: i64| {
+        format!("memref<{rows}x{cols}x{t}, strided<[{stride}, 1], offset: ?>, {workgroup}>")
+    };
     let a_view = view(m, k, k);
     let b_view = view(k, n, n);
     let b_box_view = view(k, SWIZZLE_COLUMNS, SWIZZLE_COLUMNS);
@@ -753,10 +783,12 @@ fn rewrite<'c>(
         let narrow = pre.op("arith.index_castui", &[warpgroup], &["i32"], &[])?;
         let lane = pre.op("arith.constant", &[], &["i32"], &[("value", "0 : i32")])?;
         let width = pre.op("arith.constant", &[], &["i32"], &[("value", "32 : i32")])?;
-        let uniform = pre.op("gpu.shuffle", &[narrow, lane, width], &["i32", "i1"], &[("mode", "#gpu<shuffle_mode idx>")])?;
+        let uniform =
+            pre.op("gpu.shuffle", &[narrow, lane, width], &["i32", "i1"], &[("mode", "#gpu<shuffle_mode idx>")])?;
         warpgroup = pre.op("arith.index_castui", &[uniform], &["index"], &[])?;
     }
-    let barrier = pre.op("nvgpu.mbarrier.create", &[], &[&format!("{barrier_type_prefix}, num_barriers = {stages}>")], &[])?;
+    let barrier =
+        pre.op("nvgpu.mbarrier.create", &[], &[&format!("{barrier_type_prefix}, num_barriers = {stages}>")], &[])?;
     for stage in 0..stages {
         pre.void("nvgpu.mbarrier.init", &[barrier, c1, pre.index(stage)?, leader], &[])?;
     }
@@ -765,7 +797,8 @@ fn rewrite<'c>(
     // (In ping-pong, one warpgroup reads each stage.)
     let consumer_warps = if pingpong { 1 } else { warpgroups } * WARPGROUP / 32;
     let empty = if producer {
-        let empty = pre.op("nvgpu.mbarrier.create", &[], &[&format!("{barrier_type_prefix}, num_barriers = {stages}>")], &[])?;
+        let empty =
+            pre.op("nvgpu.mbarrier.create", &[], &[&format!("{barrier_type_prefix}, num_barriers = {stages}>")], &[])?;
         // In a cluster, the partner's consumer warps arrive too.
         let count = pre.index(consumer_warps * if cluster { cluster::CTAS } else { 1 })?;
         for stage in 0..stages {
@@ -790,7 +823,8 @@ fn rewrite<'c>(
     // done.
     let turns = match pingpong {
         true => {
-            let turns = pre.op("nvgpu.mbarrier.create", &[], &[&format!("{barrier_type_prefix}, num_barriers = 2>")], &[])?;
+            let turns =
+                pre.op("nvgpu.mbarrier.create", &[], &[&format!("{barrier_type_prefix}, num_barriers = 2>")], &[])?;
             for w in 0..2 {
                 pre.void("nvgpu.mbarrier.init", &[turns, pre.index(WARPGROUP)?, pre.index(w)?, leader], &[])?;
             }
@@ -840,7 +874,8 @@ fn rewrite<'c>(
     let raw = pre.op("memref.alloc", &[], &[&raw_type], &alloc)?;
     let a_buffer = pre.op("memref.view", &[raw, c0], &[&format!("memref<{stages}x{m}x{k}x{t}, {workgroup}>")], &[])?;
     let b_offset = pre.index(a_ring_bytes)?;
-    let b_buffer = pre.op("memref.view", &[raw, b_offset], &[&format!("memref<{stages}x{k}x{n}x{t}, {workgroup}>")], &[])?;
+    let b_buffer =
+        pre.op("memref.view", &[raw, b_offset], &[&format!("memref<{stages}x{k}x{n}x{t}, {workgroup}>")], &[])?;
     let a_desc = pre.op("builtin.unrealized_conversion_cast", &[pointers[0]], &[&a_map], &[])?;
     let b_desc = pre.op("builtin.unrealized_conversion_cast", &[pointers[1]], &[&b_map], &[])?;
     let init = pre.op("nvgpu.warpgroup.mma.init.accumulator", &[], &[&accumulator], &[])?;
@@ -868,9 +903,16 @@ fn rewrite<'c>(
     // cluster, `shared` says whether the partner block has the same B and
     // this block's rank: then each requests every other 64-column box of B
     // for both.
-    let issue = |at: &At<'c, '_>, stage: IrValue<'c>, tiles: [IrValue<'c>; 4], predicate: IrValue<'c>, shared: Option<(IrValue<'c>, IrValue<'c>)>| -> Option<()> {
-        let scaled = |value: IrValue<'c>, by: i64| -> Option<IrValue<'c>> { at.index_op("arith.muli", &[value, at.index(by)?]) };
-        let (a_row, a_col, b_row, b_col) = (scaled(tiles[0], m)?, scaled(tiles[1], k)?, scaled(tiles[2], k)?, scaled(tiles[3], n)?);
+    let issue = |at: &At<'c, '_>,
+                 stage: IrValue<'c>,
+                 tiles: [IrValue<'c>; 4],
+                 predicate: IrValue<'c>,
+                 shared: Option<(IrValue<'c>, IrValue<'c>)>|
+     -> Option<()> {
+        let scaled =
+            |value: IrValue<'c>, by: i64| -> Option<IrValue<'c>> { at.index_op("arith.muli", &[value, at.index(by)?]) };
+        let (a_row, a_col, b_row, b_col) =
+            (scaled(tiles[0], m)?, scaled(tiles[1], k)?, scaled(tiles[2], k)?, scaled(tiles[3], n)?);
         let tma = [("operandSegmentSizes", "array<i32: 1, 1, 1, 2, 1, 0, 1>")];
         at.void("nvgpu.mbarrier.arrive.expect_tx", &[barrier, bytes, stage, predicate], &[])?;
         let a_offset = scaled(stage, m * k)?;
@@ -880,7 +922,12 @@ fn rewrite<'c>(
         let b_offset = scaled(stage, k * n)?;
         let alone = match shared {
             Some((share, _)) => {
-                let apart = at.op("arith.xori", &[share, at.op("arith.constant", &[], &["i1"], &[("value", "true")])?], &["i1"], &[])?;
+                let apart = at.op(
+                    "arith.xori",
+                    &[share, at.op("arith.constant", &[], &["i1"], &[("value", "true")])?],
+                    &["i1"],
+                    &[],
+                )?;
                 at.op("arith.andi", &[predicate, apart], &["i1"], &[])?
             }
             None => predicate,
@@ -891,9 +938,24 @@ fn rewrite<'c>(
             let col = at.index_op("arith.addi", &[b_col, at.index(chunk * SWIZZLE_COLUMNS)?])?;
             at.void("nvgpu.tma.async.load", &[b_part, barrier, b_desc, col, b_row, stage, alone], &tma)?;
             if let Some((share, rank)) = shared {
-                let mine = at.op("arith.cmpi", &[rank, at.index(chunk % cluster::CTAS)?], &["i1"], &[("predicate", "0 : i64")])?;
-                let both = at.op("arith.andi", &[at.op("arith.andi", &[predicate, share], &["i1"], &[])?, mine], &["i1"], &[])?;
-                let mask = at.op("arith.constant", &[], &["i16"], &[("value", &format!("{} : i16", (1 << cluster::CTAS) - 1))])?;
+                let mine = at.op(
+                    "arith.cmpi",
+                    &[rank, at.index(chunk % cluster::CTAS)?],
+                    &["i1"],
+                    &[("predicate", "0 : i64")],
+                )?;
+                let both = at.op(
+                    "arith.andi",
+                    &[at.op("arith.andi", &[predicate, share], &["i1"], &[])?, mine],
+                    &["i1"],
+                    &[],
+                )?;
+                let mask = at.op(
+                    "arith.constant",
+                    &[],
+                    &["i16"],
+                    &[("value", &format!("{} : i16", (1 << cluster::CTAS) - 1))],
+                )?;
                 let multicast = [("operandSegmentSizes", "array<i32: 1, 1, 1, 2, 1, 1, 1>")];
                 at.void("nvgpu.tma.async.load", &[b_part, barrier, b_desc, col, b_row, stage, mask, both], &multicast)?;
             }
@@ -903,11 +965,16 @@ fn rewrite<'c>(
 
     let body = for_op.region(0).ok()?.first_block()?;
     let iv = detach(body.argument(0).ok()?.into());
-    let (lower, upper, step) = (detach(for_op.operand(0).ok()?), detach(for_op.operand(1).ok()?), detach(for_op.operand(2).ok()?));
+    let (lower, upper, step) =
+        (detach(for_op.operand(0).ok()?), detach(for_op.operand(1).ok()?), detach(for_op.operand(2).ok()?));
     // SAFETY: the loads are live ops of the body, before the mma.
     let (a_load, b_load) = unsafe { (OperationRef::from_raw(found.loads[0]), OperationRef::from_raw(found.loads[1])) };
-    let indices: [IrValue<'c>; 4] =
-        [detach(a_load.operand(1).ok()?), detach(a_load.operand(2).ok()?), detach(b_load.operand(1).ok()?), detach(b_load.operand(2).ok()?)];
+    let indices: [IrValue<'c>; 4] = [
+        detach(a_load.operand(1).ok()?),
+        detach(a_load.operand(2).ok()?),
+        detach(b_load.operand(1).ok()?),
+        detach(b_load.operand(2).ok()?),
+    ];
     // A persistent block owns `count` tiles: tile t is virtual block
     // `block + t * grid`. Its K steps are the ring's flat iterations
     // `t * nk ..`, of `total` in all.
@@ -930,14 +997,15 @@ fn rewrite<'c>(
     let limit = flat.as_ref().map_or(upper, |flat| flat.total);
     // The operands' tile coordinates at K step `k_step` of virtual block
     // `vb`: the program's index arithmetic recomputed for that block.
-    let coordinates = |at: &At<'c, '_>, block: IrValue<'c>, vb: IrValue<'c>, k_step: IrValue<'c>| -> Option<[IrValue<'c>; 4]> {
-        let mut memo = std::collections::HashMap::new();
-        let mut tiles = indices;
-        for (tile, index) in tiles.iter_mut().zip(indices) {
-            *tile = if index == iv { k_step } else { persistent::remat(at, index, block.to_raw(), vb, &mut memo)? };
-        }
-        Some(tiles)
-    };
+    let coordinates =
+        |at: &At<'c, '_>, block: IrValue<'c>, vb: IrValue<'c>, k_step: IrValue<'c>| -> Option<[IrValue<'c>; 4]> {
+            let mut memo = std::collections::HashMap::new();
+            let mut tiles = indices;
+            for (tile, index) in tiles.iter_mut().zip(indices) {
+                *tile = if index == iv { k_step } else { persistent::remat(at, index, block.to_raw(), vb, &mut memo)? };
+            }
+            Some(tiles)
+        };
     // The tile coordinates of the iteration whose induction variable is
     // `at_iv` (indices are `iv` itself or loop-invariant when `ahead > 0`);
     // in a persistent block, of flat iteration `at_iv`, which takes
@@ -990,8 +1058,10 @@ fn rewrite<'c>(
         // on the (warp-uniform) warpgroup and the requests are predicated:
         // a branch on the thread would put the consumers' wgmma after a
         // divergent path, which ptxas serialises (warning C7520).
-        let producer_group = pre.op("arith.cmpi", &[warpgroup, pre.index(warpgroups)?], &["i1"], &[("predicate", "0 : i64")])?;
-        let first_producer = pre.op("arith.cmpi", &[thread, pre.index(warpgroups * WARPGROUP)?], &["i1"], &[("predicate", "0 : i64")])?;
+        let producer_group =
+            pre.op("arith.cmpi", &[warpgroup, pre.index(warpgroups)?], &["i1"], &[("predicate", "0 : i64")])?;
+        let first_producer =
+            pre.op("arith.cmpi", &[thread, pre.index(warpgroups * WARPGROUP)?], &["i1"], &[("predicate", "0 : i64")])?;
         // Persistent, the consumers' part is the else branch: with each
         // role one side of an if/else, `setmaxnreg` moves registers from
         // the producer (which needs few) to the consumers.
@@ -1000,8 +1070,12 @@ fn rewrite<'c>(
         consumers = branches.next();
         if let Some(consumers) = &consumers {
             let set = |at: &At<'c, '_>, count: i64, action: &str| {
-                at.void("nvvm.setmaxregister", &[], &[("regCount", &format!("{count} : i32")), ("action", &format!("#nvvm<action {action}>"))])
-                    .map(|_| ())
+                at.void(
+                    "nvvm.setmaxregister",
+                    &[],
+                    &[("regCount", &format!("{count} : i32")), ("action", &format!("#nvvm<action {action}>"))],
+                )
+                .map(|_| ())
             };
             set(&then, PRODUCER_REGISTERS, "decrease")?;
             set(consumers, CONSUMER_REGISTERS, "increase")?;
@@ -1025,13 +1099,15 @@ fn rewrite<'c>(
             }
         };
         let (stage, odd) = ring_slot(&at, iteration, stages)?;
-        let even = at.op("arith.xori", &[odd, at.op("arith.constant", &[], &["i1"], &[("value", "true")])?], &["i1"], &[])?;
+        let even =
+            at.op("arith.xori", &[odd, at.op("arith.constant", &[], &["i1"], &[("value", "true")])?], &["i1"], &[])?;
         at.void("nvgpu.mbarrier.try_wait.parity", &[empty, even, ticks, stage], &[])?;
         issue(&at, stage, tiles, first_producer, shared)?;
         // The consumers' loop: none of its iterations for the producer. (A
         // persistent block's consumers are the else branch instead.)
         if flat.is_none() {
-            let consumer = pre.op("arith.cmpi", &[warpgroup, pre.index(warpgroups)?], &["i1"], &[("predicate", "6 : i64")])?;
+            let consumer =
+                pre.op("arith.cmpi", &[warpgroup, pre.index(warpgroups)?], &["i1"], &[("predicate", "6 : i64")])?;
             let bound = pre.op("arith.select", &[consumer, upper, lower], &["index"], &[])?;
             // SAFETY: operand 1 of the live scf.for is its upper bound, an index.
             unsafe { mlir_sys::mlirOperationSetOperand(for_op.to_raw(), 1, bound.to_raw()) };
@@ -1159,7 +1235,12 @@ fn rewrite<'c>(
             // read is then overlapped with it).
             let first = after_mma.op("arith.cmpi", &[iv, lower], &["i1"], &[("predicate", "0 : i64")])?;
             let earlier = after_mma.op("arith.cmpi", &[outer.base, c0], &["i1"], &[("predicate", "8 : i64")])?;
-            let now = after_mma.op("arith.andi", &[after_mma.op("arith.andi", &[first, earlier], &["i1"], &[])?, storer], &["i1"], &[])?;
+            let now = after_mma.op(
+                "arith.andi",
+                &[after_mma.op("arith.andi", &[first, earlier], &["i1"], &[])?, storer],
+                &["i1"],
+                &[],
+            )?;
             let then = after_mma.scf_if(now, false)?.into_iter().next()?;
             then.void("nvvm.cp.async.bulk.wait_group", &[], &[("group", "0 : i32"), ("read", "unit")])?;
             let previous = then.index_op("arith.remui", &[then.index_op("arith.subi", &[iteration, c1])?, ring])?;
@@ -1181,11 +1262,20 @@ fn rewrite<'c>(
                 let j = after_mma.index_op("arith.addi", &[iv, after_mma.index(ahead)?])?;
                 let within = after_mma.op("arith.cmpi", &[j, upper], &["i1"], &[("predicate", "6 : i64")])?;
                 let branches = after_mma.scf_if(within, true)?;
-                issue(&branches[0], next_stage, outer.current.map(|index| if index == iv { j } else { index }), leader, None)?;
+                issue(
+                    &branches[0],
+                    next_stage,
+                    outer.current.map(|index| if index == iv { j } else { index }),
+                    leader,
+                    None,
+                )?;
                 issue(&branches[1], next_stage, tiles_at(&branches[1], next)?, exists(&branches[1], next)?, None)?;
             }
             None => {
-                let next_iv = after_mma.index_op("arith.addi", &[iv, after_mma.index_op("arith.muli", &[step, after_mma.index(ahead)?])?])?;
+                let next_iv = after_mma.index_op(
+                    "arith.addi",
+                    &[iv, after_mma.index_op("arith.muli", &[step, after_mma.index(ahead)?])?],
+                )?;
                 issue(&after_mma, next_stage, tiles_at(&after_mma, next_iv)?, exists(&after_mma, next_iv)?, None)?;
             }
         }
@@ -1247,7 +1337,8 @@ fn rewrite<'c>(
         // first thread stores.
         let (meeting, staged, leader) = match pingpong {
             true => {
-                let id = post.op("arith.index_castui", &[post.index_op("arith.addi", &[warpgroup, c1])?], &["i32"], &[])?;
+                let id =
+                    post.op("arith.index_castui", &[post.index_op("arith.addi", &[warpgroup, c1])?], &["i32"], &[])?;
                 let meeting = epilogue::Meeting { id, threads: WARPGROUP };
                 let own = post.index_op("arith.muli", &[warpgroup, post.index(store.staging_bytes(m))?])?;
                 let staged = post.index_op("arith.addi", &[own, post.index(ring_bytes)?])?;
@@ -1264,7 +1355,19 @@ fn rewrite<'c>(
                 (meeting, post.index(ring_bytes)?, leader)
             }
         };
-        let at_loop = epilogue::Loop { result, raw, descriptor, thread, leader, consumer: None, meeting, own_tile: pingpong, m, n, rows };
+        let at_loop = epilogue::Loop {
+            result,
+            raw,
+            descriptor,
+            thread,
+            leader,
+            consumer: None,
+            meeting,
+            own_tile: pingpong,
+            m,
+            n,
+            rows,
+        };
         // The staging buffer takes `chunk` boxes at a time.
         let boxes = n / store.box_columns();
         for first in (0..boxes).step_by(store.chunk.max(1) as usize) {
@@ -1316,10 +1419,23 @@ fn rewrite<'c>(
             }
             None => (result, leader),
         };
-        let at_loop = epilogue::Loop { result, raw, descriptor, thread, leader, consumer, meeting: None, own_tile: false, m, n, rows };
+        let at_loop = epilogue::Loop {
+            result,
+            raw,
+            descriptor,
+            thread,
+            leader,
+            consumer,
+            meeting: None,
+            own_tile: false,
+            m,
+            n,
+            rows,
+        };
         return epilogue::emit(context, store, &at_loop);
     }
-    let staging = post.op("memref.view", &[raw, post.index(0)?], &[&format!("memref<{m}x{n}xf32, {workgroup}>")], &[])?;
+    let staging =
+        post.op("memref.view", &[raw, post.index(0)?], &[&format!("memref<{m}x{n}xf32, {workgroup}>")], &[])?;
     // The store's target must have the fragment's shape, but its lowering
     // places each warp's rows by the warp's index in the block (warp w
     // writes rows 16w..16w+15), not in its warpgroup: through a view of
@@ -1340,7 +1456,8 @@ fn rewrite<'c>(
     // The producer warpgroup holds no accumulator (its warps would store
     // past the tile).
     let store = if producer {
-        let consumer = post.op("arith.cmpi", &[warpgroup, post.index(warpgroups)?], &["i1"], &[("predicate", "6 : i64")])?;
+        let consumer =
+            post.op("arith.cmpi", &[warpgroup, post.index(warpgroups)?], &["i1"], &[("predicate", "6 : i64")])?;
         let then = post.scf_if(consumer, false)?.into_iter().next()?;
         then.void("nvgpu.warpgroup.mma.store", &[result, share], &[])?
     } else {
@@ -1350,7 +1467,8 @@ fn rewrite<'c>(
     let f32_tile = format!("tensor<{m}x{n}xf32>");
     let mut value = post.op("bufferization.to_tensor", &[staging], &[&f32_tile], &[("restrict", "unit")])?;
     if !zero_init {
-        let init32 = if found.accumulator == "f16" { post.op("arith.extf", &[old_init], &[&f32_tile], &[])? } else { old_init };
+        let init32 =
+            if found.accumulator == "f16" { post.op("arith.extf", &[old_init], &[&f32_tile], &[])? } else { old_init };
         value = post.op("arith.addf", &[value, init32], &[&f32_tile], &[])?;
     }
     if found.accumulator == "f16" {

@@ -39,7 +39,12 @@ pub(super) struct Persistent {
 }
 
 /// Whether the kernel around `for_op` can run persistently.
-pub(super) fn find(kernel: OperationRef, for_op: OperationRef, store: mlir_sys::MlirOperation, truncf: Option<mlir_sys::MlirOperation>) -> Option<Persistent> {
+pub(super) fn find(
+    kernel: OperationRef,
+    for_op: OperationRef,
+    store: mlir_sys::MlirOperation,
+    truncf: Option<mlir_sys::MlirOperation>,
+) -> Option<Persistent> {
     let entry = kernel.region(0).ok()?.first_block()?;
     if for_op.block()? != entry {
         return None;

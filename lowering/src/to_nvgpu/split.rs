@@ -48,7 +48,10 @@ use crate::{
 };
 use melior::{
     Context,
-    ir::{BlockLike, OperationRef, RegionLike, ValueLike, operation::OperationLike, operation::WalkOrder, operation::WalkResult},
+    ir::{
+        BlockLike, OperationRef, RegionLike, ValueLike, operation::OperationLike, operation::WalkOrder,
+        operation::WalkResult,
+    },
 };
 
 /// Blocks a program block runs as.
@@ -59,7 +62,11 @@ const SLOT_BYTES: i64 = 16;
 
 /// Makes `kernel`'s program see its own grid, and `for_op` run this
 /// block's half of its K steps; this block's rank in its cluster.
-pub(super) fn prepare<'c>(context: &'c Context, kernel: OperationRef<'c, '_>, for_op: OperationRef<'c, '_>) -> Option<IrValue<'c>> {
+pub(super) fn prepare<'c>(
+    context: &'c Context,
+    kernel: OperationRef<'c, '_>,
+    for_op: OperationRef<'c, '_>,
+) -> Option<IrValue<'c>> {
     let entry = kernel.region(0).ok()?.first_block()?;
     let top = At::before(context, entry.first_operation()?)?;
     let block = top.gpu_query("gpu.block_id")?;
@@ -92,7 +99,8 @@ pub(super) fn prepare<'c>(context: &'c Context, kernel: OperationRef<'c, '_>, fo
     // This rank's half: the first ceil(trips / 2) steps for rank 0, the
     // rest for rank 1 (none when there is one step).
     let at = At::before(context, for_op)?;
-    let (lower, upper, step) = (detach(for_op.operand(0).ok()?), detach(for_op.operand(1).ok()?), detach(for_op.operand(2).ok()?));
+    let (lower, upper, step) =
+        (detach(for_op.operand(0).ok()?), detach(for_op.operand(1).ok()?), detach(for_op.operand(2).ok()?));
     let span = at.index_op("arith.maxsi", &[at.index_op("arith.subi", &[upper, lower])?, at.index(0)?])?;
     let trips = at.index_op("arith.ceildivui", &[span, step])?;
     let first = at.index_op("arith.ceildivui", &[trips, at.index(WAYS)?])?;
@@ -132,7 +140,14 @@ pub(super) struct Partials<'c> {
 /// After the K loop (every wgmma waited for): `result`, an accumulator of
 /// `rows / 64` wgmma row blocks of `n` columns, with rank 1's added in
 /// rank 0 (in rank 1 the value is not meant to be stored).
-pub(super) fn reduce<'c>(at: &At<'c, '_>, result: IrValue<'c>, accumulator: &str, partials: &Partials<'c>, rows: i64, n: i64) -> Option<IrValue<'c>> {
+pub(super) fn reduce<'c>(
+    at: &At<'c, '_>,
+    result: IrValue<'c>,
+    accumulator: &str,
+    partials: &Partials<'c>,
+    rows: i64,
+    n: i64,
+) -> Option<IrValue<'c>> {
     let Partials { raw, offset, thread, threads, consumer, rank } = *partials;
     let fields = vec!["f32"; (n / 2) as usize].join(", ");
     let inner = format!("!llvm.struct<({fields})>");
@@ -161,7 +176,8 @@ pub(super) fn reduce<'c>(at: &At<'c, '_>, result: IrValue<'c>, accumulator: &str
         at.op("llvm.extractvalue", &[own[block as usize]], &["f32"], &[("position", &format!("array<i64: {field}>"))])
     };
     let gep = |at: &At<'c, '_>, pointer: IrValue<'c>, space: i64, s: i64| {
-        let bytes = at.op("arith.constant", &[], &["i64"], &[("value", &format!("{} : i64", s * threads * SLOT_BYTES))])?;
+        let bytes =
+            at.op("arith.constant", &[], &["i64"], &[("value", &format!("{} : i64", s * threads * SLOT_BYTES))])?;
         at.op(
             "llvm.getelementptr",
             &[pointer, bytes],
@@ -204,7 +220,12 @@ pub(super) fn reduce<'c>(at: &At<'c, '_>, result: IrValue<'c>, accumulator: &str
             let own = register(at, s, e)?;
             let total = at.op("arith.addf", &[own, part], &["f32"], &[])?;
             let updated = &mut block_structs[block as usize];
-            *updated = at.op("llvm.insertvalue", &[*updated, total], &[&inner], &[("position", &format!("array<i64: {field}>"))])?;
+            *updated = at.op(
+                "llvm.insertvalue",
+                &[*updated, total],
+                &[&inner],
+                &[("position", &format!("array<i64: {field}>"))],
+            )?;
         }
     }
     for (b, registers) in block_structs.into_iter().enumerate() {

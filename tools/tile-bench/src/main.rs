@@ -127,7 +127,11 @@ fn parse_kernel(text: &str) -> Result<(String, std::path::PathBuf), String> {
 }
 
 fn parse_shape(text: &str) -> Result<[usize; 3], String> {
-    let dims: Vec<usize> = text.split('x').map(|d| d.trim().parse::<usize>()).collect::<Result<_, _>>().map_err(|e| format!("'{text}': {e}"))?;
+    let dims: Vec<usize> = text
+        .split('x')
+        .map(|d| d.trim().parse::<usize>())
+        .collect::<Result<_, _>>()
+        .map_err(|e| format!("'{text}': {e}"))?;
     match dims[..] {
         [m, n, k] if m > 0 && n > 0 && k > 0 => Ok([m, n, k]),
         _ => Err(format!("'{text}' is not MxNxK with positive sizes")),
@@ -152,7 +156,11 @@ struct Row {
 impl Row {
     /// `132`, or `66x2` for 66 clusters of 2 blocks.
     fn blocks_text(&self) -> String {
-        if self.cluster > 1 { format!("{}x{}", self.blocks / self.cluster, self.cluster) } else { self.blocks.to_string() }
+        if self.cluster > 1 {
+            format!("{}x{}", self.blocks / self.cluster, self.cluster)
+        } else {
+            self.blocks.to_string()
+        }
     }
 
     fn tflops(&self, ms: f64) -> f64 {
@@ -179,7 +187,9 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: &Cli) -> Result<()> {
-    if let Some(other) = cli.dtypes.iter().chain(cli.kernels.iter().map(|(d, _)| d)).find(|d| !matches!(d.as_str(), "f16" | "bf16")) {
+    if let Some(other) =
+        cli.dtypes.iter().chain(cli.kernels.iter().map(|(d, _)| d)).find(|d| !matches!(d.as_str(), "f16" | "bf16"))
+    {
         bail!("unknown dtype '{other}' (f16, bf16)");
     }
     // cuBLAS takes int dims and leading dims; refuse larger shapes before
@@ -193,7 +203,12 @@ fn run(cli: &Cli) -> Result<()> {
     }
     let cuda = Cuda::new()?.use_variants(!cli.no_variants);
     let cublas = Cublas::new(&cuda)?;
-    println!("tile-bench on {}: median of {} runs after {} warm-up, L2 flushed before each", cuda.name(), cli.runs, cli.warmup);
+    println!(
+        "tile-bench on {}: median of {} runs after {} warm-up, L2 flushed before each",
+        cuda.name(),
+        cli.runs,
+        cli.warmup
+    );
     let context = tile_dialect::create_context();
     let tuner = Tuner::from_env();
     let mut rows = Vec::new();
@@ -204,22 +219,28 @@ fn run(cli: &Cli) -> Result<()> {
             other => bail!("unknown dtype '{other}' (f16, bf16)"),
         };
         let (file, text) = match cli.kernels.iter().rev().find(|(d, _)| d == name) {
-            Some((_, path)) => {
-                (path.display().to_string(), std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?)
-            }
+            Some((_, path)) => (
+                path.display().to_string(),
+                std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?,
+            ),
             None => (format!("matmul_{name}_{name}.mlir"), source.to_string()),
         };
         let module = compile::parse(&context, &text, &file)?;
         let kernel = compile::select_kernel(&module, None)?;
         let tunable = tune::tunable(&module, &kernel)?;
         drop(module);
-        let mut kernels = Kernels { context: &context, text, file: file.clone(), name: kernel.clone(), compiled: HashMap::new() };
+        let mut kernels =
+            Kernels { context: &context, text, file: file.clone(), name: kernel.clone(), compiled: HashMap::new() };
         let default = kernels.get(cli.config.as_ref())?;
         let mut loaded_ms = None;
         for &shape in &cli.shapes {
-            let row = bench(cli, &cuda, &cublas, &mut kernels, tunable.as_ref(), &tuner, dtype, name, shape, &mut loaded_ms)?;
+            let row =
+                bench(cli, &cuda, &cublas, &mut kernels, tunable.as_ref(), &tuner, dtype, name, shape, &mut loaded_ms)?;
             if let Some(ms) = loaded_ms.take().filter(|_| rows.iter().all(|r: &Row| r.dtype != name)) {
-                println!("{name}: @{kernel} ({file}) compiled to PTX in {:.0} ms, JIT-loaded in {ms:.0} ms", default.ms);
+                println!(
+                    "{name}: @{kernel} ({file}) compiled to PTX in {:.0} ms, JIT-loaded in {ms:.0} ms",
+                    default.ms
+                );
                 println!(
                     "{:<5} {:>20} {:>10} {:>10} {:>7}  {:<28} {:>8}  {:<52} check",
                     "dtype", "MxNxK", "tile", "cuBLAS", "ratio", "entry", "blocks", "config"
@@ -241,7 +262,8 @@ fn run(cli: &Cli) -> Result<()> {
         }
     }
     if let Some(path) = &cli.csv {
-        let mut text = String::from("dtype,m,n,k,entry,blocks,config,tile_ms,cublas_ms,tile_tflops,cublas_tflops,ratio,check\n");
+        let mut text =
+            String::from("dtype,m,n,k,entry,blocks,config,tile_ms,cublas_ms,tile_tflops,cublas_tflops,ratio,check\n");
         for row in &rows {
             let [m, n, k] = row.shape;
             text += &format!(
@@ -260,7 +282,8 @@ fn run(cli: &Cli) -> Result<()> {
         }
         std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?;
     }
-    let failed: Vec<String> = rows.iter().filter(|r| r.check != "ok").map(|r| format!("{} {:?}", r.dtype, r.shape)).collect();
+    let failed: Vec<String> =
+        rows.iter().filter(|r| r.check != "ok").map(|r| format!("{} {:?}", r.dtype, r.shape)).collect();
     if !failed.is_empty() {
         bail!("tile and cuBLAS disagree on {}", failed.join(", "));
     }
@@ -299,7 +322,8 @@ fn bench(
     let a: Vec<f32> = (0..m * k).map(|_| rng.next()).collect();
     let b: Vec<f32> = (0..k * n).map(|_| rng.next()).collect();
     let poison = vec![f32::NAN; m * n];
-    let array = |shape: &[usize], values: &[f32]| Array::from_f32(dtype, shape, values).context("array of the benchmark");
+    let array =
+        |shape: &[usize], values: &[f32]| Array::from_f32(dtype, shape, values).context("array of the benchmark");
     let (mut a, mut b) = (array(&[m, k], &a)?, array(&[k, n], &b)?);
     let (mut c, mut c_reference) = (array(&[m, n], &poison)?, array(&[m, n], &poison)?);
     let mut args = [Arg::Array(&mut a), Arg::Array(&mut b), Arg::Array(&mut c)];
@@ -334,7 +358,17 @@ fn bench(
     }
     let config = config.map_or_else(|| "as written".to_string(), |c| c.to_string());
     let (blocks, cluster) = (prepared.grid()[0], prepared.cluster());
-    Ok(Row { dtype: name, shape: [m, n, k], entry: prepared.entry.clone(), blocks, cluster, config, tile_ms: median(tile), cublas_ms: median(reference_ms), check })
+    Ok(Row {
+        dtype: name,
+        shape: [m, n, k],
+        entry: prepared.entry.clone(),
+        blocks,
+        cluster,
+        config,
+        tile_ms: median(tile),
+        cublas_ms: median(reference_ms),
+        check,
+    })
 }
 
 /// The configuration to run for this shape: `--config`, else the tuned
@@ -367,12 +401,16 @@ fn choose(
     let configs = match tuner.cached(&key) {
         Some(_) => tunable.configs(),
         None => tile_runtime::tune::distinct(&tunable.configs(), |config| {
-            kernels.get(Some(config)).ok().map(|compiled| (compiled.tiles, tile_runtime::tune::hash(&compiled.bundle.to_json())))
+            kernels
+                .get(Some(config))
+                .ok()
+                .map(|compiled| (compiled.tiles, tile_runtime::tune::hash(&compiled.bundle.to_json())))
         }),
     };
     let tuned = tuner.tune(&key, &configs, |config| {
         let compiled = kernels.get(Some(config)).map_err(|e| format!("{e:#}"))?;
-        let mut prepared = cuda.prepare(&compiled.bundle, &name, args, device, compiled.grid(m, n)).map_err(|e| e.to_string())?;
+        let mut prepared =
+            cuda.prepare(&compiled.bundle, &name, args, device, compiled.grid(m, n)).map_err(|e| e.to_string())?;
         cuda.median_ms(&mut prepared, 2, 10, true).map_err(|e| e.to_string())
     })?;
     if let Some(error) = &tuned.cache_error {

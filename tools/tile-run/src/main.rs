@@ -162,12 +162,7 @@ fn run(cli: Cli) -> Result<()> {
 
     if cli.args.len() != signature.params.len() {
         let params: Vec<String> = signature.params.iter().map(|p| p.to_string()).collect();
-        bail!(
-            "kernel @{name} takes {} arguments ({}), got {}",
-            params.len(),
-            params.join(", "),
-            cli.args.len()
-        );
+        bail!("kernel @{name} takes {} arguments ({}), got {}", params.len(), params.join(", "), cli.args.len());
     }
     for &(index, _) in &cli.saves {
         if !matches!(signature.params.get(index), Some(Param::Memref { .. })) {
@@ -185,9 +180,9 @@ fn run(cli: Cli) -> Result<()> {
                 scalars.push(None);
             }
             Param::Scalar(scalar_type) => {
-                let value = scalar_type
-                    .parse(text)
-                    .with_context(|| format!("argument #{index}: '{text}' is not a {} number", scalar_type.mlir_name()))?;
+                let value = scalar_type.parse(text).with_context(|| {
+                    format!("argument #{index}: '{text}' is not a {} number", scalar_type.mlir_name())
+                })?;
                 arrays.push(None);
                 scalars.push(Some(value));
             }
@@ -371,7 +366,10 @@ fn autotune(
                 compiled.insert(config, result);
             }
             tile_runtime::tune::distinct(&tunable.configs(), |config| {
-                compiled[config].as_ref().ok().map(|(bundle, grid)| (grid.0, tile_runtime::tune::hash(&bundle.to_json())))
+                compiled[config]
+                    .as_ref()
+                    .ok()
+                    .map(|(bundle, grid)| (grid.0, tile_runtime::tune::hash(&bundle.to_json())))
             })
         }
     };
