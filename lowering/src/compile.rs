@@ -14,7 +14,7 @@ use melior::{
 };
 use std::path::Path;
 use tile_dialect::diagnostics::capture;
-use tile_runtime::{DType, Param, ScalarType, Signature};
+use tile_abi::{DType, Param, ScalarType, Signature};
 
 /// Errors of compiling a tile program.
 #[derive(Debug, thiserror::Error)]

@@ -65,9 +65,8 @@
 use crate::{
     build::At,
     pass::{PassInfo, TilePass},
-    rewrite::{
-        IrValue, block_size, constant_index, defined_outside, defining_op, detach, emit_error, op_name, single_use,
-    },
+    rewrite::{IrValue, constant_index, defined_outside, defining_op, detach, emit_error, op_name, single_use},
+    to_gpu::block_size,
 };
 use melior::{
     Context, ContextRef,

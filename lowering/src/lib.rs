@@ -5,6 +5,7 @@
 //! (`tile-opt --pass-pipeline=...`, `PassManager::parse`) mix tile passes with
 //! upstream ones.
 
+pub mod abi;
 pub mod build;
 pub mod compile;
 pub mod cpu;

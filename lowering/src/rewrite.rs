@@ -111,16 +111,6 @@ pub fn argument_of(value: Value, block: melior::ir::BlockRef) -> Option<usize> {
     }
 }
 
-/// The threads of a kernel's block: its `tile.block_size`, which a pass
-/// such as `convert-tile-to-nvgpu` may choose, else the default.
-pub fn block_size(kernel: OperationRef) -> i64 {
-    kernel
-        .attribute("tile.block_size")
-        .ok()
-        .and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok())
-        .map_or(i64::from(crate::to_gpu::BLOCK_SIZE), |a| a.value())
-}
-
 /// The op that defines `value`, or `None` for a block argument.
 pub fn defining_op<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
     // SAFETY: read-only queries of a live value; the owner of an op result

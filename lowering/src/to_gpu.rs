@@ -57,7 +57,7 @@
 use crate::{
     build::At,
     pass::{PassInfo, TilePass},
-    rewrite::{IrValue, block_size, detach, emit_error, op_name},
+    rewrite::{IrValue, detach, emit_error, op_name},
 };
 use melior::{
     Context, ContextRef,
@@ -72,6 +72,17 @@ use melior::{
 
 /// Threads per block.
 pub const BLOCK_SIZE: u32 = 256;
+
+/// The threads of a kernel's block: its `tile.block_size`, which a pass
+/// such as `convert-tile-to-nvgpu` may choose, else the default.
+pub fn block_size(kernel: OperationRef) -> i64 {
+    kernel
+        .attribute("tile.block_size")
+        .ok()
+        .and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok())
+        .map_or(i64::from(BLOCK_SIZE), |a| a.value())
+}
+
 /// Shared memory one Hopper block may have (227 KiB).
 pub const MAX_SHARED_MEMORY: u64 = 227 * 1024;
 /// The GPU module that holds every kernel.

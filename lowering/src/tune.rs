@@ -16,7 +16,7 @@
 //! `warp_specialize`, `persistent` and `pingpong` (0 or 1) and `split_k`
 //! are the hints. The
 //! program as written is the default configuration, always tried first. The space is exhaustive: every combination is compiled
-//! and timed by the runtime's [`tile_runtime::tune::Tuner`].
+//! and timed by the runtime's `tile_runtime::tune::Tuner`.
 //!
 //! The choice is applied by setting `tile.config` on the kernel and
 //! running `tile-specialize`, which is also the first pass of both
@@ -40,7 +40,7 @@ use melior::{
 };
 use std::collections::BTreeMap;
 use tile_dialect::types::PartitionViewType;
-use tile_runtime::tune::Config;
+use tile_abi::Config;
 
 /// The compiler's version and a hash of its source: part of every tuning
 /// key, so that a new compiler tunes anew.

@@ -257,7 +257,7 @@ impl Cuda {
                     ));
                     break;
                 }
-                Err(Error::Launch(why)) => passed_over.push(format!("@{}: {why}", variant.name)),
+                Err(why @ (Error::Launch(_) | Error::Tma(_))) => passed_over.push(format!("@{}: {why}", variant.name)),
                 Err(other) => return Err(other),
             }
         }
@@ -464,8 +464,8 @@ impl Cuda {
         &self.stream
     }
 
-    /// Device copies of `descriptors` encoded for `args`; `Error::Launch`
-    /// says why one cannot be (the variant is then passed over).
+    /// Device copies of `descriptors` encoded for `args`; `Error::Tma` or
+    /// `Error::Launch` says why one cannot be (the variant is then passed over).
     fn encode_all(
         &self,
         descriptors: &[TmaDescriptor],
@@ -478,7 +478,7 @@ impl Cuda {
                 return Err(Error::Launch(format!("TMA descriptor of argument #{} which is no array", descriptor.arg)));
             };
             let base = address(descriptor.arg);
-            let layout = tma::layout(descriptor, array, base).map_err(Error::Launch)?;
+            let layout = tma::layout(descriptor, array, base)?;
             let data_type =
                 tma::tma_data_type(array.dtype()).ok_or_else(|| Error::Launch("no TMA data type".into()))?;
             let rank = layout.dims.len();

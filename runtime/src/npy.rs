@@ -17,6 +17,34 @@ pub struct Header {
     pub shape: Vec<usize>,
 }
 
+/// The `.npy` dtype `dtype` is written as.
+pub fn descr_of(dtype: DType) -> &'static str {
+    match dtype {
+        DType::F16 => "<f2",
+        DType::BF16 => "<u2",
+        DType::F32 => "<f4",
+        DType::I1 => "|b1",
+        DType::I8 => "|i1",
+        DType::I16 => "<i2",
+        DType::I32 => "<i4",
+        DType::I64 => "<i8",
+        DType::F8E4M3FN | DType::F8E5M2 => "|u1",
+    }
+}
+
+/// Whether a `.npy` dtype can carry `dtype`: its own descr, and for the
+/// signless integers also the unsigned one of the same width.
+pub fn accepts(dtype: DType, descr: &str) -> bool {
+    let unsigned = match dtype {
+        DType::I8 => Some("|u1"),
+        DType::I16 => Some("<u2"),
+        DType::I32 => Some("<u4"),
+        DType::I64 => Some("<u8"),
+        _ => None,
+    };
+    descr == descr_of(dtype) || Some(descr) == unsigned
+}
+
 fn invalid(path: &str, reason: impl Into<String>) -> Error {
     Error::Npy { path: path.into(), reason: reason.into() }
 }
@@ -87,7 +115,7 @@ fn parse_header(path: &str, text: &str) -> Result<Header> {
 /// The element type a `.npy` dtype holds for a memref of element type
 /// `expected`, or the error that names both.
 fn check_dtype(path: &str, descr: &str, expected: DType) -> Result<()> {
-    if expected.accepts_npy(descr) {
+    if accepts(expected, descr) {
         return Ok(());
     }
     let hint = match expected {
@@ -98,7 +126,7 @@ fn check_dtype(path: &str, descr: &str, expected: DType) -> Result<()> {
     let order = if descr.starts_with('>') { "; big-endian arrays are not supported" } else { "" };
     Err(invalid(
         path,
-        format!("dtype '{descr}' cannot hold {expected}: expected '{}'{hint}{order}", expected.npy_descr()),
+        format!("dtype '{descr}' cannot hold {expected}: expected '{}'{hint}{order}", descr_of(expected)),
     ))
 }
 
@@ -121,7 +149,7 @@ pub fn decode(path: &str, bytes: &[u8], dtype: DType) -> Result<Array> {
             format!("shape {:?} of {dtype} needs {expected} bytes of data, the file has {}", header.shape, data.len()),
         ));
     }
-    Array::from_bytes(dtype, &header.shape, data)
+    Ok(Array::from_bytes(dtype, &header.shape, data)?)
 }
 
 /// Reads an array of element type `dtype` from a `.npy` file.
@@ -138,7 +166,7 @@ pub fn encode(array: &Array) -> Vec<u8> {
         dims => format!("({})", dims.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ")),
     };
     let mut header =
-        format!("{{'descr': '{}', 'fortran_order': False, 'shape': {shape}, }}", array.dtype().npy_descr());
+        format!("{{'descr': '{}', 'fortran_order': False, 'shape': {shape}, }}", descr_of(array.dtype()));
     // numpy pads the header with spaces and a newline so that data starts
     // at a multiple of 64 bytes.
     let unpadded = MAGIC.len() + 4 + header.len() + 1;

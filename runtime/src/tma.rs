@@ -8,7 +8,27 @@
 //! swizzle width. An array that breaks one of them cannot take the TMA
 //! variant of a kernel; the launcher then runs the general kernel.
 
-use crate::{Array, DType, bundle::TmaDescriptor};
+use crate::{Array, DType, TmaDescriptor};
+
+/// Why the TMA cannot describe an array; the launcher then runs the
+/// general kernel.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Unsupported {
+    #[error("rank {rank} does not match the descriptor's box {box_shape:?}")]
+    Rank { rank: usize, box_shape: Vec<u32> },
+    #[error("{0:?} has no TMA data type")]
+    DataType(DType),
+    #[error("address {0:#x} is not 16-byte aligned")]
+    Address(u64),
+    #[error("extent {0} is outside 1..=2^32")]
+    Extent(u64),
+    #[error("stride of {0} bytes is not a multiple of 16 below 2^40")]
+    Stride(u64),
+    #[error("box {0:?} has an extent outside 1..=256")]
+    Box(Vec<u32>),
+    #[error("box inner extent of {bytes} bytes does not suit swizzle {swizzle}")]
+    Swizzle { bytes: u64, swizzle: u32 },
+}
 
 /// The encoder's arguments, innermost dim first as the driver wants them.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -23,29 +43,29 @@ pub struct TmaLayout {
 
 /// The layout for `descriptor` over `array` at device `address`, or why
 /// the TMA cannot describe it.
-pub fn layout(descriptor: &TmaDescriptor, array: &Array, address: u64) -> Result<TmaLayout, String> {
+pub fn layout(descriptor: &TmaDescriptor, array: &Array, address: u64) -> Result<TmaLayout, Unsupported> {
     let element = array.dtype().size() as u64;
     let rank = array.shape().len();
     if rank == 0 || rank > 5 || descriptor.box_shape.len() != rank {
-        return Err(format!("rank {rank} does not match the descriptor's box {:?}", descriptor.box_shape));
+        return Err(Unsupported::Rank { rank, box_shape: descriptor.box_shape.clone() });
     }
     if tma_data_type(array.dtype()).is_none() {
-        return Err(format!("{:?} has no TMA data type", array.dtype()));
+        return Err(Unsupported::DataType(array.dtype()));
     }
     if address % 16 != 0 {
-        return Err(format!("address {address:#x} is not 16-byte aligned"));
+        return Err(Unsupported::Address(address));
     }
     let dims: Vec<u64> = array.shape().iter().rev().map(|&d| d as u64).collect();
     if let Some(d) = dims.iter().find(|&&d| d == 0 || d > 1 << 32) {
-        return Err(format!("extent {d} is outside 1..=2^32"));
+        return Err(Unsupported::Extent(*d));
     }
     let strides: Vec<u64> = array.strides().iter().rev().skip(1).map(|&s| s as u64 * element).collect();
     if let Some(s) = strides.iter().find(|&&s| s % 16 != 0 || s >= 1 << 40) {
-        return Err(format!("stride of {s} bytes is not a multiple of 16 below 2^40"));
+        return Err(Unsupported::Stride(*s));
     }
     let box_dims: Vec<u32> = descriptor.box_shape.iter().rev().copied().collect();
     if box_dims.iter().any(|&b| b == 0 || b > 256) {
-        return Err(format!("box {:?} has an extent outside 1..=256", descriptor.box_shape));
+        return Err(Unsupported::Box(descriptor.box_shape.clone()));
     }
     let inner_bytes = u64::from(box_dims[0]) * element;
     let fits = match descriptor.swizzle {
@@ -54,7 +74,7 @@ pub fn layout(descriptor: &TmaDescriptor, array: &Array, address: u64) -> Result
         _ => false,
     };
     if !fits {
-        return Err(format!("box inner extent of {inner_bytes} bytes does not suit swizzle {}", descriptor.swizzle));
+        return Err(Unsupported::Swizzle { bytes: inner_bytes, swizzle: descriptor.swizzle });
     }
     Ok(TmaLayout { dims, strides, box_dims })
 }
@@ -93,10 +113,10 @@ mod tests {
     #[test]
     fn refuses_what_the_hardware_cannot_do() {
         let a = Array::zeros(DType::F16, &[300, 100]); // rows of 200 bytes
-        assert!(layout(&descriptor(vec![128, 64]), &a, 0x1000).unwrap_err().contains("stride"));
+        assert!(matches!(layout(&descriptor(vec![128, 64]), &a, 0x1000).unwrap_err(), Unsupported::Stride(200)));
         let b = Array::zeros(DType::F16, &[64, 64]);
-        assert!(layout(&descriptor(vec![128, 64]), &b, 0x1008).unwrap_err().contains("aligned"));
-        assert!(layout(&descriptor(vec![128, 128]), &b, 0x1000).unwrap_err().contains("swizzle"));
+        assert!(matches!(layout(&descriptor(vec![128, 64]), &b, 0x1008).unwrap_err(), Unsupported::Address(0x1008)));
+        assert!(matches!(layout(&descriptor(vec![128, 128]), &b, 0x1000).unwrap_err(), Unsupported::Swizzle { .. }));
         assert!(layout(&descriptor(vec![64]), &b, 0x1000).is_err());
         let empty = Array::zeros(DType::F16, &[0, 64]);
         assert!(layout(&descriptor(vec![128, 64]), &empty, 0x1000).is_err());

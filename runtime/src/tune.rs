@@ -27,82 +27,33 @@
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::{
-    collections::{BTreeMap, HashMap},
+    collections::HashMap,
+    fmt::Display,
     io::{IsTerminal, Write},
     path::{Path, PathBuf},
     sync::Mutex,
 };
 
-/// One point of a tuning space: knob name to value, such as
-/// `tile_m = 64`, `num_stages = 3`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub struct Config(pub BTreeMap<String, i64>);
+pub use tile_abi::config::{Config, distinct};
 
-impl Config {
-    /// The value of `key`, if the configuration sets it.
-    pub fn get(&self, key: &str) -> Option<i64> {
-        self.0.get(key).copied()
-    }
-
-    /// Every combination of the values in `space` (knob to candidate
-    /// values), in order, `default` first and not repeated. Knobs
-    /// `default` sets but `space` does not keep the default's value.
-    pub fn product(default: &Config, space: &BTreeMap<String, Vec<i64>>) -> Vec<Config> {
-        let mut configs = vec![default.clone()];
-        let mut partial = vec![default.clone()];
-        for (key, values) in space {
-            partial = partial
-                .iter()
-                .flat_map(|config| {
-                    values.iter().map(move |value| {
-                        let mut next = config.clone();
-                        next.0.insert(key.clone(), *value);
-                        next
-                    })
-                })
-                .collect();
-        }
-        for config in partial {
-            if !configs.contains(&config) {
-                configs.push(config);
-            }
-        }
-        configs
-    }
+/// Why one configuration has no time.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum TrialError {
+    /// The caller's measurement failed (it did not compile, say, or did
+    /// not fit the device); its message.
+    #[error("{0}")]
+    Failed(String),
+    /// The measurement was not a positive finite time.
+    #[error("measured {0} ms")]
+    NotATime(f64),
 }
 
-/// `configs` without those that compile to the same kernel as an earlier
-/// one (same `key`: a hash of the compiled bundle, say), so that each
-/// distinct kernel is measured once. A knob that does nothing in some
-/// configuration (`num_ctas` without a persistent producer, for one) then
-/// costs no measurement there. Configurations without a key (they did not
-/// compile) stay, for the tuner to report; the order is kept, so the
-/// default stays first.
-pub fn distinct<K: Eq + std::hash::Hash>(configs: &[Config], mut key: impl FnMut(&Config) -> Option<K>) -> Vec<Config> {
-    let mut seen = std::collections::HashSet::new();
-    configs.iter().filter(|config| key(config).is_none_or(|k| seen.insert(k))).cloned().collect()
-}
-
-/// `key=value,key=value`, as [`Config`]'s `Display` writes it.
-impl std::str::FromStr for Config {
-    type Err = String;
-
-    fn from_str(text: &str) -> std::result::Result<Self, String> {
-        let mut config = Config::default();
-        for pair in text.split(',').filter(|p| !p.trim().is_empty()) {
-            let (key, value) = pair.split_once('=').ok_or_else(|| format!("'{pair}' is not KEY=VALUE"))?;
-            let value = value.trim().parse().map_err(|_| format!("'{value}' is not an integer"))?;
-            config.0.insert(key.trim().to_string(), value);
-        }
-        Ok(config)
-    }
-}
-
-impl std::fmt::Display for Config {
-    fn fmt(&self, formatter: &mut std::fmt::Formatter) -> std::fmt::Result {
-        let parts: Vec<String> = self.0.iter().map(|(k, v)| format!("{k}={v}")).collect();
-        formatter.write_str(&parts.join(","))
-    }
+/// Why a choice could not be written to the disk cache.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("{path}: {reason}")]
+pub struct CacheError {
+    pub path: PathBuf,
+    pub reason: String,
 }
 
 /// What a tuning choice depends on.
@@ -147,9 +98,9 @@ pub struct Tuned {
     /// Where the choice came from.
     pub source: Source,
     /// Each configuration tried now, with its time or why it failed.
-    pub tried: Vec<(Config, std::result::Result<f64, String>)>,
+    pub tried: Vec<(Config, std::result::Result<f64, TrialError>)>,
     /// Why the choice could not be written to the disk cache, if it could not.
-    pub cache_error: Option<String>,
+    pub cache_error: Option<CacheError>,
 }
 
 /// Where a [`Tuned`] choice came from.
@@ -245,12 +196,13 @@ impl Tuner {
     /// ms, or why it cannot run), the fastest kept. `configs[0]` is the
     /// default, chosen without measuring when tuning is off or it is the
     /// only one. An error only when every configuration failed.
-    pub fn tune(
+    pub fn tune<E: Display>(
         &self,
         key: &TuneKey,
         configs: &[Config],
-        mut measure: impl FnMut(&Config) -> std::result::Result<f64, String>,
+        measure: impl FnMut(&Config) -> std::result::Result<f64, E>,
     ) -> Result<Tuned> {
+        let mut measure = checked(measure);
         let default =
             configs.first().ok_or_else(|| Error::Tune(format!("@{}: no configuration to run", key.kernel)))?;
         if !self.enabled || configs.len() == 1 {
@@ -269,8 +221,7 @@ impl Tuner {
         let mut tried = Vec::new();
         let mut best: Option<(Config, f64)> = None;
         for (done, config) in configs.iter().enumerate() {
-            let result = measure(config)
-                .and_then(|ms| if ms.is_finite() && ms > 0.0 { Ok(ms) } else { Err(format!("measured {ms} ms")) });
+            let result = measure(config);
             if let Ok(ms) = result
                 && best.as_ref().is_none_or(|(_, fastest)| ms < *fastest)
             {
@@ -281,8 +232,10 @@ impl Tuner {
         }
         bar.finish();
         if best.is_none() {
-            let reasons: Vec<String> =
-                tried.iter().map(|(c, r)| format!("{c}: {}", r.as_ref().err().map_or("", |e| e))).collect();
+            let reasons: Vec<String> = tried
+                .iter()
+                .map(|(c, r)| format!("{c}: {}", r.as_ref().err().map_or(String::new(), ToString::to_string)))
+                .collect();
             return Err(Error::Tune(format!("@{}: no configuration ran ({})", key.kernel, reasons.join("; "))));
         }
         let (config, ms) = final_round(&tried, &mut measure)
@@ -310,17 +263,17 @@ impl Tuner {
         (entry.key == *key && entry.ms.is_finite()).then_some(entry)
     }
 
-    fn write(&self, key: &TuneKey, config: &Config, ms: f64) -> std::result::Result<(), String> {
-        let Some(path) = self.path(key) else { return Ok(()) };
+    fn write(&self, key: &TuneKey, config: &Config, ms: f64) -> std::result::Result<(), CacheError> {
+        let (Some(path), Some(dir)) = (self.path(key), self.dir.as_ref()) else { return Ok(()) };
+        let failed = |at: &Path, reason: &dyn Display| CacheError { path: at.to_path_buf(), reason: reason.to_string() };
         let entry = Entry { key: key.clone(), config: config.clone(), ms };
-        let text = serde_json::to_string_pretty(&entry).map_err(|e| e.to_string())?;
-        let dir = self.dir.as_ref().ok_or("no cache directory")?;
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        let text = serde_json::to_string_pretty(&entry).map_err(|e| failed(&path, &e))?;
+        std::fs::create_dir_all(dir).map_err(|e| failed(dir, &e))?;
         // Written aside and renamed, so that a concurrent reader never sees
         // half a file.
         let partial = path.with_extension(format!("json.{}", std::process::id()));
-        std::fs::write(&partial, text).map_err(|e| format!("{}: {e}", partial.display()))?;
-        std::fs::rename(&partial, &path).map_err(|e| format!("{}: {e}", path.display()))
+        std::fs::write(&partial, text).map_err(|e| failed(&partial, &e))?;
+        std::fs::rename(&partial, &path).map_err(|e| failed(&path, &e))
     }
 }
 
@@ -337,8 +290,8 @@ const ROUNDS: usize = 4;
 /// a configuration 0.8% slower than the best: BENCHMARKS.md, session 8.)
 /// `None` if none ran.
 fn final_round(
-    tried: &[(Config, std::result::Result<f64, String>)],
-    measure: &mut impl FnMut(&Config) -> std::result::Result<f64, String>,
+    tried: &[(Config, std::result::Result<f64, TrialError>)],
+    measure: &mut impl FnMut(&Config) -> std::result::Result<f64, TrialError>,
 ) -> Option<(Config, f64)> {
     let mut ranked: Vec<(&Config, Vec<f64>)> =
         tried.iter().filter_map(|(c, r)| r.as_ref().ok().map(|&ms| (c, vec![ms]))).collect();
@@ -347,10 +300,7 @@ fn final_round(
     if ranked.len() > 1 {
         for _ in 0..ROUNDS {
             for (config, samples) in &mut ranked {
-                if let Ok(ms) = measure(config)
-                    && ms.is_finite()
-                    && ms > 0.0
-                {
+                if let Ok(ms) = measure(config) {
                     samples.push(ms);
                 }
             }
@@ -362,6 +312,17 @@ fn final_round(
         sorted[sorted.len() / 2]
     };
     ranked.into_iter().map(|(c, samples)| (c.clone(), median(&samples))).min_by(|a, b| a.1.total_cmp(&b.1))
+}
+
+/// `measure` with its failures and non-times as [`TrialError`]s.
+fn checked<E: Display>(
+    mut measure: impl FnMut(&Config) -> std::result::Result<f64, E>,
+) -> impl FnMut(&Config) -> std::result::Result<f64, TrialError> {
+    move |config| match measure(config) {
+        Ok(ms) if ms.is_finite() && ms > 0.0 => Ok(ms),
+        Ok(ms) => Err(TrialError::NotATime(ms)),
+        Err(e) => Err(TrialError::Failed(e.to_string())),
+    }
 }
 
 /// `$XDG_CACHE_HOME/tile/tune`, else `$HOME/.cache/tile/tune`.
@@ -416,6 +377,7 @@ impl Progress {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::BTreeMap;
 
     fn config(pairs: &[(&str, i64)]) -> Config {
         Config(pairs.iter().map(|(k, v)| (k.to_string(), *v)).collect())
@@ -455,7 +417,7 @@ mod tests {
         assert_eq!(configs.len(), 4);
         assert!(configs.contains(&config(&[("tile_m", 64), ("num_stages", 2)])));
         assert_eq!(configs.iter().filter(|c| **c == default).count(), 1);
-        assert_eq!(default.to_string().parse::<Config>(), Ok(default));
+        assert_eq!(default.to_string().parse::<Config>().ok(), Some(default));
         assert!("tile_m".parse::<Config>().is_err() && "tile_m=x".parse::<Config>().is_err());
     }
 
@@ -481,7 +443,7 @@ mod tests {
         let cached = again.tune(&key("a"), &configs, never).unwrap();
         assert_eq!((cached.config.get("n"), cached.source), (Some(2), Source::Disk));
         // Another key is tuned anew; a corrupt file is no entry.
-        let other = again.tune(&key("b"), &configs, |c| Ok(c.get("n").unwrap_or(0) as f64)).unwrap();
+        let other = again.tune(&key("b"), &configs, |c| Ok::<_, String>(c.get("n").unwrap_or(0) as f64)).unwrap();
         assert_eq!((other.config.get("n"), other.source), (Some(1), Source::Tuned));
         let file = dir.join(format!("{}.json", hash(&key("b").text())));
         std::fs::write(&file, "{ not json").unwrap();
@@ -500,7 +462,7 @@ mod tests {
             let call = calls.entry(n).or_default();
             *call += 1;
             assert!(!(n == 5 && *call > 1), "measured the slowest again");
-            Ok(match (n, *call) {
+            Ok::<_, String>(match (n, *call) {
                 (1, 1) => 0.9,
                 (1, _) => 1.2,
                 (2, _) => 1.0,
@@ -520,7 +482,7 @@ mod tests {
         let never = |_: &Config| -> std::result::Result<f64, String> { panic!("measured with tuning off") };
         let tuned = Tuner::disabled().tune(&key("a"), &configs, never).unwrap();
         assert_eq!((tuned.config.get("n"), tuned.source), (Some(1), Source::Default));
-        let failed = Tuner::new(None).with_progress(false).tune(&key("a"), &configs, |_| Err("no".into()));
+        let failed = Tuner::new(None).with_progress(false).tune(&key("a"), &configs, |_| Err::<f64, _>("no"));
         assert!(matches!(failed, Err(Error::Tune(_))));
         assert!(Tuner::new(None).tune(&key("a"), &[], never).is_err());
     }

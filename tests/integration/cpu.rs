@@ -185,7 +185,7 @@ fn out_of_range_tiles_read_padding_and_write_nothing() {
 
 #[test]
 fn arguments_are_checked_before_launch() {
-    use tile_runtime::Error;
+    use tile_runtime::tile_abi::Error;
     let kernel = kernel("matmul");
     let mut a = poisoned(DType::F16, &[4, 4]);
     let mut b = poisoned(DType::F16, &[4, 4]);

@@ -4,7 +4,7 @@ use crate::compile::{self, Error, Result, run_pipeline, select_kernel, signature
 use melior::{Context, ir::Module};
 use std::ffi::c_void;
 use tile_dialect::diagnostics::capture;
-use tile_runtime::{Arg, Grid, Param, Signature, memref_slots};
+use tile_abi::{Arg, Grid, Param, Signature, memref_slots};
 
 /// The packed entry point the ExecutionEngine makes for each public
 /// function: one pointer per flattened argument.
@@ -79,7 +79,7 @@ impl CpuKernel {
     }
 
     /// Runs the grid on all cores.
-    pub fn launch(&self, args: &mut [Arg], grid: Grid) -> tile_runtime::Result<()> {
+    pub fn launch(&self, args: &mut [Arg], grid: Grid) -> tile_abi::Result<()> {
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
         self.launch_on(args, grid, threads)
     }
@@ -88,7 +88,7 @@ impl CpuKernel {
     /// in parallel. Blocks never communicate, so the split does not change
     /// results (a program whose blocks write the same elements races, as it
     /// would on a GPU).
-    pub fn launch_on(&self, args: &mut [Arg], grid: Grid, threads: usize) -> tile_runtime::Result<()> {
+    pub fn launch_on(&self, args: &mut [Arg], grid: Grid, threads: usize) -> tile_abi::Result<()> {
         self.signature.check(args)?;
         let grid = Grid::new(grid.0)?;
         let slots = flatten(&self.signature, args);
@@ -127,7 +127,7 @@ impl CpuKernel {
 }
 
 /// The arguments as the LLVM lowering passes them, one 8-byte slot each
-/// (`tile_runtime::memref_slots`, `Scalar::slot`).
+/// (`tile_abi::memref_slots`, `Scalar::slot`).
 fn flatten(signature: &Signature, args: &mut [Arg]) -> Vec<u64> {
     let mut slots = Vec::new();
     for (param, arg) in signature.params.iter().zip(args.iter_mut()) {

@@ -1,5 +1,5 @@
 //! The GPU target: the `tile-to-ptx` pipeline and [`compile()`], which turns a
-//! tile program into a [`tile_runtime::Bundle`] (PTX plus metadata).
+//! tile program into a [`tile_abi::Bundle`] (PTX plus metadata).
 //!
 //! `tile-to-ptx{chip=sm_90a toolkit=PATH}` lowers every op of the language:
 //!
@@ -37,16 +37,13 @@ use crate::{
 use melior::{
     Context,
     ir::{
-        Attribute, AttributeLike, BlockLike, Module,
-        attribute::{
-            ArrayAttribute, DenseI32ArrayAttribute, DenseI64ArrayAttribute, DictionaryAttribute, IntegerAttribute,
-            StringAttribute,
-        },
+        AttributeLike, BlockLike, Module,
+        attribute::{ArrayAttribute, DenseI32ArrayAttribute, IntegerAttribute, StringAttribute},
         operation::{OperationLike, WalkOrder, WalkResult},
     },
 };
 use std::path::PathBuf;
-use tile_runtime::{Bundle, KernelInfo, TmaDescriptor, Variant};
+use tile_abi::{Bundle, KernelInfo, Variant};
 
 /// The default chip.
 pub const DEFAULT_CHIP: &str = "sm_90a";
@@ -241,11 +238,10 @@ fn variants(module: &Module, name: &str) -> Result<Vec<Variant>> {
             let mut tma = Vec::new();
             if let Some(arg_attrs) = arg_attrs {
                 for i in 0..arg_attrs.len() {
-                    let Ok(attrs) = arg_attrs.element(i) else { continue };
-                    if attrs.to_string().contains("tile.tma") {
-                        // None (unreadable) makes the variant an error below:
-                        // a missing descriptor would shift the parameters.
-                        tma.push(tma_descriptor(attrs));
+                    // An unreadable descriptor makes the variant an error
+                    // below: a missing one would shift the parameters.
+                    if let Some(descriptor) = arg_attrs.element(i).ok().and_then(crate::abi::read_tma) {
+                        tma.push(descriptor);
                     }
                 }
             }
@@ -277,17 +273,6 @@ fn variants(module: &Module, name: &str) -> Result<Vec<Variant>> {
         variants.push(Variant { name: variant, block, shared_memory, tma, persistent, cluster, split_k });
     }
     Ok(variants)
-}
-
-/// A `{tile.tma = {arg, box, swizzle}}` argument attribute.
-fn tma_descriptor(attrs: Attribute) -> Option<TmaDescriptor> {
-    let dict = DictionaryAttribute::try_from(attrs).ok()?;
-    let tma = DictionaryAttribute::try_from(dict.element_by_name("tile.tma")?).ok()?;
-    let arg = IntegerAttribute::try_from(tma.element_by_name("arg")?).ok()?.value();
-    let swizzle = IntegerAttribute::try_from(tma.element_by_name("swizzle")?).ok()?.value();
-    let shape = DenseI64ArrayAttribute::try_from(tma.element_by_name("box")?).ok()?;
-    let box_shape = (0..shape.len()).map(|i| shape.element(i).ok().map(|v| v as u32)).collect::<Option<_>>()?;
-    Some(TmaDescriptor { arg: arg as usize, box_shape, swizzle: swizzle as u32 })
 }
 
 /// Block size and shared memory that `convert-tile-to-gpu` chose.

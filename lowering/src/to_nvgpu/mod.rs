@@ -164,13 +164,13 @@ use melior::{
     Context, ContextRef,
     ir::{
         Attribute, BlockLike, OperationRef, RegionLike, Type, TypeLike, ValueLike,
-        attribute::{ArrayAttribute, StringAttribute, TypeAttribute},
+        attribute::{ArrayAttribute, DictionaryAttribute, StringAttribute, TypeAttribute},
         operation::{OperationLike, OperationMutLike, WalkOrder, WalkResult},
         r#type::FunctionType,
     },
     pass::{ExternalPass, RunExternalPass},
 };
-use tile_runtime::TmaDescriptor;
+use tile_abi::TmaDescriptor;
 
 mod cluster;
 mod epilogue;
@@ -414,37 +414,26 @@ fn retype(context: &Context, variant: OperationRef, descriptors: &[TmaDescriptor
     let old =
         FunctionType::try_from(TypeAttribute::try_from(variant.attribute("function_type").ok()?).ok()?.value()).ok()?;
     let originals = old.input_count();
-    let mut inputs: Vec<String> =
-        (0..originals).map(|i| old.input(i).ok().map(|t| t.to_string())).collect::<Option<_>>()?;
-    inputs.extend(descriptors.iter().map(|_| "!llvm.ptr".to_string()));
+    let pointer = melior::dialect::llvm::r#type::pointer(context, 0);
+    let mut inputs: Vec<Type> = (0..originals).map(|i| old.input(i).ok()).collect::<Option<_>>()?;
+    inputs.extend(descriptors.iter().map(|_| pointer));
     if persistent {
-        inputs.push("index".to_string());
+        inputs.push(Type::index(context));
     }
+    let empty = || DictionaryAttribute::new(context, &[]).into();
     let old_attrs = variant.attribute("arg_attrs").ok().and_then(|a| ArrayAttribute::try_from(a).ok());
-    let mut attrs: Vec<String> = (0..originals)
-        .map(|i| old_attrs.and_then(|a| a.element(i).ok()).map_or("{}".to_string(), |a| a.to_string()))
-        .collect();
-    attrs.extend(descriptors.iter().map(|d| {
-        let shape: Vec<String> = d.box_shape.iter().map(|s| s.to_string()).collect();
-        format!(
-            "{{tile.tma = {{arg = {} : i64, box = array<i64: {}>, swizzle = {} : i64}}}}",
-            d.arg,
-            shape.join(", "),
-            d.swizzle
-        )
-    }));
+    let mut attrs: Vec<Attribute> =
+        (0..originals).map(|i| old_attrs.and_then(|a| a.element(i).ok()).unwrap_or_else(empty)).collect();
+    attrs.extend(descriptors.iter().map(|d| crate::abi::tma_arg_attributes(context, d)));
     if persistent {
-        attrs.push("{}".to_string());
+        attrs.push(empty());
     }
     let mut variant = unsafe {
         // SAFETY: a live op, mutated only through this handle here.
         melior::ir::operation::OperationRefMut::from_raw(variant.to_raw())
     };
-    variant.set_attribute(
-        "function_type",
-        TypeAttribute::new(Type::parse(context, &format!("({}) -> ()", inputs.join(", ")))?).into(),
-    );
-    variant.set_attribute("arg_attrs", Attribute::parse(context, &format!("[{}]", attrs.join(", ")))?);
+    variant.set_attribute("function_type", TypeAttribute::new(FunctionType::new(context, &inputs, &[]).into()).into());
+    variant.set_attribute("arg_attrs", ArrayAttribute::new(context, &attrs).into());
     Some(())
 }
 

@@ -72,7 +72,7 @@ struct Cli {
 }
 
 fn parse_config(text: &str) -> Result<Config, String> {
-    text.parse()
+    text.parse().map_err(|e: tile_runtime::tile_abi::Error| e.to_string())
 }
 
 /// A kernel compiled for one configuration.

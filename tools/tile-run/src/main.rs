@@ -103,7 +103,7 @@ fn parse_grid(text: &str) -> Result<GridSpec, String> {
 }
 
 fn parse_config(text: &str) -> Result<Config, String> {
-    text.parse()
+    text.parse().map_err(|e: tile_runtime::tile_abi::Error| e.to_string())
 }
 
 fn parse_save(text: &str) -> Result<(usize, PathBuf), String> {

@@ -1,6 +1,6 @@
 //! A compiled GPU module: PTX plus what a launch needs to know.
 
-use crate::Signature;
+use crate::{Result, Signature};
 use serde::{Deserialize, Serialize};
 
 /// One kernel of a bundle.
@@ -86,7 +86,7 @@ impl Bundle {
         serde_json::to_string_pretty(self).unwrap_or_default()
     }
 
-    pub fn from_json(text: &str) -> Result<Bundle, String> {
-        serde_json::from_str(text).map_err(|e| e.to_string())
+    pub fn from_json(text: &str) -> Result<Bundle> {
+        Ok(serde_json::from_str(text)?)
     }
 }

@@ -62,34 +62,6 @@ impl DType {
             DType::I64 => 8,
         }
     }
-
-    /// The `.npy` dtype this type is written as.
-    pub fn npy_descr(self) -> &'static str {
-        match self {
-            DType::F16 => "<f2",
-            DType::BF16 => "<u2",
-            DType::F32 => "<f4",
-            DType::I1 => "|b1",
-            DType::I8 => "|i1",
-            DType::I16 => "<i2",
-            DType::I32 => "<i4",
-            DType::I64 => "<i8",
-            DType::F8E4M3FN | DType::F8E5M2 => "|u1",
-        }
-    }
-
-    /// Whether a `.npy` dtype can carry this type: its own descr, and for
-    /// the signless integers also the unsigned one of the same width.
-    pub fn accepts_npy(self, descr: &str) -> bool {
-        let unsigned = match self {
-            DType::I8 => Some("|u1"),
-            DType::I16 => Some("<u2"),
-            DType::I32 => Some("<u4"),
-            DType::I64 => Some("<u8"),
-            _ => None,
-        };
-        descr == self.npy_descr() || Some(descr) == unsigned
-    }
 }
 
 impl std::fmt::Display for DType {

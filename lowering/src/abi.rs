@@ -1,0 +1,56 @@
+//! The compiler's side of `tile-abi`: the launch metadata that passes write
+//! into the IR as attributes and the bundle reads back, as typed data both
+//! ways (no attribute text is formatted or parsed).
+
+use melior::{
+    Context,
+    ir::{
+        Attribute, Identifier,
+        attribute::{DenseI64ArrayAttribute, DictionaryAttribute, IntegerAttribute},
+        r#type::IntegerType,
+    },
+};
+use tile_abi::TmaDescriptor;
+
+/// The argument attribute that marks a TMA descriptor argument.
+pub const TMA: &str = "tile.tma";
+
+/// `{arg = N : i64, box = array<i64: ...>, swizzle = N : i64}`, the value
+/// of [`TMA`] on the descriptor's `!llvm.ptr` argument (the dialect's
+/// verifier checks its form).
+pub fn tma_attribute<'c>(context: &'c Context, descriptor: &TmaDescriptor) -> Attribute<'c> {
+    let i64_type = IntegerType::new(context, 64).into();
+    let box_shape: Vec<i64> = descriptor.box_shape.iter().map(|&d| i64::from(d)).collect();
+    DictionaryAttribute::new(
+        context,
+        &[
+            (Identifier::new(context, "arg"), IntegerAttribute::new(i64_type, descriptor.arg as i64).into()),
+            (Identifier::new(context, "box"), DenseI64ArrayAttribute::new(context, &box_shape).into()),
+            (Identifier::new(context, "swizzle"), IntegerAttribute::new(i64_type, i64::from(descriptor.swizzle)).into()),
+        ],
+    )
+    .into()
+}
+
+/// The argument attributes `{tile.tma = ...}` of a descriptor argument.
+pub fn tma_arg_attributes<'c>(context: &'c Context, descriptor: &TmaDescriptor) -> Attribute<'c> {
+    DictionaryAttribute::new(context, &[(Identifier::new(context, TMA), tma_attribute(context, descriptor))]).into()
+}
+
+/// The descriptor an argument's attribute dictionary carries: `None` when
+/// it carries none, `Some(None)` when its [`TMA`] entry is unreadable.
+pub fn read_tma(arg_attrs: Attribute) -> Option<Option<TmaDescriptor>> {
+    let dict = DictionaryAttribute::try_from(arg_attrs).ok()?;
+    let tma = dict.element_by_name(TMA)?;
+    Some(tma_descriptor(tma))
+}
+
+fn tma_descriptor(tma: Attribute) -> Option<TmaDescriptor> {
+    let tma = DictionaryAttribute::try_from(tma).ok()?;
+    let arg = IntegerAttribute::try_from(tma.element_by_name("arg")?).ok()?.value();
+    let swizzle = IntegerAttribute::try_from(tma.element_by_name("swizzle")?).ok()?.value();
+    let shape = DenseI64ArrayAttribute::try_from(tma.element_by_name("box")?).ok()?;
+    let box_shape =
+        (0..shape.len()).map(|i| shape.element(i).ok().and_then(|v| u32::try_from(v).ok())).collect::<Option<_>>()?;
+    Some(TmaDescriptor { arg: usize::try_from(arg).ok()?, box_shape, swizzle: u32::try_from(swizzle).ok()? })
+}
