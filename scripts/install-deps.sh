@@ -44,4 +44,11 @@ if ! command -v cargo >/dev/null 2>&1; then
   echo "install-deps: cargo not found; install Rust (rustup) first" >&2
   exit 1
 fi
+# rustfmt and clippy: the test command checks formatting and lints.
+for component in rustfmt clippy; do
+  if ! cargo "${component/rustfmt/fmt}" --version >/dev/null 2>&1; then
+    echo "install-deps: adding the $component component"
+    rustup component add "$component"
+  fi
+done
 echo "install-deps: done"

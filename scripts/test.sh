@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The test command: installs what is missing, builds, and runs every test tier
-# that needs no GPU (cargo tests with insta snapshots, the lit suite, and the
-# tile-opt crash check). CI runs exactly this through .ci/run.
+# that needs no GPU (rustfmt and clippy, cargo tests with insta snapshots, the
+# lit suite, and the tile-opt crash check). CI runs exactly this through .ci/run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,8 +14,14 @@ if [ -z "${CUDA_HOME:-}" ]; then
 fi
 echo "CUDA_HOME=${CUDA_HOME:-(none: PTX checks will be skipped)}"
 
+echo "== cargo fmt --check"
+cargo fmt --all -- --check
+
 echo "== cargo build"
 cargo build --workspace --all-targets
+
+echo "== cargo clippy"
+cargo clippy --workspace --all-targets -- -D warnings
 
 echo "== cargo test"
 cargo test --workspace

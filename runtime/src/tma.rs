@@ -52,7 +52,7 @@ pub fn layout(descriptor: &TmaDescriptor, array: &Array, address: u64) -> Result
     if tma_data_type(array.dtype()).is_none() {
         return Err(Unsupported::DataType(array.dtype()));
     }
-    if address % 16 != 0 {
+    if !address.is_multiple_of(16) {
         return Err(Unsupported::Address(address));
     }
     let dims: Vec<u64> = array.shape().iter().rev().map(|&d| d as u64).collect();
@@ -69,7 +69,7 @@ pub fn layout(descriptor: &TmaDescriptor, array: &Array, address: u64) -> Result
     }
     let inner_bytes = u64::from(box_dims[0]) * element;
     let fits = match descriptor.swizzle {
-        0 => inner_bytes % 16 == 0,
+        0 => inner_bytes.is_multiple_of(16),
         32 | 64 | 128 => inner_bytes <= u64::from(descriptor.swizzle),
         _ => false,
     };
