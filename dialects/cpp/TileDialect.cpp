@@ -51,14 +51,9 @@ void TileDialect::initialize() {
 //===----------------------------------------------------------------------===//
 
 namespace {
-constexpr int64_t kMaxTileElements = int64_t(1) << 20;
+constexpr int64_t kMaxTileElements = attrs::kMaxTileElements;
 
 bool isF8(Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); }
-
-// The hints (and tuning knobs) that switch something on or off: 0 or 1.
-bool isFlagKnob(StringRef key) {
-  return key == "warp_specialize" || key == "persistent" || key == "pingpong";
-}
 
 /// The element types a tile may hold: the contract's list, f8 included (f8
 /// tiles are loaded and stored to feed `tile.mma`).
@@ -213,10 +208,10 @@ PartitionViewType::verify(function_ref<InFlightDiagnostic()> emitError,
 namespace {
 LogicalResult verifyInsideKernel(Operation *op) {
   auto func = op->getParentOfType<func::FuncOp>();
-  if (!func || !func->hasAttr(TileDialect::kKernelAttrName))
+  if (!func || !func->hasAttr(attrs::kKernel))
     return op->emitOpError()
-           << "may only appear inside a function with the '"
-           << TileDialect::kKernelAttrName << "' attribute";
+           << "may only appear inside a function with the '" << attrs::kKernel
+           << "' attribute";
   return success();
 }
 } // namespace
@@ -469,18 +464,54 @@ LogicalResult IotaOp::verify() {
 //===----------------------------------------------------------------------===//
 // Kernel attributes
 //===----------------------------------------------------------------------===//
+// Every name, key and range here comes from KernelAttrs.h.inc, generated from
+// src/attrs.rs: tile-specialize and the reference page read the same table.
 
 namespace {
 bool isKernelScalar(Type t) {
   return t.isIndex() || t.isSignlessInteger(32) || t.isSignlessInteger(64) ||
          t.isF32();
 }
+
+const attrs::Knob *findKnob(ArrayRef<attrs::Knob> table, StringRef key) {
+  const auto *it = llvm::find_if(
+      table, [&](const attrs::Knob &knob) { return knob.key == key; });
+  return it == table.end() ? nullptr : it;
+}
+
+bool accepts(const attrs::Knob &knob, int64_t value) {
+  return value >= knob.min && value <= knob.max &&
+         (!knob.powerOfTwo ||
+          (value > 0 && llvm::isPowerOf2_64(static_cast<uint64_t>(value))));
+}
+
+/// The value of an integer attribute that fits in 64 bits (getSExtValue
+/// would assert on a wider one), as the Rust side reads it; with
+/// `integerType`, not of type `index` either (hints never were).
+std::optional<int64_t> intValue(Attribute attr, bool integerType = false) {
+  auto value = dyn_cast<IntegerAttr>(attr);
+  if (!value || (integerType && !isa<IntegerType>(value.getType())) ||
+      value.getValue().getSignificantBits() > 64)
+    return std::nullopt;
+  return value.getValue().getSExtValue();
+}
+
+/// A knob's value in `tile.hints` or `tile.config` (`what` starts the
+/// message): `value` is the integer read from `attr`, if any.
+LogicalResult verifyKnobValue(Operation *op, const Twine &what,
+                              const attrs::Knob &knob,
+                              std::optional<int64_t> value, Attribute attr) {
+  if (value && accepts(knob, *value))
+    return success();
+  return op->emitError() << what << " must be " << knob.expected << ", not "
+                         << attr;
+}
 } // namespace
 
 LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
   StringRef name = attr.getName().strref();
-  if (name == kKernelAttrName) {
+  if (name == attrs::kKernel) {
     if (!isa<UnitAttr>(attr.getValue()))
       return op->emitError() << "'" << name << "' is a unit attribute";
     auto func = dyn_cast<func::FuncOp>(op);
@@ -503,7 +534,7 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
       }
       // A TMA descriptor that convert-tile-to-nvgpu added for a memref
       // argument; the runtime encodes it and passes its device address.
-      if (isa<LLVM::LLVMPointerType>(t) && func.getArgAttr(i, "tile.tma"))
+      if (isa<LLVM::LLVMPointerType>(t) && func.getArgAttr(i, attrs::kTma))
         continue;
       if (!isKernelScalar(t))
         return op->emitError()
@@ -513,7 +544,7 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
     }
     return success();
   }
-  if (name == kHintsAttrName) {
+  if (name == attrs::kHints) {
     auto dict = dyn_cast<DictionaryAttr>(attr.getValue());
     if (!dict)
       return op->emitError() << "'" << name << "' must be a dictionary";
@@ -522,82 +553,87 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
       // Unknown keys are ignored: hints never make a program invalid. (A
       // warning here would recurse: printing the op for the diagnostic
       // verifies it again.)
-      if (isFlagKnob(key)) {
-        auto flag = dyn_cast<IntegerAttr>(hint.getValue());
-        if (!flag || !isa<IntegerType>(flag.getType()) ||
-            (flag.getValue().getSExtValue() != 0 && flag.getValue().getSExtValue() != 1))
-          return op->emitError() << "hint '" << key << "' must be 0 or 1, not "
-                                 << hint.getValue();
-        continue;
-      }
-      if (key != "num_ctas" && key != "occupancy" && key != "num_stages")
-        continue;
-      auto value = dyn_cast<IntegerAttr>(hint.getValue());
-      if (!value || !isa<IntegerType>(value.getType()) ||
-          value.getValue().getSExtValue() < 1)
-        return op->emitError() << "hint '" << key
-                               << "' must be a positive integer, not "
-                               << hint.getValue();
+      const attrs::Knob *knob = findKnob(attrs::kHintKnobs, key);
+      if (knob && failed(verifyKnobValue(op, "hint '" + key + "'", *knob,
+                                         intValue(hint.getValue(), true),
+                                         hint.getValue())))
+        return failure();
     }
     return success();
   }
-  if (name == "tile.config") {
+  if (name == attrs::kConfig) {
     // One tuning configuration, which tile-specialize applies and removes:
-    // integer values; tile-specialize checks the keys and sizes.
-    auto dict = dyn_cast<DictionaryAttr>(attr.getValue());
-    if (!dict)
-      return op->emitError() << "'" << name << "' must be a dictionary";
-    for (NamedAttribute entry : dict)
-      if (!isa<IntegerAttr>(entry.getValue()))
-        return op->emitError() << "'" << name << "': '" << entry.getName().strref()
-                               << "' must be an integer, not " << entry.getValue();
-    return success();
-  }
-  if (name == "tile.tune") {
-    // The tuning space: for each key, the values to try.
+    // integer values, the hints' in their ranges. tile-specialize checks
+    // the tile sizes (a located error names the op a size cannot reach)
+    // and rejects unknown keys.
     auto dict = dyn_cast<DictionaryAttr>(attr.getValue());
     if (!dict)
       return op->emitError() << "'" << name << "' must be a dictionary";
     for (NamedAttribute entry : dict) {
-      auto values = dyn_cast<DenseI64ArrayAttr>(entry.getValue());
-      if (!values || values.empty())
-        return op->emitError() << "'" << name << "': '" << entry.getName().strref()
-                               << "' must be a non-empty array<i64: ...>, not "
-                               << entry.getValue();
-      // The flags are 0 or 1, every other knob counts something.
       StringRef key = entry.getName().strref();
-      bool flag = isFlagKnob(key);
-      for (int64_t value : values.asArrayRef())
-        if (flag ? (value != 0 && value != 1) : value < 1)
-          return op->emitError() << "'" << name << "': '" << key << "' values must be "
-                                 << (flag ? "0 or 1" : "positive");
+      if (!isa<IntegerAttr>(entry.getValue()))
+        return op->emitError() << "'" << name << "': '" << key
+                               << "' must be an integer, not "
+                               << entry.getValue();
+      const attrs::Knob *knob = findKnob(attrs::kHintKnobs, key);
+      if (knob && failed(verifyKnobValue(op, "'" + name + "': '" + key + "'",
+                                         *knob, intValue(entry.getValue()),
+                                         entry.getValue())))
+        return failure();
     }
     return success();
   }
-  if (name == "tile.block_size") {
-    // Written by convert-tile-to-nvgpu: the threads the kernel variant needs.
-    auto threads = dyn_cast<IntegerAttr>(attr.getValue());
-    if (!threads || threads.getValue().getSExtValue() < 1 ||
-        threads.getValue().getSExtValue() > 1024)
-      return op->emitError() << "'" << name
-                             << "' must be an integer from 1 to 1024";
+  if (name == attrs::kTune) {
+    // The tuning space: for each key, the values to try. The tuner rejects
+    // unknown keys; their values here need only count something.
+    auto dict = dyn_cast<DictionaryAttr>(attr.getValue());
+    if (!dict)
+      return op->emitError() << "'" << name << "' must be a dictionary";
+    for (NamedAttribute entry : dict) {
+      StringRef key = entry.getName().strref();
+      auto values = dyn_cast<DenseI64ArrayAttr>(entry.getValue());
+      if (!values || values.empty())
+        return op->emitError() << "'" << name << "': '" << key
+                               << "' must be a non-empty array<i64: ...>, not "
+                               << entry.getValue();
+      const attrs::Knob *knob = findKnob(attrs::kTileKnobs, key);
+      if (!knob)
+        knob = findKnob(attrs::kHintKnobs, key);
+      for (int64_t value : values.asArrayRef()) {
+        if (knob ? accepts(*knob, value) : value >= 1)
+          continue;
+        return op->emitError()
+               << "'" << name << "': '" << key << "' values must be "
+               << (knob ? StringRef(knob->expectedPlural)
+                        : StringRef("positive integers"))
+               << ", not " << value;
+      }
+    }
     return success();
   }
-  if (name == "tile.variant_of") {
+  if (name == attrs::kBlockSize) {
+    // Written by convert-tile-to-nvgpu: the threads the kernel variant needs.
+    std::optional<int64_t> threads = intValue(attr.getValue());
+    if (!threads || *threads < 1 || *threads > attrs::kMaxBlockSize)
+      return op->emitError() << "'" << name << "' must be an integer from 1 to "
+                             << attrs::kMaxBlockSize;
+    return success();
+  }
+  if (name == attrs::kVariantOf) {
     // Written by convert-tile-to-nvgpu: the kernel this one specialises.
     if (!isa<FlatSymbolRefAttr>(attr.getValue()))
       return op->emitError() << "'" << name << "' must be a symbol reference";
     return success();
   }
-  if (name == "tile.shared_memory") {
+  if (name == attrs::kSharedMemory) {
     // Written by convert-tile-to-gpu: the kernel's dynamic shared memory.
-    auto bytes = dyn_cast<IntegerAttr>(attr.getValue());
-    if (!bytes || bytes.getValue().isNegative())
+    std::optional<int64_t> bytes = intValue(attr.getValue());
+    if (!bytes || *bytes < 0)
       return op->emitError() << "'" << name
                              << "' must be a non-negative integer";
     return success();
   }
-  if (name == "tile.persistent") {
+  if (name == attrs::kPersistent) {
     // Written by convert-tile-to-nvgpu: the kernel walks several tile
     // blocks; its last argument is how many (the program's 1-D grid), an
     // index (an i64 once lowered to LLVM).
@@ -610,15 +646,16 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                              << "' is a unit attribute of a kernel whose last argument is an index";
     return success();
   }
-  if (name == "tile.split_k") {
+  if (name == attrs::kSplitK) {
     // Written by convert-tile-to-nvgpu: each program block runs as a
     // cluster of this many blocks that split its K steps.
-    auto ways = dyn_cast<IntegerAttr>(attr.getValue());
-    if (!ways || ways.getValue().getSExtValue() < 2 || ways.getValue().getSExtValue() > 8)
-      return op->emitError() << "'" << name << "' must be an integer from 2 to 8";
+    std::optional<int64_t> ways = intValue(attr.getValue());
+    if (!ways || *ways < 2 || *ways > attrs::kMaxCluster)
+      return op->emitError() << "'" << name << "' must be an integer from 2 to "
+                             << attrs::kMaxCluster;
     return success();
   }
-  if (name == "tile.distributed") {
+  if (name == attrs::kDistributed) {
     // Written by convert-tile-to-nvgpu on the stores of its epilogue: each
     // thread stores its own registers, so tile-distribute leaves them be.
     if (!isa<UnitAttr>(attr.getValue()) ||
@@ -640,41 +677,51 @@ LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,
                                                     unsigned argIndex,
                                                     NamedAttribute attr) {
   StringRef name = attr.getName().strref();
-  if (name != "tile.tma")
+  if (name != attrs::kTma)
     return op->emitError() << "unknown tile argument attribute '" << name
                            << "'";
   auto fn = dyn_cast<FunctionOpInterface>(op);
   if (!fn || regionIndex != 0)
-    return op->emitError() << "'tile.tma' belongs on a function argument";
+    return op->emitError() << "'" << name << "' belongs on a function argument";
   ArrayRef<Type> inputs = fn.getArgumentTypes();
   if (argIndex >= inputs.size() ||
       !isa<LLVM::LLVMPointerType>(inputs[argIndex]))
-    return op->emitError() << "'tile.tma' argument #" << argIndex
+    return op->emitError() << "'" << name << "' argument #" << argIndex
                            << " must be an !llvm.ptr";
   auto dict = dyn_cast<DictionaryAttr>(attr.getValue());
-  auto arg = dict ? dict.getAs<IntegerAttr>("arg") : IntegerAttr();
-  auto box = dict ? dict.getAs<DenseI64ArrayAttr>("box") : DenseI64ArrayAttr();
-  auto swizzle = dict ? dict.getAs<IntegerAttr>("swizzle") : IntegerAttr();
+  auto arg = dict ? dict.getAs<IntegerAttr>(attrs::kTmaArg) : IntegerAttr();
+  auto box =
+      dict ? dict.getAs<DenseI64ArrayAttr>(attrs::kTmaBox) : DenseI64ArrayAttr();
+  auto swizzle =
+      dict ? dict.getAs<IntegerAttr>(attrs::kTmaSwizzle) : IntegerAttr();
   if (!arg || !box || !swizzle || dict.size() != 3)
-    return op->emitError()
-           << "'tile.tma' must be {arg = N : i64, box = array<i64: ...>, "
-              "swizzle = N : i64}";
+    return op->emitError() << "'" << name << "' must be {" << attrs::kTmaArg
+                           << " = N : i64, " << attrs::kTmaBox
+                           << " = array<i64: ...>, " << attrs::kTmaSwizzle
+                           << " = N : i64}";
   int64_t source = arg.getValue().getSExtValue();
   auto memref = source >= 0 && source < (int64_t)inputs.size()
                     ? dyn_cast<MemRefType>(inputs[source])
                     : MemRefType();
   if (!memref)
-    return op->emitError() << "'tile.tma' names argument #" << source
+    return op->emitError() << "'" << name << "' names argument #" << source
                            << ", which is not a memref";
   if ((int64_t)box.size() != memref.getRank() ||
       llvm::any_of(box.asArrayRef(),
-                   [](int64_t d) { return d < 1 || d > 256; }))
-    return op->emitError() << "'tile.tma' box must have one extent from 1 "
-                              "to 256 per dim of argument #"
+                   [](int64_t d) { return d < 1 || d > attrs::kTmaMaxBox; }))
+    return op->emitError() << "'" << name << "' box must have one extent from 1 "
+                              "to "
+                           << attrs::kTmaMaxBox << " per dim of argument #"
                            << source;
   int64_t bytes = swizzle.getValue().getSExtValue();
-  if (bytes != 0 && bytes != 32 && bytes != 64 && bytes != 128)
-    return op->emitError() << "'tile.tma' swizzle must be 0, 32, 64 or 128";
+  if (!llvm::is_contained(attrs::kTmaSwizzles, bytes)) {
+    InFlightDiagnostic diag = op->emitError()
+                              << "'" << name << "' swizzle must be ";
+    ArrayRef<int64_t> swizzles = attrs::kTmaSwizzles;
+    for (auto [i, s] : llvm::enumerate(swizzles))
+      diag << (i == 0 ? "" : i + 1 == swizzles.size() ? " or " : ", ") << s;
+    return diag;
+  }
   return success();
 }
 

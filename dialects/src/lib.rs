@@ -9,6 +9,7 @@
 //! [`register`] or [`registry`], so that the tile dialect and all upstream
 //! dialects are there before any IR is parsed.
 
+pub mod attrs;
 pub mod diagnostics;
 pub mod registry;
 pub mod types;
@@ -24,6 +25,30 @@ pub mod ops {
         include_directory_env_vars: ["TILE_TD_DIR"],
     }
     pub use tile::*;
+}
+
+/// Typed builders for upstream `nvgpu` ops, generated from LLVM 22's own
+/// ODS (melior ships none for this dialect).
+#[allow(clippy::all, missing_docs, unused)]
+pub mod nvgpu {
+    melior::dialect! {
+        name: "nvgpu",
+        files: ["IR/NVGPUOps.td"],
+        include_directories: ["mlir/Dialect/NVGPU"],
+    }
+    pub use self::nvgpu::*;
+}
+
+/// Typed builders for upstream `nvvm` ops, generated from LLVM 22's own
+/// ODS (melior ships none for this dialect).
+#[allow(clippy::all, missing_docs, unused)]
+pub mod nvvm {
+    melior::dialect! {
+        name: "nvvm",
+        files: ["NVVMOps.td"],
+        include_directories: ["mlir/Dialect/LLVMIR"],
+    }
+    pub use self::nvvm::*;
 }
 
 /// Errors of this crate.

@@ -39,32 +39,21 @@ def Tile_Dialect : Dialect {
     arguments are memrefs (row-major, unit innermost stride) and scalars
     (`index`, `i32`, `i64`, `f32`); it returns nothing.
 
-    Optional code-generation hints go in `tile.hints`, a dictionary on the
-    kernel with any of `num_ctas`, `occupancy` and `num_stages` (positive
-    integers), `warp_specialize` (0 or 1: a producer warpgroup for the
-    wgmma main loop) and `persistent` (0 or 1: resident blocks that each
-    walk several tiles of a 1-D grid). Hints never change results; the
-    compiler honours or ignores them. Unknown keys are ignored.
-
-    Autotuning: `tile.tune` declares what may be tuned, for each knob the
-    values to try (`tile.tune = {tile_m = array<i64: 64, 128>, tile_n =
-    array<i64: 128, 256>, num_stages = array<i64: 2, 3, 4>}`). `tile_m`,
-    `tile_n` and `tile_k` size the `tile.mma`'s M, N and K tiles (and every
-    tile the program ties to them); the other knobs are hints, whose values
-    are checked as the hints' are (`persistent = array<i64: 0, 1>`). `tile.config`
-    (a dictionary of integers) names one configuration, which the
-    `tile-specialize` pass applies and removes; the tuner sets it for each
-    configuration it tries.
+    Code-generation hints (`tile.hints`), the autotuner's space
+    (`tile.tune`) and one configuration of it (`tile.config`) are
+    dictionaries on the kernel. Their keys, the values each key takes, and
+    the attributes the compiler's passes write are listed in the kernel
+    attribute reference, [`docs/kernel-attributes.md`](kernel-attributes.md),
+    which is generated from the table the verifier checks them against
+    (`dialects/src/attrs.rs`). Hints never change results; the compiler
+    honours or ignores them, and ignores unknown keys.
   }];
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;
-  let extraClassDeclaration = [{
-    /// Attribute names the dialect owns on `func.func`.
-    static constexpr ::llvm::StringLiteral kKernelAttrName = "tile.kernel";
-    static constexpr ::llvm::StringLiteral kHintsAttrName = "tile.hints";
-  }];
+  // The attribute names and hint keys are in KernelAttrs.h.inc, generated
+  // from dialects/src/attrs.rs with the table the verifier checks.
 }
 
 class Tile_Op<string mnemonic, list<Trait> traits = []>

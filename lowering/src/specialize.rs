@@ -2,11 +2,13 @@
 //!
 //! Summary: for each `tile.kernel` function with a `tile.config`
 //! dictionary, resize the tiles of its `tile.mma`s to the configuration's
-//! `tile_m`, `tile_n` and `tile_k`, and move its `num_stages`,
-//! `occupancy`, `num_ctas`, `warp_specialize`, `persistent`, `split_k` and `pingpong` into `tile.hints`; drop every kernel's
-//! `tile.tune` space, which later passes have no use for. The autotuner
-//! (`tile_lowering::tune`) sets `tile.config` to each point of the
-//! kernel's `tile.tune` space in turn; a user may also write one by hand.
+//! `tile_m`, `tile_n` and `tile_k`, and move its hints (`num_stages`,
+//! `occupancy`, ...: the keys and their values are
+//! [`tile_dialect::attrs::KNOBS`], `docs/kernel-attributes.md`) into
+//! `tile.hints`; drop every kernel's `tile.tune` space, which later passes
+//! have no use for. The autotuner (`tile_lowering::tune`) sets
+//! `tile.config` to each point of the kernel's `tile.tune` space in turn;
+//! a user may also write one by hand.
 //!
 //! Before:
 //! ```mlir
@@ -58,18 +60,18 @@ use melior::{
     pass::{ExternalPass, RunExternalPass},
 };
 use std::collections::HashMap;
-use tile_dialect::types::PartitionViewType;
+use tile_dialect::{
+    attrs::{self, HINTS, KERNEL, knob},
+    types::PartitionViewType,
+};
 
-/// The attribute that names the configuration to instantiate.
-pub const CONFIG: &str = "tile.config";
-/// The attribute that declares a kernel's tuning space.
-pub const TUNE: &str = "tile.tune";
-/// Configuration keys that resize the mma's tiles, with the mma dim each
-/// one sizes.
-pub const TILE_KEYS: [(&str, Dim); 3] = [("tile_m", Dim::M), ("tile_n", Dim::N), ("tile_k", Dim::K)];
-/// Configuration keys that become `tile.hints`.
-pub const HINT_KEYS: [&str; 7] =
-    ["num_stages", "occupancy", "num_ctas", "warp_specialize", "persistent", "split_k", "pingpong"];
+/// The attributes that name the configuration to instantiate and declare
+/// a kernel's tuning space (re-exported for `tune`).
+pub use tile_dialect::attrs::{CONFIG, TUNE};
+
+/// The mma dim each tile size of [`attrs::TILE_KNOBS`] sizes.
+pub const TILE_KEYS: [(&str, Dim); 3] =
+    [(knob::TILE_M.key, Dim::M), (knob::TILE_N.key, Dim::N), (knob::TILE_K.key, Dim::K)];
 
 /// A dim of `tile.mma`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,7 +103,7 @@ impl<'c> RunExternalPass<'c> for Specialize {
         let mut next = body.first_operation();
         while let Some(op) = next {
             next = op.next_in_block();
-            if op_name(op) == "func.func" && op.has_attribute("tile.kernel") {
+            if op_name(op) == "func.func" && op.has_attribute(KERNEL) {
                 if op.has_attribute(CONFIG)
                     && let Err((location, message)) = specialize(op)
                 {
@@ -137,21 +139,16 @@ fn read_config<'c>(kernel: OperationRef<'c, '_>) -> Result<Config, Failure<'c>> 
         let value = IntegerAttribute::try_from(named.1)
             .map_err(|_| (at, format!("{CONFIG}: '{key}' must be an integer")))?
             .value();
-        if let Some((_, dim)) = TILE_KEYS.iter().find(|(name, _)| *name == key) {
-            if value < 1 || value & (value - 1) != 0 || value > 1 << 20 {
-                return Err((at, format!("{CONFIG}: '{key}' = {value} is not a power of two tile extent")));
-            }
-            config.tiles.push((*dim, value));
-        } else if HINT_KEYS.contains(&key.as_str()) {
-            // warp_specialize, persistent and pingpong are 0 or 1; the
-            // others count something.
-            if value < i64::from(!matches!(key.as_str(), "warp_specialize" | "persistent" | "pingpong")) {
-                return Err((at, format!("{CONFIG}: '{key}' = {value} must be at least 1")));
-            }
-            config.hints.push((key, value));
-        } else {
-            let known: Vec<&str> = TILE_KEYS.iter().map(|(k, _)| *k).chain(HINT_KEYS).collect();
-            return Err((at, format!("{CONFIG}: unknown key '{key}' (known: {})", known.join(", "))));
+        // The verifier has checked the hints' values, but `tune::apply`
+        // sets a configuration without verifying the module first.
+        let knob = attrs::knob(&key).ok_or_else(|| {
+            let known: Vec<&str> = attrs::KNOBS.iter().map(|k| k.key).collect();
+            (at, format!("{CONFIG}: unknown key '{key}' (known: {})", known.join(", ")))
+        })?;
+        knob.check(value).map_err(|message| (at, format!("{CONFIG}: {message}")))?;
+        match TILE_KEYS.iter().find(|(name, _)| *name == key) {
+            Some(&(_, dim)) => config.tiles.push((dim, value)),
+            None => config.hints.push((key, value)),
         }
     }
     Ok(config)
@@ -462,7 +459,7 @@ fn specialize<'c>(kernel: OperationRef<'c, '_>) -> Result<(), Failure<'c>> {
     // The hints, and the configuration is spent.
     let context = kernel.context();
     let mut entries: Vec<String> = kernel
-        .attribute("tile.hints")
+        .attribute(HINTS)
         .ok()
         .and_then(|h| DictionaryAttribute::try_from(h).ok())
         .map(|h| {
@@ -480,8 +477,8 @@ fn specialize<'c>(kernel: OperationRef<'c, '_>) -> Result<(), Failure<'c>> {
         unsafe { (context.to_ref(), melior::ir::operation::OperationRefMut::from_raw(kernel.to_raw())) };
     if !entries.is_empty() {
         let hints = Attribute::parse(context, &format!("{{{}}}", entries.join(", ")))
-            .ok_or_else(|| (kernel.location(), "could not build tile.hints".to_string()))?;
-        kernel_mut.set_attribute("tile.hints", hints);
+            .ok_or_else(|| (kernel.location(), format!("could not build {HINTS}")))?;
+        kernel_mut.set_attribute(HINTS, hints);
     }
     kernel_mut.remove_attribute(CONFIG).map_err(|_| (kernel.location(), format!("could not remove {CONFIG}")))?;
     Ok(())

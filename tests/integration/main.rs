@@ -4,6 +4,7 @@
 
 mod builders;
 mod cpu;
+mod docs;
 mod gpu;
 mod stages;
 mod support;

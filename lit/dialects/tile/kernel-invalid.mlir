@@ -1,4 +1,5 @@
-// The kernel attributes tile.kernel and tile.hints.
+// The kernel attributes tile.kernel and tile.hints (kernel-attrs.mlir tries
+// every key and attribute).
 // RUN: tile-opt %s -split-input-file -verify-diagnostics
 
 // expected-error @+1 {{kernel argument #0 has type 'tensor<4xf32>'; kernel arguments are memrefs or index, i32, i64, f32 scalars}}
@@ -50,14 +51,14 @@ func.func @hints_array() attributes {tile.kernel, tile.hints = [1, 2]} {
 
 // -----
 
-// expected-error @+1 {{hint 'num_stages' must be a positive integer, not 0 : i64}}
+// expected-error @+1 {{hint 'num_stages' must be a positive integer up to 8, not 0 : i64}}
 func.func @hints_zero() attributes {tile.kernel, tile.hints = {num_stages = 0 : i64}} {
   return
 }
 
 // -----
 
-// expected-error @+1 {{hint 'num_ctas' must be a positive integer, not "two"}}
+// expected-error @+1 {{hint 'num_ctas' must be a positive integer up to 8, not "two"}}
 func.func @hints_string() attributes {tile.kernel, tile.hints = {num_ctas = "two"}} {
   return
 }

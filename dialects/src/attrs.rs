@@ -1,0 +1,488 @@
+//! The kernel attributes: their names, the keys of `tile.hints`,
+//! `tile.tune` and `tile.config` with the values each takes, and the
+//! reference page rendered from them (`docs/kernel-attributes.md`).
+//!
+//! This file is the one source of truth for them: the crate exports it as
+//! `tile_dialect::attrs`, and `build.rs` compiles it too and writes the
+//! names and the knob table into `KernelAttrs.h.inc`, which the dialect's
+//! C++ verifier checks against. It therefore depends on nothing but `core`
+//! and `std` (no crates, no melior).
+//!
+//! Invariant: a key's values here are exactly those the verifier and
+//! `tile-specialize` accept; a maximum is there only where the compiler
+//! cannot honour a larger value (each knob's doc says why).
+
+/// `func.func` unit attribute: the function is a kernel.
+pub const KERNEL: &str = "tile.kernel";
+/// Kernel dictionary: code-generation hints, keys in [`HINT_KNOBS`].
+pub const HINTS: &str = "tile.hints";
+/// Kernel dictionary: the autotuner's space, an `array<i64: ...>` of
+/// values to try per key of [`KNOBS`].
+pub const TUNE: &str = "tile.tune";
+/// Kernel dictionary: one configuration, an integer per key of [`KNOBS`],
+/// which `tile-specialize` applies and removes.
+pub const CONFIG: &str = "tile.config";
+/// Written by `convert-tile-to-nvgpu`: the threads of a kernel variant.
+pub const BLOCK_SIZE: &str = "tile.block_size";
+/// Written by `convert-tile-to-nvgpu`: the kernel a variant specialises.
+pub const VARIANT_OF: &str = "tile.variant_of";
+/// Written by `convert-tile-to-gpu`: a kernel's dynamic shared memory.
+pub const SHARED_MEMORY: &str = "tile.shared_memory";
+/// Written by `convert-tile-to-nvgpu`: a variant's blocks walk several
+/// tiles; its last argument is the program's 1-D grid.
+pub const PERSISTENT: &str = "tile.persistent";
+/// Written by `convert-tile-to-nvgpu`: a variant runs each program block
+/// as a cluster of this many blocks that split its K loop.
+pub const SPLIT_K: &str = "tile.split_k";
+/// Written by `convert-tile-to-nvgpu` on epilogue stores: every thread
+/// stores its own elements (`tile-distribute` leaves them be).
+pub const DISTRIBUTED: &str = "tile.distributed";
+/// Argument attribute written by `convert-tile-to-nvgpu`: the `!llvm.ptr`
+/// is a TMA descriptor, `{arg, box, swizzle}`.
+pub const TMA: &str = "tile.tma";
+
+/// [`TMA`] field: the memref argument the descriptor describes.
+pub const TMA_ARG: &str = "arg";
+/// [`TMA`] field: the box, one extent per dim of that argument.
+pub const TMA_BOX: &str = "box";
+/// [`TMA`] field: the swizzle in bytes, one of [`TMA_SWIZZLES`].
+pub const TMA_SWIZZLE: &str = "swizzle";
+/// The largest extent of a TMA box dim (the hardware's limit).
+pub const TMA_MAX_BOX: i64 = 256;
+/// The swizzles a TMA descriptor may have, in bytes (0: none).
+pub const TMA_SWIZZLES: [i64; 4] = [0, 32, 64, 128];
+
+/// The most threads a block may have (CUDA's limit): the range of
+/// [`BLOCK_SIZE`] is 1 to this.
+pub const MAX_BLOCK_SIZE: i64 = 1024;
+/// The most blocks of a portable thread block cluster (CUDA's limit): the
+/// range of [`SPLIT_K`] is 2 to this, and no `num_ctas` or `split_k`
+/// beyond it can be honoured.
+pub const MAX_CLUSTER: i64 = 8;
+/// The most elements of a tile (the language contract's limit), so the
+/// largest tile extent.
+pub const MAX_TILE_ELEMENTS: i64 = 1 << 20;
+
+/// Every attribute the dialect owns, as the reference lists them; the
+/// verifier rejects any other `tile.` attribute.
+pub static ATTRS: [Attr; 11] = [
+    Attr {
+        name: KERNEL,
+        on: "`func.func`",
+        by: "the program",
+        value: Form::Unit,
+        doc: "Marks a kernel: its arguments are memrefs (rank 1 to 3, a tile element type) and `index`, `i32`, \
+              `i64` or `f32` scalars; it returns nothing.",
+    },
+    Attr {
+        name: HINTS,
+        on: "kernel",
+        by: "the program; `tile-specialize`",
+        value: Form::Text("dictionary of integers"),
+        doc: "Code-generation hints (the knobs below that are hints). Hints never change results: the compiler \
+              honours or ignores them, and ignores unknown keys.",
+    },
+    Attr {
+        name: TUNE,
+        on: "kernel",
+        by: "the program",
+        value: Form::Text("dictionary of non-empty `array<i64: ...>`"),
+        doc: "The autotuner's space: for each knob, the values to try (the kernel as written is tried first). \
+              `tile-specialize` drops it.",
+    },
+    Attr {
+        name: CONFIG,
+        on: "kernel",
+        by: "the tuner, or by hand",
+        value: Form::Text("dictionary of integers"),
+        doc: "One configuration: `tile-specialize` resizes the mma's tiles to its tile sizes, moves its hints into \
+              `tile.hints` and removes it.",
+    },
+    Attr {
+        name: BLOCK_SIZE,
+        on: "kernel variant",
+        by: "`convert-tile-to-nvgpu`",
+        value: Form::Integer { min: 1, max: MAX_BLOCK_SIZE },
+        doc: "The threads of a block of the variant (else 256).",
+    },
+    Attr {
+        name: VARIANT_OF,
+        on: "kernel variant",
+        by: "`convert-tile-to-nvgpu`",
+        value: Form::Text("flat symbol reference"),
+        doc: "The kernel this variant specialises; the runtime falls back to that kernel.",
+    },
+    Attr {
+        name: SHARED_MEMORY,
+        on: "kernel",
+        by: "`convert-tile-to-gpu`",
+        value: Form::Integer { min: 0, max: i64::MAX },
+        doc: "The bytes of dynamic shared memory a block needs.",
+    },
+    Attr {
+        name: PERSISTENT,
+        on: "kernel variant",
+        by: "`convert-tile-to-nvgpu`",
+        value: Form::Unit,
+        doc: "The variant's blocks each walk several tiles; its last argument, an `index`, is the program's 1-D \
+              grid, and the runtime launches it on the resident blocks.",
+    },
+    Attr {
+        name: SPLIT_K,
+        on: "kernel variant",
+        by: "`convert-tile-to-nvgpu`",
+        value: Form::Integer { min: 2, max: MAX_CLUSTER },
+        doc: "Each program block runs as a cluster of this many blocks that split its K loop.",
+    },
+    Attr {
+        name: DISTRIBUTED,
+        on: "`memref.store`, `vector.store`",
+        by: "`convert-tile-to-nvgpu`",
+        value: Form::Unit,
+        doc: "Every thread stores its own elements: `tile-distribute` leaves the store as it is.",
+    },
+    Attr {
+        name: TMA,
+        on: "`!llvm.ptr` kernel argument",
+        by: "`convert-tile-to-nvgpu`",
+        value: Form::Text("`{arg = N : i64, box = array<i64: ...>, swizzle = N : i64}`"),
+        doc: "A TMA descriptor of memref argument `arg`, which the runtime encodes and passes by address: `box` \
+              has one extent per dim of that argument, `swizzle` is in bytes (limits below the table).",
+    },
+];
+
+/// An attribute of the dialect, as the reference lists it.
+#[derive(Clone, Copy, Debug)]
+pub struct Attr {
+    /// Its name, `tile.` included.
+    pub name: &'static str,
+    /// What it is found on.
+    pub on: &'static str,
+    /// Who writes it.
+    pub by: &'static str,
+    /// The values it takes.
+    pub value: Form,
+    /// One line on what it means.
+    pub doc: &'static str,
+}
+
+/// The value of an [`Attr`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Form {
+    /// A unit attribute.
+    Unit,
+    /// An integer in `min..=max` (`i64::MAX`: no maximum).
+    Integer { min: i64, max: i64 },
+    /// Anything else, described in words.
+    Text(&'static str),
+}
+
+impl Form {
+    /// The values in words, for the reference.
+    pub fn describe(&self) -> String {
+        match *self {
+            Form::Unit => "unit".to_string(),
+            Form::Integer { min, max: i64::MAX } => format!("integer, at least {min}"),
+            Form::Integer { min, max } => format!("integer, {min} to {max}"),
+            Form::Text(text) => text.to_string(),
+        }
+    }
+}
+
+/// What sort of value a knob takes, beyond its range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Off (0) or on (1).
+    Flag,
+    /// A count.
+    Count,
+    /// A tile extent: a power of two. Only in `tile.config` and
+    /// `tile.tune`, never a hint.
+    Extent,
+}
+
+/// A key of `tile.hints`, `tile.tune` and `tile.config`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Knob {
+    /// The dictionary key.
+    pub key: &'static str,
+    /// Flag, count or tile extent.
+    pub kind: Kind,
+    /// The least value.
+    pub min: i64,
+    /// The largest value; `None` where the compiler has no limit.
+    pub max: Option<i64>,
+    /// What the compiler does without the knob (`None`: the kernel as
+    /// written).
+    pub default: Option<i64>,
+    /// One line on what it does, and why its maximum is what it is.
+    pub doc: &'static str,
+}
+
+impl Knob {
+    /// Whether `value` is one the knob takes.
+    pub fn accepts(&self, value: i64) -> bool {
+        value >= self.min
+            && self.max.is_none_or(|max| value <= max)
+            && (self.kind != Kind::Extent || (value > 0 && value & (value - 1) == 0))
+    }
+
+    /// `Ok` if the knob takes `value`, else the message that says what it
+    /// takes, e.g. `'num_stages' = 9 is not a positive integer up to 8`.
+    pub fn check(&self, value: i64) -> Result<(), String> {
+        if self.accepts(value) { Ok(()) } else { Err(format!("'{}' = {value} is not {}", self.key, self.expected())) }
+    }
+
+    /// The values the knob takes, as a singular noun phrase for messages
+    /// ("must be ..."): `0 or 1`, `a positive integer up to 8`.
+    pub fn expected(&self) -> String {
+        match (self.kind, self.min, self.max) {
+            (Kind::Flag, ..) => "0 or 1".to_string(),
+            (Kind::Extent, _, Some(max)) => format!("a power of two tile extent up to {max}"),
+            (Kind::Extent, _, None) => "a power of two tile extent".to_string(),
+            (Kind::Count, 1, Some(max)) => format!("a positive integer up to {max}"),
+            (Kind::Count, 1, None) => "a positive integer".to_string(),
+            (Kind::Count, min, Some(max)) => format!("an integer from {min} to {max}"),
+            (Kind::Count, min, None) => format!("an integer of at least {min}"),
+        }
+    }
+
+    /// [`Knob::expected`] in the plural, for the values of a `tile.tune`
+    /// list ("values must be ..."): `positive integers up to 8`.
+    pub fn expected_plural(&self) -> String {
+        match (self.kind, self.min, self.max) {
+            (Kind::Flag, ..) => "0 or 1".to_string(),
+            (Kind::Extent, _, Some(max)) => format!("powers of two up to {max}"),
+            (Kind::Extent, _, None) => "powers of two".to_string(),
+            (Kind::Count, 1, Some(max)) => format!("positive integers up to {max}"),
+            (Kind::Count, 1, None) => "positive integers".to_string(),
+            (Kind::Count, min, Some(max)) => format!("integers from {min} to {max}"),
+            (Kind::Count, min, None) => format!("integers of at least {min}"),
+        }
+    }
+
+    /// The values in a few words, for the reference's table.
+    pub fn range(&self) -> String {
+        match (self.kind, self.max) {
+            (Kind::Flag, _) => "0 or 1".to_string(),
+            (Kind::Extent, Some(max)) => format!("power of two, {} to {max}", self.min),
+            (Kind::Extent, None) => format!("power of two, at least {}", self.min),
+            (Kind::Count, Some(max)) => format!("{} to {max}", self.min),
+            (Kind::Count, None) => format!("{} or more", self.min),
+        }
+    }
+
+    /// Whether the knob is a hint (else a tile size of `tile.config` and
+    /// `tile.tune` only).
+    pub fn is_hint(&self) -> bool {
+        self.kind != Kind::Extent
+    }
+}
+
+/// Each knob by itself, for callers that read one (`knob::NUM_STAGES.key`,
+/// `knob::NUM_STAGES.max`).
+pub mod knob {
+    use super::{Kind, Knob, MAX_CLUSTER, MAX_TILE_ELEMENTS};
+
+    /// `tile_m`: the mma's M tile.
+    pub const TILE_M: Knob = Knob {
+        key: "tile_m",
+        kind: Kind::Extent,
+        min: 1,
+        max: Some(MAX_TILE_ELEMENTS),
+        default: None,
+        doc: "The `tile.mma`'s M tile, and every tile the program ties to it.",
+    };
+    /// `tile_n`: the mma's N tile.
+    pub const TILE_N: Knob = Knob {
+        key: "tile_n",
+        kind: Kind::Extent,
+        min: 1,
+        max: Some(MAX_TILE_ELEMENTS),
+        default: None,
+        doc: "The `tile.mma`'s N tile, and every tile the program ties to it.",
+    };
+    /// `tile_k`: the mma's K tile.
+    pub const TILE_K: Knob = Knob {
+        key: "tile_k",
+        kind: Kind::Extent,
+        min: 1,
+        max: Some(MAX_TILE_ELEMENTS),
+        default: None,
+        doc: "The `tile.mma`'s K tile, and every tile the program ties to it.",
+    };
+    /// `num_stages`: the TMA ring's stages.
+    pub const NUM_STAGES: Knob = Knob {
+        key: "num_stages",
+        kind: Kind::Count,
+        min: 1,
+        max: Some(8),
+        default: Some(4),
+        doc: "Stages of the wgmma main loop's TMA ring (fewer where they do not fit). Maximum: the most the ring \
+              has (`MAX_STAGES` of `convert-tile-to-nvgpu`).",
+    };
+    /// `occupancy`: blocks an SM should hold.
+    pub const OCCUPANCY: Knob = Knob {
+        key: "occupancy",
+        kind: Kind::Count,
+        min: 1,
+        max: Some(32),
+        default: Some(1),
+        doc: "Blocks an SM should hold at once: the ring shrinks to leave them room. Maximum: the most blocks an \
+              SM holds (the compiler clamps there).",
+    };
+    /// `num_ctas`: blocks per cluster.
+    pub const NUM_CTAS: Knob = Knob {
+        key: "num_ctas",
+        kind: Kind::Count,
+        min: 1,
+        max: Some(MAX_CLUSTER),
+        default: Some(1),
+        doc: "Blocks per cluster: 2, the one size implemented, pairs the blocks of a persistent kernel with a \
+              producer warpgroup and multicasts B to both. Maximum: a portable cluster's size.",
+    };
+    /// `warp_specialize`: a producer warpgroup.
+    pub const WARP_SPECIALIZE: Knob = Knob {
+        key: "warp_specialize",
+        kind: Kind::Flag,
+        min: 0,
+        max: Some(1),
+        default: Some(0),
+        doc: "A producer warpgroup that requests the wgmma main loop's stages while the others multiply.",
+    };
+    /// `persistent`: resident blocks that walk several tiles.
+    pub const PERSISTENT: Knob = Knob {
+        key: "persistent",
+        kind: Kind::Flag,
+        min: 0,
+        max: Some(1),
+        default: Some(0),
+        doc: "Resident blocks that each walk several tiles of a 1-D grid (`tile.persistent`).",
+    };
+    /// `split_k`: blocks that share a tile's K loop.
+    pub const SPLIT_K: Knob = Knob {
+        key: "split_k",
+        kind: Kind::Count,
+        min: 1,
+        max: Some(MAX_CLUSTER),
+        default: Some(1),
+        doc: "Blocks of a cluster that split each tile's K loop (`tile.split_k`); 2 is implemented, without \
+              `persistent`. Maximum: a portable cluster's size, the most `tile.split_k` takes.",
+    };
+    /// `pingpong`: consumer warpgroups on alternate tiles.
+    pub const PINGPONG: Knob = Knob {
+        key: "pingpong",
+        kind: Kind::Flag,
+        min: 0,
+        max: Some(1),
+        default: Some(0),
+        doc: "With `persistent` and `warp_specialize`: the two consumer warpgroups take alternate tiles.",
+    };
+}
+
+/// The tile sizes of `tile.config` and `tile.tune`, in the order M, N, K.
+pub static TILE_KNOBS: [Knob; 3] = [knob::TILE_M, knob::TILE_N, knob::TILE_K];
+
+/// The knobs that are hints: `tile.hints` keys, and `tile.config` and
+/// `tile.tune` keys that `tile-specialize` moves into `tile.hints`.
+pub static HINT_KNOBS: [Knob; 7] = [
+    knob::NUM_STAGES,
+    knob::OCCUPANCY,
+    knob::NUM_CTAS,
+    knob::WARP_SPECIALIZE,
+    knob::PERSISTENT,
+    knob::SPLIT_K,
+    knob::PINGPONG,
+];
+
+/// Every key of `tile.config` and `tile.tune`: the tile sizes, then the
+/// hints.
+pub static KNOBS: [Knob; 10] = [
+    knob::TILE_M,
+    knob::TILE_N,
+    knob::TILE_K,
+    knob::NUM_STAGES,
+    knob::OCCUPANCY,
+    knob::NUM_CTAS,
+    knob::WARP_SPECIALIZE,
+    knob::PERSISTENT,
+    knob::SPLIT_K,
+    knob::PINGPONG,
+];
+
+/// The hint named `key`.
+pub fn hint(key: &str) -> Option<&'static Knob> {
+    HINT_KNOBS.iter().find(|k| k.key == key)
+}
+
+/// The tile size named `key`.
+pub fn tile(key: &str) -> Option<&'static Knob> {
+    TILE_KNOBS.iter().find(|k| k.key == key)
+}
+
+/// The `tile.config` or `tile.tune` key named `key`.
+pub fn knob(key: &str) -> Option<&'static Knob> {
+    KNOBS.iter().find(|k| k.key == key)
+}
+
+/// The reference page, `docs/kernel-attributes.md`, exactly. The
+/// integration test `docs` fails when the committed page differs.
+pub fn markdown() -> String {
+    let mut md = String::new();
+    md.push_str(
+        "<!-- Generated from dialects/src/attrs.rs (tile_dialect::attrs::markdown); don't edit. \
+         scripts/gen-docs.sh regenerates it. -->\n\
+         \n\
+         # Kernel attributes\n\
+         \n\
+         The attributes the `tile` dialect owns, and the keys of the dictionaries among them. The verifier \
+         checks each attribute where it is found and the value of each key below against this table; the names \
+         and the table come from one file, `dialects/src/attrs.rs` (`tile_dialect::attrs` in Rust, \
+         `KernelAttrs.h.inc` in the dialect's C++).\n\
+         \n\
+         ## Attributes\n\
+         \n\
+         | Attribute | On | Written by | Value | Meaning |\n\
+         |---|---|---|---|---|\n",
+    );
+    for attr in &ATTRS {
+        md.push_str(&format!(
+            "| `{}` | {} | {} | {} | {} |\n",
+            attr.name,
+            attr.on,
+            attr.by,
+            attr.value.describe(),
+            attr.doc
+        ));
+    }
+    let swizzles: Vec<String> = TMA_SWIZZLES.iter().map(i64::to_string).collect();
+    let (last, rest) = swizzles.split_last().map_or(("", &[][..]), |(last, rest)| (last.as_str(), rest));
+    md.push_str(&format!(
+        "\n`{TMA}`: each `{TMA_BOX}` extent is 1 to {TMA_MAX_BOX}; `{TMA_SWIZZLE}` is {} or {last}.\n",
+        rest.join(", ")
+    ));
+    md.push_str(&format!(
+        "\n\
+         ## Knobs\n\
+         \n\
+         The keys of `{HINTS}`, `{TUNE}` and `{CONFIG}`. Each value is an integer (`{HINTS}`, `{CONFIG}`: \
+         `num_stages = 3 : i64`) or, in `{TUNE}`, a non-empty list of the integers to try \
+         (`num_stages = array<i64: 2, 3, 4>`); every value must be in the key's range.\n\
+         \n\
+         * `{HINTS}`: only the hints. Hints never change results: the compiler honours or ignores them. A key \
+         it does not know is ignored, never an error; a known key's value out of its range is one.\n\
+         * `{TUNE}`: the tile sizes and the hints. `tile_lowering::tune` tries each combination (the kernel as \
+         written first) and rejects keys it does not know.\n\
+         * `{CONFIG}`: one value per key; `tile-specialize` resizes the `tile.mma`'s tiles (and every tile tied \
+         to them) to the tile sizes, moves the hints into `{HINTS}`, and rejects keys it does not know.\n\
+         \n\
+         | Key | Values | Default | In | Meaning |\n\
+         |---|---|---|---|---|\n"
+    ));
+    for knob in &KNOBS {
+        let default = knob.default.map_or_else(|| "as written".to_string(), |d| d.to_string());
+        let within = if knob.is_hint() { "hints, tune, config" } else { "tune, config" };
+        md.push_str(&format!("| `{}` | {} | {default} | {within} | {} |\n", knob.key, knob.range(), knob.doc));
+    }
+    md
+}
