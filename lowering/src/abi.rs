@@ -11,9 +11,7 @@ use melior::{
     },
 };
 use tile_abi::TmaDescriptor;
-
-/// The argument attribute that marks a TMA descriptor argument.
-pub const TMA: &str = "tile.tma";
+use tile_dialect::attrs::{TMA, TMA_ARG, TMA_BOX, TMA_SWIZZLE};
 
 /// `{arg = N : i64, box = array<i64: ...>, swizzle = N : i64}`, the value
 /// of [`TMA`] on the descriptor's `!llvm.ptr` argument (the dialect's
@@ -24,9 +22,9 @@ pub fn tma_attribute<'c>(context: &'c Context, descriptor: &TmaDescriptor) -> At
     DictionaryAttribute::new(
         context,
         &[
-            (Identifier::new(context, "arg"), IntegerAttribute::new(i64_type, descriptor.arg as i64).into()),
-            (Identifier::new(context, "box"), DenseI64ArrayAttribute::new(context, &box_shape).into()),
-            (Identifier::new(context, "swizzle"), IntegerAttribute::new(i64_type, i64::from(descriptor.swizzle)).into()),
+            (Identifier::new(context, TMA_ARG), IntegerAttribute::new(i64_type, descriptor.arg as i64).into()),
+            (Identifier::new(context, TMA_BOX), DenseI64ArrayAttribute::new(context, &box_shape).into()),
+            (Identifier::new(context, TMA_SWIZZLE), IntegerAttribute::new(i64_type, i64::from(descriptor.swizzle)).into()),
         ],
     )
     .into()
@@ -47,9 +45,9 @@ pub fn read_tma(arg_attrs: Attribute) -> Option<Option<TmaDescriptor>> {
 
 fn tma_descriptor(tma: Attribute) -> Option<TmaDescriptor> {
     let tma = DictionaryAttribute::try_from(tma).ok()?;
-    let arg = IntegerAttribute::try_from(tma.element_by_name("arg")?).ok()?.value();
-    let swizzle = IntegerAttribute::try_from(tma.element_by_name("swizzle")?).ok()?.value();
-    let shape = DenseI64ArrayAttribute::try_from(tma.element_by_name("box")?).ok()?;
+    let arg = IntegerAttribute::try_from(tma.element_by_name(TMA_ARG)?).ok()?.value();
+    let swizzle = IntegerAttribute::try_from(tma.element_by_name(TMA_SWIZZLE)?).ok()?.value();
+    let shape = DenseI64ArrayAttribute::try_from(tma.element_by_name(TMA_BOX)?).ok()?;
     let box_shape =
         (0..shape.len()).map(|i| shape.element(i).ok().and_then(|v| u32::try_from(v).ok())).collect::<Option<_>>()?;
     Some(TmaDescriptor { arg: usize::try_from(arg).ok()?, box_shape, swizzle: u32::try_from(swizzle).ok()? })

@@ -65,7 +65,7 @@ pub fn parse<'c>(context: &'c Context, text: &str, name: &str) -> Result<Module<
             (!module.ptr.is_null()).then(|| Module::from_raw(module))
         }
     });
-    let module = module.ok_or_else(|| Error::Invalid(diagnostics))?;
+    let module = module.ok_or(Error::Invalid(diagnostics))?;
     let (valid, diagnostics) = capture(context, || module.as_operation().verify());
     if !valid {
         return Err(Error::Invalid(diagnostics));
@@ -86,8 +86,8 @@ pub fn kernels(module: &Module) -> Vec<String> {
     let mut next = module.body().first_operation();
     while let Some(op) = next {
         if op.name().as_string_ref().as_str() == Ok("func.func")
-            && op.has_attribute("tile.kernel")
-            && !op.has_attribute("tile.variant_of")
+            && op.has_attribute(tile_dialect::attrs::KERNEL)
+            && !op.has_attribute(tile_dialect::attrs::VARIANT_OF)
             && let Some(name) = op.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok())
         {
             names.push(name.value().to_string());
@@ -119,7 +119,7 @@ pub fn signature(module: &Module, name: &str) -> Result<Signature> {
         let is_kernel =
             op.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|s| s.value() == name)
                 == Some(true)
-                && op.has_attribute("tile.kernel");
+                && op.has_attribute(tile_dialect::attrs::KERNEL);
         if is_kernel {
             let function_type = op
                 .attribute("function_type")
@@ -150,7 +150,7 @@ fn param(r#type: Type) -> Option<Param> {
         let rank = memref.rank();
         let shape = (0..rank)
             .map(|d| match memref.dim_size(d).ok()? {
-                melior::ir::r#type::DimSize::Static(n) => Some(Some(n as u64)),
+                melior::ir::r#type::DimSize::Static(n) => Some(Some(n)),
                 melior::ir::r#type::DimSize::Dynamic => Some(None),
             })
             .collect::<Option<Vec<_>>>()?;

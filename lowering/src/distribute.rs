@@ -100,7 +100,7 @@ impl<'c> RunExternalPass<'c> for Distribute {
     fn initialize(&mut self, _context: ContextRef<'c>) {}
 
     fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
-        if !operation.has_attribute("tile.kernel") {
+        if !operation.has_attribute(tile_dialect::attrs::KERNEL) {
             return;
         }
         let context = operation.context();
@@ -112,7 +112,7 @@ impl<'c> RunExternalPass<'c> for Distribute {
         operation.walk(WalkOrder::PreOrder, |op| {
             match op.name().as_string_ref().as_str() {
                 Ok("scf.parallel") if !inside_parallel(op) => loops.push(op.to_raw()),
-                Ok("memref.store" | "vector.store") if !inside_parallel(op) && !op.has_attribute(DISTRIBUTED) => {
+                Ok("memref.store" | "vector.store") if !inside_parallel(op) && !op.has_attribute(tile_dialect::attrs::DISTRIBUTED) => {
                     stray.push(op.to_raw())
                 }
                 _ => {}
@@ -162,10 +162,6 @@ fn guard<'c>(context: &'c Context, store: OperationRef<'c, '_>) -> Option<()> {
     Some(())
 }
 
-/// Unit attribute of a store that an earlier pass already wrote per
-/// thread (each thread its own element, such as a register of an mma
-/// fragment): this pass leaves it to every thread.
-pub const DISTRIBUTED: &str = "tile.distributed";
 
 fn inside_parallel(op: OperationRef) -> bool {
     let mut parent = op.parent_operation();

@@ -77,7 +77,7 @@ pub const BLOCK_SIZE: u32 = 256;
 /// such as `convert-tile-to-nvgpu` may choose, else the default.
 pub fn block_size(kernel: OperationRef) -> i64 {
     kernel
-        .attribute("tile.block_size")
+        .attribute(tile_dialect::attrs::BLOCK_SIZE)
         .ok()
         .and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok())
         .map_or(i64::from(BLOCK_SIZE), |a| a.value())
@@ -127,7 +127,7 @@ fn convert<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Option<()>
     let mut next = body.first_operation();
     while let Some(op) = next {
         match op_name(op).as_str() {
-            "func.func" if op.has_attribute("tile.kernel") => kernels.push(op.to_raw()),
+            "func.func" if op.has_attribute(tile_dialect::attrs::KERNEL) => kernels.push(op.to_raw()),
             "memref.global" => globals.push(op.to_raw()),
             _ => {}
         }
@@ -168,7 +168,7 @@ fn convert<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Option<()>
     for &raw in &kernels {
         // SAFETY: a live kernel function of the module.
         let kernel = unsafe { OperationRef::from_raw(raw) };
-        if let Ok(of) = kernel.attribute("tile.variant_of") {
+        if let Ok(of) = kernel.attribute(tile_dialect::attrs::VARIANT_OF) {
             with_variants.insert(of.to_string().trim_start_matches('@').to_string());
         }
     }
@@ -187,7 +187,7 @@ fn convert<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Option<()>
         let mut fits = false;
         let mut next = gpu_block.first_operation();
         while let Some(op) = next {
-            fits |= op.attribute("tile.variant_of").is_ok_and(|of| of.to_string() == format!("@{name}"));
+            fits |= op.attribute(tile_dialect::attrs::VARIANT_OF).is_ok_and(|of| of.to_string() == format!("@{name}"));
             next = op.next_in_block();
         }
         if !fits {
@@ -262,7 +262,7 @@ fn kernel_to_gpu<'c>(
     if realign {
         total += max_alignment;
     }
-    if total > MAX_SHARED_MEMORY && kernel.has_attribute("tile.variant_of") {
+    if total > MAX_SHARED_MEMORY && kernel.has_attribute(tile_dialect::attrs::VARIANT_OF) {
         // A variant is an optimisation of a kernel that is compiled anyway:
         // one that does not fit is dropped, never an error.
         // SAFETY: the variant is a top-level function nothing calls (the
@@ -280,7 +280,7 @@ fn kernel_to_gpu<'c>(
     // Descriptor arguments and the kernel a variant belongs to, which
     // the bundle's metadata is read from.
     let mut carried = Vec::new();
-    for key in ["arg_attrs", "tile.variant_of", "tile.persistent", "nvvm.minctasm", "nvvm.cluster_dim", "tile.split_k"]
+    for key in ["arg_attrs", tile_dialect::attrs::VARIANT_OF, tile_dialect::attrs::PERSISTENT, "nvvm.minctasm", "nvvm.cluster_dim", tile_dialect::attrs::SPLIT_K]
     {
         if let Ok(value) = kernel.attribute(key) {
             carried.push((Identifier::new(context, key), value));
@@ -301,7 +301,7 @@ fn kernel_to_gpu<'c>(
                     Identifier::new(context, "known_block_size"),
                     Attribute::parse(context, &format!("array<i32: {block_size}, 1, 1>"))?,
                 ),
-                (Identifier::new(context, "tile.shared_memory"), Attribute::parse(context, &format!("{total} : i64"))?),
+                (Identifier::new(context, tile_dialect::attrs::SHARED_MEMORY), Attribute::parse(context, &format!("{total} : i64"))?),
             ])
             .add_attributes(&carried)
             .add_regions([region])

@@ -46,17 +46,6 @@ use tile_abi::Config;
 /// key, so that a new compiler tunes anew.
 pub const COMPILER_ID: &str = env!("TILE_COMPILER_ID");
 
-/// Each hint knob and what the compiler does without the hint.
-const DEFAULT_HINTS: [(&str, i64); 7] = [
-    ("num_stages", crate::to_nvgpu::DEFAULT_STAGES),
-    ("occupancy", 1),
-    ("num_ctas", 1),
-    ("warp_specialize", 0),
-    ("persistent", 0),
-    ("split_k", 1),
-    ("pingpong", 0),
-];
-
 /// A kernel's tuning space.
 #[derive(Clone, Debug)]
 pub struct Tunable {
@@ -87,7 +76,7 @@ fn kernel_op<'c, 'm>(module: &'m Module<'c>, name: &str) -> Result<OperationRef<
             .ok()
             .and_then(|a| StringAttribute::try_from(a).ok())
             .is_some_and(|s| s.value() == name);
-        if named && op.has_attribute("tile.kernel") {
+        if named && op.has_attribute(tile_dialect::attrs::KERNEL) {
             return Ok(op);
         }
         next = op.next_in_block();
@@ -105,11 +94,9 @@ pub fn tunable(module: &Module, name: &str) -> Result<Option<Tunable>> {
     for i in 0..dict.len() {
         let (key, values) = dict.element(i).map_err(|_| invalid("unreadable".into()))?;
         let key = key.as_string_ref().as_str().unwrap_or_default().to_string();
-        let known = TILE_KEYS.iter().any(|(k, _)| *k == key) || DEFAULT_HINTS.iter().any(|(k, _)| *k == key);
-        if !known {
-            return Err(invalid(format!(
-                "unknown knob '{key}' (tile_m, tile_n, tile_k, num_stages, occupancy, num_ctas, warp_specialize, persistent)"
-            )));
+        if tile_dialect::attrs::knob(&key).is_none() {
+            let known: Vec<&str> = tile_dialect::attrs::KNOBS.iter().map(|k| k.key).collect();
+            return Err(invalid(format!("unknown knob '{key}' ({})", known.join(", "))));
         }
         let values = DenseI64ArrayAttribute::try_from(values)
             .map_err(|_| invalid(format!("'{key}' is not an array<i64: ...>")))?;
@@ -133,9 +120,10 @@ pub fn tunable(module: &Module, name: &str) -> Result<Option<Tunable>> {
             );
         }
     }
-    for (key, fallback) in DEFAULT_HINTS {
-        if space.contains_key(key) {
-            default.insert(key.to_string(), crate::to_nvgpu::hint(kernel, key).unwrap_or(fallback));
+    // A hint the kernel does not set is the default the compiler uses.
+    for knob in &tile_dialect::attrs::HINT_KNOBS {
+        if let (true, Some(fallback)) = (space.contains_key(knob.key), knob.default) {
+            default.insert(knob.key.to_string(), crate::to_nvgpu::hint(kernel, knob.key).unwrap_or(fallback));
         }
     }
     Ok(Some(Tunable { default: Config(default), space }))
@@ -174,7 +162,7 @@ pub fn apply(context: &Context, module: &mut Module, name: &str, config: &Config
 /// (all of them must agree).
 pub fn view_tiles(module: &Module, name: &str, param: usize) -> Result<Vec<i64>> {
     let kernel = kernel_op(module, name)?;
-    let entry = kernel.region(0).ok().and_then(|r| r.first_block()).ok_or_else(|| Error::NoKernels)?;
+    let entry = kernel.region(0).ok().and_then(|r| r.first_block()).ok_or(Error::NoKernels)?;
     let argument =
         entry.argument(param).map_err(|_| Error::Invalid(format!("kernel @{name} has no parameter #{param}")))?;
     let mut shapes: Vec<Vec<i64>> = Vec::new();

@@ -89,7 +89,7 @@ impl<'c> RunExternalPass<'c> for VectorizeCopies {
     fn initialize(&mut self, _context: ContextRef<'c>) {}
 
     fn run(&mut self, operation: OperationRef<'c, '_>, _pass: ExternalPass<'_>) {
-        if !operation.has_attribute("tile.kernel") {
+        if !operation.has_attribute(tile_dialect::attrs::KERNEL) {
             return;
         }
         let context = operation.context();

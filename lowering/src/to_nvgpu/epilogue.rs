@@ -298,7 +298,7 @@ pub(super) fn stage<'c, 'a>(
             let bits = body.op("llvm.bitcast", &[vector], &[word], &[])?;
             // Each thread stores its own registers: not a stray store for
             // tile-distribute to give thread 0.
-            body.void("memref.store", &[bits, flat, index], &[(crate::distribute::DISTRIBUTED, "unit")])?;
+            body.void("memref.store", &[bits, flat, index], &[(tile_dialect::attrs::DISTRIBUTED, "unit")])?;
         }
     }
     // The generic proxy's writes must be visible to the TMA's (async

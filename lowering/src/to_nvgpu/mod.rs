@@ -171,6 +171,7 @@ use melior::{
     pass::{ExternalPass, RunExternalPass},
 };
 use tile_abi::TmaDescriptor;
+use tile_dialect::attrs::knob;
 
 mod cluster;
 mod epilogue;
@@ -227,7 +228,7 @@ impl<'c> RunExternalPass<'c> for ConvertTileToNvgpu {
         let mut next = body.first_operation();
         while let Some(op) = next {
             next = op.next_in_block();
-            if op_name(op) == "func.func" && op.has_attribute("tile.kernel") && !op.has_attribute("tile.variant_of") {
+            if op_name(op) == "func.func" && op.has_attribute(tile_dialect::attrs::KERNEL) && !op.has_attribute(tile_dialect::attrs::VARIANT_OF) {
                 kernels.push(op.to_raw());
             }
         }
@@ -323,8 +324,8 @@ fn add_variant<'c>(context: &'c Context, kernel: OperationRef<'c, '_>) -> Option
     // store) when every loop can have one.
     let producer = matches.iter().all(|m| m.specialize);
     let threads = (warpgroups + i64::from(producer)) * WARPGROUP;
-    variant_mut.set_attribute("tile.block_size", Attribute::parse(context, &format!("{threads} : i64"))?);
-    variant_mut.set_attribute("tile.variant_of", Attribute::parse(context, &format!("@{name}"))?);
+    variant_mut.set_attribute(tile_dialect::attrs::BLOCK_SIZE, Attribute::parse(context, &format!("{threads} : i64"))?);
+    variant_mut.set_attribute(tile_dialect::attrs::VARIANT_OF, Attribute::parse(context, &format!("@{name}"))?);
 
     let entry = variant.region(0).ok()?.first_block()?;
     // One main loop alone can run persistently; its virtual block count
@@ -395,10 +396,10 @@ fn add_variant<'c>(context: &'c Context, kernel: OperationRef<'c, '_>) -> Option
             "nvvm.cluster_dim",
             Attribute::parse(context, &format!("array<i32: {}, 1, 1>", split::WAYS))?,
         );
-        variant_mut.set_attribute("tile.split_k", Attribute::parse(context, &format!("{} : i64", split::WAYS))?);
+        variant_mut.set_attribute(tile_dialect::attrs::SPLIT_K, Attribute::parse(context, &format!("{} : i64", split::WAYS))?);
     }
     if persistent {
-        variant_mut.set_attribute("tile.persistent", Attribute::unit(context));
+        variant_mut.set_attribute(tile_dialect::attrs::PERSISTENT, Attribute::unit(context));
         if producer {
             // `setmaxnreg` needs a register cap at entry: one block per
             // multiprocessor (with the block size, 65536 / 384 registers).
@@ -476,14 +477,20 @@ const PERSISTENT_BUDGET: i64 = 225 * 1024;
 /// 1024^3 has eight stages of 128x64 tiles (`nvjet_..._128x64_64x8_...`),
 /// and 64x128 tiles with eight stages ran at 1.046 of cuBLAS there against
 /// 0.910 with four (BENCHMARKS.md, session 9).
-const MAX_STAGES: i64 = 8;
+const MAX_STAGES: i64 = match knob::NUM_STAGES.max {
+    Some(max) => max,
+    None => 8,
+};
 /// Stages without a hint.
-pub(crate) const DEFAULT_STAGES: i64 = 4;
+pub(crate) const DEFAULT_STAGES: i64 = match knob::NUM_STAGES.default {
+    Some(stages) => stages,
+    None => 4,
+};
 
 /// An integer hint of the kernel's `tile.hints`.
 pub(crate) fn hint(kernel: OperationRef, name: &str) -> Option<i64> {
     kernel
-        .attribute("tile.hints")
+        .attribute(tile_dialect::attrs::HINTS)
         .ok()
         .and_then(|h| melior::ir::attribute::DictionaryAttribute::try_from(h).ok())
         .and_then(|h| h.element_by_name(name))
@@ -503,7 +510,7 @@ const SM_SHARED_MEMORY: i64 = 228 * 1024;
 /// neither (split-K's partial sums).
 fn stages(kernel: OperationRef, m: i64, n: i64, k: i64, epilogue_tile: i64, reserve: i64) -> i64 {
     let stage_bytes = (m * k + k * n) * 2;
-    let occupancy = hint(kernel, "occupancy").unwrap_or(1).clamp(1, 32);
+    let occupancy = hint(kernel, knob::OCCUPANCY.key).unwrap_or(1).clamp(1, knob::OCCUPANCY.max.unwrap_or(32));
     // 2 KiB of slack for the general path's small buffers.
     let per_block = SM_SHARED_MEMORY / occupancy - 1024 - 2048;
     // With the TMA epilogue, the output is staged in the ring's memory
@@ -511,7 +518,7 @@ fn stages(kernel: OperationRef, m: i64, n: i64, k: i64, epilogue_tile: i64, rese
     let pipeline = if epilogue_tile == 0 { TMA_EPILOGUE_BUDGET } else { PIPELINE_BUDGET };
     let budget = if occupancy > 1 { pipeline.min(per_block - epilogue_tile) } else { pipeline } - reserve;
     let fit = (budget / stage_bytes).clamp(1, MAX_STAGES);
-    hint(kernel, "num_stages").unwrap_or(DEFAULT_STAGES).clamp(1, fit)
+    hint(kernel, knob::NUM_STAGES.key).unwrap_or(DEFAULT_STAGES).clamp(1, fit)
 }
 
 /// Boxes of the output a persistent block stages at a time: all of them
@@ -592,7 +599,7 @@ fn match_loop(kernel: OperationRef, mma: OperationRef) -> Option<Match> {
         if view_type.contains("padding") && !view_type.contains("padding = zero") {
             return None;
         }
-        let Some(partition) = defining_op(view) else { return None };
+        let partition = defining_op(view)?;
         if op_name(partition) != "tile.partition_view" {
             return None;
         }
@@ -641,13 +648,13 @@ fn match_loop(kernel: OperationRef, mma: OperationRef) -> Option<Match> {
         && simple
         && for_op.result_count() == 1
         && store.is_some()
-        && hint(kernel, "split_k") == Some(split::WAYS)
-        && hint(kernel, "persistent") != Some(1);
+        && hint(kernel, knob::SPLIT_K.key) == Some(split::WAYS)
+        && hint(kernel, knob::PERSISTENT.key) != Some(1);
     let reserve = if split { m * n * 4 } else { 0 };
     let stages = if ahead { stages(kernel, m, n, k, epilogue_tile, reserve) } else { 1 };
     // On request (the tuner tries it): a warpgroup of loads only pays
     // off where the loop runs long (BENCHMARKS.md).
-    let specialize = ahead && stages > 1 && simple && hint(kernel, "warp_specialize").is_some_and(|v| v > 0);
+    let specialize = ahead && stages > 1 && simple && hint(kernel, knob::WARP_SPECIALIZE.key).is_some_and(|v| v > 0);
     // Persistent blocks keep the output tile apart from the ring (the next
     // tile's operands arrive during the epilogue): both must fit.
     let mut stages = stages;
@@ -656,13 +663,13 @@ fn match_loop(kernel: OperationRef, mma: OperationRef) -> Option<Match> {
     let persistent = match &mut store {
         // On request (the tuner tries it): with one tile per block it only
         // costs a stage.
-        Some(store) if ahead && simple && hint(kernel, "persistent") == Some(1) => {
+        Some(store) if ahead && simple && hint(kernel, knob::PERSISTENT.key) == Some(1) => {
             let stage_bytes = (m * k + k * n) * 2;
-            let clustered = specialize && hint(kernel, "num_ctas") == Some(cluster::CTAS);
+            let clustered = specialize && hint(kernel, knob::NUM_CTAS.key) == Some(cluster::CTAS);
             let wanted = if clustered { stages.min(cluster::MAX_STAGES) } else { stages };
             pingpong = specialize
                 && !clustered
-                && hint(kernel, "pingpong") == Some(1)
+                && hint(kernel, knob::PINGPONG.key) == Some(1)
                 && m <= 2 * WGMMA_M
                 && m * n <= 128 * WARPGROUP;
             // Ping-pong stages each warpgroup's tile apart.
@@ -683,7 +690,7 @@ fn match_loop(kernel: OperationRef, mma: OperationRef) -> Option<Match> {
     // On request (the tuner tries it), for the persistent producer alone:
     // its `empty` barriers are what lets a block know that its partner's
     // stage is free too.
-    let cluster = specialize && persistent.is_some() && hint(kernel, "num_ctas") == Some(cluster::CTAS);
+    let cluster = specialize && persistent.is_some() && hint(kernel, knob::NUM_CTAS.key) == Some(cluster::CTAS);
     Some(Match {
         for_op: for_op.to_raw(),
         mma: mma.to_raw(),
