@@ -33,7 +33,7 @@ fn kernel<'c>(context: &'c Context, name: &str, inputs: &[Type<'c>], body: Block
         StringAttribute::new(context, name),
         TypeAttribute::new(FunctionType::new(context, inputs, &[]).into()),
         region,
-        &[(Identifier::new(context, "tile.kernel"), Attribute::unit(context))],
+        &[(Identifier::new(context, tile_dialect::attrs::KERNEL), Attribute::unit(context))],
         location,
     )
 }
