@@ -34,17 +34,21 @@
 //! CPU path; the GPU path lowers memory ops to TMA and vector accesses.
 
 use crate::{
-    build::{IndexMath, IrValue, Special, attribute, float_bits, insert, insert_void, splat_constant, tile_type},
+    build::{
+        IndexMath, IrValue, Special, insert, insert_void, scalar_attribute, special_attribute, splat_constant,
+        tile_type, with_segments,
+    },
     pass::{PassInfo, TilePass, apply_greedily, check_converted},
     rewrite::{emit_error, operand, pattern, pattern_many},
 };
 use melior::{
     Context, ContextRef, RewritePatternSet, RewriterBase,
+    dialect::{memref, ods},
     ir::{
-        Identifier, Location, OperationRef, Type, TypeLike, ValueLike,
-        attribute::IntegerAttribute,
-        operation::{OperationBuilder, OperationLike, OperationResult},
-        r#type::{MemRefType, ShapedTypeLike},
+        Attribute, Location, OperationRef, Type, TypeLike, ValueLike,
+        attribute::{DenseI64ArrayAttribute, IntegerAttribute, StridedLayoutAttribute},
+        operation::{OperationLike, OperationResult},
+        r#type::{MemRefType, RankedTensorType, ShapedTypeLike},
     },
     pass::{ExternalPass, RunExternalPass},
 };
@@ -101,12 +105,7 @@ fn bounds<'c>(
     let zero = math.constant(0)?;
     let mut bounds = Bounds { lo: vec![], size: vec![], skip: vec![] };
     for (d, (&extent, &coord)) in tile.iter().zip(coords).enumerate() {
-        let dim = insert(
-            math.rewriter,
-            OperationBuilder::new("memref.dim", math.location)
-                .add_operands(&[memref, math.constant(d as i64)?])
-                .add_results(&[Type::index(math.context)]),
-        )?;
+        let dim = insert(math.rewriter, memref::dim(memref, math.constant(d as i64)?, math.location))?;
         let tile_extent = math.constant(extent)?;
         let first = math.mul(coord, tile_extent)?;
         let end = math.add(first, tile_extent)?;
@@ -119,30 +118,14 @@ fn bounds<'c>(
     Some(bounds)
 }
 
-/// `array<i64: ...>` with every entry dynamic, or every entry `value`.
-fn i64_array(rank: usize, value: Option<i64>) -> String {
-    let entry = value.unwrap_or(i64::MIN).to_string();
-    format!("array<i64: {}>", vec![entry; rank].join(", "))
-}
+/// `kDynamic` in `static_*` arrays and shapes.
+const DYNAMIC: i64 = i64::MIN;
 
-/// The attributes of an offsets/sizes/strides op (subview, slices) whose
-/// offsets and sizes are all dynamic and whose strides are all 1.
-fn slice_attributes<'c>(
-    context: &'c Context,
-    rank: usize,
-    leading_operands: usize,
-) -> Option<Vec<(Identifier<'c>, melior::ir::Attribute<'c>)>> {
-    let segments = if leading_operands == 1 {
-        format!("array<i32: 1, {rank}, {rank}, 0>")
-    } else {
-        format!("array<i32: 1, 1, {rank}, {rank}, 0>")
-    };
-    Some(vec![
-        (Identifier::new(context, "static_offsets"), attribute(context, &i64_array(rank, None))?),
-        (Identifier::new(context, "static_sizes"), attribute(context, &i64_array(rank, None))?),
-        (Identifier::new(context, "static_strides"), attribute(context, &i64_array(rank, Some(1)))?),
-        (Identifier::new(context, "operandSegmentSizes"), attribute(context, &segments)?),
-    ])
+/// The static offsets, sizes and strides of a slice op (subview,
+/// extract/insert slice) of rank `rank` whose offsets and sizes are all
+/// dynamic and whose strides are all 1.
+fn slice_statics(rank: usize) -> [Vec<i64>; 3] {
+    [vec![DYNAMIC; rank], vec![DYNAMIC; rank], vec![1; rank]]
 }
 
 /// `memref.subview %memref[lo][size][1]`, whose type keeps the memref's
@@ -164,42 +147,43 @@ fn subview<'c>(
     if ok.value == 0 {
         return None;
     }
-    let text = |n: i64| if n == i64::MIN { "?".to_string() } else { n.to_string() };
-    let result_type = Type::parse(
-        context,
-        &format!(
-            "memref<{}x{}, strided<[{}], offset: ?>>",
-            vec!["?"; rank].join("x"),
-            memref_type.element(),
-            strides.iter().map(|&s| text(s)).collect::<Vec<_>>().join(", ")
-        ),
-    )?;
-    let mut operands = vec![memref];
-    operands.extend(&bounds.lo);
-    operands.extend(&bounds.size);
+    let layout = StridedLayoutAttribute::new(context, DYNAMIC, &strides);
+    let result_type = MemRefType::new(memref_type.element(), &vec![DYNAMIC; rank], Some(layout.into()), None);
+    let [offsets, sizes, strides] = slice_statics(rank);
+    // melior's builder sets the operand segment sizes itself (under their
+    // old name, `operand_segment_sizes`, which MLIR 22 still reads).
     insert(
         rewriter,
-        OperationBuilder::new("memref.subview", location)
-            .add_operands(&operands)
-            .add_attributes(&slice_attributes(context, rank, 1)?)
-            .add_results(&[result_type]),
+        memref::subview(
+            context,
+            memref,
+            &bounds.lo,
+            &bounds.size,
+            &[],
+            &offsets,
+            &sizes,
+            &strides,
+            result_type,
+            location,
+        ),
     )
 }
 
 /// `tensor<?x...xE>` of the given rank.
-fn dynamic_tensor<'c>(context: &'c Context, rank: usize, element: Type<'c>) -> Option<Type<'c>> {
-    Type::parse(context, &format!("tensor<{}x{}>", vec!["?"; rank].join("x"), element))
+fn dynamic_tensor(rank: usize, element: Type) -> Type {
+    // melior takes the dims as u64 and hands their bits to MLIR as i64.
+    RankedTensorType::new(&vec![DYNAMIC as u64; rank], element, None).into()
 }
 
-/// The text of a splat element equal to the view's padding.
-fn padding_value(padding: Padding, element: Type) -> Option<String> {
+/// The splat element equal to the view's padding.
+fn padding_value<'c>(context: &'c Context, padding: Padding, element: Type<'c>) -> Option<Attribute<'c>> {
     let special = match padding {
-        Padding::Zero => return Some(if element.is_float() { "0.0" } else { "0" }.into()),
+        Padding::Zero => return Some(scalar_attribute(context, element, 0.0, 0)),
         Padding::NegInf => Special::NegInf,
         Padding::PosInf => Special::PosInf,
         Padding::Nan => Special::Nan,
     };
-    float_bits(element, special).map(str::to_string)
+    special_attribute(context, element, special)
 }
 
 fn coordinates<'c>(op: OperationRef<'c, '_>, first: usize) -> Option<Vec<IrValue<'c>>> {
@@ -208,6 +192,7 @@ fn coordinates<'c>(op: OperationRef<'c, '_>, first: usize) -> Option<Vec<IrValue
 
 /// The padding tile with the in-bounds part of the memref inserted.
 fn load<'c>(context: &'c Context, op: OperationRef<'c, '_>, rewriter: &RewriterBase<'c, '_>) -> Option<IrValue<'c>> {
+    use ods::{bufferization, tensor};
     let (memref, view) = viewed(operand(op, 0)?)?;
     let location = op.location();
     let math = IndexMath { context, rewriter, location };
@@ -215,25 +200,30 @@ fn load<'c>(context: &'c Context, op: OperationRef<'c, '_>, rewriter: &RewriterB
     let (shape, element) = tile_type(tile_type_)?;
     let bounds = bounds(&math, memref, &shape, &coordinates(op, 1)?)?;
     let rank = shape.len();
-    let fill = splat_constant(context, rewriter, tile_type_, &padding_value(view.padding(), element)?, location)?;
+    let fill =
+        splat_constant(context, rewriter, tile_type_, padding_value(context, view.padding(), element)?, location)?;
     let part = subview(context, rewriter, memref, &bounds, location)?;
     let part = insert(
         rewriter,
-        OperationBuilder::new("bufferization.to_tensor", location)
-            .add_operands(&[part])
-            .add_attributes(&[(Identifier::new(context, "restrict"), attribute(context, "unit")?)])
-            .add_results(&[dynamic_tensor(context, rank, element)?]),
+        bufferization::ToTensorOperation::builder(context, location)
+            .result(dynamic_tensor(rank, element))
+            .buffer(part)
+            .restrict(Attribute::unit(context))
+            .build(),
     )?;
-    let mut operands = vec![part, fill];
-    operands.extend(&bounds.skip);
-    operands.extend(&bounds.size);
-    insert(
-        rewriter,
-        OperationBuilder::new("tensor.insert_slice", location)
-            .add_operands(&operands)
-            .add_attributes(&slice_attributes(context, rank, 2)?)
-            .add_results(&[tile_type_]),
-    )
+    let [offsets, sizes, strides] = slice_statics(rank).map(|statics| DenseI64ArrayAttribute::new(context, &statics));
+    let insert_slice = tensor::InsertSliceOperation::builder(context, location)
+        .result(tile_type_)
+        .source(part)
+        .dest(fill)
+        .offsets(&bounds.skip)
+        .sizes(&bounds.size)
+        .strides(&[])
+        .static_offsets(offsets.into())
+        .static_sizes(sizes.into())
+        .static_strides(strides.into())
+        .build();
+    insert(rewriter, with_segments(insert_slice, context, &[1, 1, rank, rank, 0])?)
 }
 
 /// Writes the in-bounds part of the tile into the matching subview.
@@ -242,6 +232,7 @@ fn store<'c>(
     op: OperationRef<'c, '_>,
     rewriter: &RewriterBase<'c, '_>,
 ) -> Option<Vec<IrValue<'c>>> {
+    use ods::{bufferization, tensor};
     let tile = operand(op, 0)?;
     let (memref, _) = viewed(operand(op, 1)?)?;
     let location = op.location();
@@ -249,27 +240,28 @@ fn store<'c>(
     let (shape, element) = tile_type(tile.r#type())?;
     let bounds = bounds(&math, memref, &shape, &coordinates(op, 2)?)?;
     let rank = shape.len();
-    let mut operands = vec![tile];
-    operands.extend(&bounds.skip);
-    operands.extend(&bounds.size);
-    let part = insert(
-        rewriter,
-        OperationBuilder::new("tensor.extract_slice", location)
-            .add_operands(&operands)
-            .add_attributes(&slice_attributes(context, rank, 1)?)
-            .add_results(&[dynamic_tensor(context, rank, element)?]),
-    )?;
+    let [offsets, sizes, strides] = slice_statics(rank).map(|statics| DenseI64ArrayAttribute::new(context, &statics));
+    let extract_slice = tensor::ExtractSliceOperation::builder(context, location)
+        .result(dynamic_tensor(rank, element))
+        .source(tile)
+        .offsets(&bounds.skip)
+        .sizes(&bounds.size)
+        .strides(&[])
+        .static_offsets(offsets.into())
+        .static_sizes(sizes.into())
+        .static_strides(strides.into())
+        .build();
+    let part = insert(rewriter, with_segments(extract_slice, context, &[1, rank, rank, 0])?)?;
     let destination = subview(context, rewriter, memref, &bounds, location)?;
-    let unit = attribute(context, "unit")?;
     insert_void(
         rewriter,
-        OperationBuilder::new("bufferization.materialize_in_destination", location)
-            .add_operands(&[part, destination])
-            .add_attributes(&[
-                (Identifier::new(context, "restrict"), unit),
-                (Identifier::new(context, "writable"), unit),
-            ]),
-    )?;
+        bufferization::MaterializeInDestinationOperation::builder(context, location)
+            .source(part)
+            .dest(destination)
+            .restrict(Attribute::unit(context))
+            .writable(Attribute::unit(context))
+            .build(),
+    );
     Some(vec![])
 }
 
@@ -283,12 +275,7 @@ fn num_tiles<'c>(
     let extent = *view.shape().get(usize::try_from(dim).ok()?)?;
     let location = op.location();
     let math = IndexMath { context, rewriter, location };
-    let size = insert(
-        rewriter,
-        OperationBuilder::new("memref.dim", location)
-            .add_operands(&[memref, math.constant(dim)?])
-            .add_results(&[Type::index(context)]),
-    )?;
+    let size = insert(rewriter, memref::dim(memref, math.constant(dim)?, location))?;
     math.ceil_div(size, extent)
 }
 

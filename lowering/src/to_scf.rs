@@ -37,15 +37,17 @@
 //! control flow is structured, `scf`).
 
 use crate::{
+    build::index_constant,
     pass::{PassInfo, TilePass},
     rewrite::{IrValue, detach, emit_error},
 };
 use melior::{
     Context, ContextRef,
+    dialect::{arith, func, scf},
     ir::{
         Attribute, Block, BlockLike, Identifier, Location, OperationRef, Region, RegionLike, Type, ValueLike,
-        attribute::{FlatSymbolRefAttribute, StringAttribute, TypeAttribute},
-        operation::{OperationBuilder, OperationLike, OperationMutLike, OperationRefMut, WalkOrder, WalkResult},
+        attribute::{ArrayAttribute, DictionaryAttribute, FlatSymbolRefAttribute, StringAttribute, TypeAttribute},
+        operation::{Operation, OperationLike, OperationMutLike, OperationRefMut, WalkOrder, WalkResult},
         r#type::FunctionType,
     },
     pass::{ExternalPass, RunExternalPass},
@@ -166,9 +168,11 @@ fn outline<'c>(context: &'c Context, kernel: OperationRef<'c, '_>, name: &str, o
     function.set_attribute("sym_name", StringAttribute::new(context, outlined).into());
     function.set_attribute("sym_visibility", StringAttribute::new(context, "private").into());
     if let Ok(arg_attrs) = function.attribute("arg_attrs") {
-        let text = arg_attrs.to_string();
-        let extended = format!("{}{}]", text.trim_end_matches(']'), ", {}".repeat(6));
-        function.set_attribute("arg_attrs", Attribute::parse(context, &extended)?);
+        // The grid arguments have no attributes.
+        let arg_attrs = ArrayAttribute::try_from(arg_attrs).ok()?;
+        let mut extended = (0..arg_attrs.len()).map(|i| arg_attrs.element(i).ok()).collect::<Option<Vec<_>>>()?;
+        extended.extend([Attribute::from(DictionaryAttribute::new(context, &[])); 6]);
+        function.set_attribute("arg_attrs", ArrayAttribute::new(context, &extended).into());
     }
     for attribute in ["tile.kernel", "tile.hints"] {
         let _ = function.remove_attribute(attribute);
@@ -197,63 +201,42 @@ fn grid_function<'c>(
     let n = parameters.len();
     let (gx, gy, gz, first, last) =
         (argument(n)?, argument(n + 1)?, argument(n + 2)?, argument(n + 3)?, argument(n + 4)?);
-    let append = |block: &Block<'c>, builder: OperationBuilder<'c>| -> Option<IrValue<'c>> {
-        let op = block.append_operation(builder.build().ok()?);
+    let append = |block: &Block<'c>, op: Operation<'c>| -> Option<IrValue<'c>> {
+        let op = block.append_operation(op);
         Some(detach(op.result(0).ok()?.into()))
     };
-    let binary = |block: &Block<'c>, op: &str, a: IrValue<'c>, b: IrValue<'c>| {
-        append(block, OperationBuilder::new(op, location).add_operands(&[a, b]).add_results(&[index]))
-    };
-    let one = append(
-        &entry,
-        OperationBuilder::new("arith.constant", location)
-            .add_attributes(&[(Identifier::new(context, "value"), Attribute::parse(context, "1 : index")?)])
-            .add_results(&[index]),
-    )?;
-    let plane = binary(&entry, "arith.muli", gx, gy)?;
+    let one = append(&entry, index_constant(context, 1, location))?;
+    let plane = append(&entry, arith::muli(gx, gy, location))?;
 
     let body = Block::new(&[(index, location)]);
     let linear = detach(body.argument(0).ok()?.into());
-    let bx = binary(&body, "arith.remui", linear, gx)?;
-    let row = binary(&body, "arith.divui", linear, gx)?;
-    let by = binary(&body, "arith.remui", row, gy)?;
-    let bz = binary(&body, "arith.divui", linear, plane)?;
+    let bx = append(&body, arith::remui(linear, gx, location))?;
+    let row = append(&body, arith::divui(linear, gx, location))?;
+    let by = append(&body, arith::remui(row, gy, location))?;
+    let bz = append(&body, arith::divui(linear, plane, location))?;
     let mut call_arguments: Vec<IrValue<'c>> = (0..n).map(argument).collect::<Option<_>>()?;
     call_arguments.extend([bx, by, bz, gx, gy, gz]);
-    body.append_operation(
-        OperationBuilder::new("func.call", location)
-            .add_attributes(&[(
-                Identifier::new(context, "callee"),
-                FlatSymbolRefAttribute::new(context, outlined).into(),
-            )])
-            .add_operands(&call_arguments)
-            .build()
-            .ok()?,
-    );
-    body.append_operation(OperationBuilder::new("scf.yield", location).build().ok()?);
+    body.append_operation(func::call(
+        context,
+        FlatSymbolRefAttribute::new(context, outlined),
+        &call_arguments,
+        &[],
+        location,
+    ));
+    body.append_operation(scf::r#yield(&[], location));
     let loop_region = Region::new();
     loop_region.append_block(body);
-    entry.append_operation(
-        OperationBuilder::new("scf.for", location)
-            .add_operands(&[first, last, one])
-            .add_regions([loop_region])
-            .build()
-            .ok()?,
-    );
-    entry.append_operation(OperationBuilder::new("func.return", location).build().ok()?);
+    entry.append_operation(scf::r#for(first, last, one, loop_region, location));
+    entry.append_operation(func::r#return(&[], location));
 
     let region = Region::new();
     region.append_block(entry);
-    OperationBuilder::new("func.func", location)
-        .add_attributes(&[
-            (Identifier::new(context, "sym_name"), StringAttribute::new(context, name).into()),
-            (
-                Identifier::new(context, "function_type"),
-                TypeAttribute::new(FunctionType::new(context, &inputs, &[]).into()).into(),
-            ),
-            (Identifier::new(context, "llvm.emit_c_interface"), Attribute::unit(context)),
-        ])
-        .add_regions([region])
-        .build()
-        .ok()
+    Some(func::func(
+        context,
+        StringAttribute::new(context, name),
+        TypeAttribute::new(FunctionType::new(context, &inputs, &[]).into()),
+        region,
+        &[(Identifier::new(context, "llvm.emit_c_interface"), Attribute::unit(context))],
+        location,
+    ))
 }

@@ -57,3 +57,73 @@ fn partition_view_type_helpers() {
     let bare = melior::Context::new();
     assert!(Axis::X.attribute(&bare).is_err());
 }
+
+/// The typed builders generated from LLVM 22's own NVGPU and NVVM ODS
+/// build ops that print as upstream's syntax and verify.
+#[test]
+fn nvgpu_and_nvvm_builders() {
+    use melior::{
+        dialect::func,
+        ir::{
+            Block, BlockLike, Location, Module, Region, RegionLike, Type,
+            attribute::{StringAttribute, TypeAttribute},
+            r#type::{FunctionType, IntegerType},
+        },
+    };
+    use tile_dialect::{nvgpu, nvvm};
+    let context = context();
+    let location = Location::unknown(&context);
+    let module = Module::new(location);
+    let block = Block::new(&[]);
+    let i32 = IntegerType::new(&context, 32).into();
+    block.append_operation(nvvm::read_ptx_sreg_tid_x(&context, i32, location).into());
+    block.append_operation(nvvm::barrier_0(&context, location).into());
+    let group = Type::parse(&context, "!nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>").unwrap();
+    block.append_operation(nvgpu::mbarrier_create(&context, group, location).into());
+    block.append_operation(func::r#return(&[], location));
+    let region = Region::new();
+    region.append_block(block);
+    module.body().append_operation(func::func(
+        &context,
+        StringAttribute::new(&context, "f"),
+        TypeAttribute::new(FunctionType::new(&context, &[], &[]).into()),
+        region,
+        &[],
+        location,
+    ));
+    assert!(module.as_operation().verify(), "the built module does not verify");
+    assert_eq!(
+        module.as_operation().to_string(),
+        "module {\n  func.func @f() {\n    %0 = nvvm.read.ptx.sreg.tid.x : i32\n    nvvm.barrier0\n    \
+         %1 = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>>\n    return\n  }\n}\n"
+    );
+}
+
+/// The lowerings build float infinities and NaN, and integer extremes
+/// (reduction identities), typed; they are the very attributes MLIR's
+/// parser makes of their text.
+#[test]
+fn typed_specials_match_parsed_attributes() {
+    use melior::ir::{Attribute, Type, attribute::IntegerAttribute};
+    use tile_lowering::build::{Special, float_bits, special_attribute};
+    let context = context();
+    for name in ["f32", "f16", "bf16"] {
+        let element = Type::parse(&context, name).unwrap();
+        for special in [Special::NegInf, Special::PosInf, Special::Nan] {
+            let bits = float_bits(element, special).unwrap();
+            let parsed = Attribute::parse(&context, &format!("{bits} : {name}")).unwrap();
+            assert_eq!(special_attribute(&context, element, special), Some(parsed), "{name} {special:?}");
+        }
+    }
+    let f8 = Type::parse(&context, "f8E4M3FN").unwrap();
+    assert_eq!(special_attribute(&context, f8, Special::Nan), None);
+    for bits in [8u32, 16, 32, 64] {
+        let element = Type::parse(&context, &format!("i{bits}")).unwrap();
+        let (min, max) = (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1);
+        for value in [min, max, -1, 0] {
+            let parsed = Attribute::parse(&context, &format!("{value} : i{bits}")).unwrap();
+            let typed: Attribute = IntegerAttribute::new(element, i64::try_from(value).unwrap()).into();
+            assert_eq!(typed, parsed, "{value} : i{bits}");
+        }
+    }
+}

@@ -1,15 +1,21 @@
 //! `tile.reduce` and `tile.mma`: tiles that combine elements.
 
 use crate::build::{
-    IrValue, Special, argument, float_bits, generic, identity, map, operand, push, splat_constant, tile_of, tile_type,
+    Index, IrValue, Special, affine_map, argument, generic, identity_map, operand, push, scalar_attribute,
+    special_attribute, splat_constant, tile_of, tile_type,
 };
 use crate::rewrite::pattern;
 use melior::{
     Context, RewriterBase,
+    dialect::{
+        arith::{self, CmpiPredicate},
+        ods,
+    },
     ir::{
-        Attribute, OperationRef, Type, TypeLike, ValueLike,
-        attribute::IntegerAttribute,
-        operation::{OperationBuilder, OperationLike},
+        Attribute, Block, Location, OperationRef, Type, TypeLike, ValueLike,
+        attribute::{FloatAttribute, IntegerAttribute},
+        operation::{Operation, OperationLike},
+        r#type::IntegerType,
     },
 };
 
@@ -24,35 +30,43 @@ fn reduce_kind(attribute: Attribute) -> Option<&'static str> {
     ["add", "mul", "max", "min"].into_iter().find(|k| text.ends_with(&format!("{k}>")))
 }
 
-/// The identity of a reduction, as the text of a dense element. Float
-/// infinities are written as bit patterns of the element's own width.
-fn reduce_identity(kind: &str, element: Type) -> Option<String> {
+/// The identity of a reduction as a scalar attribute of the element type.
+fn reduce_identity<'c>(context: &'c Context, kind: &str, element: Type<'c>) -> Option<Attribute<'c>> {
     let name = element.to_string();
-    let infinity = |negative: bool| float_bits(element, if negative { Special::NegInf } else { Special::PosInf });
+    let infinity =
+        |negative: bool| special_attribute(context, element, if negative { Special::NegInf } else { Special::PosInf });
     let bits = name.trim_start_matches('i').parse::<u32>().ok();
-    Some(match (kind, element.is_float()) {
-        ("add", true) => "0.0".into(),
-        ("mul", true) => "1.0".into(),
-        ("max", true) => infinity(true)?.into(),
-        ("min", true) => infinity(false)?.into(),
-        ("add", false) => "0".into(),
-        ("mul", false) => "1".into(),
-        ("max", false) => (-(1i128 << (bits? - 1))).to_string(),
-        ("min", false) => ((1i128 << (bits? - 1)) - 1).to_string(),
-        _ => return None,
-    })
+    let integer = |value: i128| Some(IntegerAttribute::new(element, i64::try_from(value).ok()?).into());
+    match (kind, element.is_float()) {
+        ("add", _) => Some(scalar_attribute(context, element, 0.0, 0)),
+        ("mul", _) => Some(scalar_attribute(context, element, 1.0, 1)),
+        ("max", true) => infinity(true),
+        ("min", true) => infinity(false),
+        ("max", false) => integer(-(1i128 << (bits? - 1))),
+        ("min", false) => integer((1i128 << (bits? - 1)) - 1),
+        _ => None,
+    }
 }
 
-fn combine_op(kind: &str, float: bool) -> &'static str {
+/// The op that combines the accumulator `a` with an element `b`.
+fn combine<'c>(
+    context: &'c Context,
+    kind: &str,
+    float: bool,
+    a: IrValue<'c>,
+    b: IrValue<'c>,
+    location: Location<'c>,
+) -> Operation<'c> {
     match (kind, float) {
-        ("add", true) => "arith.addf",
-        ("add", false) => "arith.addi",
-        ("mul", true) => "arith.mulf",
-        ("mul", false) => "arith.muli",
-        ("max", true) => "arith.maximumf",
-        ("max", false) => "arith.maxsi",
-        ("min", true) => "arith.minimumf",
-        _ => "arith.minsi",
+        ("add", true) => arith::addf(a, b, location),
+        ("add", false) => arith::addi(a, b, location),
+        ("mul", true) => arith::mulf(a, b, location),
+        ("mul", false) => arith::muli(a, b, location),
+        // melior's arith module has no maximumf.
+        ("max", true) => ods::arith::maximumf(context, a, b, location).into(),
+        ("max", false) => arith::maxsi(a, b, location),
+        ("min", true) => arith::minimumf(a, b, location),
+        _ => arith::minsi(a, b, location),
     }
 }
 
@@ -63,23 +77,23 @@ fn reduce<'c>(context: &'c Context, op: OperationRef<'c, '_>, rewriter: &Rewrite
     let dim = usize::try_from(IntegerAttribute::try_from(op.attribute("dim").ok()?).ok()?.value()).ok()?;
     let out_type = op.result(0).ok()?.r#type();
     let location = op.location();
-    let init = splat_constant(context, rewriter, out_type, &reduce_identity(kind, element)?, location)?;
+    let init = splat_constant(context, rewriter, out_type, reduce_identity(context, kind, element)?, location)?;
     let rank = in_shape.len();
-    let out_exprs = (0..rank).filter(|&d| d != dim).map(|d| format!("d{d}")).collect::<Vec<_>>();
+    let out_exprs = (0..rank).filter(|&d| d != dim).map(Index::Loop).collect::<Vec<_>>();
     let iterators = (0..rank).map(|d| if d == dim { "reduction" } else { "parallel" }).collect::<Vec<_>>();
-    let combine = combine_op(kind, element.is_float());
+    let float = element.is_float();
     generic(
         context,
         rewriter,
         &[input],
         init,
-        &[identity(rank), map(rank, &out_exprs)],
+        &[identity_map(context, rank), affine_map(context, rank, &out_exprs)],
         &iterators,
         location,
         |block| {
             let value = argument(block, 0)?;
             let acc = argument(block, 1)?;
-            push(block, OperationBuilder::new(combine, location).add_operands(&[acc, value]).add_results(&[element]))
+            push(block, combine(context, kind, float, acc, value, location))
         },
     )
 }
@@ -89,8 +103,8 @@ fn mma<'c>(context: &'c Context, op: OperationRef<'c, '_>, rewriter: &RewriterBa
     let (a, b, c) = (operand(op, 0)?, operand(op, 1)?, operand(op, 2)?);
     let (_, acc_type) = tile_type(c.r#type())?;
     let location = op.location();
-    let maps =
-        [map(3, &["d0".into(), "d2".into()]), map(3, &["d2".into(), "d1".into()]), map(3, &["d0".into(), "d1".into()])];
+    let map = |results: [usize; 2]| affine_map(context, 3, &results.map(Index::Loop));
+    let maps = [map([0, 2]), map([2, 1]), map([0, 1])];
     generic(context, rewriter, &[a, b], c, &maps, &["parallel", "parallel", "reduction"], location, |block| {
         let extend = |value: IrValue<'c>| -> Option<IrValue<'c>> {
             let name = value.r#type().to_string();
@@ -99,21 +113,14 @@ fn mma<'c>(context: &'c Context, op: OperationRef<'c, '_>, rewriter: &RewriterBa
             } else if name.starts_with("f8") {
                 f8_to_f32(context, block, value, &name, location)
             } else {
-                push(
-                    block,
-                    OperationBuilder::new("arith.extf", location).add_operands(&[value]).add_results(&[acc_type]),
-                )
+                push(block, arith::extf(value, acc_type, location))
             }
         };
         let x = extend(argument(block, 0)?)?;
         let y = extend(argument(block, 1)?)?;
         let acc = argument(block, 2)?;
-        let product =
-            push(block, OperationBuilder::new("arith.mulf", location).add_operands(&[x, y]).add_results(&[acc_type]))?;
-        push(
-            block,
-            OperationBuilder::new("arith.addf", location).add_operands(&[acc, product]).add_results(&[acc_type]),
-        )
+        let product = push(block, arith::mulf(x, y, location))?;
+        push(block, arith::addf(acc, product, location))
     })
 }
 
@@ -124,76 +131,52 @@ fn mma<'c>(context: &'c Context, op: OperationRef<'c, '_>, rewriter: &RewriterBa
 /// as f32 bits, with subnormals `m * 2^-9`.
 fn f8_to_f32<'c>(
     context: &'c Context,
-    block: &melior::ir::Block<'c>,
+    block: &Block<'c>,
     value: IrValue<'c>,
     name: &str,
-    location: melior::ir::Location<'c>,
+    location: Location<'c>,
 ) -> Option<IrValue<'c>> {
-    let ty = |text: &str| Type::parse(context, text);
-    let op = |name: &str, operands: &[IrValue<'c>], result: &str| -> Option<IrValue<'c>> {
-        push(block, OperationBuilder::new(name, location).add_operands(operands).add_results(&[ty(result)?]))
+    let int = |bits: u32| -> Type<'c> { IntegerType::new(context, bits).into() };
+    let (i8, i16, i32) = (int(8), int(16), int(32));
+    let (f16, f32) = (Type::float16(context), Type::float32(context));
+    let emit = |op: Operation<'c>| push(block, op);
+    let integer = |value: i64, r#type: Type<'c>| {
+        emit(arith::constant(context, IntegerAttribute::new(r#type, value).into(), location))
     };
-    let constant = |value: &str, r#type: &str| -> Option<IrValue<'c>> {
-        push(
-            block,
-            OperationBuilder::new("arith.constant", location)
-                .add_attributes(&[(
-                    melior::ir::Identifier::new(context, "value"),
-                    Attribute::parse(context, &format!("{value} : {type}"))?,
-                )])
-                .add_results(&[ty(r#type)?]),
-        )
+    let binary = |op: fn(IrValue<'c>, IrValue<'c>, Location<'c>) -> Operation<'c>, a: IrValue<'c>, b: IrValue<'c>| {
+        emit(op(a, b, location))
     };
-    let byte = op("arith.bitcast", &[value], "i8")?;
+    let (and, or, shl) =
+        (|a, b| binary(arith::andi, a, b), |a, b| binary(arith::ori, a, b), |a, b| binary(arith::shli, a, b));
+    let byte = emit(arith::bitcast(value, i8, location))?;
     if name == "f8E5M2" {
-        let wide = op("arith.extui", &[byte], "i16")?;
-        let high = op("arith.shli", &[wide, constant("8", "i16")?], "i16")?;
-        let half = op("arith.bitcast", &[high], "f16")?;
-        return op("arith.extf", &[half], "f32");
+        let wide = emit(arith::extui(byte, i16, location))?;
+        let high = shl(wide, integer(8, i16)?)?;
+        let half = emit(arith::bitcast(high, f16, location))?;
+        return emit(arith::extf(half, f32, location));
     }
-    let bits = op("arith.extui", &[byte], "i32")?;
-    let sign =
-        op("arith.shli", &[op("arith.andi", &[bits, constant("128", "i32")?], "i32")?, constant("24", "i32")?], "i32")?;
-    let exponent =
-        op("arith.andi", &[op("arith.shrui", &[bits, constant("3", "i32")?], "i32")?, constant("15", "i32")?], "i32")?;
-    let mantissa = op("arith.andi", &[bits, constant("7", "i32")?], "i32")?;
-    let normal = op(
-        "arith.ori",
-        &[
-            sign,
-            op(
-                "arith.ori",
-                &[
-                    op(
-                        "arith.shli",
-                        &[op("arith.addi", &[exponent, constant("120", "i32")?], "i32")?, constant("23", "i32")?],
-                        "i32",
-                    )?,
-                    op("arith.shli", &[mantissa, constant("20", "i32")?], "i32")?,
-                ],
-                "i32",
-            )?,
-        ],
-        "i32",
+    let bits = emit(arith::extui(byte, i32, location))?;
+    let sign = shl(and(bits, integer(128, i32)?)?, integer(24, i32)?)?;
+    let exponent = and(binary(arith::shrui, bits, integer(3, i32)?)?, integer(15, i32)?)?;
+    let mantissa = and(bits, integer(7, i32)?)?;
+    let normal = or(
+        sign,
+        or(
+            shl(binary(arith::addi, exponent, integer(120, i32)?)?, integer(23, i32)?)?,
+            shl(mantissa, integer(20, i32)?)?,
+        )?,
     )?;
-    let tiny = op("arith.mulf", &[op("arith.uitofp", &[mantissa], "f32")?, constant("0.001953125", "f32")?], "f32")?;
-    let subnormal = op("arith.ori", &[sign, op("arith.bitcast", &[tiny], "i32")?], "i32")?;
-    let nan = op("arith.ori", &[sign, constant("2143289344", "i32")?], "i32")?;
-    let cmp = |a: IrValue<'c>, b: IrValue<'c>| -> Option<IrValue<'c>> {
-        push(
-            block,
-            OperationBuilder::new("arith.cmpi", location)
-                .add_operands(&[a, b])
-                .add_attributes(&[(
-                    melior::ir::Identifier::new(context, "predicate"),
-                    Attribute::parse(context, "0 : i64")?,
-                )])
-                .add_results(&[ty("i1")?]),
-        )
-    };
-    let is_nan = cmp(op("arith.andi", &[bits, constant("127", "i32")?], "i32")?, constant("127", "i32")?)?;
-    let is_subnormal = cmp(exponent, constant("0", "i32")?)?;
-    let select = |c: IrValue<'c>, a: IrValue<'c>, b: IrValue<'c>| op("arith.select", &[c, a, b], "i32");
+    let tiny = binary(
+        arith::mulf,
+        emit(arith::uitofp(mantissa, f32, location))?,
+        emit(arith::constant(context, FloatAttribute::new(context, f32, 0.001953125).into(), location))?,
+    )?;
+    let subnormal = or(sign, emit(arith::bitcast(tiny, i32, location))?)?;
+    let nan = or(sign, integer(2143289344, i32)?)?;
+    let eq = |a, b| emit(arith::cmpi(context, CmpiPredicate::Eq, a, b, location));
+    let is_nan = eq(and(bits, integer(127, i32)?)?, integer(127, i32)?)?;
+    let is_subnormal = eq(exponent, integer(0, i32)?)?;
+    let select = |c, a, b| emit(arith::select(c, a, b, location));
     let result = select(is_nan, nan, select(is_subnormal, subnormal, normal)?)?;
-    op("arith.bitcast", &[result], "f32")
+    emit(arith::bitcast(result, f32, location))
 }

@@ -2,15 +2,17 @@
 //! `tile.iota`: tiles that move or make elements without arithmetic.
 
 use crate::build::{
-    IrValue, argument, attribute, empty, generic, identity, insert, map, operand, push, tile_of, tile_type,
+    Index, IrValue, affine_map, argument, empty, generic, identity_map, insert, operand, push, tile_of, tile_type,
 };
 use crate::rewrite::pattern;
 use melior::{
     Context, RewriterBase,
+    dialect::{arith, ods},
     ir::{
-        Identifier, OperationRef, TypeLike, ValueLike,
-        attribute::DenseI64ArrayAttribute,
-        operation::{OperationBuilder, OperationLike},
+        OperationRef, Type, TypeLike, ValueLike,
+        attribute::{ArrayAttribute, DenseI64ArrayAttribute, IntegerAttribute},
+        operation::OperationLike,
+        r#type::{IntegerType, RankedTensorType},
     },
 };
 
@@ -40,23 +42,24 @@ fn broadcast<'c>(
     let out_type = result_type(op)?;
     let (out_shape, _) = tile_type(out_type)?;
     let rank = out_shape.len();
-    let input_map = map(
+    let input_map = affine_map(
+        context,
         rank,
         &in_shape
             .iter()
             .zip(&out_shape)
             .enumerate()
-            .map(|(d, (i, o))| if i == o { format!("d{d}") } else { "0".into() })
+            .map(|(d, (i, o))| if i == o { Index::Loop(d) } else { Index::Constant(0) })
             .collect::<Vec<_>>(),
     );
     let location = op.location();
-    let init = empty(rewriter, out_type, location)?;
+    let init = empty(context, rewriter, out_type, location)?;
     generic(
         context,
         rewriter,
         &[input],
         init,
-        &[input_map, identity(rank)],
+        &[input_map, identity_map(context, rank)],
         &vec!["parallel"; rank],
         location,
         |block| argument(block, 0),
@@ -65,26 +68,30 @@ fn broadcast<'c>(
 
 /// Row-major reinterpretation: collapse to rank 1, expand to the new shape.
 fn reshape<'c>(context: &'c Context, op: OperationRef<'c, '_>, rewriter: &RewriterBase<'c, '_>) -> Option<IrValue<'c>> {
+    use ods::tensor;
     let input = operand(op, 0)?;
     let (in_shape, element) = tile_of(input)?;
     let out_type = result_type(op)?;
     let (out_shape, _) = tile_type(out_type)?;
     let location = op.location();
-    let all = |n: usize| format!("[[{}]]", (0..n).map(|d| d.to_string()).collect::<Vec<_>>().join(", "));
+    // `[[0, 1, ..., n-1]]`: every dim into one.
+    let all = |n: usize| -> ArrayAttribute<'c> {
+        let i64_type = IntegerType::new(context, 64).into();
+        let dims = (0..n).map(|d| IntegerAttribute::new(i64_type, d as i64).into()).collect::<Vec<_>>();
+        ArrayAttribute::new(context, &[ArrayAttribute::new(context, &dims).into()])
+    };
     let count: i64 = in_shape.iter().product();
     let flat = if in_shape.len() == 1 {
         input
     } else {
-        let flat_type = melior::ir::Type::parse(context, &format!("tensor<{count}x{element}>"))?;
+        let flat_type = RankedTensorType::new(&[u64::try_from(count).ok()?], element, None).into();
         insert(
             rewriter,
-            OperationBuilder::new("tensor.collapse_shape", location)
-                .add_operands(&[input])
-                .add_results(&[flat_type])
-                .add_attributes(&[(
-                    Identifier::new(context, "reassociation"),
-                    attribute(context, &all(in_shape.len()))?,
-                )]),
+            tensor::CollapseShapeOperation::builder(context, location)
+                .result(flat_type)
+                .src(input)
+                .reassociation(all(in_shape.len()))
+                .build(),
         )?
     };
     if out_shape.len() == 1 {
@@ -92,16 +99,13 @@ fn reshape<'c>(context: &'c Context, op: OperationRef<'c, '_>, rewriter: &Rewrit
     }
     insert(
         rewriter,
-        OperationBuilder::new("tensor.expand_shape", location)
-            .add_operands(&[flat])
-            .add_results(&[out_type])
-            .add_attributes(&[
-                (Identifier::new(context, "reassociation"), attribute(context, &all(out_shape.len()))?),
-                (
-                    Identifier::new(context, "static_output_shape"),
-                    DenseI64ArrayAttribute::new(context, &out_shape).into(),
-                ),
-            ]),
+        tensor::ExpandShapeOperation::builder(context, location)
+            .result(out_type)
+            .src(flat)
+            .output_shape(&[])
+            .reassociation(all(out_shape.len()))
+            .static_output_shape(DenseI64ArrayAttribute::new(context, &out_shape).into())
+            .build(),
     )
 }
 
@@ -110,32 +114,30 @@ fn permute<'c>(context: &'c Context, op: OperationRef<'c, '_>, rewriter: &Rewrit
     let input = operand(op, 0)?;
     let permutation = DenseI64ArrayAttribute::try_from(op.attribute("permutation").ok()?).ok()?;
     let rank = permutation.len();
-    let mut input_exprs = vec![String::new(); rank];
+    let mut input_exprs = vec![None; rank];
     for i in 0..rank {
         let p = usize::try_from(permutation.element(i).ok()?).ok()?;
-        *input_exprs.get_mut(p)? = format!("d{i}");
+        *input_exprs.get_mut(p)? = Some(Index::Loop(i));
     }
+    let input_exprs = input_exprs.into_iter().collect::<Option<Vec<_>>>()?;
     let out_type = result_type(op)?;
     let location = op.location();
-    let init = empty(rewriter, out_type, location)?;
+    let init = empty(context, rewriter, out_type, location)?;
     generic(
         context,
         rewriter,
         &[input],
         init,
-        &[map(rank, &input_exprs), identity(rank)],
+        &[affine_map(context, rank, &input_exprs), identity_map(context, rank)],
         &vec!["parallel"; rank],
         location,
         |block| argument(block, 0),
     )
 }
 
-fn splat<'c>(_context: &'c Context, op: OperationRef<'c, '_>, rewriter: &RewriterBase<'c, '_>) -> Option<IrValue<'c>> {
+fn splat<'c>(context: &'c Context, op: OperationRef<'c, '_>, rewriter: &RewriterBase<'c, '_>) -> Option<IrValue<'c>> {
     let scalar = operand(op, 0)?;
-    insert(
-        rewriter,
-        OperationBuilder::new("tensor.splat", op.location()).add_operands(&[scalar]).add_results(&[result_type(op)?]),
-    )
+    insert(rewriter, ods::tensor::splat(context, result_type(op)?, scalar, &[], op.location()))
 }
 
 /// Element `i` is `i`, converted from `index` to the element type.
@@ -143,26 +145,18 @@ fn iota<'c>(context: &'c Context, op: OperationRef<'c, '_>, rewriter: &RewriterB
     let out_type = result_type(op)?;
     let (_, element) = tile_type(out_type)?;
     let location = op.location();
-    let init = empty(rewriter, out_type, location)?;
-    let i64_type = melior::ir::Type::parse(context, "i64")?;
-    generic(context, rewriter, &[], init, &[identity(1)], &["parallel"], location, |block| {
+    let init = empty(context, rewriter, out_type, location)?;
+    let i64_type: Type<'c> = IntegerType::new(context, 64).into();
+    generic(context, rewriter, &[], init, &[identity_map(context, 1)], &["parallel"], location, |block| {
         let index = push(
             block,
-            OperationBuilder::new("linalg.index", location)
-                .add_attributes(&[(Identifier::new(context, "dim"), attribute(context, "0 : i64")?)])
-                .add_results(&[melior::ir::Type::index(context)]),
+            ods::linalg::index(context, Type::index(context), IntegerAttribute::new(i64_type, 0), location),
         )?;
         if element.is_float() {
-            let wide = push(
-                block,
-                OperationBuilder::new("arith.index_castui", location).add_operands(&[index]).add_results(&[i64_type]),
-            )?;
-            push(block, OperationBuilder::new("arith.uitofp", location).add_operands(&[wide]).add_results(&[element]))
+            let wide = push(block, arith::index_castui(index, i64_type, location))?;
+            push(block, arith::uitofp(wide, element, location))
         } else {
-            push(
-                block,
-                OperationBuilder::new("arith.index_castui", location).add_operands(&[index]).add_results(&[element]),
-            )
+            push(block, arith::index_castui(index, element, location))
         }
     })
 }
