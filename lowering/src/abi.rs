@@ -24,7 +24,10 @@ pub fn tma_attribute<'c>(context: &'c Context, descriptor: &TmaDescriptor) -> At
         &[
             (Identifier::new(context, TMA_ARG), IntegerAttribute::new(i64_type, descriptor.arg as i64).into()),
             (Identifier::new(context, TMA_BOX), DenseI64ArrayAttribute::new(context, &box_shape).into()),
-            (Identifier::new(context, TMA_SWIZZLE), IntegerAttribute::new(i64_type, i64::from(descriptor.swizzle)).into()),
+            (
+                Identifier::new(context, TMA_SWIZZLE),
+                IntegerAttribute::new(i64_type, i64::from(descriptor.swizzle)).into(),
+            ),
         ],
     )
     .into()

@@ -13,8 +13,8 @@ use melior::{
     pass::PassManager,
 };
 use std::path::Path;
-use tile_dialect::diagnostics::capture;
 use tile_abi::{DType, Param, ScalarType, Signature};
+use tile_dialect::diagnostics::capture;
 
 /// Errors of compiling a tile program.
 #[derive(Debug, thiserror::Error)]

@@ -68,6 +68,7 @@ use crate::{
     rewrite::{IrValue, constant_index, defined_outside, defining_op, detach, emit_error, op_name, single_use},
     to_gpu::block_size,
 };
+use melior::dialect::arith::CmpiPredicate;
 use melior::{
     Context, ContextRef,
     ir::{
@@ -112,7 +113,9 @@ impl<'c> RunExternalPass<'c> for Distribute {
         operation.walk(WalkOrder::PreOrder, |op| {
             match op.name().as_string_ref().as_str() {
                 Ok("scf.parallel") if !inside_parallel(op) => loops.push(op.to_raw()),
-                Ok("memref.store" | "vector.store") if !inside_parallel(op) && !op.has_attribute(tile_dialect::attrs::DISTRIBUTED) => {
+                Ok("memref.store" | "vector.store")
+                    if !inside_parallel(op) && !op.has_attribute(tile_dialect::attrs::DISTRIBUTED) =>
+                {
                     stray.push(op.to_raw())
                 }
                 _ => {}
@@ -152,7 +155,7 @@ fn guard<'c>(context: &'c Context, store: OperationRef<'c, '_>) -> Option<()> {
     let here = At::before(context, store)?;
     here.void("gpu.barrier", &[], &[])?;
     let thread = here.gpu_query("gpu.thread_id")?;
-    let first = here.op("arith.cmpi", &[thread, here.index(0)?], &["i1"], &[("predicate", "0 : i64")])?;
+    let first = here.cmpi(CmpiPredicate::Eq, thread, here.index(0)?)?;
     let then = here.scf_if(first, false)?.pop()?;
     here.void("gpu.barrier", &[], &[])?;
     // SAFETY: the store and the `then` block's terminator are alive; the
@@ -161,7 +164,6 @@ fn guard<'c>(context: &'c Context, store: OperationRef<'c, '_>) -> Option<()> {
     unsafe { OperationRefMut::from_raw(store.to_raw()) }.move_before(then.before?);
     Some(())
 }
-
 
 fn inside_parallel(op: OperationRef) -> bool {
     let mut parent = op.parent_operation();
@@ -392,7 +394,7 @@ fn warp_reduce<'c>(context: &'c Context, found: &Reduction, lane: IrValue<'c>) -
     }
     // Lane 0 folds the warp's result into the element.
     let zero = at.index(0)?;
-    let first = at.op("arith.cmpi", &[lane, zero], &["i1"], &[("predicate", "0 : i64")])?;
+    let first = at.cmpi(CmpiPredicate::Eq, lane, zero)?;
     let inside = at.scf_if(first, false)?.pop()?;
     let mut operands = vec![memref];
     operands.extend(&value_indices);

@@ -280,8 +280,14 @@ fn kernel_to_gpu<'c>(
     // Descriptor arguments and the kernel a variant belongs to, which
     // the bundle's metadata is read from.
     let mut carried = Vec::new();
-    for key in ["arg_attrs", tile_dialect::attrs::VARIANT_OF, tile_dialect::attrs::PERSISTENT, "nvvm.minctasm", "nvvm.cluster_dim", tile_dialect::attrs::SPLIT_K]
-    {
+    for key in [
+        "arg_attrs",
+        tile_dialect::attrs::VARIANT_OF,
+        tile_dialect::attrs::PERSISTENT,
+        "nvvm.minctasm",
+        "nvvm.cluster_dim",
+        tile_dialect::attrs::SPLIT_K,
+    ] {
         if let Ok(value) = kernel.attribute(key) {
             carried.push((Identifier::new(context, key), value));
         }
@@ -301,7 +307,10 @@ fn kernel_to_gpu<'c>(
                     Identifier::new(context, "known_block_size"),
                     Attribute::parse(context, &format!("array<i32: {block_size}, 1, 1>"))?,
                 ),
-                (Identifier::new(context, tile_dialect::attrs::SHARED_MEMORY), Attribute::parse(context, &format!("{total} : i64"))?),
+                (
+                    Identifier::new(context, tile_dialect::attrs::SHARED_MEMORY),
+                    Attribute::parse(context, &format!("{total} : i64"))?,
+                ),
             ])
             .add_attributes(&carried)
             .add_regions([region])

@@ -39,8 +39,8 @@ use melior::{
     },
 };
 use std::collections::BTreeMap;
-use tile_dialect::types::PartitionViewType;
 use tile_abi::Config;
+use tile_dialect::types::PartitionViewType;
 
 /// The compiler's version and a hash of its source: part of every tuning
 /// key, so that a new compiler tunes anew.

@@ -53,6 +53,7 @@ use crate::{
     pass::{PassInfo, TilePass},
     rewrite::{IrValue, constant_index, detach, op_name, single_use},
 };
+use melior::dialect::arith::CmpiPredicate;
 use melior::{
     Context, ContextRef,
     ir::{
@@ -314,7 +315,7 @@ fn vectorize(context: &Context, copy: &Copy) -> Option<()> {
     // there are any (a uniform branch, so the common case pays no extra
     // loop or barrier).
     let covered = inner.index_op("arith.muli", &[vectors, lanes])?;
-    let ragged = inner.op("arith.cmpi", &[covered, extent], &["i1"], &[("predicate", "1 : i64")])?;
+    let ragged = inner.cmpi(CmpiPredicate::Ne, covered, extent)?;
     let tail_at = inner.scf_if(ragged, false)?.pop()?;
     // SAFETY: cloning a live op gives a new, unparented op, which the tail
     // branch's block takes ownership of (before its yield, which is alive).
@@ -337,5 +338,5 @@ fn vectorize(context: &Context, copy: &Copy) -> Option<()> {
 /// `value % divisor == 0`.
 fn divides<'c>(at: &At<'c, '_>, value: IrValue<'c>, divisor: IrValue<'c>, zero: IrValue<'c>) -> Option<IrValue<'c>> {
     let rest = at.index_op("arith.remui", &[value, divisor])?;
-    at.op("arith.cmpi", &[rest, zero], &["i1"], &[("predicate", "0 : i64")])
+    at.cmpi(CmpiPredicate::Eq, rest, zero)
 }

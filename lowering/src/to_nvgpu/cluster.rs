@@ -31,6 +31,7 @@
 
 use super::IrValue;
 use crate::build::At;
+use melior::dialect::arith::CmpiPredicate;
 use melior::{
     Context,
     ir::{BlockLike, OperationRef, RegionLike, operation::OperationLike},
@@ -80,9 +81,9 @@ pub(super) fn shares<'c>(
     own: &[IrValue<'c>],
     partner: &[IrValue<'c>],
 ) -> Option<IrValue<'c>> {
-    let mut all = at.op("arith.cmpi", &[peer, tiles], &["i1"], &[("predicate", "6 : i64")])?;
+    let mut all = at.cmpi(CmpiPredicate::Ult, peer, tiles)?;
     for (&mine, &theirs) in own.iter().zip(partner) {
-        let same = at.op("arith.cmpi", &[mine, theirs], &["i1"], &[("predicate", "0 : i64")])?;
+        let same = at.cmpi(CmpiPredicate::Eq, mine, theirs)?;
         all = at.op("arith.andi", &[all, same], &["i1"], &[])?;
     }
     Some(all)
@@ -116,7 +117,7 @@ pub(super) fn release<'c>(
     share: IrValue<'c>,
     rank: IrValue<'c>,
 ) -> Option<()> {
-    let second = at.op("arith.cmpi", &[lane, at.index(1)?], &["i1"], &[("predicate", "0 : i64")])?;
+    let second = at.cmpi(CmpiPredicate::Eq, lane, at.index(1)?)?;
     let away = at.op("arith.andi", &[second, share], &["i1"], &[])?;
     let branches = at.scf_if(away, true)?;
     let remote = &branches[0];

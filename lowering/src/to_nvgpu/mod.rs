@@ -160,6 +160,7 @@ use crate::{
     pass::{PassInfo, TilePass},
     rewrite::{IrValue, argument_of, defined_outside, defining_op, detach, op_name, single_use},
 };
+use melior::dialect::arith::CmpiPredicate;
 use melior::{
     Context, ContextRef,
     ir::{
@@ -228,7 +229,10 @@ impl<'c> RunExternalPass<'c> for ConvertTileToNvgpu {
         let mut next = body.first_operation();
         while let Some(op) = next {
             next = op.next_in_block();
-            if op_name(op) == "func.func" && op.has_attribute(tile_dialect::attrs::KERNEL) && !op.has_attribute(tile_dialect::attrs::VARIANT_OF) {
+            if op_name(op) == "func.func"
+                && op.has_attribute(tile_dialect::attrs::KERNEL)
+                && !op.has_attribute(tile_dialect::attrs::VARIANT_OF)
+            {
                 kernels.push(op.to_raw());
             }
         }
@@ -396,7 +400,8 @@ fn add_variant<'c>(context: &'c Context, kernel: OperationRef<'c, '_>) -> Option
             "nvvm.cluster_dim",
             Attribute::parse(context, &format!("array<i32: {}, 1, 1>", split::WAYS))?,
         );
-        variant_mut.set_attribute(tile_dialect::attrs::SPLIT_K, Attribute::parse(context, &format!("{} : i64", split::WAYS))?);
+        variant_mut
+            .set_attribute(tile_dialect::attrs::SPLIT_K, Attribute::parse(context, &format!("{} : i64", split::WAYS))?);
     }
     if persistent {
         variant_mut.set_attribute(tile_dialect::attrs::PERSISTENT, Attribute::unit(context));
@@ -761,13 +766,13 @@ fn rewrite<'c>(
     let c0 = pre.index(0)?;
     let c1 = pre.index(1)?;
     let thread = pre.gpu_query("gpu.thread_id")?;
-    let leader = pre.op("arith.cmpi", &[thread, c0], &["i1"], &[("predicate", "0 : i64")])?;
+    let leader = pre.cmpi(CmpiPredicate::Eq, thread, c0)?;
     // The thread that stores a persistent block's output tiles: thread 0,
     // or in ping-pong each warpgroup's first.
     let storer = match pingpong {
         true => {
             let first = pre.index_op("arith.remui", &[thread, pre.index(WARPGROUP)?])?;
-            pre.op("arith.cmpi", &[first, c0], &["i1"], &[("predicate", "0 : i64")])?
+            pre.cmpi(CmpiPredicate::Eq, first, c0)?
         }
         false => leader,
     };
@@ -810,7 +815,7 @@ fn rewrite<'c>(
         Some(_) => {
             let lane = pre.index_op("arith.remui", &[thread, pre.index(32)?])?;
             let lanes = pre.index(if cluster { cluster::CTAS } else { 1 })?;
-            (Some(lane), Some(pre.op("arith.cmpi", &[lane, lanes], &["i1"], &[("predicate", "6 : i64")])?))
+            (Some(lane), Some(pre.cmpi(CmpiPredicate::Ult, lane, lanes)?))
         }
         None => (None, None),
     };
@@ -934,12 +939,7 @@ fn rewrite<'c>(
             let col = at.index_op("arith.addi", &[b_col, at.index(chunk * SWIZZLE_COLUMNS)?])?;
             at.void("nvgpu.tma.async.load", &[b_part, barrier, b_desc, col, b_row, stage, alone], &tma)?;
             if let Some((share, rank)) = shared {
-                let mine = at.op(
-                    "arith.cmpi",
-                    &[rank, at.index(chunk % cluster::CTAS)?],
-                    &["i1"],
-                    &[("predicate", "0 : i64")],
-                )?;
+                let mine = at.cmpi(CmpiPredicate::Eq, rank, at.index(chunk % cluster::CTAS)?)?;
                 let both = at.op(
                     "arith.andi",
                     &[at.op("arith.andi", &[predicate, share], &["i1"], &[])?, mine],
@@ -1015,7 +1015,7 @@ fn rewrite<'c>(
     };
     // Whether the iteration at `at_iv` exists, for the leader only.
     let exists = |at: &At<'c, '_>, at_iv: IrValue<'c>| -> Option<IrValue<'c>> {
-        let inside = at.op("arith.cmpi", &[at_iv, limit], &["i1"], &[("predicate", "2 : i64")])?;
+        let inside = at.cmpi(CmpiPredicate::Slt, at_iv, limit)?;
         at.op("arith.andi", &[inside, leader], &["i1"], &[])
     };
     // In a cluster, this block's rank in it.
@@ -1054,10 +1054,8 @@ fn rewrite<'c>(
         // on the (warp-uniform) warpgroup and the requests are predicated:
         // a branch on the thread would put the consumers' wgmma after a
         // divergent path, which ptxas serialises (warning C7520).
-        let producer_group =
-            pre.op("arith.cmpi", &[warpgroup, pre.index(warpgroups)?], &["i1"], &[("predicate", "0 : i64")])?;
-        let first_producer =
-            pre.op("arith.cmpi", &[thread, pre.index(warpgroups * WARPGROUP)?], &["i1"], &[("predicate", "0 : i64")])?;
+        let producer_group = pre.cmpi(CmpiPredicate::Eq, warpgroup, pre.index(warpgroups)?)?;
+        let first_producer = pre.cmpi(CmpiPredicate::Eq, thread, pre.index(warpgroups * WARPGROUP)?)?;
         // Persistent, the consumers' part is the else branch: with each
         // role one side of an if/else, `setmaxnreg` moves registers from
         // the producer (which needs few) to the consumers.
@@ -1102,8 +1100,7 @@ fn rewrite<'c>(
         // The consumers' loop: none of its iterations for the producer. (A
         // persistent block's consumers are the else branch instead.)
         if flat.is_none() {
-            let consumer =
-                pre.op("arith.cmpi", &[warpgroup, pre.index(warpgroups)?], &["i1"], &[("predicate", "6 : i64")])?;
+            let consumer = pre.cmpi(CmpiPredicate::Ult, warpgroup, pre.index(warpgroups)?)?;
             let bound = pre.op("arith.select", &[consumer, upper, lower], &["index"], &[])?;
             // SAFETY: operand 1 of the live scf.for is its upper bound, an index.
             unsafe { mlir_sys::mlirOperationSetOperand(for_op.to_raw(), 1, bound.to_raw()) };
@@ -1219,7 +1216,7 @@ fn rewrite<'c>(
         // mma i-1 has completed (waitGroup 1): its stage is released. A
         // persistent block releases the last stage of a tile after its K
         // loop, with that tile's sharing.
-        let later = after_mma.op("arith.cmpi", &[iv, lower], &["i1"], &[("predicate", "8 : i64")])?;
+        let later = after_mma.cmpi(CmpiPredicate::Ugt, iv, lower)?;
         let now = after_mma.op("arith.andi", &[signalling, later], &["i1"], &[])?;
         let then = after_mma.scf_if(now, false)?.into_iter().next()?;
         let previous = then.index_op("arith.remui", &[then.index_op("arith.subi", &[iteration, c1])?, ring])?;
@@ -1229,8 +1226,8 @@ fn rewrite<'c>(
             // once the TMA has read it, the storer releases it for every
             // consumer warp, after this tile's first wgmma is issued (the
             // read is then overlapped with it).
-            let first = after_mma.op("arith.cmpi", &[iv, lower], &["i1"], &[("predicate", "0 : i64")])?;
-            let earlier = after_mma.op("arith.cmpi", &[outer.base, c0], &["i1"], &[("predicate", "8 : i64")])?;
+            let first = after_mma.cmpi(CmpiPredicate::Eq, iv, lower)?;
+            let earlier = after_mma.cmpi(CmpiPredicate::Ugt, outer.base, c0)?;
             let now = after_mma.op(
                 "arith.andi",
                 &[after_mma.op("arith.andi", &[first, earlier], &["i1"], &[])?, storer],
@@ -1256,7 +1253,7 @@ fn rewrite<'c>(
             // `ahead` steps only.
             Some(outer) => {
                 let j = after_mma.index_op("arith.addi", &[iv, after_mma.index(ahead)?])?;
-                let within = after_mma.op("arith.cmpi", &[j, upper], &["i1"], &[("predicate", "6 : i64")])?;
+                let within = after_mma.cmpi(CmpiPredicate::Ult, j, upper)?;
                 let branches = after_mma.scf_if(within, true)?;
                 issue(
                     &branches[0],
@@ -1319,7 +1316,7 @@ fn rewrite<'c>(
     if let (Some(outer), Some(signalling), false) = (&outer, signalling, deferred) {
         // The tile's last wgmma has completed: its stage is free for the
         // next tile's operands.
-        let some = post.op("arith.cmpi", &[upper, lower], &["i1"], &[("predicate", "8 : i64")])?;
+        let some = post.cmpi(CmpiPredicate::Ugt, upper, lower)?;
         let now = post.op("arith.andi", &[signalling, some], &["i1"], &[])?;
         let then = post.scf_if(now, false)?.into_iter().next()?;
         let last = then.index_op("arith.subi", &[then.index_op("arith.addi", &[outer.base, upper])?, c1])?;
@@ -1399,18 +1396,15 @@ fn rewrite<'c>(
     // for its own), so no warp still reads the ring the tile overwrites.
     post.void("gpu.barrier", &[], &[])?;
     if let (Some(store), Some(descriptor)) = (&found.store, output) {
-        let consumer = if producer {
-            Some(post.op("arith.cmpi", &[warpgroup, post.index(warpgroups)?], &["i1"], &[("predicate", "6 : i64")])?)
-        } else {
-            None
-        };
+        let consumer =
+            if producer { Some(post.cmpi(CmpiPredicate::Ult, warpgroup, post.index(warpgroups)?)?) } else { None };
         // With split-K, rank 1's sums join rank 0's, which stores them.
         let (result, leader) = match split {
             Some(rank) => {
                 let threads = warpgroups * WARPGROUP;
                 let partials = split::Partials { raw, offset: partials_offset, thread, threads, consumer, rank };
                 let sum = split::reduce(&post, result, &accumulator, &partials, rows, n)?;
-                let first = post.op("arith.cmpi", &[rank, c0], &["i1"], &[("predicate", "0 : i64")])?;
+                let first = post.cmpi(CmpiPredicate::Eq, rank, c0)?;
                 (sum, post.op("arith.andi", &[leader, first], &["i1"], &[])?)
             }
             None => (result, leader),
@@ -1452,8 +1446,7 @@ fn rewrite<'c>(
     // The producer warpgroup holds no accumulator (its warps would store
     // past the tile).
     let store = if producer {
-        let consumer =
-            post.op("arith.cmpi", &[warpgroup, post.index(warpgroups)?], &["i1"], &[("predicate", "6 : i64")])?;
+        let consumer = post.cmpi(CmpiPredicate::Ult, warpgroup, post.index(warpgroups)?)?;
         let then = post.scf_if(consumer, false)?.into_iter().next()?;
         then.void("nvgpu.warpgroup.mma.store", &[result, share], &[])?
     } else {

@@ -46,6 +46,7 @@ use crate::{
     build::At,
     rewrite::{defining_op, detach, op_name},
 };
+use melior::dialect::arith::CmpiPredicate;
 use melior::{
     Context,
     ir::{
@@ -106,7 +107,7 @@ pub(super) fn prepare<'c>(
     let first = at.index_op("arith.ceildivui", &[trips, at.index(WAYS)?])?;
     let middle = at.index_op("arith.addi", &[lower, at.index_op("arith.muli", &[first, step])?])?;
     let middle = at.index_op("arith.minsi", &[middle, upper])?;
-    let leads = at.op("arith.cmpi", &[rank, at.index(0)?], &["i1"], &[("predicate", "0 : i64")])?;
+    let leads = at.cmpi(CmpiPredicate::Eq, rank, at.index(0)?)?;
     let new_lower = at.op("arith.select", &[leads, lower, middle], &["index"], &[])?;
     let new_upper = at.op("arith.select", &[leads, middle, upper], &["index"], &[])?;
     // SAFETY: operands 0 and 1 of the live scf.for are its bounds, set to
@@ -189,7 +190,7 @@ pub(super) fn reduce<'c>(
     // Both blocks are running (the start's arrival): rank 0's shared
     // memory may be written.
     at.void("nvvm.cluster.wait", &[], &[("aligned", "unit")])?;
-    let partner = at.op("arith.cmpi", &[rank, at.index(0)?], &["i1"], &[("predicate", "1 : i64")])?;
+    let partner = at.cmpi(CmpiPredicate::Ne, rank, at.index(0)?)?;
     let writes = match consumer {
         Some(consumer) => at.op("arith.andi", &[partner, consumer], &["i1"], &[])?,
         None => partner,
