@@ -25,11 +25,12 @@
 //! terminal; otherwise one line reports the choice.
 
 use crate::{Error, Result};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::{Deserialize, Serialize};
 use std::{
     collections::HashMap,
     fmt::Display,
-    io::{IsTerminal, Write},
+    io::IsTerminal,
     path::{Path, PathBuf},
     sync::Mutex,
 };
@@ -265,7 +266,8 @@ impl Tuner {
 
     fn write(&self, key: &TuneKey, config: &Config, ms: f64) -> std::result::Result<(), CacheError> {
         let (Some(path), Some(dir)) = (self.path(key), self.dir.as_ref()) else { return Ok(()) };
-        let failed = |at: &Path, reason: &dyn Display| CacheError { path: at.to_path_buf(), reason: reason.to_string() };
+        let failed =
+            |at: &Path, reason: &dyn Display| CacheError { path: at.to_path_buf(), reason: reason.to_string() };
         let entry = Entry { key: key.clone(), config: config.clone(), ms };
         let text = serde_json::to_string_pretty(&entry).map_err(|e| failed(&path, &e))?;
         std::fs::create_dir_all(dir).map_err(|e| failed(dir, &e))?;
@@ -334,42 +336,39 @@ fn default_dir() -> Option<PathBuf> {
     Some(base.join("tile").join("tune"))
 }
 
-/// A one-line progress bar on standard error.
-struct Progress {
-    on: bool,
-    kernel: String,
-    total: usize,
-}
+/// A one-line progress bar on standard error, when `on`: the kernel, how
+/// many configurations were measured, and the fastest so far.
+struct Progress(Option<ProgressBar>);
 
 impl Progress {
     fn new(on: bool, kernel: &str, total: usize) -> Self {
-        let bar = Self { on, kernel: kernel.to_string(), total };
-        bar.draw(0, None);
-        bar
+        if !on {
+            return Self(None);
+        }
+        Self::to(ProgressDrawTarget::stderr(), kernel, total)
+    }
+
+    fn to(target: ProgressDrawTarget, kernel: &str, total: usize) -> Self {
+        let style = ProgressStyle::with_template("tuning @{prefix} [{bar:24}] {pos}/{len}{msg}")
+            .expect("the template is valid")
+            .progress_chars("#.");
+        let bar =
+            ProgressBar::with_draw_target(Some(total as u64), target).with_style(style).with_prefix(kernel.to_string());
+        // Drawn at once, before the first (possibly long) measurement.
+        bar.tick();
+        Self(Some(bar))
     }
 
     fn draw(&self, done: usize, best: Option<&(Config, f64)>) {
-        if !self.on {
-            return;
+        if let Some(bar) = &self.0 {
+            bar.set_message(best.map_or(String::new(), |(config, ms)| format!(" best {ms:.4} ms ({config})")));
+            bar.set_position(done as u64);
         }
-        const WIDTH: usize = 24;
-        let filled = done * WIDTH / self.total.max(1);
-        let best = best.map_or(String::new(), |(config, ms)| format!(" best {ms:.4} ms ({config})"));
-        let mut stderr = std::io::stderr();
-        let _ = write!(
-            stderr,
-            "\r\x1b[2Ktuning @{} [{}{}] {done}/{}{best}",
-            self.kernel,
-            "#".repeat(filled),
-            ".".repeat(WIDTH - filled),
-            self.total
-        );
-        let _ = stderr.flush();
     }
 
     fn finish(&self) {
-        if self.on {
-            let _ = write!(std::io::stderr(), "\r\x1b[2K");
+        if let Some(bar) = &self.0 {
+            bar.finish_and_clear();
         }
     }
 }
@@ -474,6 +473,58 @@ mod tests {
         let tuned = Tuner::new(None).with_progress(false).tune(&key("a"), &configs, time).unwrap();
         assert_eq!((tuned.config.get("n"), tuned.ms), (Some(2), Some(1.0)));
         assert_eq!(tuned.tried.len(), 5);
+    }
+
+    /// A terminal that records what is drawn on it.
+    #[derive(Debug, Default, Clone)]
+    struct Screen(std::sync::Arc<Mutex<Vec<String>>>);
+
+    impl indicatif::TermLike for Screen {
+        fn width(&self) -> u16 {
+            200
+        }
+        fn move_cursor_up(&self, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn move_cursor_down(&self, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn move_cursor_right(&self, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn move_cursor_left(&self, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn write_line(&self, s: &str) -> std::io::Result<()> {
+            self.write_str(s)
+        }
+        fn write_str(&self, s: &str) -> std::io::Result<()> {
+            self.0.lock().unwrap().push(s.to_string());
+            Ok(())
+        }
+        fn clear_line(&self) -> std::io::Result<()> {
+            self.write_str("<clear>")
+        }
+        fn flush(&self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn the_progress_bar_shows_the_kernel_the_count_and_the_best() {
+        let screen = Screen::default();
+        let bar = Progress::to(ProgressDrawTarget::term_like(Box::new(screen.clone())), "matmul", 3);
+        bar.draw(1, Some(&(config(&[("n", 2)]), 1.5)));
+        bar.draw(2, Some(&(config(&[("n", 2)]), 1.5)));
+        bar.finish();
+        let drawn = screen.0.lock().unwrap().clone();
+        let shown = |line: &str| drawn.iter().any(|d| d == line);
+        assert!(shown("tuning @matmul [........................] 0/3"), "{drawn:?}");
+        assert!(shown("tuning @matmul [########................] 1/3 best 1.5000 ms (n=2)"), "{drawn:?}");
+        assert!(shown("tuning @matmul [################........] 2/3 best 1.5000 ms (n=2)"), "{drawn:?}");
+        assert_eq!(drawn.last().map(String::as_str), Some("<clear>"), "{drawn:?}");
+        // Off, it draws nothing (and has nothing to draw on).
+        assert!(Progress::new(false, "matmul", 3).0.is_none());
     }
 
     #[test]
