@@ -54,7 +54,8 @@ def check(name, got, want, atol, rtol):
     global failures
     got = np.asarray(got, dtype=np.float64)
     want = np.asarray(want, dtype=np.float64)
-    bad = ~(np.abs(got - want) <= atol + rtol * np.abs(want))
+    # Equal infinities (padding) are equal; a NaN never is.
+    bad = ~((got == want) | (np.abs(got - want) <= atol + rtol * np.abs(want)))
     status = 'ok' if not bad.any() else f'FAIL ({bad.sum()} of {bad.size} differ, max error {np.nanmax(np.abs(got - want)):.3g}, nan {np.isnan(got).sum()})'
     print(f'{name}: {status}', flush=True)
     failures += bool(bad.any())
@@ -228,9 +229,25 @@ def transpose3d():
     check('transpose3d M', got_m, x.max(2), atol=0, rtol=0)
 
 
+def far_coordinates():
+    # The bounds rule at the edges: coordinates past either end (also where
+    # coordinate x 16 wraps in 64 bits) read -inf padding and write nothing.
+    x = rng.uniform(-1, 1, 40).astype(np.float32)
+    for at in [0, 2, 3, -1, 2**63 - 1, 2**60 + 1, -2**63]:
+        y = np.full(16, np.nan, np.float32); z = rng.uniform(-1, 1, 40).astype(np.float32)
+        got_y, got_z = run('tests/kernels/far_coordinates.mlir', (1,), [x, y, z], scalars=[at], outputs=[1, 2])
+        first = at * 16 if 0 <= at * 16 < 40 else None
+        want_y = np.array([x[first + e] if first is not None and first + e < 40 else -np.inf for e in range(16)])
+        want_z = z.astype(np.float64).copy()
+        if first is not None:
+            want_z[first:first + 16] = 7.0
+        check(f'far_coordinates {at} Y', got_y, want_y, atol=0, rtol=0)
+        check(f'far_coordinates {at} Z', got_z, want_z, atol=0, rtol=0)
+
+
 for name, f in [('softmax', softmax), ('layernorm', layernorm), ('fused_elementwise', fused),
                 ('fused_elementwise ragged', fused_ragged), ('one_element', one_element),
-                ('column_sum', column_sum), ('transpose3d', transpose3d)]:
+                ('column_sum', column_sum), ('transpose3d', transpose3d), ('far_coordinates', far_coordinates)]:
     case(name, f)
 print(f'gpu_check: {failures} failures' + (' (under compute-sanitizer memcheck)' if memcheck else ''))
 sys.exit(1 if failures else 0)

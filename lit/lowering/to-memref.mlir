@@ -1,14 +1,21 @@
 // RUN: tile-opt %s -split-input-file --convert-tile-to-memref | FileCheck %s
 
-// A load clamps the tile's rows [4i, 4i+4) to [0, dim), reads that part
+// A load clamps the tile coordinate to [-1, dim/4 + 1] (so that 4i cannot
+// wrap), then the tile's rows [4i, 4i+4) to [0, dim), reads that part
 // through a subview and inserts it into a tile of the padding value.
 // CHECK-LABEL: func.func @load_neg_inf
 // CHECK-SAME: (%[[X:.*]]: memref<?x8xf32>, %[[I:.*]]: index)
 // CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG: %[[CM1:.*]] = arith.constant -1 : index
 // CHECK-DAG: %[[PAD:.*]] = arith.constant dense<0xFF800000> : tensor<4x8xf32>
 // CHECK: %[[DIM:.*]] = memref.dim %[[X]], %[[C0]]
-// CHECK: %[[FIRST:.*]] = arith.muli %[[I]], %[[C4]]
+// CHECK: %[[TILES:.*]] = arith.divui %[[DIM]], %[[C4]]
+// CHECK: %[[BEYOND:.*]] = arith.addi %[[TILES]], %[[C1]]
+// CHECK: %[[AT0:.*]] = arith.maxsi %[[I]], %[[CM1]]
+// CHECK: %[[AT:.*]] = arith.minsi %[[AT0]], %[[BEYOND]]
+// CHECK: %[[FIRST:.*]] = arith.muli %[[AT]], %[[C4]]
 // CHECK: %[[END:.*]] = arith.addi %[[FIRST]], %[[C4]]
 // CHECK: %[[LO0:.*]] = arith.maxsi %[[FIRST]], %[[C0]]
 // CHECK: %[[LO:.*]] = arith.minsi %[[LO0]], %[[DIM]]

@@ -26,7 +26,12 @@
 // CHECK:         %[[SB:.*]] = memref.view %[[RAW]][%c65536][] : memref<131072xi8, #gpu.address_space<workgroup>> to memref<4x64x128xf16, #gpu.address_space<workgroup>>
 // CHECK:         builtin.unrealized_conversion_cast %[[TA]] : !llvm.ptr to !nvgpu.tensormap.descriptor<tensor = memref<128x64xf16, 3>, swizzle = swizzle_128b
 // CHECK:         %[[INIT:.*]] = nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<64x128xf32>>
-// The prologue: stages 0 to 2, each only if its iteration exists.
+// The prologue: stages 0 to 2, each only if its iteration exists. Tile
+// coordinates are clamped to [-1, (2^31 - 1) / box - 1] before they are
+// scaled, so a far coordinate cannot wrap onto the array in 32 bits.
+// CHECK:         %[[ROW0:.*]] = arith.maxsi %{{.*}}, %c-1
+// CHECK:         %[[ROW1:.*]] = arith.minsi %[[ROW0]], %c16777214
+// CHECK:         arith.muli %[[ROW1]], %c128
 // CHECK:         nvgpu.mbarrier.arrive.expect_tx %[[BAR]][%{{.*}}], %c32768
 // CHECK:         memref.reinterpret_cast %[[SA]] to offset: [%{{.*}}], sizes: [128, 64], strides: [64, 1]
 // CHECK:         nvgpu.tma.async.load

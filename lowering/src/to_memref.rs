@@ -24,9 +24,11 @@
 //! and writes it with `bufferization.materialize_in_destination` into the
 //! matching subview, so out-of-bounds elements are never written.
 //!
-//! The bounds are clamped on both sides, so any tile coordinate, negative or
-//! far past the end, gives an empty in-bounds part rather than an
-//! out-of-bounds access. `tile.num_tiles` is `ceildiv(memref.dim, tile dim)`.
+//! The coordinate is first clamped to `[-1, dim / tile + 1]` (which selects
+//! the same elements: none, when it is outside) so that `coordinate x tile`
+//! cannot wrap, then the bounds are clamped on both sides, so any tile
+//! coordinate, negative or far past the end, gives an empty in-bounds part
+//! rather than an out-of-bounds access or another tile's elements. `tile.num_tiles` is `ceildiv(memref.dim, tile dim)`.
 //!
 //! Caveats: a view must be made by `tile.partition_view` in the function
 //! that uses it (views are not kernel arguments in the language); other
@@ -107,6 +109,12 @@ fn bounds<'c>(
     for (d, (&extent, &coord)) in tile.iter().zip(coords).enumerate() {
         let dim = insert(math.rewriter, memref::dim(memref, math.constant(d as i64)?, math.location))?;
         let tile_extent = math.constant(extent)?;
+        // Any coordinate below -1 or above `dim / extent + 1` selects no
+        // element, as -1 and `dim / extent + 1` do: clamping first keeps
+        // `coordinate x extent` from wrapping (2^60 + 1 times 16 would be
+        // tile 1) while every in-range coordinate is unchanged.
+        let beyond = math.add(math.div(dim, tile_extent)?, math.constant(1)?)?;
+        let coord = math.clamp(coord, math.constant(-1)?, beyond)?;
         let first = math.mul(coord, tile_extent)?;
         let end = math.add(first, tile_extent)?;
         let lo = math.clamp(first, zero, dim)?;

@@ -3,7 +3,8 @@
 //!
 //! The hardware's rules (CUDA driver API, `cuTensorMapEncodeTiled`): the
 //! global address 16-byte aligned, every stride but the innermost a
-//! multiple of 16 bytes below 2^40, every extent from 1 to 2^32, box extents
+//! multiple of 16 bytes below 2^40, every extent from 1 to 2^32 (here
+//! 2^31 - 512, see [`MAX_EXTENT`]), box extents
 //! from 1 to 256, and with a swizzle the box's inner extent at most the
 //! swizzle width. An array that breaks one of them cannot take the TMA
 //! variant of a kernel; the launcher then runs the general kernel.
@@ -20,7 +21,7 @@ pub enum Unsupported {
     DataType(DType),
     #[error("address {0:#x} is not 16-byte aligned")]
     Address(u64),
-    #[error("extent {0} is outside 1..=2^32")]
+    #[error("extent {0} is outside 1..=2^31 - 512")]
     Extent(u64),
     #[error("stride of {0} bytes is not a multiple of 16 below 2^40")]
     Stride(u64),
@@ -29,6 +30,13 @@ pub enum Unsupported {
     #[error("box inner extent of {bytes} bytes does not suit swizzle {swizzle}")]
     Swizzle { bytes: u64, swizzle: u32 },
 }
+
+/// The largest extent given to the TMA: the driver takes up to 2^32, but
+/// the compiler clamps a variant's tile coordinates so that their element
+/// coordinates fit 32 signed bits and stay wholly outside any array of at
+/// most this extent (`tma_start` in `convert-tile-to-nvgpu`). A larger
+/// array runs the general kernel.
+pub const MAX_EXTENT: u64 = (1 << 31) - 512;
 
 /// The encoder's arguments, innermost dim first as the driver wants them.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -56,7 +64,7 @@ pub fn layout(descriptor: &TmaDescriptor, array: &Array, address: u64) -> Result
         return Err(Unsupported::Address(address));
     }
     let dims: Vec<u64> = array.shape().iter().rev().map(|&d| d as u64).collect();
-    if let Some(d) = dims.iter().find(|&&d| d == 0 || d > 1 << 32) {
+    if let Some(d) = dims.iter().find(|&&d| d == 0 || d > MAX_EXTENT) {
         return Err(Unsupported::Extent(*d));
     }
     let strides: Vec<u64> = array.strides().iter().rev().skip(1).map(|&s| s as u64 * element).collect();

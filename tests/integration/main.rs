@@ -2,6 +2,7 @@
 //! MLIR's global registration is not thread-safe: every test takes its
 //! context from `support::context`, which serialises registration.
 
+mod bounds;
 mod builders;
 mod cpu;
 mod docs;

@@ -335,8 +335,8 @@ pub(super) fn store_boxes<'c>(
     let count = boxes.end - boxes.start;
     let tiles =
         issue.op("memref.view", &[raw, offset], &[&format!("memref<{count}x{m}x{columns}x{t}, {workgroup}>")], &[])?;
-    let row = issue.index_op("arith.muli", &[tile[0], issue.index(m)?])?;
-    let col = issue.index_op("arith.muli", &[tile[1], issue.index(n)?])?;
+    let row = super::tma_start(issue, tile[0], m)?;
+    let col = super::tma_start(issue, tile[1], n)?;
     let box_type = format!("memref<{m}x{columns}x{t}, strided<[{columns}, 1], offset: ?>, {workgroup}>");
     for b in boxes.clone() {
         let source = issue.op(

@@ -492,6 +492,23 @@ pub(crate) const DEFAULT_STAGES: i64 = match knob::NUM_STAGES.default {
     None => 4,
 };
 
+/// The first element of tile `coordinate` of a box of `extent` elements
+/// along one dim, as a TMA coordinate: the tile coordinate is first
+/// clamped to `[-1, TMA_TILE_LIMIT / extent]`, so that the product fits the
+/// TMA's signed 32 bits and a far coordinate (2^60 + 1, -2^63) cannot wrap
+/// onto real elements. Every clamped coordinate still names a box wholly
+/// outside the array: the runtime gives TMA only arrays whose extents are
+/// at most `tile_runtime::tma::MAX_EXTENT` (2^31 - 512), below
+/// `TMA_TILE_LIMIT - extent` for every box extent (at most 256).
+pub(super) fn tma_start<'c>(at: &At<'c, '_>, coordinate: IrValue<'c>, extent: i64) -> Option<IrValue<'c>> {
+    let last = TMA_TILE_LIMIT / extent - 1;
+    let clamped = at.minsi(at.maxsi(coordinate, at.index(-1)?)?, at.index(last)?)?;
+    at.muli(clamped, at.index(extent)?)
+}
+
+/// See [`tma_start`]: `2^31 - 1`, the largest TMA coordinate.
+const TMA_TILE_LIMIT: i64 = i32::MAX as i64;
+
 /// An integer hint of the kernel's `tile.hints`.
 pub(crate) fn hint(kernel: OperationRef, name: &str) -> Option<i64> {
     kernel
@@ -913,7 +930,7 @@ fn rewrite<'c>(
         let scaled =
             |value: IrValue<'c>, by: i64| -> Option<IrValue<'c>> { at.index_op("arith.muli", &[value, at.index(by)?]) };
         let (a_row, a_col, b_row, b_col) =
-            (scaled(tiles[0], m)?, scaled(tiles[1], k)?, scaled(tiles[2], k)?, scaled(tiles[3], n)?);
+            (tma_start(at, tiles[0], m)?, tma_start(at, tiles[1], k)?, tma_start(at, tiles[2], k)?, tma_start(at, tiles[3], n)?);
         let tma = [("operandSegmentSizes", "array<i32: 1, 1, 1, 2, 1, 0, 1>")];
         at.void("nvgpu.mbarrier.arrive.expect_tx", &[barrier, bytes, stage, predicate], &[])?;
         let a_offset = scaled(stage, m * k)?;
