@@ -549,8 +549,9 @@ func.func @persistent_producer(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: mem
 // tile, each block recomputes its partner's (virtual block ^ 1) B
 // coordinates; when they agree, each requests every other 64-column box of
 // B for both (multicast mask 0b11), and lane 1 of each consumer warp
-// releases the partner's stage through `mapa`. No block exits before its
-// partner is done with its barriers.
+// releases the partner's stage through `mapa` whenever the partner has a
+// tile, shared or not (a later shared tile's multicast must wait for it).
+// No block exits before its partner is done with its barriers.
 // CHECK-LABEL: func.func @cluster__wgmma(
 // CHECK-SAME:    nvvm.cluster_dim = array<i32: 2, 1, 1>
 // CHECK:         nvgpu.mbarrier.init %{{.*}}[%{{.*}}], %c16

@@ -18,8 +18,10 @@
 //! * A stage is refilled only when both blocks' consumers have released
 //!   it, since a multicast writes into both: each `empty` barrier counts
 //!   the consumer warps of both blocks, and each consumer warp arrives on
-//!   its own block's barrier and, through `mapa`, on its partner's. In a
-//!   tile that shares nothing, it arrives twice on its own instead.
+//!   its own block's barrier and, through `mapa`, on its partner's, in
+//!   every tile the partner has (also one that shares nothing: the next
+//!   may share). Only in a tile the partner does not have (an odd tile
+//!   count) does it arrive twice on its own instead.
 //! * The `full` barrier of a stage gets its bytes from both blocks'
 //!   requests; its own producer's `expect_tx` names them all, and the
 //!   partner's bytes can only come after this phase's arrival count
@@ -95,13 +97,35 @@ pub(super) fn rank<'c>(at: &At<'c, '_>, block: IrValue<'c>) -> Option<IrValue<'c
     at.index_op("arith.andi", &[block, at.index(1)?])
 }
 
+/// How a persistent block's tile pairs with its partner's this round.
+#[derive(Clone, Copy)]
+pub(super) struct Pairing<'c> {
+    /// The partner's tile has the same B: half of B's boxes each, multicast.
+    pub share: IrValue<'c>,
+    /// The partner has a tile this round at all (it walks the same number
+    /// of tiles, or one fewer when the tile count is odd).
+    pub paired: IrValue<'c>,
+    /// This block's rank in the cluster.
+    pub rank: IrValue<'c>,
+}
+
 /// A consumer warp's release of barrier `stage` of `group` (run by lanes
 /// 0 and 1): lane 0 arrives on this block's barrier, lane 1 on the
-/// partner's (rank `rank ^ 1`, through `mapa`) when the tile is `share`d,
-/// else on this block's as well. Local arrivals are plain local
-/// `mbarrier.arrive`s; only the partner's goes through `mapa`. (Sending
-/// both through `mapa` measured the same within noise, 0.902 against
-/// 0.906 of cuBLAS with three stages: BENCHMARKS.md, session 8, runs 4-5.)
+/// partner's (rank `rank ^ 1`, through `mapa`) whenever the partner has a
+/// tile this round, else on this block's as well.
+///
+/// Whenever, not only when the tiles share B: the partner may multicast
+/// into this block's stage for a later tile that shares B, and it must
+/// not before this block's consumers are done with the stage's previous
+/// use, which its `empty` barrier learns only from these arrivals. (With
+/// arrivals only in shared tiles, a stage last used by a tile that shared
+/// nothing was refilled by the partner's multicast while this block still
+/// read it: at ragged shapes, whose last tile group mixes shared and
+/// unshared tiles, the H100 hung or computed wrong results.) Local
+/// arrivals are plain local `mbarrier.arrive`s; only the partner's goes
+/// through `mapa`. (Sending both through `mapa` measured the same within
+/// noise, 0.902 against 0.906 of cuBLAS with three stages: BENCHMARKS.md,
+/// session 8, runs 4-5.)
 ///
 /// The arrival is released at CTA scope, as CUTLASS's cluster pipelines
 /// do: the stage was read by wgmma, which `wgmma.wait_group` has already
@@ -114,11 +138,11 @@ pub(super) fn release<'c>(
     group: IrValue<'c>,
     stage: IrValue<'c>,
     lane: IrValue<'c>,
-    share: IrValue<'c>,
-    rank: IrValue<'c>,
+    pairing: Pairing<'c>,
 ) -> Option<()> {
+    let Pairing { paired, rank, .. } = pairing;
     let second = at.cmpi(CmpiPredicate::Eq, lane, at.index(1)?)?;
-    let away = at.op("arith.andi", &[second, share], &["i1"], &[])?;
+    let away = at.andi(second, paired)?;
     let branches = at.scf_if(away, true)?;
     let remote = &branches[0];
     let address = remote.op("nvgpu.mbarrier.get", &[group, stage], &["i32"], &[])?;

@@ -925,7 +925,7 @@ fn rewrite<'c>(
                  stage: IrValue<'c>,
                  tiles: [IrValue<'c>; 4],
                  predicate: IrValue<'c>,
-                 shared: Option<(IrValue<'c>, IrValue<'c>)>|
+                 shared: Option<cluster::Pairing<'c>>|
      -> Option<()> {
         let scaled =
             |value: IrValue<'c>, by: i64| -> Option<IrValue<'c>> { at.index_op("arith.muli", &[value, at.index(by)?]) };
@@ -939,7 +939,7 @@ fn rewrite<'c>(
         at.void("nvgpu.tma.async.load", &[a_part, barrier, a_desc, a_col, a_row, stage, predicate], &tma)?;
         let b_offset = scaled(stage, k * n)?;
         let alone = match shared {
-            Some((share, _)) => {
+            Some(cluster::Pairing { share, .. }) => {
                 let apart = at.op(
                     "arith.xori",
                     &[share, at.op("arith.constant", &[], &["i1"], &[("value", "true")])?],
@@ -955,7 +955,7 @@ fn rewrite<'c>(
             let b_part = part(at, b_buffer, offset, &b_box_view, k, SWIZZLE_COLUMNS)?;
             let col = at.index_op("arith.addi", &[b_col, at.index(chunk * SWIZZLE_COLUMNS)?])?;
             at.void("nvgpu.tma.async.load", &[b_part, barrier, b_desc, col, b_row, stage, alone], &tma)?;
-            if let Some((share, rank)) = shared {
+            if let Some(cluster::Pairing { share, rank, .. }) = shared {
                 let mine = at.cmpi(CmpiPredicate::Eq, rank, at.index(chunk % cluster::CTAS)?)?;
                 let both = at.op(
                     "arith.andi",
@@ -1043,7 +1043,8 @@ fn rewrite<'c>(
     // Tile `t` of a persistent block: its virtual block, the flat
     // iteration of its first K step, its operands' coordinates (the K
     // step where they follow the loop's), and in a cluster whether the
-    // partner block's tile has the same B (with this block's rank).
+    // partner block's tile has the same B, whether it has a tile at all,
+    // and this block's rank.
     let tile_of = |at: &At<'c, '_>, flat: &Flat<'c>, t: IrValue<'c>| -> Option<Tile<'c>> {
         let vb = at.index_op("arith.addi", &[flat.block, at.index_op("arith.muli", &[t, flat.grid])?])?;
         let base = at.index_op("arith.muli", &[t, upper])?;
@@ -1056,7 +1057,11 @@ fn rewrite<'c>(
                 let differ: Vec<usize> = (2..4).filter(|&i| indices[i] != iv).collect();
                 let own: Vec<IrValue<'c>> = differ.iter().map(|&i| current[i]).collect();
                 let theirs: Vec<IrValue<'c>> = differ.iter().map(|&i| partner[i]).collect();
-                Some((cluster::shares(at, peer, flat.tiles, &own, &theirs)?, rank))
+                Some(cluster::Pairing {
+                    share: cluster::shares(at, peer, flat.tiles, &own, &theirs)?,
+                    paired: at.cmpi(CmpiPredicate::Ult, peer, flat.tiles)?,
+                    rank,
+                })
             }
             None => None,
         };
@@ -1219,12 +1224,13 @@ fn rewrite<'c>(
     let after_mma = At::before(context, mma.next_in_block()?)?;
     // Lane 0 of each consumer warp releases a stage its wgmma has read:
     // one arrival on its `empty` barrier. In a cluster lane 1 arrives too,
-    // on the partner's barrier if the partner's stage was filled with this
-    // one's B (the partner refills both), else on its own.
-    let release = |at: &At<'c, '_>, stage: IrValue<'c>, shared: Option<(IrValue<'c>, IrValue<'c>)>| -> Option<()> {
+    // on the partner's barrier whenever the partner has a tile this round
+    // (whether or not they share B: see `cluster::release`), else on its
+    // own.
+    let release = |at: &At<'c, '_>, stage: IrValue<'c>, shared: Option<cluster::Pairing<'c>>| -> Option<()> {
         let empty = empty?;
         match shared {
-            Some((share, rank)) => cluster::release(at, empty, stage, lane?, share, rank),
+            Some(pairing) => cluster::release(at, empty, stage, lane?, pairing),
             None => at.op("nvgpu.mbarrier.arrive", &[empty, stage], &["!nvgpu.mbarrier.token"], &[]).map(|_| ()),
         }
     };
@@ -1532,7 +1538,7 @@ struct Tile<'c> {
     vb: IrValue<'c>,
     base: IrValue<'c>,
     current: [IrValue<'c>; 4],
-    shared: Option<(IrValue<'c>, IrValue<'c>)>,
+    shared: Option<cluster::Pairing<'c>>,
 }
 
 /// A persistent block's share of the grid (see `persistent`).
@@ -1558,7 +1564,6 @@ struct Outer<'c, 'a> {
     current: [IrValue<'c>; 4],
     /// The output tile's coordinates, with a TMA epilogue.
     output: Option<[IrValue<'c>; 2]>,
-    /// In a cluster, whether the partner's tile has the same B, and this
-    /// block's rank.
-    shared: Option<(IrValue<'c>, IrValue<'c>)>,
+    /// In a cluster, how this block's tile pairs with its partner's.
+    shared: Option<cluster::Pairing<'c>>,
 }
