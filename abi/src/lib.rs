@@ -43,8 +43,10 @@ pub enum Error {
     Stride { index: usize, dim: usize, expected: i64, got: i64, shape: Vec<usize> },
     #[error("argument #{index}: '{text}' is not a {expected} scalar")]
     Scalar { index: usize, text: String, expected: String },
-    #[error("invalid grid {0:?}: each dim must be at least 1 and the block count fit in 63 bits")]
+    #[error("invalid grid {0:?}: grids keep CUDA's limits on both targets, x below 2^31 and y and z at most 65535")]
     Grid([u64; 3]),
+    #[error("'{0}' is not a grid: X[,Y[,Z]], block counts")]
+    GridSyntax(String),
     #[error("array data has {got} bytes; shape {shape:?} of {dtype} needs {expected}")]
     DataSize { dtype: String, shape: Vec<usize>, expected: usize, got: usize },
     #[error("invalid bundle: {0}")]

@@ -121,34 +121,52 @@ pub enum Arg<'a> {
 }
 
 /// A launch grid: blocks along x, y and z.
+///
+/// Both targets take the same grids, within CUDA's limits (x below 2^31, y
+/// and z at most 65535): the CPU keeps them too, so that a grid one target
+/// runs the other runs as well, and so that a mistyped grid is an error
+/// rather than a run of billions of blocks. A dim of 0 is an empty grid:
+/// launchers check the arguments, then return without running a block
+/// (`--grid tiles:I` of an empty array is such a grid).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Grid(pub [u64; 3]);
 
 impl Grid {
-    /// A grid whose dims are all at least 1 and whose block count fits an
-    /// `i64` (the kernels' `index`).
+    /// The largest dims a grid may have: CUDA's launch limits.
+    pub const MAX: [u64; 3] = [i32::MAX as u64, 65535, 65535];
+
+    /// A grid within [`Grid::MAX`]; dims of 0 are allowed (an empty grid).
+    /// Its block count fits an `i64` (the kernels' `index`).
     pub fn new(dims: [u64; 3]) -> Result<Grid> {
-        let count = dims.iter().try_fold(1u64, |n, &d| n.checked_mul(d));
-        match count {
-            Some(n) if dims.iter().all(|&d| d >= 1) && n <= i64::MAX as u64 => Ok(Grid(dims)),
-            _ => Err(Error::Grid(dims)),
+        if dims.iter().zip(Grid::MAX).any(|(&dim, max)| dim > max) {
+            return Err(Error::Grid(dims));
         }
+        Ok(Grid(dims))
     }
 
-    /// Parses `X[,Y[,Z]]`.
-    pub fn parse(text: &str) -> Option<Grid> {
-        let parts: Vec<u64> = text.split(',').map(|p| p.trim().parse().ok()).collect::<Option<_>>()?;
+    /// Parses `X[,Y[,Z]]` (missing dims are 1) and checks it with
+    /// [`Grid::new`].
+    pub fn parse(text: &str) -> Result<Grid> {
+        let syntax = || Error::GridSyntax(text.to_string());
+        let parts: Vec<u64> =
+            text.split(',').map(|p| p.trim().parse().ok()).collect::<Option<_>>().ok_or_else(syntax)?;
         if parts.is_empty() || parts.len() > 3 {
-            return None;
+            return Err(syntax());
         }
         let mut dims = [1u64; 3];
         dims[..parts.len()].copy_from_slice(&parts);
-        Grid::new(dims).ok()
+        Grid::new(dims)
     }
 
-    /// Number of blocks.
+    /// Number of blocks (saturating, for a grid built without
+    /// [`Grid::new`]).
     pub fn blocks(self) -> u64 {
-        self.0.iter().product()
+        self.0.iter().fold(1u64, |n, &d| n.saturating_mul(d))
+    }
+
+    /// Whether the grid has no block (a dim of 0).
+    pub fn is_empty(self) -> bool {
+        self.0.contains(&0)
     }
 }
 
@@ -211,4 +229,47 @@ fn check_array(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Grid;
+    use crate::Error;
+
+    #[test]
+    fn grids_within_cuda_limits_are_accepted() {
+        assert_eq!(Grid::new([1, 1, 1]).unwrap().blocks(), 1);
+        let largest = Grid::new([(1 << 31) - 1, 65535, 65535]).unwrap();
+        assert_eq!(largest.blocks(), ((1u64 << 31) - 1) * 65535 * 65535);
+        assert!(largest.blocks() <= i64::MAX as u64, "the block count fits the kernels' index");
+        assert_eq!(Grid::parse("7, 3").unwrap(), Grid([7, 3, 1]));
+    }
+
+    #[test]
+    fn grids_past_cuda_limits_are_typed_errors() {
+        for dims in [[1 << 31, 1, 1], [1, 65536, 1], [1, 1, 65536], [u64::MAX, u64::MAX, u64::MAX]] {
+            assert!(matches!(Grid::new(dims), Err(Error::Grid(d)) if d == dims), "{dims:?}");
+        }
+        let error = Grid::parse("2147483648").unwrap_err();
+        assert!(matches!(error, Error::Grid([2147483648, 1, 1])), "{error}");
+        assert!(error.to_string().contains("2^31"), "{error}");
+    }
+
+    #[test]
+    fn empty_grids_have_no_blocks() {
+        for dims in [[0, 1, 1], [4, 0, 1], [4, 2, 0], [0, 0, 0]] {
+            let grid = Grid::new(dims).unwrap();
+            assert!(grid.is_empty());
+            assert_eq!(grid.blocks(), 0);
+        }
+        assert!(!Grid::new([1, 1, 1]).unwrap().is_empty());
+        assert_eq!(Grid::parse("0").unwrap(), Grid([0, 1, 1]));
+    }
+
+    #[test]
+    fn malformed_grid_text_is_a_typed_error() {
+        for text in ["", "x", "1,2,3,4", "-1", "1,,2", "1.5"] {
+            assert!(matches!(Grid::parse(text), Err(Error::GridSyntax(_))), "{text:?}");
+        }
+    }
 }

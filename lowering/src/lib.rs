@@ -7,6 +7,7 @@
 
 pub mod abi;
 pub mod build;
+pub mod carry_in_place;
 pub mod compile;
 pub mod cpu;
 pub mod distribute;
@@ -14,6 +15,7 @@ pub mod expand_copies;
 pub mod gpu;
 pub mod pass;
 pub mod rewrite;
+pub mod safe_division;
 pub mod simplify;
 pub mod specialize;
 pub mod to_gpu;
@@ -34,7 +36,9 @@ pub(crate) const PASSES: &[fn()] = &[
     pass::register::<to_linalg::ConvertTileToLinalg>,
     pass::register::<to_memref::ConvertTileToMemref>,
     pass::register::<to_scf::ConvertTileToScf>,
+    pass::register::<carry_in_place::CarryInPlace>,
     pass::register::<expand_copies::ExpandCopies>,
+    pass::register::<safe_division::SafeDivision>,
     pass::register::<vectorize_copies::VectorizeCopies>,
     pass::register::<distribute::Distribute>,
     pass::register::<to_gpu::ConvertTileToGpu>,

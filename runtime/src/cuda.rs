@@ -222,14 +222,10 @@ impl Cuda {
         if !fits {
             return Err(Error::Launch("the device arrays are not those of these arguments".into()));
         }
+        // CUDA's limits; an empty grid passes, and `enqueue` launches
+        // nothing for it.
         let grid = Grid::new(grid.0)?;
         let [gx, gy, gz] = grid.0;
-        if gx > i32::MAX as u64 || gy > 65535 || gz > 65535 {
-            return Err(Error::Launch(format!(
-                "grid {:?} does not fit a CUDA launch (x < 2^31, y and z <= 65535)",
-                grid.0
-            )));
-        }
         self.context.bind_to_thread().map_err(driver)?;
         let address = |i: usize| self.address(device, i);
 
@@ -385,6 +381,10 @@ impl Cuda {
     /// A kernel in clusters goes through `cuLaunchKernelEx` with its
     /// cluster dimension; any other through `cuLaunchKernel`.
     pub fn enqueue(&self, prepared: &mut Prepared) -> Result<()> {
+        // An empty grid runs no block; CUDA would refuse a launch of it.
+        if prepared.grid.contains(&0) {
+            return Ok(());
+        }
         let mut params: Vec<*mut c_void> = prepared.slots.iter_mut().map(|s| (s as *mut u64).cast()).collect();
         if prepared.cluster > 1 {
             let mut attribute = cluster_attribute(prepared.cluster);
@@ -578,6 +578,14 @@ fn resident_grid(grid: u64, per_sm: i32, sms: i32) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::{clustered_grid, resident_grid, split_grid};
+
+    #[test]
+    fn empty_program_grids_launch_no_block() {
+        // `enqueue` then returns without a launch (CUDA refuses a 0 dim).
+        assert_eq!(split_grid(0, 2), Some(0));
+        assert_eq!(clustered_grid(0, 66, 2), Some(0));
+        assert_eq!(resident_grid(0, 2, 132), Some(0));
+    }
 
     #[test]
     fn split_grids_are_whole_clusters_within_a_launch() {

@@ -82,6 +82,52 @@ fn every_example_compiles_to_ptx_that_ptxas_accepts() {
     }
 }
 
+/// The kernels of `tests/kernels/` that once failed on the GPU too: loops
+/// carrying tiles in every shape (bufferization refused them), integer
+/// division by a run-time divisor (guarded), bf16 arithmetic. Each module
+/// compiles to PTX that ptxas accepts, every kernel in it.
+#[test]
+fn test_kernels_compile_to_ptx_that_ptxas_accepts() {
+    let Some(ptxas) = ptxas() else { return };
+    for (file, kernels) in [
+        (
+            "loops",
+            &[
+                "commuted_add",
+                "subtract",
+                "fresh",
+                "swap",
+                "pure_swap",
+                "twice",
+                "if_choice",
+                "select_choice",
+                "nested",
+            ][..],
+        ),
+        ("divide", &["divide"][..]),
+        ("bf16_elementwise", &["bf16_elementwise"][..]),
+    ] {
+        let context = context();
+        let path = root().join("tests/kernels").join(format!("{file}.mlir"));
+        let module = compile::parse_file(&context, &path).unwrap();
+        let bundle = gpu::compile(&context, module, Some(kernels[0]), gpu::DEFAULT_CHIP)
+            .unwrap_or_else(|e| panic!("{file}: {e}"));
+        let mut compiled: Vec<&str> = bundle.kernels.iter().map(|k| k.signature.name.as_str()).collect();
+        compiled.sort();
+        let mut expected = kernels.to_vec();
+        expected.sort();
+        assert_eq!(compiled, expected, "{file}");
+        for kernel in kernels {
+            assert!(bundle.ptx.contains(&format!(".entry {kernel}(")), "{file}: @{kernel} in the PTX");
+        }
+        if !ptxas.exists() {
+            println!("skipping ptxas for {file}: {} not found", ptxas.display());
+            continue;
+        }
+        run_ptxas(&ptxas, &bundle.ptx, file);
+    }
+}
+
 /// ptxas serialises wgmma it cannot prove warpgroup-convergent, and says
 /// so (warnings C7510 to C7520, "wgmma.mma_async instructions are
 /// serialized"): a kernel that still computes the right thing at a fraction

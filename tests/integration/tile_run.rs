@@ -152,7 +152,9 @@ fn bad_files_and_flags_are_clear_errors() {
             vec![example("softmax"), "--grid".into(), "1".into(), y.clone()],
             "takes 2 arguments (memref<?x1024xf32>, memref<?x1024xf32>), got 1",
         ),
-        (vec![example("softmax"), "--grid".into(), "0".into(), y.clone(), y.clone()], "is not a grid"),
+        (vec![example("softmax"), "--grid".into(), "2,x".into(), y.clone(), y.clone()], "is not a grid"),
+        (vec![example("softmax"), "--grid".into(), "2147483648".into(), y.clone(), y.clone()], "x below 2^31"),
+        (vec![example("softmax"), "--grid".into(), "1,65536".into(), y.clone(), y.clone()], "at most 65535"),
         (
             vec![
                 example("softmax"),
@@ -257,4 +259,54 @@ fn a_configuration_resizes_the_tiles_and_the_grid_follows() {
         assert_eq!(run.code, 1, "{config} {grid}: {}", run.stderr);
         assert!(run.stderr.contains(expected), "{config} {grid}: {}", run.stderr);
     }
+}
+
+/// The contract's matmul on empty arrays (B 64x0, C 128x0): `--grid
+/// tiles:2` is an empty grid, which runs no block, and `--grid 1` runs a
+/// block that divides by C's tile count, zero; neither may end in a signal
+/// (SIGFPE was exit code 136). With K = 0, C is all zeros.
+#[test]
+fn matmul_on_empty_arrays_runs_without_a_signal() {
+    let dir = scratch("empty");
+    for (m, n, k) in [(128, 0, 64), (0, 128, 64), (130, 70, 0)] {
+        let a = save(&dir, "a.npy", &Array::zeros(DType::F16, &[m, k]));
+        let b = save(&dir, "b.npy", &Array::zeros(DType::F16, &[k, n]));
+        let c = save(&dir, "c.npy", &r::poisoned(DType::F32, &[m, n]));
+        let out = dir.join("out.npy");
+        for grid in ["tiles:2", "1", "5"] {
+            let save_c = format!("2={}", out.display());
+            let run = tile_run(&[&example("matmul"), "--target", "cpu", "--grid", grid, &a, &b, &c, "--save", &save_c]);
+            assert_eq!(run.code, 0, "{m}x{n}x{k}, --grid {grid}: {}", run.stderr);
+            if grid == "tiles:2" {
+                let tiles = m.div_ceil(128) * n.div_ceil(128);
+                assert!(run.stderr.contains(&format!("grid [{tiles}, 1, 1]")), "{}", run.stderr);
+            }
+            if grid != "1" {
+                let c = npy::read(&out, DType::F32).unwrap();
+                assert!(c.to_f32().unwrap().iter().all(|&v| v == 0.0), "{m}x{n}x{k}, --grid {grid}: C is zeros");
+            }
+        }
+    }
+}
+
+/// A kernel dividing by a zero scalar argument: no signal, and the values
+/// both targets define (x / 0 is all ones, x % 0 is x).
+#[test]
+fn division_by_a_zero_argument_runs_without_a_signal() {
+    let dir = scratch("divide");
+    let data = [7, -7, 0, i32::MIN, i32::MAX];
+    let x = save(&dir, "x.npy", &Array::from_i32(&[5], &data).unwrap());
+    let outputs: Vec<String> =
+        (0..4).map(|i| save(&dir, &format!("o{i}.npy"), &r::poisoned(DType::I32, &[5]))).collect();
+    let index = save(&dir, "i.npy", &r::poisoned(DType::I64, &[8]));
+    let kernel = root().join("tests/kernels/divide.mlir").to_str().unwrap().to_string();
+    let (q, rem) = (dir.join("q.npy"), dir.join("r.npy"));
+    let (save_q, save_r) = (format!("1={}", q.display()), format!("2={}", rem.display()));
+    let mut args = vec![kernel.as_str(), "--target", "cpu", "--grid", "1", &x];
+    args.extend(outputs.iter().map(String::as_str));
+    args.extend([index.as_str(), "0", "0", "--save", &save_q, "--save", &save_r]);
+    let run = tile_run(&args);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(npy::read(&q, DType::I32).unwrap().to_i32().unwrap(), [-1; 5]);
+    assert_eq!(npy::read(&rem, DType::I32).unwrap().to_i32().unwrap(), data);
 }

@@ -178,12 +178,94 @@ pub fn transpose3d(x: &[i32], batch: usize, rows: usize, cols: usize) -> (Vec<i3
     (y, m)
 }
 
+/// Column sums of each tile of `tile_rows` rows of `rows x cols` (rows
+/// past the end count as zero): `parts[i][j]` for row tile `i`.
+pub fn row_tile_sums(x: &[f64], cols: usize, tile_rows: usize) -> Vec<Vec<f64>> {
+    x.chunks(cols * tile_rows).map(|tile| column_sum(tile, cols)).collect()
+}
+
+/// The tiles `(a, b)` that kernel `name` of `tests/kernels/loops.mlir` ends
+/// with, per column, from the row-tile sums `parts` (its header gives the
+/// recurrences).
+pub fn carried_tiles(name: &str, parts: &[Vec<f64>], cols: usize) -> (Vec<f64>, Vec<f64>) {
+    let mut a = vec![0.0; cols];
+    let mut b = vec![if matches!(name, "pure_swap" | "twice") { 1.0 } else { 0.0 }; cols];
+    if name == "nested" {
+        for pair in parts.chunks(2) {
+            for j in 0..cols {
+                let s: f64 = pair.iter().map(|p| p[j]).sum();
+                (a[j], b[j]) = (b[j], s - b[j]);
+            }
+        }
+        return (a, b);
+    }
+    for (i, p) in parts.iter().enumerate() {
+        let even = i % 2 == 0;
+        for j in 0..cols {
+            let (x, y, p) = (a[j], b[j], p[j]);
+            (a[j], b[j]) = match name {
+                "commuted_add" => (p + x, y),
+                "subtract" => (p - x, y),
+                "fresh" => (p, y + x),
+                "swap" => (y, x + p),
+                "pure_swap" => (y, x),
+                "twice" => (x + y + p, x + y + p),
+                "if_choice" if even => (x + p, y),
+                "if_choice" => (y, x - p),
+                "select_choice" => (if p > x { p } else { x }, if even { y + p } else { x }),
+                _ => panic!("no loop kernel @{name}"),
+            };
+        }
+    }
+    (a, b)
+}
+
+/// One attention head: `softmax(q k^T * scale) v` for `n x d` row-major
+/// `q`, `k` and `v`.
+pub fn attention(q: &[f64], k: &[f64], v: &[f64], n: usize, d: usize, scale: f64) -> Vec<f64> {
+    let mut out = vec![0.0; n * d];
+    for i in 0..n {
+        let scores: Vec<f64> =
+            (0..n).map(|j| scale * (0..d).map(|t| q[i * d + t] * k[j * d + t]).sum::<f64>()).collect();
+        let max = scores.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+        let weights: Vec<f64> = scores.iter().map(|s| (s - max).exp()).collect();
+        let sum: f64 = weights.iter().sum();
+        for (j, w) in weights.iter().enumerate() {
+            for t in 0..d {
+                out[i * d + t] += w / sum * v[j * d + t];
+            }
+        }
+    }
+    out
+}
+
+/// `x / d` and `x % d`, signed then unsigned, with the results both targets
+/// define where the hardware would trap: `x / 0` is all ones, `x % 0` is
+/// `x`, and `MIN / -1` wraps to `MIN` with a remainder of 0.
+pub fn defined_division(x: i32, d: i32) -> [i32; 4] {
+    if d == 0 {
+        return [-1, x, -1, x];
+    }
+    let (ux, ud) = (x as u32, d as u32);
+    [x.wrapping_div(d), x.wrapping_rem(d), (ux / ud) as i32, (ux % ud) as i32]
+}
+
+/// 64-bit [`defined_division`] of `m` by `k`: `[m / k, m % k, -m / k, -m % k]`
+/// (unsigned, unsigned, signed, signed).
+pub fn defined_index_division(m: i64, k: i64) -> [i64; 4] {
+    if k == 0 {
+        return [-1, m, -1, -m];
+    }
+    [((m as u64) / (k as u64)) as i64, ((m as u64) % (k as u64)) as i64, (-m).wrapping_div(k), (-m).wrapping_rem(k)]
+}
+
 /// Checks `got` against `want` element by element within `tolerance(i)`;
 /// the first mismatches are reported with their index.
 pub fn assert_close(what: &str, got: &[f64], want: &[f64], tolerance: impl Fn(usize) -> f64) {
     assert_eq!(got.len(), want.len(), "{what}: length");
     // NaN (poison) fails the comparison.
-    let bad: Vec<usize> = (0..got.len()).filter(|&i| !((got[i] - want[i]).abs() <= tolerance(i))).collect();
+    let within = |i: usize| (got[i] - want[i]).abs() <= tolerance(i);
+    let bad: Vec<usize> = (0..got.len()).filter(|&i| !within(i)).collect();
     let first: Vec<String> = bad
         .iter()
         .take(5)

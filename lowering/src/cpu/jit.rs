@@ -1,10 +1,17 @@
 //! Running `tile-to-cpu` output in-process through MLIR's ExecutionEngine.
 
 use crate::compile::{self, Error, Result, run_pipeline, select_kernel, signature};
-use melior::{Context, ir::Module};
+use melior::{
+    Context,
+    ir::{
+        Module, RegionLike,
+        attribute::{FlatSymbolRefAttribute, StringAttribute},
+        operation::{OperationLike, WalkOrder, WalkResult},
+    },
+};
 use std::ffi::c_void;
-use tile_dialect::diagnostics::capture;
 use tile_abi::{Arg, Grid, Param, Signature, memref_slots};
+use tile_dialect::diagnostics::capture;
 
 /// The packed entry point the ExecutionEngine makes for each public
 /// function: one pointer per flattened argument.
@@ -39,6 +46,15 @@ impl CpuKernel {
         let name = select_kernel(&module, kernel)?;
         let signature = signature(&module, &name)?;
         run_pipeline(context, &mut module, "builtin.module(tile-to-cpu)")?;
+        // The JIT resolves what the module declares from this process, and
+        // only says so on stderr; a missing function is named here instead.
+        let missing: Vec<String> = declared_functions(&module).into_iter().filter(|f| !defined_here(f)).collect();
+        if !missing.is_empty() {
+            return Err(Error::Jit(format!(
+                "the program of kernel @{name} calls {}, which neither the program nor this process defines",
+                missing.iter().map(|f| format!("@{f}")).collect::<Vec<_>>().join(", ")
+            )));
+        }
         melior::utility::register_all_llvm_translations(context);
         let (engine, diagnostics) = capture(context, || {
             // SAFETY: the module is live and fully lowered to the LLVM
@@ -59,7 +75,13 @@ impl CpuKernel {
         if address.is_null() {
             // SAFETY: created above, not used afterwards.
             unsafe { mlir_sys::mlirExecutionEngineDestroy(engine) };
-            return Err(Error::Jit(format!("no entry point {symbol}")));
+            // The entry point is in the module, so its lookup fails only
+            // when linking it does: a function LLVM's code generation calls
+            // (a soft-float helper, say) is not in this process.
+            return Err(Error::Jit(format!(
+                "linking kernel @{name} failed: its machine code calls a function this process does not define \
+                 (the JIT printed 'Symbols not found' with its name on stderr)"
+            )));
         }
         // SAFETY: `_mlir_<name>` is the ExecutionEngine's packed wrapper,
         // whose C signature is `void(void **)`.
@@ -87,13 +109,17 @@ impl CpuKernel {
     /// Runs the grid, its blocks split into `threads` contiguous ranges run
     /// in parallel. Blocks never communicate, so the split does not change
     /// results (a program whose blocks write the same elements races, as it
-    /// would on a GPU).
+    /// would on a GPU). The grid must be one the GPU could launch too
+    /// ([`Grid::new`]); an empty grid runs no block.
     pub fn launch_on(&self, args: &mut [Arg], grid: Grid, threads: usize) -> tile_abi::Result<()> {
         self.signature.check(args)?;
         let grid = Grid::new(grid.0)?;
+        if grid.is_empty() {
+            return Ok(());
+        }
         let slots = flatten(&self.signature, args);
         let blocks = grid.blocks();
-        let threads = (threads.max(1) as u64).min(blocks.max(1));
+        let threads = (threads.max(1) as u64).min(blocks);
         let per_thread = blocks.div_ceil(threads);
         let [gx, gy, gz] = grid.0;
         let run = |first: u64, last: u64| {
@@ -124,6 +150,46 @@ impl CpuKernel {
         });
         Ok(())
     }
+}
+
+/// The functions the lowered module declares without defining them and
+/// refers to, which the JIT looks up in this process (`malloc`, ...).
+fn declared_functions(module: &Module) -> Vec<String> {
+    let mut declared = Vec::new();
+    let mut referred = std::collections::HashSet::new();
+    module.as_operation().walk(WalkOrder::PreOrder, |op| {
+        match op.name().as_string_ref().as_str() {
+            Ok("llvm.func") if op.region(0).is_ok_and(|body| body.first_block().is_none()) => {
+                if let Some(name) = op.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()) {
+                    declared.push(name.value().to_string());
+                }
+            }
+            Ok("llvm.call") | Ok("llvm.mlir.addressof") => {
+                for key in ["callee", "global_name"] {
+                    if let Some(name) = op.attribute(key).ok().and_then(|a| FlatSymbolRefAttribute::try_from(a).ok()) {
+                        referred.insert(name.value().to_string());
+                    }
+                }
+            }
+            _ => {}
+        }
+        WalkResult::Advance
+    });
+    declared.retain(|name| referred.contains(name));
+    declared
+}
+
+unsafe extern "C" {
+    fn dlsym(handle: *mut c_void, symbol: *const std::ffi::c_char) -> *mut c_void;
+}
+
+/// Whether this process defines symbol `name`, where the JIT looks for it
+/// (the process's own symbols and the libraries it loaded).
+fn defined_here(name: &str) -> bool {
+    let Ok(name) = std::ffi::CString::new(name) else { return false };
+    // SAFETY: a null handle is RTLD_DEFAULT (the global symbol scope); the
+    // name is a NUL-terminated string that outlives the call.
+    !unsafe { dlsym(std::ptr::null_mut(), name.as_ptr()) }.is_null()
 }
 
 /// The arguments as the LLVM lowering passes them, one 8-byte slot each

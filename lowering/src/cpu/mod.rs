@@ -9,9 +9,26 @@
 //! 2. `convert-tile-to-memref`: loads and stores to clamped subviews, with
 //!    the view's padding and masked stores, exactly the GPU's semantics;
 //! 3. `convert-tile-to-scf`: the grid as a loop over a range of block ids;
-//! 4. upstream: elementwise ops to linalg, one-shot bufferization,
+//! 4. upstream: elementwise ops to linalg, one-shot bufferization (loops
+//!    may yield new buffers) and `tile-carry-in-place` (each tile a loop
+//!    carries keeps one buffer: any loop the language allows bufferizes),
 //!    deallocation, `tile-expand-copies`, linalg to loops, and everything
-//!    to LLVM (`arith-expand` first, so `bf16` works on any host).
+//!    to LLVM.
+//!
+//! Before LLVM, two guarantees that the host's instructions do not give:
+//!
+//! * `bf16` arithmetic runs on any x86 host: math ops on `bf16` are
+//!   extended to `f32` (`math-extend-to-supported-types`; `f16` stays,
+//!   LLVM promotes it itself), arith ops are emulated in `f32`
+//!   (`arith-emulate-unsupported-floats`), and `arith-expand` turns the
+//!   conversions into integer code. Otherwise LLVM calls compiler-rt's
+//!   `__truncsfbf2`, which the JIT cannot resolve; each op rounds once to
+//!   nearest even, as on the GPU.
+//! * integer division never traps (`tile-safe-division`, after
+//!   `arith-expand`, which makes divisions of ceildiv and floordiv):
+//!   `x / 0` is all ones and `x % 0` is `x`, what NVIDIA's `div.u` and
+//!   `rem.u` give, and `MIN / -1` wraps; `tile-to-ptx` runs the same guard,
+//!   so both targets agree.
 //!
 //! The pipeline has no options.
 
@@ -32,13 +49,16 @@ pub const STAGES: &[(&str, &str)] = &[
     ("grid", "convert-tile-to-scf"),
     (
         "bufferized",
-        "func.func(convert-elementwise-to-linalg), canonicalize, one-shot-bufferize, buffer-deallocation-pipeline, \
+        "func.func(convert-elementwise-to-linalg), canonicalize, \
+         one-shot-bufferize{allow-return-allocs-from-loops=true}, tile-carry-in-place, buffer-deallocation-pipeline, \
          tile-expand-copies",
     ),
     (
         "llvm",
-        "func.func(convert-linalg-to-loops), expand-strided-metadata, lower-affine, arith-expand{include-bf16=true}, \
-         convert-scf-to-cf, convert-to-llvm, reconcile-unrealized-casts",
+        "func.func(convert-linalg-to-loops), expand-strided-metadata, lower-affine, \
+         math-extend-to-supported-types{extra-types=f16 target-type=f32}, \
+         arith-emulate-unsupported-floats{source-types=bf16 target-type=f32}, arith-expand{include-bf16=true}, \
+         tile-safe-division, convert-scf-to-cf, convert-to-llvm, reconcile-unrealized-casts",
     ),
 ];
 

@@ -51,10 +51,23 @@ pub const DEFAULT_CHIP: &str = "sm_90a";
 /// The stages of `tile-to-ptx`, in order: a name and its passes, where
 /// `{chip}` and `{toolkit}` are the options and `{wgmma}` is
 /// `convert-tile-to-nvgpu` for `sm_90a` (the chip with wgmma), else nothing.
+///
+/// As on the CPU: bufferization may yield new buffers from loops and
+/// `tile-carry-in-place` then gives each carried tile one buffer (a
+/// yielded allocation would share its fixed place in shared memory with
+/// the next iteration's), and `tile-safe-division` makes `x / 0` all ones
+/// and `x % 0` the dividend, what `div.u`/`rem.u` give here anyway, but
+/// division by zero is undefined behaviour in LLVM IR and signed `div`
+/// gives no promise, so the guard makes both targets agree by
+/// construction.
 pub const STAGES: &[(&str, &str)] = &[
     ("linalg", "tile-specialize, tile-simplify, {wgmma}convert-tile-to-linalg"),
     ("memref", "convert-tile-to-memref"),
-    ("bufferized", "func.func(convert-elementwise-to-linalg), canonicalize, one-shot-bufferize, tile-expand-copies"),
+    (
+        "bufferized",
+        "func.func(convert-elementwise-to-linalg), canonicalize, \
+         one-shot-bufferize{allow-return-allocs-from-loops=true}, tile-carry-in-place, tile-expand-copies",
+    ),
     (
         "threads",
         "func.func(convert-linalg-to-parallel-loops), canonicalize, func.func(tile-vectorize-copies), \
@@ -65,7 +78,7 @@ pub const STAGES: &[(&str, &str)] = &[
         "nvvm",
         "convert-nvgpu-to-nvvm, convert-scf-to-cf, convert-nvvm-to-llvm, expand-strided-metadata, \
          nvvm-attach-target{chip={chip} features=+ptx80 O=2}, lower-affine, arith-expand, \
-         convert-arith-to-llvm, convert-index-to-llvm, canonicalize, cse, gpu.module(convert-gpu-to-nvvm), \
+         tile-safe-division, convert-arith-to-llvm, convert-index-to-llvm, canonicalize, cse, gpu.module(convert-gpu-to-nvvm), \
          canonicalize, cse, reconcile-unrealized-casts",
     ),
     ("ptx", "gpu-module-to-binary{format=isa toolkit={toolkit}}"),

@@ -97,9 +97,7 @@ fn parse_grid(text: &str) -> Result<GridSpec, String> {
     if let Some(index) = text.strip_prefix("tiles:") {
         return index.parse().map(GridSpec::Tiles).map_err(|_| format!("'{index}' is not a parameter index"));
     }
-    Grid::parse(text)
-        .map(GridSpec::Fixed)
-        .ok_or_else(|| format!("'{text}' is not a grid: X[,Y[,Z]] with each dim at least 1, or tiles:I"))
+    Grid::parse(text).map(GridSpec::Fixed).map_err(|e| format!("{e} (or tiles:I)"))
 }
 
 fn parse_config(text: &str) -> Result<Config, String> {
@@ -287,8 +285,11 @@ impl Launch<'_> {
         if tiles.len() != shape.len() {
             bail!("--grid tiles:{index}: the view's tiles have rank {}, the array {}", tiles.len(), shape.len());
         }
-        let blocks = shape.iter().zip(&tiles).map(|(&n, &t)| (n as u64).div_ceil(t as u64)).product::<u64>();
-        Ok(Grid::new([blocks.max(1), 1, 1])?)
+        // An empty array has no tiles: an empty grid, which runs no block.
+        let blocks =
+            shape.iter().zip(&tiles).try_fold(1u64, |n, (&e, &t)| n.checked_mul((e as u64).div_ceil(t as u64)));
+        let blocks = blocks.with_context(|| format!("--grid tiles:{index}: the tile count overflows"))?;
+        Grid::new([blocks, 1, 1]).with_context(|| format!("--grid tiles:{index}: {blocks} tiles"))
     }
 }
 
