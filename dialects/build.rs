@@ -139,6 +139,7 @@ fn kernel_attrs_header() -> String {
         ("kMaxBlockSize", attrs::MAX_BLOCK_SIZE),
         ("kMaxCluster", attrs::MAX_CLUSTER),
         ("kMaxTileElements", attrs::MAX_TILE_ELEMENTS),
+        ("kMaxTileBytes", attrs::MAX_TILE_BYTES),
     ] {
         let _ = writeln!(h, "inline constexpr int64_t {name} = {value};");
     }

@@ -7,6 +7,7 @@
 #include "mlir/CAPI/Registration.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -52,6 +53,7 @@ void TileDialect::initialize() {
 
 namespace {
 constexpr int64_t kMaxTileElements = attrs::kMaxTileElements;
+constexpr int64_t kMaxTileBytes = attrs::kMaxTileBytes;
 
 bool isF8(Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); }
 
@@ -64,6 +66,41 @@ bool isTileElementType(Type t) {
     return i.isSignless() && llvm::is_contained({1u, 8u, 16u, 32u, 64u},
                                                  i.getWidth());
   return false;
+}
+
+/// The bytes an element takes in memory (an i1 a byte, an index 8), or 0
+/// for a type without a fixed size.
+int64_t elementBytes(Type t) {
+  if (t.isIndex())
+    return 8;
+  if (t.isIntOrFloat())
+    return static_cast<int64_t>(
+        llvm::divideCeil(t.getIntOrFloatBitWidth(), 8));
+  return 0;
+}
+
+/// The elements of a static shape, saturating at INT64_MAX (static dims of
+/// any size parse, so the product may not fit).
+int64_t staticElements(ArrayRef<int64_t> shape) {
+  uint64_t elements = 1;
+  for (int64_t d : shape)
+    elements = llvm::SaturatingMultiply(elements, static_cast<uint64_t>(d));
+  return static_cast<int64_t>(std::min<uint64_t>(elements, INT64_MAX));
+}
+
+/// The tile rules' size limits beyond the element count: a tile's elements
+/// take at most 227 KiB, one Hopper block's shared memory, where the GPU
+/// keeps a tile that does not fit in registers. `elements` is at most 2^20,
+/// so the product cannot overflow.
+LogicalResult verifyTileBytes(function_ref<InFlightDiagnostic()> emitError,
+                              const Twine &what, int64_t elements,
+                              Type elementType) {
+  int64_t bytes = elements * elementBytes(elementType);
+  if (bytes > kMaxTileBytes)
+    return emitError() << what << " takes " << bytes
+                       << " bytes; a tile takes at most " << kMaxTileBytes
+                       << " (227 KiB, the shared memory of one Hopper block)";
+  return success();
 }
 
 /// Checks the tile rules for a shape; `what` names the value in errors
@@ -91,7 +128,7 @@ LogicalResult verifyTileShape(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << what << " has element type " << elementType
                        << "; tiles hold f16, bf16, f32, f8E4M3FN, f8E5M2, "
                           "i1, i8, i16, i32 or i64";
-  return success();
+  return verifyTileBytes(emitError, what, elements, elementType);
 }
 
 LogicalResult verifyTile(Operation *op, StringRef what, Type type) {
@@ -194,10 +231,25 @@ PartitionViewType::verify(function_ref<InFlightDiagnostic()> emitError,
   if (failed(verifyTileShape(emitError, "partition view tile", shape,
                              elementType)))
     return failure();
-  if (padding != Padding::zero && !isa<FloatType>(elementType))
+  if (padding == Padding::zero)
+    return success();
+  auto floatType = dyn_cast<FloatType>(elementType);
+  if (!floatType)
     return emitError() << "padding '" << stringifyPadding(padding)
                        << "' needs a floating-point element type, not "
                        << elementType;
+  // The padding value must exist in the element type: f8E4M3FN, for one,
+  // has NaN but no infinities, and no other value would be the padding
+  // the program asked for.
+  const llvm::fltSemantics &semantics = floatType.getFloatSemantics();
+  bool infinite = padding == Padding::neg_inf || padding == Padding::pos_inf;
+  if (infinite && !llvm::APFloat::semanticsHasInf(semantics))
+    return emitError() << "padding '" << stringifyPadding(padding)
+                       << "' needs an element type with infinities; "
+                       << elementType << " has none";
+  if (padding == Padding::nan && !llvm::APFloat::semanticsHasNaN(semantics))
+    return emitError() << "padding 'nan' needs an element type with NaN; "
+                       << elementType << " has none";
   return success();
 }
 
@@ -485,6 +537,26 @@ bool accepts(const attrs::Knob &knob, int64_t value) {
           (value > 0 && llvm::isPowerOf2_64(static_cast<uint64_t>(value))));
 }
 
+/// Inherent attribute `key` of `op`, or null: read generically where the
+/// op is not verified yet (its typed accessors would assume it is).
+Attribute inherentAttr(Operation *op, StringRef key) {
+  return op->getInherentAttr(key).value_or(Attribute());
+}
+
+/// The argument types of function `op` (func.func, gpu.func or llvm.func),
+/// or nullopt where its `function_type` is missing or malformed, which its
+/// own verifier reports.
+std::optional<ArrayRef<Type>> argumentTypes(Operation *op) {
+  auto attr = dyn_cast_or_null<TypeAttr>(inherentAttr(op, "function_type"));
+  if (!attr)
+    return std::nullopt;
+  if (auto type = dyn_cast<FunctionType>(attr.getValue()))
+    return type.getInputs();
+  if (auto type = dyn_cast<LLVM::LLVMFunctionType>(attr.getValue()))
+    return type.getParams();
+  return std::nullopt;
+}
+
 /// The value of an integer attribute that fits in 64 bits (getSExtValue
 /// would assert on a wider one), as the Rust side reads it; with
 /// `integerType`, not of type `index` either (hints never were).
@@ -506,6 +578,143 @@ LogicalResult verifyKnobValue(Operation *op, const Twine &what,
   return op->emitError() << what << " must be " << knob.expected << ", not "
                          << attr;
 }
+
+/// The size limits of the tile rules for a tensor that any op of a kernel
+/// computes: the GPU keeps every such tensor in registers or shared memory,
+/// whether a tile op makes it or not (tile ops also check the shape rules).
+/// Dynamic tensors appear only mid-pipeline, and are not tiles.
+LogicalResult verifyKernelTensor(Operation *op, const Twine &what,
+                                 RankedTensorType type) {
+  if (!type.hasStaticShape())
+    return success();
+  int64_t elements = staticElements(type.getShape());
+  if (elements > kMaxTileElements)
+    return op->emitOpError() << what << " has more than 2^20 ("
+                             << kMaxTileElements << ") elements";
+  return verifyTileBytes([op] { return op->emitOpError(); }, what, elements,
+                         type.getElementType());
+}
+
+/// The body of kernel `func`, named `name`: defined, structured control
+/// flow only (one block per region, no branches; scf.for and scf.if are the
+/// contract's control flow, and the CPU and GPU pipelines disagreed on
+/// anything else), no calls (kernels call nothing: the GPU module holds the
+/// kernels alone), and every tensor within the tile size limits. Only names,
+/// successors, generic attributes and types are read, so ops not verified
+/// yet are safe to look at.
+LogicalResult verifyKernelBody(Operation *func, StringRef name) {
+  Region &body = func->getRegion(0);
+  if (body.empty())
+    return func->emitError() << "kernel @" << name
+                             << " has no body; kernels are defined, not "
+                                "declared";
+  WalkResult walk = body.walk([&](Operation *op) {
+    if (op->getNumSuccessors() != 0) {
+      op->emitOpError() << "branches to another block in kernel @" << name
+                        << "; control flow in a kernel is structured "
+                           "(scf.for, scf.if)";
+      return WalkResult::interrupt();
+    }
+    if (isa<CallOpInterface>(op)) {
+      // The callee named through the generic attribute (func.call's and
+      // llvm.call's), as the call is not verified yet.
+      auto callee = dyn_cast_or_null<SymbolRefAttr>(inherentAttr(op, "callee"));
+      InFlightDiagnostic diag = op->emitOpError() << "calls ";
+      if (callee)
+        diag << callee;
+      else
+        diag << "a function";
+      diag << " from kernel @" << name << "; kernels call nothing";
+      return WalkResult::interrupt();
+    }
+    for (OpResult result : op->getResults()) {
+      auto tensor = dyn_cast<RankedTensorType>(result.getType());
+      if (!tensor)
+        continue;
+      std::string what =
+          op->getNumResults() == 1
+              ? std::string("result")
+              : ("result #" + Twine(result.getResultNumber())).str();
+      if (failed(verifyKernelTensor(op, what, tensor)))
+        return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  // Blocks without a branch to them: still not structured, and the CPU's
+  // grid lowering takes a body of one block.
+  WalkResult blocks = func->walk([&](Operation *op) {
+    for (Region &region : op->getRegions()) {
+      if (region.empty() || region.hasOneBlock())
+        continue;
+      Block &second = *std::next(region.begin());
+      Operation *at = second.empty() ? op : &second.front();
+      at->emitError() << "kernel @" << name << " has a region of "
+                      << region.getBlocks().size()
+                      << " blocks; control flow in a kernel is structured "
+                         "(scf.for, scf.if), one block per region";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(blocks.wasInterrupted());
+}
+
+/// The `memref.global`s beside kernels. Kernels reach global memory through
+/// their memref arguments; the globals of their block are what tile
+/// constants bufferize into, which convert-tile-to-gpu moves into the GPU
+/// module and both targets translate to LLVM: constants with a value, no
+/// larger than a tile (a huge initializer aborts the translation with "out
+/// of memory"; a mutable global would let blocks communicate). Checked by
+/// the block's first kernel only, so each global is reported once; globals
+/// are read through their generic attributes, as they may not be verified
+/// yet.
+LogicalResult verifyKernelGlobals(func::FuncOp func) {
+  Block *block = func->getBlock();
+  if (!block)
+    return success();
+  for (Operation &sibling : *block)
+    if (isa<func::FuncOp>(sibling) && sibling.hasAttr(attrs::kKernel)) {
+      if (&sibling != func.getOperation())
+        return success();
+      break;
+    }
+  for (Operation &global : *block) {
+    if (global.getName().getStringRef() != "memref.global")
+      continue;
+    auto attr = [&](StringRef key) { return inherentAttr(&global, key); };
+    auto typeAttr = dyn_cast_or_null<TypeAttr>(attr("type"));
+    auto type = typeAttr ? dyn_cast<MemRefType>(typeAttr.getValue())
+                         : MemRefType();
+    if (!type || !type.hasStaticShape())
+      continue; // memref.global's own verifier reports it.
+    auto symbol = dyn_cast_or_null<StringAttr>(attr("sym_name"));
+    StringRef globalName = symbol ? symbol.getValue() : StringRef("?");
+    if (!isa_and_nonnull<UnitAttr>(attr("constant")) ||
+        !isa_and_nonnull<ElementsAttr>(attr("initial_value")))
+      return global.emitOpError()
+             << "@" << globalName
+             << " beside tile kernels is not a constant with a value; "
+                "kernels reach global memory through their memref "
+                "arguments";
+    if (type.getMemorySpace())
+      return global.emitOpError()
+             << "@" << globalName
+             << " beside tile kernels is in memory space "
+             << type.getMemorySpace() << "; kernels' constants are global";
+    uint64_t bytes = llvm::SaturatingMultiply(
+        static_cast<uint64_t>(staticElements(type.getShape())),
+        static_cast<uint64_t>(elementBytes(type.getElementType())));
+    if (elementBytes(type.getElementType()) == 0 ||
+        bytes > static_cast<uint64_t>(kMaxTileBytes))
+      return global.emitOpError()
+             << "@" << globalName << " beside tile kernels holds " << type
+             << "; a constant beside kernels is at most a tile ("
+             << kMaxTileBytes << " bytes)";
+  }
+  return success();
+}
 } // namespace
 
 LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
@@ -517,9 +726,20 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
     auto func = dyn_cast<func::FuncOp>(op);
     if (!func)
       return op->emitError() << "'" << name << "' belongs on a func.func";
-    FunctionType type = func.getFunctionType();
+    // Attribute verifiers run before the op's own, so the name, type and
+    // body are read generically: func.func's verifier, which runs next,
+    // reports any that is missing or malformed.
+    auto typeAttr =
+        dyn_cast_or_null<TypeAttr>(inherentAttr(op, "function_type"));
+    auto type = typeAttr ? dyn_cast<FunctionType>(typeAttr.getValue())
+                         : FunctionType();
+    auto symName =
+        dyn_cast_or_null<StringAttr>(inherentAttr(op, "sym_name"));
+    if (!type || !symName || op->getNumRegions() != 1)
+      return success();
+    StringRef kernel = symName.getValue();
     if (type.getNumResults() != 0)
-      return op->emitError() << "kernel @" << func.getSymName() << " returns "
+      return op->emitError() << "kernel @" << kernel << " returns "
                              << type.getNumResults()
                              << " values; kernels return nothing";
     for (auto [i, t] : llvm::enumerate(type.getInputs())) {
@@ -534,7 +754,13 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
       }
       // A TMA descriptor that convert-tile-to-nvgpu added for a memref
       // argument; the runtime encodes it and passes its device address.
-      if (isa<LLVM::LLVMPointerType>(t) && func.getArgAttr(i, attrs::kTma))
+      auto argAttrs =
+          dyn_cast_or_null<ArrayAttr>(inherentAttr(op, "arg_attrs"));
+      auto argDict = argAttrs && i < argAttrs.size()
+                         ? dyn_cast<DictionaryAttr>(argAttrs[i])
+                         : DictionaryAttr();
+      if (isa<LLVM::LLVMPointerType>(t) && argDict &&
+          argDict.get(attrs::kTma))
         continue;
       if (!isKernelScalar(t))
         return op->emitError()
@@ -542,7 +768,9 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                << "; kernel arguments are memrefs or index, i32, i64, f32 "
                   "scalars";
     }
-    return success();
+    if (failed(verifyKernelBody(op, kernel)))
+      return failure();
+    return verifyKernelGlobals(func);
   }
   if (name == attrs::kHints) {
     auto dict = dyn_cast<DictionaryAttr>(attr.getValue());
@@ -563,9 +791,11 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
   }
   if (name == attrs::kConfig) {
     // One tuning configuration, which tile-specialize applies and removes:
-    // integer values, the hints' in their ranges. tile-specialize checks
-    // the tile sizes (a located error names the op a size cannot reach)
-    // and rejects unknown keys.
+    // integer values, the tile sizes' and the hints' in their ranges (as in
+    // tile.tune), so that no value the verifier accepts makes the first
+    // pass of both pipelines fail. tile-specialize checks whether a tile
+    // size reaches the program's tiles (a located error names the op it
+    // cannot resize) and rejects unknown keys.
     auto dict = dyn_cast<DictionaryAttr>(attr.getValue());
     if (!dict)
       return op->emitError() << "'" << name << "' must be a dictionary";
@@ -575,7 +805,9 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
         return op->emitError() << "'" << name << "': '" << key
                                << "' must be an integer, not "
                                << entry.getValue();
-      const attrs::Knob *knob = findKnob(attrs::kHintKnobs, key);
+      const attrs::Knob *knob = findKnob(attrs::kTileKnobs, key);
+      if (!knob)
+        knob = findKnob(attrs::kHintKnobs, key);
       if (knob && failed(verifyKnobValue(op, "'" + name + "': '" + key + "'",
                                          *knob, intValue(entry.getValue()),
                                          entry.getValue())))
@@ -637,11 +869,13 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
     // Written by convert-tile-to-nvgpu: the kernel walks several tile
     // blocks; its last argument is how many (the program's 1-D grid), an
     // index (an i64 once lowered to LLVM).
-    auto fn = dyn_cast<FunctionOpInterface>(op);
-    if (!isa<UnitAttr>(attr.getValue()) || !fn ||
-        fn.getArgumentTypes().empty() ||
-        !(fn.getArgumentTypes().back().isIndex() ||
-          fn.getArgumentTypes().back().isInteger(64)))
+    bool function = isa<FunctionOpInterface>(op);
+    std::optional<ArrayRef<Type>> inputs =
+        function ? argumentTypes(op) : std::nullopt;
+    if (function && !inputs)
+      return success(); // The function's own verifier reports its type.
+    if (!isa<UnitAttr>(attr.getValue()) || !function || inputs->empty() ||
+        !(inputs->back().isIndex() || inputs->back().isInteger(64)))
       return op->emitError() << "'" << name
                              << "' is a unit attribute of a kernel whose last argument is an index";
     return success();

@@ -62,6 +62,11 @@ pub const MAX_CLUSTER: i64 = 8;
 /// The most elements of a tile (the language contract's limit), so the
 /// largest tile extent.
 pub const MAX_TILE_ELEMENTS: i64 = 1 << 20;
+/// The most bytes a tile may take (an `i1` element takes a byte): the
+/// shared memory of one Hopper block, 227 KiB, where the GPU keeps a tile
+/// that does not fit in registers. With power-of-two dims the largest tile
+/// is 128 KiB.
+pub const MAX_TILE_BYTES: i64 = 227 * 1024;
 
 /// Every attribute the dialect owns, as the reference lists them; the
 /// verifier rejects any other `tile.` attribute.

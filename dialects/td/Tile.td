@@ -35,9 +35,28 @@ def Tile_Dialect : Dialect {
     The compiler, not the program, chooses threads, shared memory and
     hardware instructions.
 
+    A tile also takes at most 227 KiB (232448 bytes; an `i1` element takes a
+    byte): the GPU keeps each tile in registers or in shared memory, and one
+    Hopper block has 227 KiB of shared memory. With power-of-two dims the
+    largest tiles take 128 KiB: 32768 `f32`, 65536 `f16` or 131072 `f8`
+    elements (a 128x256 `f32` accumulator). The rule holds for every static
+    tensor a kernel computes, tile op or not (an `arith.constant`, an
+    `scf.for` result), with the error at the op that produces it; several
+    tiles live at once may still exceed a block's shared memory, which
+    `tile-to-ptx` reports for the kernel.
+
     A kernel is a `func.func` carrying the unit attribute `tile.kernel`. Its
     arguments are memrefs (row-major, unit innermost stride) and scalars
-    (`index`, `i32`, `i64`, `f32`); it returns nothing.
+    (`index`, `i32`, `i64`, `f32`); it returns nothing. It is defined (not
+    a declaration) and its control flow is structured: every region in it
+    has one block, and no op branches (`cf.br`, `cf.cond_br`, `cf.switch`);
+    loops and conditions are `scf.for` and `scf.if`. Kernels call nothing
+    (`func.call` and every other call op are errors). They reach global
+    memory through their memref arguments only: a `memref.global` beside
+    kernels (in the block that holds them) must be a constant with a value
+    of at most one tile's 227 KiB, in the default memory space, which is
+    what the compiler makes of tile constants; the verifier reports any
+    other at the global.
 
     Code-generation hints (`tile.hints`), the autotuner's space
     (`tile.tune`) and one configuration of it (`tile.config`) are
@@ -106,11 +125,13 @@ def Tile_PartitionViewType : TypeDef<Tile_Dialect, "PartitionView"> {
     `!tile.partition_view<128x64xf16>` views a rank-2 `memref` of `f16` as a
     grid of 128x64 tiles; `tile.load` and `tile.store` address it in tile
     coordinates. The tile shape follows the tile rules (static powers of two,
-    rank 1 to 3, at most 2^20 elements).
+    rank 1 to 3, at most 2^20 elements and 227 KiB).
 
     The optional `padding` gives the value that out-of-bounds elements take
     on load: `zero` (the default, not printed), `neg_inf`, `pos_inf` or `nan`.
-    The infinities and NaN need a floating-point element type.
+    The infinities and NaN need a floating-point element type that has them:
+    `f8E4M3FN` has NaN but no infinities, so its views take `zero` or `nan`;
+    `f8E5M2`, `f16`, `bf16` and `f32` take all four.
 
     ```mlir
     !tile.partition_view<4x1024xf32, padding = neg_inf>

@@ -388,7 +388,7 @@ pub enum Special {
     Nan,
 }
 
-/// The bit pattern of `special` in float type `element` (`f16`, `bf16`,
+/// The bit pattern of `special` in float type `element` (`f16`, `bf16`, f8,
 /// `f32`), or `None` for other types: the text form of these values.
 pub fn float_bits(element: Type, special: Special) -> Option<&'static str> {
     Some(match (element.to_string().as_str(), special) {
@@ -401,11 +401,16 @@ pub fn float_bits(element: Type, special: Special) -> Option<&'static str> {
         ("bf16", Special::NegInf) => "0xFF80",
         ("bf16", Special::PosInf) => "0x7F80",
         ("bf16", Special::Nan) => "0x7FC0",
+        // f8E4M3FN has no infinities (the view verifier rejects them).
+        ("f8E4M3FN", Special::Nan) => "0x7F",
+        ("f8E5M2", Special::NegInf) => "0xFC",
+        ("f8E5M2", Special::PosInf) => "0x7C",
+        ("f8E5M2", Special::Nan) => "0x7E",
         _ => return None,
     })
 }
 
-/// `special` as a float attribute of `element` (`f16`, `bf16`, `f32`; `None`
+/// `special` as a float attribute of `element` (`f16`, `bf16`, `f32`, f8; `None`
 /// for other types, as in [`float_bits`]). The quiet NaN is the canonical
 /// one, as the bit patterns above.
 pub fn special_attribute<'c>(context: &'c Context, element: Type<'c>, special: Special) -> Option<Attribute<'c>> {

@@ -320,7 +320,9 @@ func.func @config_tiles(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?
 
 // -----
 
-// expected-error @+1 {{tile-specialize: tile.config: 'tile_m' = 96 is not a power of two tile extent up to 1048576}}
+// The tile sizes' ranges are the verifier's, as in tile.tune: a value out
+// of range never reaches tile-specialize, the first pass of both pipelines.
+// expected-error @+1 {{'tile.config': 'tile_m' must be a power of two tile extent up to 1048576, not 96 : i64}}
 func.func @config_tile_m(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>)
     attributes {tile.kernel, tile.config = {tile_m = 96 : i64}} {
   %c0 = arith.constant 0 : index
@@ -337,7 +339,7 @@ func.func @config_tile_m(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x
 
 // -----
 
-// expected-error @+1 {{tile-specialize: tile.config: 'tile_n' = 0 is not a power of two tile extent up to 1048576}}
+// expected-error @+1 {{'tile.config': 'tile_n' must be a power of two tile extent up to 1048576, not 0 : i64}}
 func.func @config_tile_n(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>)
     attributes {tile.kernel, tile.config = {tile_n = 0 : i64}} {
   %c0 = arith.constant 0 : index
@@ -354,7 +356,7 @@ func.func @config_tile_n(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x
 
 // -----
 
-// expected-error @+1 {{tile-specialize: tile.config: 'tile_k' = 2097152 is not a power of two tile extent up to 1048576}}
+// expected-error @+1 {{'tile.config': 'tile_k' must be a power of two tile extent up to 1048576, not 2097152 : i64}}
 func.func @config_tile_k(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>)
     attributes {tile.kernel, tile.config = {tile_k = 2097152 : i64}} {
   %c0 = arith.constant 0 : index
@@ -366,6 +368,56 @@ func.func @config_tile_k(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x
   %b = tile.load %pb[%c0, %c0] : !tile.partition_view<64x128xf16> -> tensor<64x128xf16>
   %d = tile.mma %a, %b, %zero : tensor<128x64xf16>, tensor<64x128xf16> into tensor<128x128xf32>
   tile.store %d, %pc[%c0, %c0] : tensor<128x128xf32> -> !tile.partition_view<128x128xf32>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.config': 'tile_k' must be a power of two tile extent up to 1048576, not 0 : i64}}
+func.func @config_tile_k_zero() attributes {tile.kernel, tile.config = {tile_k = 0 : i64}} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.config': 'tile_m' must be a power of two tile extent up to 1048576, not -64 : i64}}
+func.func @config_tile_m_negative() attributes {tile.kernel, tile.config = {tile_m = -64 : i64}} {
+  return
+}
+
+// -----
+
+// A value wider than 64 bits is out of range, not read truncated.
+// expected-error @+1 {{'tile.config': 'tile_n' must be a power of two tile extent up to 1048576, not 18446744073709551680 : i128}}
+func.func @config_tile_n_wide() attributes {tile.kernel, tile.config = {tile_n = 18446744073709551680 : i128}} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.config': 'num_stages' must be a positive integer up to 8, not -3 : i64}}
+func.func @config_num_stages_negative() attributes {tile.kernel, tile.config = {num_stages = -3 : i64}} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{hint 'warp_specialize' must be 0 or 1, not 512 : i64}}
+func.func @hint_warp_specialize_512() attributes {tile.kernel, tile.hints = {warp_specialize = 512 : i64}} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.config': 'warp_specialize' must be 0 or 1, not 512 : i64}}
+func.func @config_warp_specialize_512() attributes {tile.kernel, tile.config = {warp_specialize = 512 : i64}} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.tune': 'warp_specialize' values must be 0 or 1, not 512}}
+func.func @tune_warp_specialize_512() attributes {tile.kernel, tile.tune = {warp_specialize = array<i64: 0, 512>}} {
   return
 }
 

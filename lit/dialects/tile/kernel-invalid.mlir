@@ -184,3 +184,31 @@ func.func @pingpong_hint(%A: memref<?xf32>) attributes {tile.kernel, tile.hints 
 func.func @split_one(%A: memref<?xf32>) attributes {tile.kernel, tile.split_k = 1 : i64} {
   return
 }
+
+// -----
+
+// The kernel attributes are verified before func.func's own verifier: a
+// function without its type or name is func.func's error, not a crash.
+// expected-error @+1 {{'func.func' op requires attribute 'function_type'}}
+"func.func"() <{sym_name = "k"}> ({
+  "func.return"() : () -> ()
+}) {tile.kernel} : () -> ()
+
+// -----
+
+// expected-error @+1 {{'func.func' op requires attribute 'sym_name'}}
+"func.func"() <{function_type = () -> ()}> ({
+  "func.return"() : () -> ()
+}) {tile.kernel} : () -> ()
+
+// -----
+
+// expected-error @+1 {{'func.func' op requires one region}}
+"func.func"() <{sym_name = "k", function_type = () -> ()}> {tile.kernel} : () -> ()
+
+// -----
+
+// expected-error @+1 {{'func.func' op requires attribute 'function_type'}}
+"func.func"() <{sym_name = "k"}> ({
+  "func.return"() : () -> ()
+}) {tile.persistent} : () -> ()

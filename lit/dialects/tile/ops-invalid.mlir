@@ -2,6 +2,7 @@
 // RUN: tile-opt %s -split-input-file -verify-diagnostics
 
 // ---- tile dims: static powers of two, rank 1 to 3, at most 2^20 elements
+// and 227 KiB (232448 bytes, one Hopper block's shared memory)
 
 func.func @not_pow2(%t: tensor<100x64xf32>) {
   // expected-error @+1 {{'tile.reshape' op operand #0 dim 0 is 100, which is not a power of two}}
@@ -30,6 +31,34 @@ func.func @rank0(%s: f32) {
 func.func @too_big(%s: f32) {
   // expected-error @+1 {{'tile.splat' op result has more than 2^20 (1048576) elements}}
   %0 = tile.splat %s : f32 -> tensor<2048x1024xf32>
+  return
+}
+
+// -----
+
+// 256 KiB: within 2^20 elements, but no GPU block keeps it.
+func.func @too_many_bytes(%s: f32) {
+  // expected-error @+1 {{'tile.splat' op result takes 262144 bytes; a tile takes at most 232448 (227 KiB, the shared memory of one Hopper block)}}
+  %0 = tile.splat %s : f32 -> tensor<256x256xf32>
+  return
+}
+
+// -----
+
+// An i1 element takes a byte.
+func.func @too_many_bytes_i1(%t: tensor<512x512xi1>) {
+  // expected-error @+1 {{'tile.permute' op operand #0 takes 262144 bytes; a tile takes at most 232448 (227 KiB, the shared memory of one Hopper block)}}
+  %0 = tile.permute %t [1, 0] : tensor<512x512xi1> -> tensor<512x512xi1>
+  return
+}
+
+// -----
+
+// The largest power-of-two tiles, 128 KiB, are tiles.
+func.func @largest(%s: f32, %h: f16, %b: i8) {
+  %0 = tile.splat %s : f32 -> tensor<128x256xf32>
+  %1 = tile.splat %h : f16 -> tensor<256x256xf16>
+  %2 = tile.splat %b : i8 -> tensor<2x256x256xi8>
   return
 }
 
@@ -78,6 +107,44 @@ func.func @view_too_big(%A: memref<?x?xf32>) {
 func.func @view_padding_int(%A: memref<?xi32>) {
   // expected-error @+1 {{padding 'neg_inf' needs a floating-point element type, not 'i32'}}
   %v = tile.partition_view %A : memref<?xi32> -> !tile.partition_view<16xi32, padding = neg_inf>
+  return
+}
+
+// -----
+
+func.func @view_too_many_bytes(%A: memref<?x?xf16>) {
+  // expected-error @+1 {{partition view tile takes 262144 bytes; a tile takes at most 232448 (227 KiB, the shared memory of one Hopper block)}}
+  %v = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<512x256xf16>
+  return
+}
+
+// -----
+
+// f8E4M3FN has NaN but no infinities: the padding must be a value of the
+// element type.
+func.func @view_padding_f8_neg_inf(%A: memref<?x?xf8E4M3FN>) {
+  // expected-error @+1 {{padding 'neg_inf' needs an element type with infinities; 'f8E4M3FN' has none}}
+  %v = tile.partition_view %A : memref<?x?xf8E4M3FN> -> !tile.partition_view<64x64xf8E4M3FN, padding = neg_inf>
+  return
+}
+
+// -----
+
+func.func @view_padding_f8_pos_inf(%A: memref<?x?xf8E4M3FN>) {
+  // expected-error @+1 {{padding 'pos_inf' needs an element type with infinities; 'f8E4M3FN' has none}}
+  %v = tile.partition_view %A : memref<?x?xf8E4M3FN> -> !tile.partition_view<64x64xf8E4M3FN, padding = pos_inf>
+  return
+}
+
+// -----
+
+// f8E4M3FN pads with NaN or zero; f8E5M2 has both infinities and NaN.
+func.func @view_padding_f8(%A: memref<?x?xf8E4M3FN>, %B: memref<?x?xf8E5M2>) {
+  %a0 = tile.partition_view %A : memref<?x?xf8E4M3FN> -> !tile.partition_view<64x64xf8E4M3FN, padding = nan>
+  %a1 = tile.partition_view %A : memref<?x?xf8E4M3FN> -> !tile.partition_view<64x64xf8E4M3FN>
+  %b0 = tile.partition_view %B : memref<?x?xf8E5M2> -> !tile.partition_view<64x64xf8E5M2, padding = neg_inf>
+  %b1 = tile.partition_view %B : memref<?x?xf8E5M2> -> !tile.partition_view<64x64xf8E5M2, padding = pos_inf>
+  %b2 = tile.partition_view %B : memref<?x?xf8E5M2> -> !tile.partition_view<64x64xf8E5M2, padding = nan>
   return
 }
 
