@@ -63,7 +63,8 @@ impl std::str::FromStr for Config {
     fn from_str(text: &str) -> crate::Result<Self> {
         let mut config = Config::default();
         for pair in text.split(',').filter(|p| !p.trim().is_empty()) {
-            let (key, value) = pair.split_once('=').ok_or_else(|| Error::Config(format!("'{pair}' is not KEY=VALUE")))?;
+            let (key, value) =
+                pair.split_once('=').ok_or_else(|| Error::Config(format!("'{pair}' is not KEY=VALUE")))?;
             let value = value.trim().parse().map_err(|_| Error::Config(format!("'{value}' is not an integer")))?;
             config.0.insert(key.trim().to_string(), value);
         }
@@ -77,4 +78,3 @@ impl std::fmt::Display for Config {
         formatter.write_str(&parts.join(","))
     }
 }
-

@@ -36,7 +36,8 @@ fn far_coordinates_read_padding_and_write_nothing() {
         let mut y = poisoned(DType::F32, &[16]);
         let z_before = random_float(&mut rng, DType::F32, &[40], 1.0);
         let mut z = z_before.clone();
-        let args = &mut [Arg::Array(&mut x), Arg::Array(&mut y), Arg::Array(&mut z), Arg::Scalar(Scalar::I64(coordinate))];
+        let args =
+            &mut [Arg::Array(&mut x), Arg::Array(&mut y), Arg::Array(&mut z), Arg::Scalar(Scalar::I64(coordinate))];
         kernel.launch(args, Grid::new([1, 1, 1]).expect("grid")).expect("launch");
         let (got, z_after) = (values(&y), values(&z));
         for (e, &value) in got.iter().enumerate() {

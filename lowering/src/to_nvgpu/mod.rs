@@ -929,8 +929,12 @@ fn rewrite<'c>(
      -> Option<()> {
         let scaled =
             |value: IrValue<'c>, by: i64| -> Option<IrValue<'c>> { at.index_op("arith.muli", &[value, at.index(by)?]) };
-        let (a_row, a_col, b_row, b_col) =
-            (tma_start(at, tiles[0], m)?, tma_start(at, tiles[1], k)?, tma_start(at, tiles[2], k)?, tma_start(at, tiles[3], n)?);
+        let (a_row, a_col, b_row, b_col) = (
+            tma_start(at, tiles[0], m)?,
+            tma_start(at, tiles[1], k)?,
+            tma_start(at, tiles[2], k)?,
+            tma_start(at, tiles[3], n)?,
+        );
         let tma = [("operandSegmentSizes", "array<i32: 1, 1, 1, 2, 1, 0, 1>")];
         at.void("nvgpu.mbarrier.arrive.expect_tx", &[barrier, bytes, stage, predicate], &[])?;
         let a_offset = scaled(stage, m * k)?;

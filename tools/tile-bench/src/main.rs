@@ -445,7 +445,9 @@ fn check(args: &[Arg], reference: &Arg, dtype: DType, [m, n, k]: [usize; 3]) -> 
     for (g, w) in got.iter().zip(&want) {
         let (g, w) = (f64::from(*g), f64::from(*w));
         let error = (g - w).abs();
-        if !(error <= 2.0 * epsilon * w.abs() + floor) {
+        // Written so that a NaN error fails too.
+        let within = error <= 2.0 * epsilon * w.abs() + floor;
+        if !within {
             bad += 1;
         }
         if error.is_finite() {
@@ -463,7 +465,8 @@ fn check(args: &[Arg], reference: &Arg, dtype: DType, [m, n, k]: [usize; 3]) -> 
         let exact: f64 = (0..k).map(|l| f64::from(a[i * k + l]) * f64::from(b[l * n + j])).sum();
         for (who, value) in [("tile", got[i * n + j]), ("cuBLAS", want[i * n + j])] {
             let error = (f64::from(value) - exact).abs();
-            if !(error <= epsilon * exact.abs() + floor) {
+            let within = error <= epsilon * exact.abs() + floor;
+            if !within {
                 return Ok(format!("FAIL: {who} [{i},{j}] = {value}, f64 reference {exact:.6}"));
             }
         }
