@@ -20,7 +20,7 @@ rng = np.random.default_rng(0)
 failures = 0
 
 
-def run(example, grid, arrays, scalars=(), outputs=(), flags=()):
+def run(example, grid, arrays, scalars=(), outputs=(), flags=(), target='cuda'):
     """Saves the arrays, runs the example, returns the saved outputs."""
     # A kernel of examples/, or of tests/kernels/ (by its path there).
     source = os.path.join(root, example if example.endswith('.mlir') else os.path.join('examples', example + '.mlir'))
@@ -31,10 +31,10 @@ def run(example, grid, arrays, scalars=(), outputs=(), flags=()):
         np.save(p, a)
         paths.append(p)
     grid = grid if isinstance(grid, str) else ','.join(map(str, grid))
-    cmd = [tile_run, source, '--target', 'cuda', '--grid', grid, *flags, *paths, *map(str, scalars)]
+    cmd = [tile_run, source, '--target', target, '--grid', grid, *flags, *paths, *map(str, scalars)]
     for i in outputs:
         cmd += ['--save', f'{i}={paths[i]}.out.npy']
-    if memcheck:
+    if memcheck and target == 'cuda':
         cmd = ['compute-sanitizer', '--tool', 'memcheck', '--error-exitcode', '3', *cmd]
     # Tuning (kernels with tile.tune) caches in the scratch directory; under
     # memcheck it is off, and the --config cases cover the configurations.
@@ -229,6 +229,47 @@ def transpose3d():
     check('transpose3d M', got_m, x.max(2), atol=0, rtol=0)
 
 
+def attention():
+    # Flash attention forward at a length that is not a multiple of the key
+    # tile: keys past n are masked, their padded rows never weigh in.
+    for n in [1000, 64, 1]:
+        q, k, v = (rng.uniform(-1, 1, (n, 64)).astype(np.float16) for _ in range(3))
+        o = np.full((n, 64), np.nan, np.float32)
+        (got,) = run('attention', (-(-n // 64),), [q, k, v, o], scalars=[n], outputs=[3])
+        s = q.astype(np.float64) @ k.astype(np.float64).T / 8
+        p = np.exp(s - s.max(1, keepdims=True))
+        want = (p / p.sum(1, keepdims=True)) @ v.astype(np.float64)
+        # P is rounded to f16 before the second mma.
+        check(f'attention n={n}', got, want, atol=2e-3, rtol=1e-2)
+
+
+def both_targets(kernel, name, grid, arrays, scalars, outputs, atol=0):
+    # The GPU against the CPU target, which CI checks against plain-Rust
+    # references (tests/integration/cpu.rs), on the same random inputs.
+    flags = ['--kernel', name]
+    cpu = run(kernel, grid, [a.copy() for a in arrays], scalars, outputs, flags, target='cpu')
+    gpu = run(kernel, grid, [a.copy() for a in arrays], scalars, outputs, flags)
+    for i, (g, c) in enumerate(zip(gpu, cpu)):
+        if g.dtype == np.uint16:  # bf16 as raw bits
+            g, c = ((x.astype(np.uint32) << 16).view(np.float32) for x in (g, c))
+        check(f'{name} output {outputs[i]} (GPU vs CPU target)', g, c, atol=atol, rtol=atol)
+
+
+def test_kernels():
+    x = rng.uniform(-1, 1, (1000, 300)).astype(np.float32)
+    for name in ['commuted_add', 'subtract', 'fresh', 'swap', 'pure_swap', 'twice', 'if_choice', 'select_choice', 'nested']:
+        a = np.full(300, np.nan, np.float32); b = np.full(300, np.nan, np.float32)
+        both_targets('tests/kernels/loops.mlir', name, (3,), [x, a, b], [], [1, 2], atol=1e-5)
+    xd = rng.integers(-2**31, 2**31, 500, dtype=np.int64).astype(np.int32)
+    outs = [np.full(500, 0x5A5A5A5A, np.int32) for _ in range(4)] + [np.full(8 * 8, 0x5A5A5A5A, np.int64)]
+    for d, k in [(0, 0), (-1, 7), (3, 0)]:
+        both_targets('tests/kernels/divide.mlir', 'divide', (8,), [xd, *outs], [d, k], [1, 2, 3, 4, 5])
+    xb, _ = bits_bf16(rng.uniform(-2, 2, 300)); yb, _ = bits_bf16(rng.uniform(0, 4, 300))
+    outb = [np.full(300, 0x7FC1, np.uint16) for _ in range(4)]
+    # exp and sqrt may differ by a bf16 unit between the targets' libraries.
+    both_targets('tests/kernels/bf16_elementwise.mlir', 'bf16_elementwise', (5,), [xb, yb, *outb], [], [2, 3, 4, 5], atol=1 / 64)
+
+
 def far_coordinates():
     # The bounds rule at the edges: coordinates past either end (also where
     # coordinate x 16 wraps in 64 bits) read -inf padding and write nothing.
@@ -247,7 +288,8 @@ def far_coordinates():
 
 for name, f in [('softmax', softmax), ('layernorm', layernorm), ('fused_elementwise', fused),
                 ('fused_elementwise ragged', fused_ragged), ('one_element', one_element),
-                ('column_sum', column_sum), ('transpose3d', transpose3d), ('far_coordinates', far_coordinates)]:
+                ('column_sum', column_sum), ('transpose3d', transpose3d), ('far_coordinates', far_coordinates),
+                ('attention', attention), ('test kernels', test_kernels)]:
     case(name, f)
 print(f'gpu_check: {failures} failures' + (' (under compute-sanitizer memcheck)' if memcheck else ''))
 sys.exit(1 if failures else 0)
