@@ -8,6 +8,8 @@ mod cpu;
 mod docs;
 mod gpu;
 mod stages;
+mod suite_gemm;
+mod suite_memory;
 mod support;
 mod tile_bench;
 mod tile_run;
