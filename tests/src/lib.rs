@@ -4,3 +4,5 @@
 
 pub mod kernels;
 pub mod reference;
+pub mod suite;
+pub mod suite_memory;

@@ -1,0 +1,53 @@
+// instantiate: 1024 -> ROW, f16 -> DTYPE
+// Layer normalisation, one row per block:
+// Y = (X - mean) / sqrt(var + eps) * W + B, with the mean and the (biased)
+// variance over the row. The row, W and B are read in their IO type and
+// everything is computed in f32; Y is rounded back once on the store. The
+// row is whole in its tile, so the variance is taken in a second pass over
+// the centred values.
+// On the GPU, rows of 32768 (f16 and bf16 alike) do not compile today:
+// the general path keeps every tile in shared memory, each in its own
+// buffer:
+//   error: kernel @layernorm needs 917888 bytes of shared memory for its tiles;
+//   a Hopper block has 232448
+func.func @layernorm(%X: memref<?x1024xf16>, %W: memref<1024xf16>, %B: memref<1024xf16>,
+                     %Y: memref<?x1024xf16>, %eps: f32) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %px = tile.partition_view %X : memref<?x1024xf16> -> !tile.partition_view<1x1024xf16>
+  %pw = tile.partition_view %W : memref<1024xf16> -> !tile.partition_view<1024xf16>
+  %pb = tile.partition_view %B : memref<1024xf16> -> !tile.partition_view<1024xf16>
+  %py = tile.partition_view %Y : memref<?x1024xf16> -> !tile.partition_view<1x1024xf16>
+  %r = tile.block_id x : index
+  %xio = tile.load %px[%r, %c0] : !tile.partition_view<1x1024xf16> -> tensor<1x1024xf16>
+  %x = arith.extf %xio : tensor<1x1024xf16> to tensor<1x1024xf32>
+  // the row length, for the means
+  %n = arith.constant dense<1024.0> : tensor<1xf32>
+  // mean
+  %sum = tile.reduce add %x dim 1 : tensor<1x1024xf32> -> tensor<1xf32>
+  %mean = arith.divf %sum, %n : tensor<1xf32>
+  %mean1 = tile.reshape %mean : tensor<1xf32> -> tensor<1x1xf32>
+  %meanb = tile.broadcast %mean1 : tensor<1x1xf32> -> tensor<1x1024xf32>
+  %xc = arith.subf %x, %meanb : tensor<1x1024xf32>
+  // variance, and 1 / sqrt(var + eps)
+  %sq = arith.mulf %xc, %xc : tensor<1x1024xf32>
+  %ss = tile.reduce add %sq dim 1 : tensor<1x1024xf32> -> tensor<1xf32>
+  %var = arith.divf %ss, %n : tensor<1xf32>
+  %epst = tile.splat %eps : f32 -> tensor<1xf32>
+  %ve = arith.addf %var, %epst : tensor<1xf32>
+  %rstd = math.rsqrt %ve : tensor<1xf32>
+  %rstd1 = tile.reshape %rstd : tensor<1xf32> -> tensor<1x1xf32>
+  %rstdb = tile.broadcast %rstd1 : tensor<1x1xf32> -> tensor<1x1024xf32>
+  %xn = arith.mulf %xc, %rstdb : tensor<1x1024xf32>
+  // the affine part, W and B as a row each
+  %wio = tile.load %pw[%c0] : !tile.partition_view<1024xf16> -> tensor<1024xf16>
+  %bio = tile.load %pb[%c0] : !tile.partition_view<1024xf16> -> tensor<1024xf16>
+  %w = arith.extf %wio : tensor<1024xf16> to tensor<1024xf32>
+  %b = arith.extf %bio : tensor<1024xf16> to tensor<1024xf32>
+  %w1 = tile.reshape %w : tensor<1024xf32> -> tensor<1x1024xf32>
+  %b1 = tile.reshape %b : tensor<1024xf32> -> tensor<1x1024xf32>
+  %yw = arith.mulf %xn, %w1 : tensor<1x1024xf32>
+  %y = arith.addf %yw, %b1 : tensor<1x1024xf32>
+  %yio = arith.truncf %y : tensor<1x1024xf32> to tensor<1x1024xf16>
+  tile.store %yio, %py[%r, %c0] : tensor<1x1024xf16> -> !tile.partition_view<1x1024xf16>
+  return
+}
