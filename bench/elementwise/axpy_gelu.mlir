@@ -1,14 +1,7 @@
 // Z = gelu(a X + Y) on f32 vectors, with GELU in its erf form,
 // gelu(t) = t / 2 (1 + erf(t / sqrt 2)); one tile of 1024 elements per
 // block (a 1-D grid of ceil(N / 1024) blocks).
-//
-// Known compiler bug: `tile-to-cpu` leaves `math.erf` unlowered (its LLVM
-// stage converts no erf; the GPU path calls libdevice's), so the CPU JIT
-// refuses the module:
-//   the JIT could not compile the module: elementwise/axpy_gelu.mlir:28:10:
-//   error: cannot be converted to LLVM IR: missing
-//   `LLVMTranslationDialectInterface` registration for dialect for op: math.erf
-// tests/integration/suite_memory.rs checks the values once it compiles.
+
 func.func @axpy_gelu(%X: memref<?xf32>, %Y: memref<?xf32>, %Z: memref<?xf32>, %a: f32)
     attributes {tile.kernel} {
   %px = tile.partition_view %X : memref<?xf32> -> !tile.partition_view<1024xf32>

@@ -3,13 +3,7 @@
 // computed in f32 after the K loop: the block's 128 bias values are loaded
 // once, widened and broadcast over the tile's rows; the result is rounded
 // to the output type once.
-// KNOWN COMPILER REJECTIONS (the program verifies; both targets fail):
-// * CPU: tile-to-cpu leaves math.erf in its output (no erf pattern in
-//   convert-to-llvm, and the pipeline has no math-to-libm or polynomial
-//   approximation for it), so the JIT fails:
-//     error: cannot be converted to LLVM IR: missing
-//     `LLVMTranslationDialectInterface` registration for dialect for op:
-//     math.erf
+// KNOWN COMPILER REJECTION (the program verifies and runs on the CPU):
 // * GPU: tile-to-ptx{chip=sm_90a} fails:
 //     error: kernel @gemm_bias_gelu needs 262912 bytes of shared memory
 //     for its tiles; a Hopper block has 232448

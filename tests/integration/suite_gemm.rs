@@ -45,10 +45,7 @@ const REJECTED_BY_PTX: &[(&str, &str)] = &[("bias_gelu", "kernel @gemm_bias_gelu
 /// the comment at the top of each file). Their value checks are skipped
 /// while they fail this way; once one compiles, its test fails until the
 /// entry is removed, and then checks its values.
-const REJECTED_BY_CPU: &[(&str, &str)] = &[(
-    "bias_gelu",
-    "cannot be converted to LLVM IR: missing `LLVMTranslationDialectInterface` registration for dialect for op: math.erf",
-)];
+const REJECTED_BY_CPU: &[(&str, &str)] = &[];
 
 /// Instantiations that get a TMA + wgmma variant today; the PTX test keeps
 /// them from losing it (the others are printed).

@@ -289,12 +289,6 @@ fn add_on_the_cpu() {
     assert_close(&add.label(), &values(&z), &want, |i| want[i].abs() * 2f64.powi(-24));
 }
 
-/// The start of the error the CPU JIT gives for `axpy_gelu` today:
-/// `tile-to-cpu` leaves `math.erf` unlowered (the GPU path calls
-/// libdevice's `erff`). Remove it when the CPU target lowers erf.
-const CPU_ERF_UNSUPPORTED: &str = "cannot be converted to LLVM IR: missing `LLVMTranslationDialectInterface` \
-                                   registration for dialect for op: math.erf";
-
 #[test]
 fn axpy_gelu_on_the_cpu() {
     let (mut x, mut y, len) = vectors(501);
@@ -302,17 +296,8 @@ fn axpy_gelu_on_the_cpu() {
     let want = s::axpy_gelu(&values(&x), &values(&y), a as f64);
     let gelu = Instance::new("elementwise/axpy_gelu.mlir", &[]);
     let context = context();
-    let kernel = match CpuKernel::compile_text(&context, &gelu.text(), &gelu.label(), None) {
-        Ok(kernel) => kernel,
-        // A known compiler bug (bench/elementwise/axpy_gelu.mlir says
-        // which): any other error fails, and once it compiles the values
-        // are checked below.
-        Err(e) if e.to_string().contains(CPU_ERF_UNSUPPORTED) => {
-            println!("known: the CPU target does not lower math.erf: {e}");
-            return;
-        }
-        Err(e) => panic!("{}: {e}", gelu.label()),
-    };
+    let kernel = CpuKernel::compile_text(&context, &gelu.text(), &gelu.label(), None)
+        .unwrap_or_else(|e| panic!("{}: {e}", gelu.label()));
     let mut z = poisoned(DType::F32, &[len]);
     let mut args = [Arg::Array(&mut x), Arg::Array(&mut y), Arg::Array(&mut z), Arg::Scalar(Scalar::F32(a))];
     kernel.launch(&mut args, grid(len.div_ceil(1024), 1)).unwrap();
@@ -350,7 +335,7 @@ fn reference_erf_matches_tables() {
         (-1.0, -0.842_700_792_949_714_9),
         (-3.5, -0.999_999_256_901_627_6),
     ] {
-        let got = s::erf(x);
+        let got = tile_tests::suite::erf(x);
         assert!((got - want).abs() < 1e-12, "erf({x}) = {got}, want {want}");
     }
 }

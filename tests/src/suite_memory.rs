@@ -14,35 +14,6 @@ pub fn rmsnorm(x: &[f64], w: &[f64], n: usize, eps: f64) -> Vec<f64> {
         .collect()
 }
 
-/// The error function. The standard library has none: a Taylor series
-/// where it converges without much cancellation (|x| < 3, about 13
-/// digits), else the continued fraction of `erfc`, which converges fast
-/// there.
-pub fn erf(x: f64) -> f64 {
-    let two_over_sqrt_pi = std::f64::consts::FRAC_2_SQRT_PI;
-    if x.abs() < 3.0 {
-        // erf(x) = 2/sqrt(pi) sum_n (-1)^n x^(2n+1) / (n! (2n+1))
-        let (mut sum, mut power) = (0.0, x);
-        for n in 0..100 {
-            let term = power / (2 * n + 1) as f64;
-            sum += term;
-            if term.abs() < 1e-17 * sum.abs() {
-                break;
-            }
-            power *= -x * x / (n + 1) as f64;
-        }
-        return two_over_sqrt_pi * sum;
-    }
-    // erfc(a) = exp(-a^2)/sqrt(pi) / (a + (1/2)/(a + 1/(a + (3/2)/(a + ...)))),
-    // evaluated from the tail; 60 terms are far more than a >= 3 needs.
-    let a = x.abs();
-    let mut tail = a;
-    for k in (1..=60).rev() {
-        tail = a + (k as f64 / 2.0) / tail;
-    }
-    let erfc = (-a * a).exp() * two_over_sqrt_pi / 2.0 / tail;
-    (1.0 - erfc).copysign(x)
-}
 
 /// `gelu(a x + y)` in the erf form, `t / 2 (1 + erf(t / sqrt 2))`.
 pub fn axpy_gelu(x: &[f64], y: &[f64], a: f64) -> Vec<f64> {
@@ -50,7 +21,7 @@ pub fn axpy_gelu(x: &[f64], y: &[f64], a: f64) -> Vec<f64> {
         .zip(y)
         .map(|(x, y)| {
             let t = a * x + y;
-            t / 2.0 * (1.0 + erf(t / std::f64::consts::SQRT_2))
+            t / 2.0 * (1.0 + crate::suite::erf(t / std::f64::consts::SQRT_2))
         })
         .collect()
 }

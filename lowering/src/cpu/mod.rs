@@ -58,7 +58,8 @@ pub const STAGES: &[(&str, &str)] = &[
         "func.func(convert-linalg-to-loops), expand-strided-metadata, lower-affine, \
          math-extend-to-supported-types{extra-types=f16 target-type=f32}, \
          arith-emulate-unsupported-floats{source-types=bf16 target-type=f32}, arith-expand{include-bf16=true}, \
-         tile-safe-division, convert-scf-to-cf, convert-to-llvm, reconcile-unrealized-casts",
+         tile-safe-division, convert-scf-to-cf, convert-to-llvm, convert-math-to-libm, convert-func-to-llvm, \
+         reconcile-unrealized-casts",
     ),
 ];
 
