@@ -29,6 +29,10 @@
 //!   `x / 0` is all ones and `x % 0` is `x`, what NVIDIA's `div.u` and
 //!   `rem.u` give, and `MIN / -1` wraps; `tile-to-ptx` runs the same guard,
 //!   so both targets agree.
+//! * math functions LLVM has no intrinsic for (`math.erf`) become calls of
+//!   the C library's (`erff`), which the JIT resolves in the process
+//!   (`convert-math-to-libm` after `convert-to-llvm`, so that `exp`,
+//!   `sqrt` and the like stay LLVM intrinsics).
 //!
 //! The pipeline has no options.
 
