@@ -4,7 +4,12 @@
 poisoned (NaN / 0x5A5A5A5A) outputs, compares with a numpy reference, and,
 with --memcheck, runs each under compute-sanitizer's memcheck.
 
-usage: gpu_check.py TILE_RUN [--memcheck] [--large] [--only TEXT]
+usage: gpu_check.py TILE_RUN [--memcheck] [--large] [--only TEXT] [--all-configs]
+--all-configs: instead of the cases, every configuration of the 16-bit
+matmul examples' tuning spaces (each distinct compiled kernel once) at a
+ragged shape whose last tile group mixes tiles that share B with tiles
+that do not, for 64- and 128-row tiles alike (2350x1000x200: 37 and 19 tile
+rows, groups of 8), each bounded in time.
 (on a machine with a GPU and numpy)
 Prints one line per case and exits 1 if any case fails."""
 import os, subprocess, sys, tempfile
@@ -41,7 +46,11 @@ def run(example, grid, arrays, scalars=(), outputs=(), flags=(), target='cuda'):
     env = dict(os.environ, TILE_TUNE_CACHE=os.path.join(work, 'tune'))
     if memcheck:
         env['TILE_TUNE'] = '0'
-    p = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    try:
+        # Bounded: a hung kernel is a failed case, not the end of the check.
+        p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=float(os.environ.get('CASE_SECONDS', 300)))
+    except subprocess.TimeoutExpired:
+        raise RuntimeError(f'HUNG: no result in {os.environ.get("CASE_SECONDS", 300)} s')
     if p.returncode != 0:
         raise RuntimeError(f'exit {p.returncode}: {p.stdout[-1500:]} {p.stderr[-1500:]}')
     # tile-run's last line says which entry ran ("as @k__wgmma").
@@ -115,6 +124,43 @@ def matmul(example, m, n, k, dtype, flags=()):
         check(f'{example} {m}x{n}x{k} ({run.entry})', got, want, atol=rel * mag + 1e-6, rtol=rtol)
     case(f'{example} {m}x{n}x{k}' + ''.join(' ' + x for x in flags if x.startswith('tile_')), f)
 
+
+def tuning_space(example):
+    """Every configuration of the example's tile.tune space."""
+    import itertools, re as regex
+    text = open(os.path.join(root, 'examples', example + '.mlir')).read()
+    space = regex.search(r'tile\.tune = \{(.*?)\}', text, regex.S)[1]
+    knobs = [(k, [int(v) for v in vs.split(',')]) for k, vs in regex.findall(r'(\w+) = array<i64: ([^>]*)>', space)]
+    return [','.join(f'{k}={v}' for (k, _), v in zip(knobs, values)) for values in itertools.product(*(vs for _, vs in knobs))]
+
+
+def distinct(example, configs):
+    """The configurations that compile to different kernels (one each)."""
+    import hashlib
+    seen, kept = set(), []
+    source = os.path.join(root, 'examples', example + '.mlir')
+    for config in configs:
+        path = os.path.join(work, 'bundle.json')
+        p = subprocess.run([tile_run, source, '--target', 'cuda', '--grid', '1', '--config', config, '--emit-bundle', path],
+                           capture_output=True, text=True)
+        key = hashlib.sha256(open(path, 'rb').read()).hexdigest() if p.returncode == 0 else config
+        if key not in seen:
+            seen.add(key)
+            kept.append(config)
+    return kept
+
+
+if '--all-configs' in sys.argv:
+    m, n, k = 2350, 1000, 200
+    for example, dtype in [('matmul_bf16_bf16', 'bf16'), ('matmul_f16_f16', 'f16')]:
+        configs = tuning_space(example)
+        kept = distinct(example, configs)
+        print(f'{example}: {len(configs)} configurations, {len(kept)} distinct kernels', flush=True)
+        for config in kept:
+            matmul(example, m, n, k, dtype, flags=['--config', config])
+            print(f'  ({config})', flush=True)
+    print(f'gpu_check: {failures} failures (every configuration at {m}x{n}x{k})')
+    sys.exit(1 if failures else 0)
 
 for (m, n, k) in [(300, 200, 100), (1000, 1000, 1000)]:
     matmul('matmul', m, n, k, 'f16')
