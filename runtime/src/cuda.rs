@@ -1,12 +1,23 @@
 //! Launching bundles on an NVIDIA GPU through the CUDA driver (cudarc,
 //! loaded at run time: machines without a driver get `Error::NoDriver`).
+//!
+//! A launch can be waited for with a deadline ([`Cuda::timed_within`]):
+//! the end event is polled rather than synchronised on, so a kernel that
+//! never finishes is reported instead of stalling the caller. Such a kernel
+//! cannot be stopped short of destroying the context, so after one this
+//! `Cuda` refuses further work, and its drop leaves the modules loaded
+//! (unloading may wait for the kernel): the process should exit.
 
-use crate::{Arg, Bundle, Error, Grid, Param, Result, TmaDescriptor, memref_slots, tma};
-use cudarc::driver::{CudaContext, CudaSlice, CudaStream, DevicePtr, result, sys};
+use crate::{Arg, Array, Bundle, Error, Grid, Param, Result, TmaDescriptor, memref_slots, tma};
+use cudarc::driver::{CudaContext, CudaSlice, CudaStream, DevicePtr, DevicePtrMut, result, sys};
 use std::{
     collections::HashMap,
     ffi::{CString, c_void},
-    sync::{Arc, Mutex},
+    sync::{
+        Arc, Mutex,
+        atomic::{AtomicBool, Ordering},
+    },
+    time::{Duration, Instant},
 };
 
 /// A GPU with a module cache: each bundle's PTX is JIT-loaded once.
@@ -16,6 +27,113 @@ pub struct Cuda {
     modules: Mutex<HashMap<String, Module>>,
     variants: bool,
     scratch: Mutex<Option<CudaSlice<u8>>>,
+    /// Set once a launch did not finish within its deadline: the kernel
+    /// may still be running, and anything that waits on the stream would
+    /// wait for ever.
+    hung: AtomicBool,
+}
+
+/// Why a kernel cannot be launched on this device, found without
+/// launching it ([`Cuda::try_prepare`]).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("@{entry} cannot launch: {reason}")]
+pub struct CannotLaunch {
+    /// The entry that would have run (the kernel or a variant).
+    pub entry: String,
+    pub reason: String,
+}
+
+/// How a waited-for launch ended ([`Cuda::timed_within`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Timing {
+    /// It finished; the device's milliseconds.
+    Done(f64),
+    /// It had not finished after `waited`; it may still be running.
+    Hung { waited: Duration },
+}
+
+/// What a launch asks of a block, as `prepare` reads it from the bundle and
+/// the loaded function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LaunchShape {
+    pub block: [u32; 3],
+    /// Dynamic shared memory, bytes (the bundle's figure).
+    pub dynamic_shared: u32,
+    /// Static shared memory of the function, bytes.
+    pub static_shared: u32,
+    /// The most threads a block of this function may have (its registers
+    /// can make it fewer than the device's limit).
+    pub function_threads: u32,
+    /// Blocks per cluster (1: no clusters).
+    pub cluster: u32,
+}
+
+/// The device's limits a launch must respect.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DeviceLimits {
+    pub threads: u32,
+    pub block: [u32; 3],
+    /// Shared memory a block may opt in to, bytes (static and dynamic).
+    pub shared_optin: u32,
+    /// The largest portable cluster.
+    pub cluster: u32,
+}
+
+/// Why `shape` cannot launch within `limits`, if it cannot; a pure check
+/// of what the driver would refuse (or hang on) before anything launches.
+pub fn launch_problem(shape: &LaunchShape, limits: &DeviceLimits) -> Option<String> {
+    let threads = shape.block.iter().fold(1u64, |n, &d| n.saturating_mul(u64::from(d)));
+    if threads == 0 {
+        return Some(format!("block {:?} has no thread", shape.block));
+    }
+    if threads > u64::from(limits.threads) {
+        return Some(format!("{threads} threads per block exceed the device's {}", limits.threads));
+    }
+    for (axis, (&dim, &most)) in ["x", "y", "z"].iter().zip(shape.block.iter().zip(&limits.block)) {
+        if dim > most {
+            return Some(format!("a block of {dim} threads along {axis} exceeds the device's {most}"));
+        }
+    }
+    if threads > u64::from(shape.function_threads) {
+        return Some(format!(
+            "{threads} threads per block, but the kernel's registers allow at most {}",
+            shape.function_threads
+        ));
+    }
+    let shared = u64::from(shape.dynamic_shared) + u64::from(shape.static_shared);
+    if shared > u64::from(limits.shared_optin) {
+        let static_part = match shape.static_shared {
+            0 => String::new(),
+            bytes => format!(" (and {bytes} static)"),
+        };
+        return Some(format!(
+            "{} bytes of shared memory{static_part} do not fit (at most {} per block on this device)",
+            shape.dynamic_shared, limits.shared_optin
+        ));
+    }
+    if shape.cluster > limits.cluster {
+        return Some(format!("clusters of {} blocks exceed the portable size {}", shape.cluster, limits.cluster));
+    }
+    None
+}
+
+/// Calls `done` until it says yes or `limit` has passed, sleeping a little
+/// longer between calls each time (up to a millisecond, so a short wait
+/// stays short); the time it took, or `None` if `limit` passed first.
+fn poll_until(limit: Duration, mut done: impl FnMut() -> Result<bool>) -> Result<Option<Duration>> {
+    let start = Instant::now();
+    let mut pause = Duration::from_micros(5);
+    loop {
+        if done()? {
+            return Ok(Some(start.elapsed()));
+        }
+        let elapsed = start.elapsed();
+        if elapsed >= limit {
+            return Ok(None);
+        }
+        std::thread::sleep(pause.min(limit - elapsed));
+        pause = (pause * 2).min(Duration::from_millis(1));
+    }
 }
 
 /// A launch's arrays on the device, in argument order ([`Cuda::upload`]).
@@ -84,6 +202,10 @@ fn driver(error: result::DriverError) -> Error {
     Error::Launch(error.to_string())
 }
 
+fn no_array(index: usize) -> Error {
+    Error::Launch(format!("argument #{index} has no device array"))
+}
+
 /// Whether a CUDA driver library can be loaded.
 pub fn driver_present() -> bool {
     // SAFETY: only tries to open the library.
@@ -102,7 +224,14 @@ impl Cuda {
         }
         let context = CudaContext::new(0).map_err(|e| Error::NoGpu(e.to_string()))?;
         let stream = context.default_stream();
-        Ok(Cuda { context, stream, modules: Mutex::new(HashMap::new()), variants: true, scratch: Mutex::new(None) })
+        Ok(Cuda {
+            context,
+            stream,
+            modules: Mutex::new(HashMap::new()),
+            variants: true,
+            scratch: Mutex::new(None),
+            hung: AtomicBool::new(false),
+        })
     }
 
     /// Whether launches may take a kernel's specialised variants (the
@@ -161,6 +290,7 @@ impl Cuda {
 
     /// Device copies of the arrays among `args`.
     pub fn upload(&self, args: &[Arg]) -> Result<DeviceArgs> {
+        self.usable()?;
         self.context.bind_to_thread().map_err(driver)?;
         let mut buffers = Vec::new();
         for arg in args {
@@ -180,6 +310,7 @@ impl Cuda {
 
     /// Copies the device arrays back into `args` (the arrays `upload` got).
     pub fn download(&self, device: &DeviceArgs, args: &mut [Arg]) -> Result<()> {
+        self.usable()?;
         for (arg, buffer) in args.iter_mut().zip(&device.buffers) {
             if let (Arg::Array(array), Some(buffer)) = (arg, buffer) {
                 let bytes = self.stream.clone_dtoh(buffer).map_err(driver)?;
@@ -201,7 +332,8 @@ impl Cuda {
     /// Readies kernel `name` of `bundle` for launches on `device` (the
     /// upload of `args`): picks the entry (the first variant whose TMA
     /// descriptors all encode, else the kernel), encodes its descriptors
-    /// and lays out its parameters.
+    /// and lays out its parameters. A kernel that cannot launch on this
+    /// device is an `Error::Launch` saying why ([`Cuda::try_prepare`]).
     pub fn prepare<'d>(
         &self,
         bundle: &Bundle,
@@ -210,6 +342,21 @@ impl Cuda {
         device: &'d DeviceArgs,
         grid: Grid,
     ) -> Result<Prepared<'d>> {
+        self.try_prepare(bundle, name, args, device, grid)?.map_err(|refused| Error::Launch(refused.to_string()))
+    }
+
+    /// [`Cuda::prepare`], telling apart a kernel that cannot launch on this
+    /// device (the inner error: its block has too many threads, or too much
+    /// shared memory, or none of its blocks or clusters fit on the device),
+    /// found without launching anything, from every other failure.
+    pub fn try_prepare<'d>(
+        &self,
+        bundle: &Bundle,
+        name: &str,
+        args: &[Arg],
+        device: &'d DeviceArgs,
+        grid: Grid,
+    ) -> Result<std::result::Result<Prepared<'d>, CannotLaunch>> {
         let info = bundle.kernel(name).ok_or_else(|| Error::NoKernel(name.into()))?;
         info.signature.check(args)?;
         // The device arrays must be (at least as large as) these arguments'
@@ -259,17 +406,48 @@ impl Cuda {
         }
         let (entry, block, shared_memory, descriptors, persistent, cluster, split_k) =
             chosen.unwrap_or((name, info.block, info.shared_memory, Vec::new(), false, 1, 1));
+        let refuse = |reason: String| Ok(Err(CannotLaunch { entry: entry.to_string(), reason }));
         let function = self.function(bundle, entry)?;
+        // What the driver would refuse at the launch, asked first: a
+        // refused launch would otherwise surface only when timed, and an
+        // attribute set past the limit fails with a bare "invalid value".
+        let shape = self.launch_shape(function, block, shared_memory, cluster)?;
+        if let Some(reason) = launch_problem(&shape, &self.limits()?) {
+            return refuse(reason);
+        }
         if shared_memory > 48 * 1024 {
             // SAFETY: a live function of a loaded module.
-            unsafe {
+            let set = unsafe {
                 result::function::set_function_attribute(
                     function,
                     sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                     shared_memory as i32,
                 )
+            };
+            if let Err(e) = set {
+                return refuse(format!("{shared_memory} bytes of shared memory do not fit: {e}"));
             }
-            .map_err(|e| Error::Launch(format!("{shared_memory} bytes of shared memory do not fit: {e}")))?;
+        }
+        let threads = block.iter().product::<u32>() as i32;
+        let sms = self
+            .context
+            .attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
+            .map_err(driver)?;
+        // Resident blocks (or clusters): none means a launch that fails, or
+        // for a persistent kernel one that waits for ever.
+        let resident = if cluster > 1 {
+            self.resident_clusters(function, block, shared_memory, cluster, sms)?
+        } else {
+            // SAFETY: a live function of a loaded module.
+            unsafe { result::occupancy::max_active_block_per_multiprocessor(function, threads, shared_memory as usize) }
+                .map_err(|e| Error::Launch(format!("occupancy of @{entry}: {e}")))?
+        };
+        if resident < 1 {
+            return refuse(if cluster > 1 {
+                format!("no cluster of {cluster} blocks fits on the device")
+            } else {
+                "no block fits on a multiprocessor (registers or shared memory)".into()
+            });
         }
 
         // The flattened parameters.
@@ -289,37 +467,32 @@ impl Cuda {
             // The program's grid, which the blocks share out; as many
             // blocks as are resident at once, and no more than the grid.
             slots.push(gx);
-            let sms = self
-                .context
-                .attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
-                .map_err(driver)?;
-            launched = if cluster > 1 {
+            let blocks = if cluster > 1 {
                 // Clusters must fit in one GPC each, which leaves fewer
                 // resident blocks than the per-SM count says.
-                let clusters = self.resident_clusters(function, block, shared_memory, cluster, sms)?;
-                clustered_grid(gx, clusters, cluster)
+                clustered_grid(gx, resident, cluster)
             } else {
-                let threads = block.iter().product::<u32>() as i32;
-                // SAFETY: a live function of a loaded module.
-                let per_sm = unsafe {
-                    result::occupancy::max_active_block_per_multiprocessor(function, threads, shared_memory as usize)
-                }
-                .map_err(|e| Error::Launch(format!("occupancy of @{entry}: {e}")))?;
-                resident_grid(gx, per_sm, sms)
+                resident_grid(gx, resident, sms)
+            };
+            match blocks {
+                Some(blocks) => launched = blocks,
+                None => return refuse("no block fits on a multiprocessor".into()),
             }
-            .ok_or_else(|| Error::Launch(format!("@{entry} does not fit on a multiprocessor")))?;
         } else if split_k > 1 && cluster == split_k {
             // Each program block runs as a cluster of `split_k` blocks.
-            launched = split_grid(gx, split_k).ok_or_else(|| {
-                Error::Launch(format!("grid {gx} split {split_k} ways does not fit a CUDA launch (x < 2^31)"))
-            })?;
+            match split_grid(gx, split_k) {
+                Some(blocks) => launched = blocks,
+                None => {
+                    return refuse(format!("grid {gx} split {split_k} ways does not fit a CUDA launch (x < 2^31)"));
+                }
+            }
         } else if cluster > 1 || split_k > 1 {
-            return Err(Error::Launch(format!(
-                "@{entry} runs in clusters of {cluster} and splits K {split_k} ways; the runtime launches clusters only for \
+            return refuse(format!(
+                "it runs in clusters of {cluster} and splits K {split_k} ways; the runtime launches clusters only for \
                  persistent variants or split-K clusters of the same size"
-            )));
+            ));
         }
-        Ok(Prepared {
+        Ok(Ok(Prepared {
             entry: entry.to_string(),
             function,
             grid: [launched as u32, gy as u32, gz as u32],
@@ -330,6 +503,48 @@ impl Cuda {
             _descriptors: descriptors,
             passed_over,
             _device: std::marker::PhantomData,
+        }))
+    }
+
+    /// What a launch of `function` asks of a block.
+    fn launch_shape(
+        &self,
+        function: sys::CUfunction,
+        block: [u32; 3],
+        shared: u32,
+        cluster: u32,
+    ) -> Result<LaunchShape> {
+        let attribute = |which| {
+            // SAFETY: a live function of a loaded module.
+            unsafe { result::function::get_function_attribute(function, which) }
+                .map_err(driver)
+                .map(|v| u32::try_from(v).unwrap_or(0))
+        };
+        use sys::CUfunction_attribute::{CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES};
+        Ok(LaunchShape {
+            block,
+            dynamic_shared: shared,
+            static_shared: attribute(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES)?,
+            function_threads: attribute(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)?,
+            cluster,
+        })
+    }
+
+    /// This device's launch limits.
+    pub fn limits(&self) -> Result<DeviceLimits> {
+        use sys::CUdevice_attribute::*;
+        let attribute = |which| self.context.attribute(which).map_err(driver).map(|v| u32::try_from(v).unwrap_or(0));
+        Ok(DeviceLimits {
+            threads: attribute(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK)?,
+            block: [
+                attribute(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X)?,
+                attribute(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y)?,
+                attribute(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z)?,
+            ],
+            shared_optin: attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)?,
+            // CUDA's portable cluster size; larger ones need an opt-in the
+            // runtime never asks for.
+            cluster: 8,
         })
     }
 
@@ -418,6 +633,7 @@ impl Cuda {
     /// Milliseconds the device spent on what `work` queues (events around
     /// it, then a synchronisation, which also reports a failed kernel).
     pub fn timed(&self, work: impl FnOnce() -> Result<()>) -> Result<f32> {
+        self.usable()?;
         let start = self.context.new_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT)).map_err(driver)?;
         let end = self.context.new_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT)).map_err(driver)?;
         start.record(&self.stream).map_err(driver)?;
@@ -425,6 +641,42 @@ impl Cuda {
         end.record(&self.stream).map_err(driver)?;
         self.stream.synchronize().map_err(|e| Error::Launch(format!("a kernel failed while running: {e}")))?;
         start.elapsed_ms(&end).map_err(driver)
+    }
+
+    /// [`Cuda::timed`], waiting at most `limit` (wall clock, from when the
+    /// work is queued) for the work to finish: the end event is polled, so
+    /// a kernel that never ends gives `Timing::Hung` instead of a wait for
+    /// ever. After that, this `Cuda` refuses all work (see the module docs).
+    pub fn timed_within(&self, limit: Duration, work: impl FnOnce() -> Result<()>) -> Result<Timing> {
+        self.usable()?;
+        let start = self.context.new_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT)).map_err(driver)?;
+        let end = self.context.new_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT)).map_err(driver)?;
+        start.record(&self.stream).map_err(driver)?;
+        work()?;
+        end.record(&self.stream).map_err(driver)?;
+        let finished = poll_until(limit, || {
+            end.try_is_complete().map_err(|e| Error::Launch(format!("a kernel failed while running: {e}")))
+        })?;
+        if finished.is_none() {
+            self.hung.store(true, Ordering::SeqCst);
+            return Ok(Timing::Hung { waited: limit });
+        }
+        Ok(Timing::Done(f64::from(start.elapsed_ms(&end).map_err(driver)?)))
+    }
+
+    /// An error once a launch has hung: the stream may never drain.
+    fn usable(&self) -> Result<()> {
+        if self.hung.load(Ordering::SeqCst) {
+            return Err(Error::Launch(
+                "a kernel launched earlier did not finish and cannot be stopped; this GPU context is unusable".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Whether a launch waited for with a deadline did not finish.
+    pub fn hung(&self) -> bool {
+        self.hung.load(Ordering::SeqCst)
     }
 
     /// The median milliseconds of `runs` launches of `prepared` after
@@ -443,6 +695,68 @@ impl Cuda {
         }
         times.sort_by(f64::total_cmp);
         Ok(times[times.len() / 2])
+    }
+
+    /// [`Cuda::median_ms`] with each launch waited for at most `limit`:
+    /// `Timing::Hung` as soon as one does not finish in time.
+    pub fn median_ms_within(
+        &self,
+        prepared: &mut Prepared,
+        warmup: usize,
+        runs: usize,
+        flush: bool,
+        limit: Duration,
+    ) -> Result<Timing> {
+        let mut times = Vec::with_capacity(runs.max(1));
+        for run in 0..warmup + runs.max(1) {
+            if flush && run >= warmup {
+                self.flush_l2()?;
+            }
+            match self.timed_within(limit, || self.enqueue(prepared))? {
+                Timing::Done(ms) if run >= warmup => times.push(ms),
+                Timing::Done(_) => {}
+                hung @ Timing::Hung { .. } => return Ok(hung),
+            }
+        }
+        times.sort_by(f64::total_cmp);
+        Ok(Timing::Done(times[times.len() / 2]))
+    }
+
+    /// Overwrites the start of argument `index`'s device array with
+    /// `bytes` (to restore an input between launches).
+    pub fn write(&self, device: &mut DeviceArgs, index: usize, bytes: &[u8]) -> Result<()> {
+        self.usable()?;
+        let buffer = device.buffers.get_mut(index).and_then(Option::as_mut).ok_or_else(|| no_array(index))?;
+        if bytes.len() > buffer.len() {
+            return Err(Error::Launch(format!("{} bytes do not fit device array #{index}", bytes.len())));
+        }
+        self.stream.memcpy_htod(bytes, &mut buffer.slice_mut(..bytes.len())).map_err(driver)
+    }
+
+    /// Sets every byte of argument `index`'s device array to `byte` (to
+    /// poison an output, so that an element no launch writes shows).
+    pub fn fill(&self, device: &mut DeviceArgs, index: usize, byte: u8) -> Result<()> {
+        self.usable()?;
+        let buffer = device.buffers.get_mut(index).and_then(Option::as_mut).ok_or_else(|| no_array(index))?;
+        let bytes = buffer.len();
+        let (pointer, _record) = buffer.device_ptr_mut(&self.stream);
+        // SAFETY: `pointer` addresses the `bytes` bytes of this buffer, which
+        // the unique borrow of `device` keeps alive and unaliased by any
+        // host reference; the memset is ordered on the stream every launch
+        // and copy of this runtime uses.
+        unsafe { result::memset_d8_async(pointer, byte, bytes, self.stream.cu_stream()) }.map_err(driver)
+    }
+
+    /// Copies argument `index`'s device array into `array` (which has its
+    /// shape and dtype), leaving the other arguments alone.
+    pub fn read_into(&self, device: &DeviceArgs, index: usize, array: &mut Array) -> Result<()> {
+        self.usable()?;
+        let buffer = device.buffers.get(index).and_then(Option::as_ref).ok_or_else(|| no_array(index))?;
+        let n = array.bytes().len();
+        if buffer.len() < n {
+            return Err(Error::Launch("a device array is smaller than its host array".into()));
+        }
+        self.stream.memcpy_dtoh(&buffer.slice(..n), array.bytes_mut()).map_err(driver)
     }
 
     /// Evicts the L2 cache's contents by writing a buffer larger than it
@@ -530,6 +844,10 @@ impl Cuda {
 
 impl Drop for Cuda {
     fn drop(&mut self) {
+        // Unloading a module a hung kernel still runs may wait for it.
+        if self.hung() {
+            return;
+        }
         if let Ok(modules) = self.modules.lock() {
             for module in modules.values() {
                 // SAFETY: loaded by `function`, unloaded once.
@@ -577,7 +895,79 @@ fn resident_grid(grid: u64, per_sm: i32, sms: i32) -> Option<u64> {
 
 #[cfg(test)]
 mod tests {
-    use super::{clustered_grid, resident_grid, split_grid};
+    use super::{DeviceLimits, LaunchShape, clustered_grid, launch_problem, poll_until, resident_grid, split_grid};
+    use std::time::Duration;
+
+    /// An H100's limits (227 KiB of opt-in shared memory).
+    const H100: DeviceLimits =
+        DeviceLimits { threads: 1024, block: [1024, 1024, 64], shared_optin: 232_448, cluster: 8 };
+
+    fn shape(block: [u32; 3], dynamic_shared: u32) -> LaunchShape {
+        LaunchShape { block, dynamic_shared, static_shared: 0, function_threads: 1024, cluster: 1 }
+    }
+
+    #[test]
+    fn launch_shapes_the_device_refuses_are_named_before_launching() {
+        // The general kernel of 128x256 tiles (the case of issue 18).
+        let why = launch_problem(&shape([256, 1, 1], 245_760), &H100).unwrap();
+        assert_eq!(why, "245760 bytes of shared memory do not fit (at most 232448 per block on this device)");
+        // Static shared memory counts too.
+        let mixed = LaunchShape { static_shared: 1024, ..shape([256, 1, 1], 232_448) };
+        assert_eq!(
+            launch_problem(&mixed, &H100).as_deref(),
+            Some(
+                "232448 bytes of shared memory (and 1024 static) do not fit (at most 232448 per block on this device)"
+            )
+        );
+        assert_eq!(launch_problem(&shape([384, 1, 1], 232_448), &H100), None);
+        assert_eq!(
+            launch_problem(&shape([2048, 1, 1], 0), &H100).as_deref(),
+            Some("2048 threads per block exceed the device's 1024")
+        );
+        assert_eq!(
+            launch_problem(&shape([1, 1, 128], 0), &H100).as_deref(),
+            Some("a block of 128 threads along z exceeds the device's 64")
+        );
+        assert_eq!(launch_problem(&shape([0, 1, 1], 0), &H100).as_deref(), Some("block [0, 1, 1] has no thread"));
+        let registers = LaunchShape { function_threads: 256, ..shape([384, 1, 1], 0) };
+        assert_eq!(
+            launch_problem(&registers, &H100).as_deref(),
+            Some("384 threads per block, but the kernel's registers allow at most 256")
+        );
+        let cluster = LaunchShape { cluster: 16, ..shape([128, 1, 1], 0) };
+        assert_eq!(
+            launch_problem(&cluster, &H100).as_deref(),
+            Some("clusters of 16 blocks exceed the portable size 8")
+        );
+        // Products past u32 do not wrap into a small count.
+        assert!(launch_problem(&shape([u32::MAX, u32::MAX, 2], 0), &H100).is_some());
+    }
+
+    #[test]
+    fn polling_stops_when_done_or_at_the_deadline() {
+        let mut calls = 0;
+        let waited = poll_until(Duration::from_secs(5), || {
+            calls += 1;
+            Ok(calls == 3)
+        })
+        .unwrap();
+        assert!(waited.is_some_and(|w| w < Duration::from_secs(1)), "{waited:?}");
+        assert_eq!(calls, 3);
+        // Never done: gives up after the limit, having asked more than once.
+        let mut asked = 0;
+        let start = std::time::Instant::now();
+        let never = poll_until(Duration::from_millis(30), || {
+            asked += 1;
+            Ok(false)
+        })
+        .unwrap();
+        assert_eq!(never, None);
+        assert!(start.elapsed() >= Duration::from_millis(30) && start.elapsed() < Duration::from_secs(2));
+        assert!(asked > 1);
+        // A failure while polling (a kernel that faulted) is the error.
+        let failed = poll_until(Duration::from_secs(5), || Err(crate::Error::Launch("fault".into())));
+        assert!(matches!(failed, Err(crate::Error::Launch(_))));
+    }
 
     #[test]
     fn empty_program_grids_launch_no_block() {

@@ -22,20 +22,32 @@
 //! on the shape's arrays (median of 10 launches, L2 flushed), through the
 //! runtime's tuner and its cache (`TILE_TUNE_CACHE`; `TILE_TUNE=0` runs
 //! the kernel as written); `--config` runs one configuration instead. The
-//! chosen configuration is then checked and timed as above.
+//! chosen configuration is then checked and timed as above. While tuning,
+//! configurations that cannot launch (block threads, shared memory,
+//! clusters) are dropped before anything is timed, and so is any whose C
+//! (poisoned before its first run) disagrees with the kernel as written's
+//! on the same A and B; a line on standard error names each. A launch that
+//! does not finish in time (20 times the kernel as written's, at least a
+//! second) ends the run with an error naming its configuration: a hung
+//! kernel cannot be stopped without losing the GPU.
 //!
 //! Every error (no GPU, no cuBLAS, a failed check) is one message and exit
 //! code 1; a failed check still prints the table first.
 
 use anyhow::{Context as _, Result, bail};
 use clap::Parser;
-use std::{collections::HashMap, process::ExitCode, rc::Rc, time::Instant};
+use std::{
+    collections::HashMap,
+    process::ExitCode,
+    rc::Rc,
+    time::{Duration, Instant},
+};
 use tile_lowering::{compile, gpu, tune};
 use tile_runtime::{
     Arg, Array, Bundle, DType, Grid,
     cublas::Cublas,
-    cuda::{Cuda, DeviceArgs},
-    tune::{Config, TuneKey, Tuner},
+    cuda::{Cuda, DeviceArgs, Timing},
+    tune::{Config, Tolerance, TrialError, Trials, TuneError, TuneKey, Tuner, disagreement, poison_byte},
 };
 
 /// Time tile matmuls beside cuBLAS.
@@ -180,10 +192,25 @@ fn main() -> ExitCode {
     match run(&cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("tile-bench: error: {error:#}");
+            eprintln!("tile-bench: error: {}", message(&error));
             ExitCode::from(1)
         }
     }
+}
+
+/// The error and its causes joined by ": ", each said once: a cause whose
+/// text the message before it already holds (an I/O error both printed
+/// and kept as the source) is left out.
+fn message(error: &anyhow::Error) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    for cause in error.chain() {
+        let text = cause.to_string();
+        if text.is_empty() || parts.last().is_some_and(|last| last.contains(&text)) {
+            continue;
+        }
+        parts.push(text);
+    }
+    parts.join(": ")
 }
 
 fn run(cli: &Cli) -> Result<()> {
@@ -328,11 +355,14 @@ fn bench(
     let (mut c, mut c_reference) = (array(&[m, n], &poison)?, array(&[m, n], &poison)?);
     let mut args = [Arg::Array(&mut a), Arg::Array(&mut b), Arg::Array(&mut c)];
     let mut reference = [Arg::Array(&mut c_reference)];
-    let device = cuda.upload(&args)?;
+    let mut device = cuda.upload(&args)?;
     let cublas_out = cuda.upload(&reference)?;
     let kernel = kernels.name.clone();
-    let config = choose(cli, cuda, kernels, tunable, tuner, name, [m, n, k], &args, &device)?;
+    let config = choose(cli, cuda, kernels, tunable, tuner, (dtype, name), [m, n, k], &args, &mut device)?;
     let compiled = kernels.get(config.as_ref())?;
+    // Tuning left some configuration's C behind: poisoned again, so that
+    // the check below sees only what the chosen kernel writes.
+    cuda.fill(&mut device, 2, poison_byte(dtype))?;
     let start = Instant::now();
     let mut prepared = cuda.prepare(&compiled.bundle, &kernel, &args, &device, compiled.grid(m, n))?;
     *loaded_ms = Some(start.elapsed().as_secs_f64() * 1e3);
@@ -380,10 +410,10 @@ fn choose(
     kernels: &mut Kernels,
     tunable: Option<&tune::Tunable>,
     tuner: &Tuner,
-    dtype: &str,
+    (dtype, dtype_name): (DType, &str),
     [m, n, k]: [usize; 3],
     args: &[Arg],
-    device: &DeviceArgs,
+    device: &mut DeviceArgs,
 ) -> Result<Option<Config>> {
     if let Some(config) = &cli.config {
         return Ok(Some(config.clone()));
@@ -392,11 +422,10 @@ fn choose(
     let key = TuneKey {
         kernel: kernels.name.clone(),
         source: tile_runtime::tune::hash(&kernels.text),
-        args: format!("{dtype} {m}x{n}x{k}{}", if cli.no_variants { " no-variants" } else { "" }),
+        args: format!("{dtype_name} {m}x{n}x{k}{}", if cli.no_variants { " no-variants" } else { "" }),
         device: cuda.name(),
         compiler: tune::COMPILER_ID.to_string(),
     };
-    let name = kernels.name.clone();
     // Each distinct kernel once (a cached choice needs no compiling).
     let configs = match tuner.cached(&key) {
         Some(_) => tunable.configs(),
@@ -407,16 +436,101 @@ fn choose(
                 .map(|compiled| (compiled.tiles, tile_runtime::tune::hash(&compiled.bundle.to_json())))
         }),
     };
-    let tuned = tuner.tune(&key, &configs, |config| {
-        let compiled = kernels.get(Some(config)).map_err(|e| format!("{e:#}"))?;
-        let mut prepared =
-            cuda.prepare(&compiled.bundle, &name, args, device, compiled.grid(m, n)).map_err(|e| e.to_string())?;
-        cuda.median_ms(&mut prepared, 2, 10, true).map_err(|e| e.to_string())
-    })?;
+    let name = kernels.name.clone();
+    let mut trials = BenchTrials { cuda, kernels, name: &name, args, device, dtype, shape: [m, n, k] };
+    let tuned = match tuner.tune_checked(&key, &configs, &mut trials) {
+        Ok(tuned) => tuned,
+        Err(error @ TuneError::Hung { .. }) => {
+            if let TuneError::Hung { tried, .. } = &error {
+                report_dropped(&name, tried.iter().filter_map(|(c, r)| r.as_ref().err().map(|why| (c, why))));
+            }
+            // A hung kernel may still run, and nothing stops it short of
+            // destroying the context, which (like freeing the device
+            // arrays) may wait for it: exit at once, dropping nothing.
+            eprintln!("tile-bench: error: {error}");
+            std::process::exit(1)
+        }
+        Err(error) => return Err(error.into()),
+    };
+    report_dropped(&name, tuned.dropped());
+    if let Some(reference) = tuned.reference.as_ref().filter(|r| Some(*r) != configs.first()) {
+        eprintln!("tile-bench: tuning @{name}: the kernel as written did not run; C was checked against {reference}");
+    }
     if let Some(error) = &tuned.cache_error {
         eprintln!("tile-bench: warning: the tuning choice was not cached: {error}");
     }
     Ok(Some(tuned.config))
+}
+
+/// A line on standard error for each configuration the tuner dropped.
+fn report_dropped<'a>(name: &str, dropped: impl Iterator<Item = (&'a Config, &'a TrialError)>) {
+    for (config, why) in dropped {
+        eprintln!("tile-bench: tuning @{name}: dropped {config}: {why}");
+    }
+}
+
+/// The tuner's steps for one shape, on the benchmark's device arrays: A
+/// and B are only read, C (argument 2) is poisoned before each checked
+/// run and compared.
+struct BenchTrials<'a, 'k, 'g> {
+    cuda: &'a Cuda,
+    kernels: &'a mut Kernels<'k>,
+    name: &'a str,
+    args: &'a [Arg<'g>],
+    device: &'a mut DeviceArgs,
+    dtype: DType,
+    shape: [usize; 3],
+}
+
+fn failed(error: impl std::fmt::Display) -> TrialError {
+    TrialError::Failed(error.to_string())
+}
+
+fn timing(timing: Timing) -> std::result::Result<f64, TrialError> {
+    match timing {
+        Timing::Done(ms) => Ok(ms),
+        Timing::Hung { waited } => Err(TrialError::Hung { seconds: waited.as_secs_f64() }),
+    }
+}
+
+impl Trials for BenchTrials<'_, '_, '_> {
+    type Outputs = Array;
+
+    fn check(&mut self, config: &Config) -> std::result::Result<(), TrialError> {
+        let compiled = self.kernels.get(Some(config)).map_err(|e| failed(format!("{e:#}")))?;
+        let grid = compiled.grid(self.shape[0], self.shape[1]);
+        match self.cuda.try_prepare(&compiled.bundle, self.name, self.args, self.device, grid) {
+            Ok(Ok(_)) => Ok(()),
+            Ok(Err(refused)) => Err(TrialError::CannotLaunch(format!("@{}: {}", refused.entry, refused.reason))),
+            Err(e) => Err(failed(e)),
+        }
+    }
+
+    fn run(&mut self, config: &Config, limit: Duration) -> std::result::Result<(Array, f64), TrialError> {
+        let compiled = self.kernels.get(Some(config)).map_err(|e| failed(format!("{e:#}")))?;
+        let [m, n, _] = self.shape;
+        self.cuda.fill(self.device, 2, poison_byte(self.dtype)).map_err(failed)?;
+        let cuda = self.cuda;
+        let mut prepared =
+            cuda.prepare(&compiled.bundle, self.name, self.args, self.device, compiled.grid(m, n)).map_err(failed)?;
+        let ms = timing(cuda.timed_within(limit, || cuda.enqueue(&mut prepared)).map_err(failed)?)?;
+        drop(prepared);
+        let mut c = Array::zeros(self.dtype, &[m, n]);
+        cuda.read_into(self.device, 2, &mut c).map_err(failed)?;
+        Ok((c, ms))
+    }
+
+    fn compare(&self, reference: &Array, got: &Array) -> std::result::Result<(), TrialError> {
+        disagreement(2, reference, got, Tolerance::new(Some(self.shape[2])))
+    }
+
+    fn time(&mut self, config: &Config, limit: Duration) -> std::result::Result<f64, TrialError> {
+        let compiled = self.kernels.get(Some(config)).map_err(|e| failed(format!("{e:#}")))?;
+        let grid = compiled.grid(self.shape[0], self.shape[1]);
+        let mut prepared =
+            self.cuda.prepare(&compiled.bundle, self.name, self.args, self.device, grid).map_err(failed)?;
+        timing(self.cuda.median_ms_within(&mut prepared, 2, 10, true, limit).map_err(failed)?)
+    }
 }
 
 fn median(mut values: Vec<f64>) -> f64 {

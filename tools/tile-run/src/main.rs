@@ -14,20 +14,44 @@
 //! runs (see `tile_lowering::tune`): every configuration is compiled and
 //! timed on the arguments, once per kernel, shapes, device and compiler;
 //! the choice is cached (`TILE_TUNE_CACHE`, `TILE_TUNE=0` turns tuning off).
-//! `--config k=v,...` runs one configuration instead.
+//! `--config k=v,...` runs one configuration instead. While tuning, a
+//! configuration that cannot launch on the device (its block's threads or
+//! shared memory, its clusters) is dropped before anything is timed, and
+//! one whose outputs disagree with the kernel as written on the same
+//! arguments is dropped however fast it is: a line on standard error says
+//! which and why. A configuration whose launch does not finish in time
+//! (20 times the kernel as written's, at least a second) ends the run with
+//! an error naming it: a hung kernel cannot be stopped without losing the
+//! GPU, so tuning cannot go on past it.
 //!
-//! Every error (bad flags, an invalid program, a wrong `.npy`, a failed
-//! launch) is printed as one message and exits with code 1.
+//! Scalars are parsed as their type: an integer must be in its type's
+//! range and an f32 must not overflow (`1e400` is an error, not infinity);
+//! NaN and the infinities are accepted when spelled so (`nan`, `inf`,
+//! `-inf`), and a value too small for an f32 rounds to zero or a subnormal,
+//! as any conversion to f32 does.
+//!
+//! Every error (bad flags, an invalid program, a wrong `.npy`, a `--save`
+//! path that cannot be written, a failed launch) is printed as one message
+//! and exits with code 1; `--save` paths are checked before the kernel is
+//! compiled or run.
 
-use anyhow::{Context as _, Result, bail};
+use anyhow::{Context as _, Result, anyhow, bail};
 use clap::Parser;
-use std::{path::PathBuf, process::ExitCode, time::Instant};
+use melior::ir::{BlockLike, RegionLike, ValueLike, operation::OperationLike};
+use std::{
+    collections::{HashMap, HashSet},
+    num::IntErrorKind,
+    path::{Path, PathBuf},
+    process::ExitCode,
+    rc::Rc,
+    time::{Duration, Instant},
+};
 use tile_lowering::{compile, cpu::CpuKernel, gpu, tune};
 use tile_runtime::{
-    Arg, Array, Grid, Param,
-    cuda::Cuda,
+    Arg, Array, Bundle, Grid, Param, Scalar, ScalarType,
+    cuda::{Cuda, DeviceArgs, Timing},
     npy,
-    tune::{Config, TuneKey, Tuner},
+    tune::{Config, Tolerance, TrialError, Trials, TuneError, TuneKey, Tuner, disagreement, poison_byte},
 };
 
 /// Compile a tile kernel and run it on .npy data.
@@ -121,8 +145,63 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("tile-run: error: {error:#}");
+            eprintln!("tile-run: error: {}", message(&error));
             ExitCode::from(1)
+        }
+    }
+}
+
+/// The error and its causes joined by ": ", as anyhow's `{:#}` joins them,
+/// but each said once: a cause whose text the message before it already
+/// holds (an I/O error that an error both prints and keeps as its source)
+/// is left out.
+fn message(error: &anyhow::Error) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    for cause in error.chain() {
+        let text = cause.to_string();
+        if text.is_empty() || parts.last().is_some_and(|last| last.contains(&text)) {
+            continue;
+        }
+        parts.push(text);
+    }
+    parts.join(": ")
+}
+
+/// Fails unless `path` can be written, without changing it: an existing
+/// file is opened for writing (not truncated), a new one is created and
+/// removed again. A directory, a missing directory or a read-only place
+/// is then found before the kernel runs, not after.
+fn check_writable(path: &Path) -> std::io::Result<()> {
+    if path.exists() {
+        return std::fs::OpenOptions::new().write(true).open(path).map(drop);
+    }
+    std::fs::OpenOptions::new().write(true).create_new(true).open(path)?;
+    std::fs::remove_file(path)
+}
+
+/// A command-line scalar of type `ty`, or why `text` is none: an integer
+/// must be within its type's range; an f32 must not overflow to infinity
+/// unless spelled as one (`inf`, `infinity`; `nan` is a NaN).
+fn parse_scalar(ty: ScalarType, text: &str) -> std::result::Result<Scalar, String> {
+    let name = ty.mlir_name();
+    let integer = |error: std::num::ParseIntError, (min, max): (i64, i64)| match error.kind() {
+        IntErrorKind::PosOverflow | IntErrorKind::NegOverflow => {
+            format!("{text} is out of range for {name} ({min}..={max})")
+        }
+        _ => format!("'{text}' is not an {name} number"),
+    };
+    let wide = (i64::MIN, i64::MAX);
+    match ty {
+        ScalarType::I32 => text.parse().map(Scalar::I32).map_err(|e| integer(e, (i32::MIN.into(), i32::MAX.into()))),
+        ScalarType::I64 => text.parse().map(Scalar::I64).map_err(|e| integer(e, wide)),
+        ScalarType::Index => text.parse().map(Scalar::Index).map_err(|e| integer(e, wide)),
+        ScalarType::F32 => {
+            let value: f32 = text.parse().map_err(|_| format!("'{text}' is not an {name} number"))?;
+            let spelled = text.trim_start_matches(['+', '-']).to_ascii_lowercase();
+            if value.is_infinite() && spelled != "inf" && spelled != "infinity" {
+                return Err(format!("{text} is out of range for {name} (finite values are within ±{:e})", f32::MAX));
+            }
+            Ok(Scalar::F32(value))
         }
     }
 }
@@ -162,10 +241,11 @@ fn run(cli: Cli) -> Result<()> {
         let params: Vec<String> = signature.params.iter().map(|p| p.to_string()).collect();
         bail!("kernel @{name} takes {} arguments ({}), got {}", params.len(), params.join(", "), cli.args.len());
     }
-    for &(index, _) in &cli.saves {
-        if !matches!(signature.params.get(index), Some(Param::Memref { .. })) {
+    for (index, path) in &cli.saves {
+        if !matches!(signature.params.get(*index), Some(Param::Memref { .. })) {
             bail!("--save {index}: parameter #{index} of @{name} is not a memref");
         }
+        check_writable(path).map_err(|e| anyhow!("--save {index}={}: {e}", path.display()))?;
     }
 
     let mut arrays: Vec<Option<Array>> = Vec::new();
@@ -178,9 +258,7 @@ fn run(cli: Cli) -> Result<()> {
                 scalars.push(None);
             }
             Param::Scalar(scalar_type) => {
-                let value = scalar_type.parse(text).with_context(|| {
-                    format!("argument #{index}: '{text}' is not a {} number", scalar_type.mlir_name())
-                })?;
+                let value = parse_scalar(*scalar_type, text).map_err(|why| anyhow!("argument #{index}: {why}"))?;
                 arrays.push(None);
                 scalars.push(Some(value));
             }
@@ -307,7 +385,9 @@ fn make_args<'a>(arrays: &'a mut [Option<Array>], scalars: &[Option<tile_runtime
 }
 
 /// The fastest configuration of `tunable` for these arguments, measured
-/// on the GPU (or cached); `None` when tuning is off.
+/// on the GPU (or cached); `None` when tuning is off. Configurations the
+/// tuner dropped are said on standard error; a configuration that hung
+/// ends the process here (see [`hung`]).
 #[allow(clippy::too_many_arguments)]
 fn autotune(
     cuda: &Cuda,
@@ -345,46 +425,263 @@ fn autotune(
         device: cuda.name(),
         compiler: tune::COMPILER_ID.to_string(),
     };
-    // Tuning runs on copies of the arguments: the final run starts from
-    // the inputs as read.
-    let args = make_args(arrays, scalars);
-    let device = cuda.upload(&args)?;
+    // Tuning runs on device copies of the arguments: the host arrays stay
+    // the inputs as read, for the final run.
+    let device = cuda.upload(&make_args(arrays, scalars))?;
+    let roles = roles(&program.instantiate(None)?, name, arrays.len());
+    let mut trials =
+        GpuTrials { cuda, program, launch, chip, compiled: HashMap::new(), arrays, scalars, roles, device };
     // Each configuration is compiled once (the tuner's final round
-    // measures the fastest again), and each distinct kernel measured once.
-    let mut compiled: std::collections::HashMap<Config, std::result::Result<(tile_runtime::Bundle, Grid), String>> =
-        std::collections::HashMap::new();
-    let compile = |config: &Config| -> std::result::Result<(tile_runtime::Bundle, Grid), String> {
-        let module = program.instantiate(Some(config)).map_err(|e| format!("{e:#}"))?;
-        let grid = launch.grid(&module, name).map_err(|e| format!("{e:#}"))?;
-        let bundle = gpu::compile(program.context, module, Some(name), chip).map_err(|e| format!("{e:#}"))?;
-        Ok((bundle, grid))
-    };
+    // measures the fastest again), and each distinct kernel tried once.
     let configs = match tuner.cached(&key) {
         Some(_) => tunable.configs(),
         None => {
             for config in tunable.configs() {
-                let result = compile(&config);
-                compiled.insert(config, result);
+                trials.compile(&config);
             }
             tile_runtime::tune::distinct(&tunable.configs(), |config| {
-                compiled[config]
+                trials.compiled[config]
                     .as_ref()
                     .ok()
                     .map(|(bundle, grid)| (grid.0, tile_runtime::tune::hash(&bundle.to_json())))
             })
         }
     };
-    let tuned = tuner.tune(&key, &configs, |config| {
-        if !compiled.contains_key(config) {
-            let result = compile(config);
-            compiled.insert(config.clone(), result);
+    let tuned = match tuner.tune_checked(&key, &configs, &mut trials) {
+        Ok(tuned) => tuned,
+        Err(error @ TuneError::Hung { .. }) => {
+            if let TuneError::Hung { tried, .. } = &error {
+                report_dropped(name, tried.iter().filter_map(|(c, r)| r.as_ref().err().map(|why| (c, why))));
+            }
+            hung(&error)
         }
-        let (bundle, grid) = compiled[config].as_ref().map_err(Clone::clone)?;
-        let mut prepared = cuda.prepare(bundle, name, &args, &device, *grid).map_err(|e| format!("{e:#}"))?;
-        cuda.median_ms(&mut prepared, 1, 5, false).map_err(|e| format!("{e:#}"))
-    })?;
+        Err(error) => return Err(error.into()),
+    };
+    report_dropped(name, tuned.dropped());
+    if let Some(reference) = tuned.reference.as_ref().filter(|r| Some(*r) != configs.first()) {
+        eprintln!(
+            "tile-run: tuning @{name}: the kernel as written did not run; outputs were checked against {reference}"
+        );
+    }
     if let Some(error) = &tuned.cache_error {
         eprintln!("tile-run: warning: the tuning choice was not cached: {error}");
     }
     Ok(Some(tuned.config))
+}
+
+/// A line on standard error for each configuration the tuner dropped.
+fn report_dropped<'a>(name: &str, dropped: impl Iterator<Item = (&'a Config, &'a TrialError)>) {
+    for (config, why) in dropped {
+        eprintln!("tile-run: tuning @{name}: dropped {config}: {why}");
+    }
+}
+
+/// Ends the process after a hung launch: the kernel may still run, and
+/// nothing can stop it short of destroying the GPU context, which (like
+/// freeing the device arrays) may wait for it. Exiting at once, without
+/// dropping anything, leaves the driver to tear the context down.
+fn hung(error: &TuneError) -> ! {
+    eprintln!("tile-run: error: {error}");
+    std::process::exit(1)
+}
+
+/// How a kernel uses a memref parameter, as far as its tile ops tell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    /// Never stored to: left as uploaded between tuning runs.
+    Input,
+    /// Stored to, never loaded: poisoned before each checked run.
+    Output,
+    /// Both, or used in a way the walk cannot follow: restored to the
+    /// input as read before each checked run.
+    InOut,
+}
+
+/// The role of each of the `count` parameters of kernel `name` (scalars
+/// count as inputs): views of a parameter stored to by `tile.store` make
+/// it an output, loaded too an in-out one. Any use the walk cannot follow
+/// (a memref parameter used other than by `tile.partition_view`, a view
+/// that is not one of a parameter) makes the parameters concerned in-out,
+/// which is never wrong, only slower.
+fn roles(module: &melior::ir::Module, name: &str, count: usize) -> Vec<Role> {
+    let unknown = vec![Role::InOut; count];
+    let mut next = module.body().first_operation();
+    let kernel = loop {
+        let Some(op) = next else { return unknown };
+        let named = op
+            .attribute("sym_name")
+            .ok()
+            .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
+            .is_some_and(|s| s.value() == name);
+        if named {
+            break op;
+        }
+        next = op.next_in_block();
+    };
+    let Some(entry) = kernel.region(0).ok().and_then(|r| r.first_block()) else { return unknown };
+    let params: Vec<_> = (0..count).filter_map(|i| entry.argument(i).ok()).map(|a| a.to_raw().ptr).collect();
+    if params.len() != count {
+        return unknown;
+    }
+    let param = |value: melior::ir::Value| params.iter().position(|&p| p == value.to_raw().ptr);
+    // Views of parameters; parameters used otherwise.
+    let mut views: HashMap<*const std::ffi::c_void, usize> = HashMap::new();
+    let mut untraced: HashSet<usize> = HashSet::new();
+    let (mut loaded, mut stored) = (HashSet::new(), HashSet::new());
+    let mut lost = false;
+    kernel.walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
+        let op_name = op.name().as_string_ref().as_str().unwrap_or("").to_string();
+        let view_of = |index: usize| op.operand(index).ok().map(|v| views.get(&v.to_raw().ptr).copied());
+        match op_name.as_str() {
+            "tile.partition_view" => {
+                if let (Some(index), Ok(result)) = (op.operand(0).ok().and_then(param), op.result(0)) {
+                    views.insert(result.to_raw().ptr, index);
+                }
+            }
+            "tile.load" => match view_of(0) {
+                Some(Some(index)) => {
+                    loaded.insert(index);
+                }
+                _ => lost = true,
+            },
+            "tile.store" => match view_of(1) {
+                Some(Some(index)) => {
+                    stored.insert(index);
+                }
+                _ => lost = true,
+            },
+            _ => {
+                for operand in (0..op.operand_count()).filter_map(|i| op.operand(i).ok()) {
+                    if let Some(index) = param(operand) {
+                        untraced.insert(index);
+                    }
+                }
+            }
+        }
+        melior::ir::operation::WalkResult::Advance
+    });
+    if lost {
+        return unknown;
+    }
+    (0..count)
+        .map(|i| match (loaded.contains(&i), stored.contains(&i), untraced.contains(&i)) {
+            (_, _, true) | (true, true, _) => Role::InOut,
+            (false, true, _) => Role::Output,
+            _ => Role::Input,
+        })
+        .collect()
+}
+
+/// What the tuner needs of a configuration, on the GPU: compile it, check
+/// it can launch, run it once on poisoned outputs (with a deadline) to
+/// compare with the kernel as written, and time it.
+struct GpuTrials<'a> {
+    cuda: &'a Cuda,
+    program: &'a Program<'a>,
+    launch: &'a Launch<'a>,
+    chip: &'a str,
+    compiled: HashMap<Config, std::result::Result<(Rc<Bundle>, Grid), String>>,
+    /// The arguments as read; never changed.
+    arrays: &'a mut [Option<Array>],
+    scalars: &'a [Option<Scalar>],
+    roles: Vec<Role>,
+    device: DeviceArgs,
+}
+
+impl GpuTrials<'_> {
+    /// Compiles `config` unless it was.
+    fn compile(&mut self, config: &Config) {
+        if self.compiled.contains_key(config) {
+            return;
+        }
+        let (program, launch, chip) = (self.program, self.launch, self.chip);
+        let result = (|| {
+            let module = program.instantiate(Some(config)).map_err(|e| message(&e))?;
+            let grid = launch.grid(&module, program.name).map_err(|e| message(&e))?;
+            let bundle = gpu::compile(program.context, module, Some(program.name), chip)
+                .map_err(|e| message(&anyhow::Error::from(e)))?;
+            Ok((Rc::new(bundle), grid))
+        })();
+        self.compiled.insert(config.clone(), result);
+    }
+
+    /// The compiled kernel of `config` and its grid.
+    fn kernel(&mut self, config: &Config) -> std::result::Result<(Rc<Bundle>, Grid), TrialError> {
+        self.compile(config);
+        self.compiled[config].clone().map_err(TrialError::Failed)
+    }
+
+    /// Resets the device arrays before a checked run: outputs poisoned,
+    /// in-out arrays back to the inputs as read.
+    fn reset(&mut self) -> tile_runtime::Result<()> {
+        for (index, role) in self.roles.iter().enumerate() {
+            let Some(array) = &self.arrays[index] else { continue };
+            match role {
+                Role::Input => {}
+                Role::Output => self.cuda.fill(&mut self.device, index, poison_byte(array.dtype()))?,
+                Role::InOut => self.cuda.write(&mut self.device, index, array.bytes())?,
+            }
+        }
+        Ok(())
+    }
+}
+
+fn failed(error: impl std::fmt::Display) -> TrialError {
+    TrialError::Failed(error.to_string())
+}
+
+fn timing(timing: Timing) -> std::result::Result<f64, TrialError> {
+    match timing {
+        Timing::Done(ms) => Ok(ms),
+        Timing::Hung { waited } => Err(TrialError::Hung { seconds: waited.as_secs_f64() }),
+    }
+}
+
+impl Trials for GpuTrials<'_> {
+    /// The outputs and in-out arrays after the run, by argument index.
+    type Outputs = Vec<(usize, Array)>;
+
+    fn check(&mut self, config: &Config) -> std::result::Result<(), TrialError> {
+        let (bundle, grid) = self.kernel(config)?;
+        let args = make_args(self.arrays, self.scalars);
+        match self.cuda.try_prepare(&bundle, self.program.name, &args, &self.device, grid) {
+            Ok(Ok(_)) => Ok(()),
+            Ok(Err(refused)) => Err(TrialError::CannotLaunch(format!("@{}: {}", refused.entry, refused.reason))),
+            Err(e) => Err(failed(e)),
+        }
+    }
+
+    fn run(&mut self, config: &Config, limit: Duration) -> std::result::Result<(Self::Outputs, f64), TrialError> {
+        let (bundle, grid) = self.kernel(config)?;
+        self.reset().map_err(failed)?;
+        let (cuda, name) = (self.cuda, self.program.name);
+        let ms = {
+            let args = make_args(self.arrays, self.scalars);
+            let mut prepared = cuda.prepare(&bundle, name, &args, &self.device, grid).map_err(failed)?;
+            timing(cuda.timed_within(limit, || cuda.enqueue(&mut prepared)).map_err(failed)?)?
+        };
+        let mut outputs = Vec::new();
+        for (index, role) in self.roles.iter().enumerate() {
+            if let (Role::Output | Role::InOut, Some(array)) = (role, &self.arrays[index]) {
+                let mut out = Array::zeros(array.dtype(), array.shape());
+                cuda.read_into(&self.device, index, &mut out).map_err(failed)?;
+                outputs.push((index, out));
+            }
+        }
+        Ok((outputs, ms))
+    }
+
+    fn compare(&self, reference: &Self::Outputs, got: &Self::Outputs) -> std::result::Result<(), TrialError> {
+        for ((index, expected), (_, actual)) in reference.iter().zip(got) {
+            disagreement(*index, expected, actual, Tolerance::default())?;
+        }
+        Ok(())
+    }
+
+    fn time(&mut self, config: &Config, limit: Duration) -> std::result::Result<f64, TrialError> {
+        let (bundle, grid) = self.kernel(config)?;
+        let args = make_args(self.arrays, self.scalars);
+        let mut prepared = self.cuda.prepare(&bundle, self.program.name, &args, &self.device, grid).map_err(failed)?;
+        timing(self.cuda.median_ms_within(&mut prepared, 1, 5, false, limit).map_err(failed)?)
+    }
 }
