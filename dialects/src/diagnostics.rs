@@ -46,6 +46,18 @@ pub fn diagnostic_text(diagnostic: &Diagnostic) -> String {
 /// text (instead of MLIR printing it to stderr); returns `f`'s value and the
 /// text, one diagnostic per line.
 pub fn capture<T>(context: &Context, f: impl FnOnce() -> T) -> (T, String) {
+    capture_as(context, f, diagnostic_text)
+}
+
+/// [`capture`], keeping each diagnostic's message alone: for diagnostics
+/// at an unknown location (a checked type constructor's), whose text goes
+/// into an error that a located diagnostic then reports, so that it does
+/// not read `loc(unknown): error:` inside another `error:`.
+pub fn capture_messages<T>(context: &Context, f: impl FnOnce() -> T) -> (T, String) {
+    capture_as(context, f, |diagnostic| diagnostic.to_string())
+}
+
+fn capture_as<T>(context: &Context, f: impl FnOnce() -> T, text_of: fn(&Diagnostic) -> String) -> (T, String) {
     use std::{cell::RefCell, rc::Rc};
     let text = Rc::new(RefCell::new(String::new()));
     let sink = text.clone();
@@ -54,7 +66,7 @@ pub fn capture<T>(context: &Context, f: impl FnOnce() -> T) -> (T, String) {
         if !sink.is_empty() {
             sink.push('\n');
         }
-        sink.push_str(&diagnostic_text(&diagnostic));
+        sink.push_str(&text_of(&diagnostic));
         true
     });
     let value = f();

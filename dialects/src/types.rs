@@ -119,7 +119,8 @@ pub struct PartitionViewType<'c> {
 impl<'c> PartitionViewType<'c> {
     /// Builds the type; an error names the broken tile rule.
     pub fn new(context: &'c Context, shape: &[i64], element_type: Type<'c>, padding: Padding) -> Result<Self, Error> {
-        let diagnostics = crate::diagnostics::capture(context, || {
+        // The C function reports at an unknown location: the message alone.
+        let diagnostics = crate::diagnostics::capture_messages(context, || {
             // SAFETY: `shape` outlives the call; the C function copies it into
             // the context's uniqued storage and returns null on invalid input.
             unsafe {

@@ -115,8 +115,15 @@ fn typed_specials_match_parsed_attributes() {
             assert_eq!(special_attribute(&context, element, special), Some(parsed), "{name} {special:?}");
         }
     }
+    // f8 views pad with the values their type has: E4M3FN has NaN but no
+    // infinities, E5M2 all three.
     let f8 = Type::parse(&context, "f8E4M3FN").unwrap();
-    assert_eq!(special_attribute(&context, f8, Special::Nan), None);
+    assert_eq!(special_attribute(&context, f8, Special::Nan), Attribute::parse(&context, "0x7F : f8E4M3FN"));
+    assert_eq!(special_attribute(&context, f8, Special::NegInf), None);
+    let f8 = Type::parse(&context, "f8E5M2").unwrap();
+    for (special, bits) in [(Special::NegInf, "0xFC"), (Special::PosInf, "0x7C"), (Special::Nan, "0x7E")] {
+        assert_eq!(special_attribute(&context, f8, special), Attribute::parse(&context, &format!("{bits} : f8E5M2")));
+    }
     for bits in [8u32, 16, 32, 64] {
         let element = Type::parse(&context, &format!("i{bits}")).unwrap();
         let (min, max) = (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1);

@@ -343,7 +343,6 @@ fn npy_with_header(header: &str, data: &[u8]) -> Vec<u8> {
 /// which returns MLIR's diagnostic text, location and severity included,
 /// and `tile-specialize` wraps it in its own located error.
 #[test]
-#[ignore = "needs the dialect's type constructors to return bare diagnostic messages (dialects/src/types.rs)"]
 fn a_diagnostic_is_not_nested_in_another() {
     let dir = scratch("nested-diagnostic");
     let (m, n, k) = (256, 256, 256);

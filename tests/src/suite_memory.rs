@@ -14,7 +14,6 @@ pub fn rmsnorm(x: &[f64], w: &[f64], n: usize, eps: f64) -> Vec<f64> {
         .collect()
 }
 
-
 /// `gelu(a x + y)` in the erf form, `t / 2 (1 + erf(t / sqrt 2))`.
 pub fn axpy_gelu(x: &[f64], y: &[f64], a: f64) -> Vec<f64> {
     x.iter()
