@@ -129,14 +129,25 @@ def instantiate(path, subst):
     return source
 
 
-def case(name, path, kernel, subst, inputs, scalars, grid, output, peers, work_amount, unit, check, runs=10):
+def case(name, *args, **kwargs):
+    """One case (see `run_case`); an exception is a failed row, not the end."""
+    global failures
+    if only and only not in name:
+        return
+    try:
+        run_case(name, *args, **kwargs)
+    except Exception as e:
+        print(f'{name}: FAILED {type(e).__name__}: {str(e)[:200]}', flush=True)
+        rows.append({'case': name, 'status': f'failed: {type(e).__name__}: {str(e)[:160]}'})
+        failures += 1
+
+
+def run_case(name, path, kernel, subst, inputs, scalars, grid, output, peers, work_amount, unit, check, runs=10):
     """Runs one case. `inputs`: GPU tensors (the output among them,
     poisoned); `output`: its index; `peers`: name -> (function, result);
     `work_amount`: FLOP or bytes; `check(got, want)`: (ok, error) against
     the first peer's result."""
     global failures
-    if only and only not in name:
-        return
     source = instantiate(path, subst)
     info = compile_info(source, kernel)
     row = {'case': name, 'unit': unit}
