@@ -96,7 +96,9 @@ def compile_info(source, name):
                        capture_output=True, text=True)
     seconds = time.time() - start
     if p.returncode != 0 or not os.path.exists(bundle_path):
-        info = {'error': (p.stderr.strip().splitlines() or ['no bundle'])[0][:160]}
+        # The first diagnostic, not tile-run's line naming the pipeline.
+        lines = [l for l in p.stderr.strip().splitlines() if 'error:' in l and 'tile-run: error:' not in l]
+        info = {'error': (lines or p.stderr.strip().splitlines() or ['no bundle'])[0][:200]}
     else:
         bundle = json.load(open(bundle_path))
         kernel = next(k for k in bundle['kernels'] if k['signature']['name'] == name)
