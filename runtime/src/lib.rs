@@ -56,5 +56,22 @@ pub enum Error {
     Tma(#[from] tma::Unsupported),
 }
 
+/// An error and its causes joined by ": ", each said once: a cause whose
+/// text the message before it already holds (an I/O error that an error
+/// both prints and keeps as its source) is left out. The tools print their
+/// errors this way.
+pub fn error_chain(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut cause = Some(error);
+    while let Some(current) = cause {
+        let text = current.to_string();
+        if !text.is_empty() && !parts.last().is_some_and(|last| last.contains(&text)) {
+            parts.push(text);
+        }
+        cause = current.source();
+    }
+    parts.join(": ")
+}
+
 /// This crate's result type.
 pub type Result<T> = std::result::Result<T, Error>;

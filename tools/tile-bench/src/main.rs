@@ -192,25 +192,10 @@ fn main() -> ExitCode {
     match run(&cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("tile-bench: error: {}", message(&error));
+            eprintln!("tile-bench: error: {}", tile_runtime::error_chain(error.as_ref()));
             ExitCode::from(1)
         }
     }
-}
-
-/// The error and its causes joined by ": ", each said once: a cause whose
-/// text the message before it already holds (an I/O error both printed
-/// and kept as the source) is left out.
-fn message(error: &anyhow::Error) -> String {
-    let mut parts: Vec<String> = Vec::new();
-    for cause in error.chain() {
-        let text = cause.to_string();
-        if text.is_empty() || parts.last().is_some_and(|last| last.contains(&text)) {
-            continue;
-        }
-        parts.push(text);
-    }
-    parts.join(": ")
 }
 
 fn run(cli: &Cli) -> Result<()> {

@@ -145,26 +145,10 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("tile-run: error: {}", message(&error));
+            eprintln!("tile-run: error: {}", tile_runtime::error_chain(error.as_ref()));
             ExitCode::from(1)
         }
     }
-}
-
-/// The error and its causes joined by ": ", as anyhow's `{:#}` joins them,
-/// but each said once: a cause whose text the message before it already
-/// holds (an I/O error that an error both prints and keeps as its source)
-/// is left out.
-fn message(error: &anyhow::Error) -> String {
-    let mut parts: Vec<String> = Vec::new();
-    for cause in error.chain() {
-        let text = cause.to_string();
-        if text.is_empty() || parts.last().is_some_and(|last| last.contains(&text)) {
-            continue;
-        }
-        parts.push(text);
-    }
-    parts.join(": ")
 }
 
 /// Fails unless `path` can be written, without changing it: an existing
@@ -596,10 +580,10 @@ impl GpuTrials<'_> {
         }
         let (program, launch, chip) = (self.program, self.launch, self.chip);
         let result = (|| {
-            let module = program.instantiate(Some(config)).map_err(|e| message(&e))?;
-            let grid = launch.grid(&module, program.name).map_err(|e| message(&e))?;
+            let module = program.instantiate(Some(config)).map_err(|e| tile_runtime::error_chain(e.as_ref()))?;
+            let grid = launch.grid(&module, program.name).map_err(|e| tile_runtime::error_chain(e.as_ref()))?;
             let bundle = gpu::compile(program.context, module, Some(program.name), chip)
-                .map_err(|e| message(&anyhow::Error::from(e)))?;
+                .map_err(|e| tile_runtime::error_chain(&e))?;
             Ok((Rc::new(bundle), grid))
         })();
         self.compiled.insert(config.clone(), result);
