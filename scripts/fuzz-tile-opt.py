@@ -11,7 +11,9 @@
    that verify go through `tile-to-cpu` and, where CUDA_HOME holds ptxas and
    libdevice, `tile-to-ptx`: a verified program that a pipeline rejects is
    a finding (the verifier must reject what the lowerings cannot take), as
-   is a crash. The phase runs until its time budget is spent.
+   is a crash, except the rejections listed in KNOWN, each a limitation an
+   open issue removes, which are counted and shown. The phase runs until
+   its time budget is spent.
 
 usage: fuzz-tile-opt.py TILE_OPT [SEED...] [--budget SECONDS] [--jobs N]
 TILE_OPT for phase 1; phase 2 uses the release build beside it when there
@@ -146,6 +148,13 @@ def mutate(t):
     return sub_one(r'(tile\.load %\w+\[)(%\w+)', t, lambda m: m[1] + random.choice(re.findall(r'(%[a-zA-Z_]\w*)\s*=', t) or [m[2]]))
 
 
+# Rejections a pipeline makes of verified programs today that an open
+# issue removes: counted and shown, not failed. Each names its issue.
+KNOWN = [
+    (re.compile(r'needs \d+ bytes of shared memory for its tiles'),
+     'the general GPU path keeps every tile in shared memory (issue: tiles in registers)'),
+]
+
 toolkit = os.environ.get('CUDA_HOME')
 pipelines = [('tile-to-cpu', 'builtin.module(tile-to-cpu)')]
 if toolkit and os.path.exists(os.path.join(toolkit, 'bin', 'ptxas')):
@@ -180,6 +189,7 @@ def pipeline_case(n):
 
 
 start, verified, findings, total, n = time.time(), 0, 0, 0, 0
+known = {why: 0 for _, why in KNOWN}
 with ThreadPoolExecutor(jobs) as pool:
     while time.time() - start < budget:
         batch = list(pool.map(pipeline_case, range(n, n + 4 * jobs)))
@@ -194,6 +204,10 @@ with ThreadPoolExecutor(jobs) as pool:
                 continue
             verified += 1
             for name, c, e in results:
+                limitation = next((why for pattern, why in KNOWN if c == 1 and pattern.search(e)), None)
+                if limitation:
+                    known[limitation] += 1
+                    continue
                 if c != 0:
                     kind = 'crash' if c not in (0, 1) else 'finding'
                     if kind == 'crash':
@@ -204,4 +218,7 @@ with ThreadPoolExecutor(jobs) as pool:
                          f'verified, then {name} exit code {c}: {e.strip()[-600:]}')
 print(f'fuzz-tile-opt: pipelines: {total} mutants in {time.time() - start:.0f} s, {verified} verified, '
       f'{findings} rejected by a pipeline, {crashes} crashes in all', flush=True)
+for why, count in known.items():
+    if count:
+        print(f'fuzz-tile-opt: pipelines: {count} rejected as known: {why}', flush=True)
 sys.exit(1 if crashes or findings else 0)
