@@ -1,8 +1,8 @@
 //! Generates the tile dialect's C++ from `td/Tile.td` with `mlir-tblgen`
 //! and the kernel attributes' names and knob table from `src/attrs.rs`
 //! (`KernelAttrs.h.inc`), and compiles them, with the hand-written
-//! `cpp/TileDialect.cpp`, into a static library that links beside
-//! mlir-sys's static MLIR (one registry).
+//! `cpp/TileDialect.cpp` and `cpp/Layouts.cpp`, into a static library that
+//! links beside mlir-sys's static MLIR (one registry).
 
 use std::{
     env,
@@ -75,6 +75,7 @@ fn run() -> Result<(), String> {
         .define("NDEBUG", None)
         .file(manifest.join("cpp").join("TileDialect.cpp"))
         .file(manifest.join("cpp").join("CAPI.cpp"))
+        .file(manifest.join("cpp").join("Layouts.cpp"))
         .include(&out)
         .include(manifest.join("cpp"))
         .include(&include)

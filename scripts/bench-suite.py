@@ -20,7 +20,7 @@ A case that does not compile for the GPU is a row that says so with the
 first line of the error.
 
 usage: bench-suite.py TILE_RUN [--only TEXT] [--memcheck] [--quick]
---only TEXT   the cases whose name contains TEXT
+--only TEXT   the cases whose name contains TEXT (or one of TEXT's `|`-separated parts)
 --memcheck    each case at a small size under compute-sanitizer memcheck
               (correctness only, no timing)
 --quick       the smallest shape of each family (a smoke run)"""
@@ -134,7 +134,7 @@ def instantiate(path, subst):
 def case(name, *args, **kwargs):
     """One case (see `run_case`); an exception is a failed row, not the end."""
     global failures
-    if only and only not in name:
+    if only and not any(part in name for part in only.split('|')):
         return
     try:
         run_case(name, *args, **kwargs)

@@ -4,7 +4,7 @@
 poisoned (NaN / 0x5A5A5A5A) outputs, compares with a numpy reference, and,
 with --memcheck, runs each under compute-sanitizer's memcheck.
 
-usage: gpu_check.py TILE_RUN [--memcheck] [--large] [--only TEXT] [--all-configs]
+usage: gpu_check.py TILE_RUN [--memcheck] [--large] [--only TEXT] [--all-configs] [--no-matmul]
 --all-configs: instead of the cases, every configuration of the 16-bit
 matmul examples' tuning spaces (each distinct compiled kernel once) at a
 ragged shape whose last tile group mixes tiles that share B with tiles
@@ -162,59 +162,61 @@ if '--all-configs' in sys.argv:
     print(f'gpu_check: {failures} failures (every configuration at {m}x{n}x{k})')
     sys.exit(1 if failures else 0)
 
-for (m, n, k) in [(300, 200, 100), (1000, 1000, 1000)]:
-    matmul('matmul', m, n, k, 'f16')
-    matmul('matmul_f16_f16', m, n, k, 'f16')
-    matmul('matmul_bf16', m, n, k, 'bf16')
-    matmul('matmul_bf16_bf16', m, n, k, 'bf16')
-# TMA-able shapes on the general kernel too, and K not a multiple of 64.
-matmul('matmul', 1000, 1000, 1000, 'f16', flags=['--no-variants'])
-matmul('matmul', 520, 264, 72, 'f16')
-matmul('matmul_f32', 300, 200, 100, 'f32')
-matmul('matmul_f8', 300, 200, 100, 'f8')
-# Configurations of the tuning space (tile.tune) that tile-specialize and
-# the wgmma variant must get right: tile sizes, stages, occupancy.
-for config in ['tile_m=64,tile_n=256', 'tile_m=128,tile_n=256,num_stages=3', 'tile_m=64,tile_n=64,num_stages=2,occupancy=2',
-               'tile_m=128,tile_n=128,num_stages=2,occupancy=2', 'tile_m=128,tile_n=64,num_stages=3',
-               # the producer warpgroup (not in the examples' spaces)
-               'tile_m=128,tile_n=256,num_stages=3,warp_specialize=1', 'tile_m=64,tile_n=128,warp_specialize=1',
-               # persistent blocks, also with two resident blocks per multiprocessor
-               'tile_m=128,tile_n=256,num_stages=3,persistent=1', 'tile_m=64,tile_n=64,persistent=1',
-               'tile_m=128,tile_n=128,occupancy=2,persistent=1',
-               # both: a producer warpgroup feeding consumers that walk the tiles
-               'tile_m=128,tile_n=256,num_stages=4,warp_specialize=1,persistent=1', 'tile_m=64,tile_n=128,warp_specialize=1,persistent=1',
-               # and in clusters of two blocks multicasting B
-               'tile_m=128,tile_n=256,num_stages=4,warp_specialize=1,persistent=1,num_ctas=2',
-               'tile_m=64,tile_n=128,warp_specialize=1,persistent=1,num_ctas=2',
-               'tile_m=64,tile_n=64,num_stages=3,warp_specialize=1,persistent=1,num_ctas=2',
-               # 128 accumulator rows a warpgroup (two wgmma row blocks)
-               'tile_m=256,tile_n=128,num_stages=3', 'tile_m=256,tile_n=64,warp_specialize=1',
-               'tile_m=256,tile_n=128,warp_specialize=1,persistent=1',
-               'tile_m=256,tile_n=128,warp_specialize=1,persistent=1,num_ctas=2',
-               # split-K: each tile in a cluster of two blocks, one K half each
-               'tile_m=128,tile_n=128,split_k=2', 'tile_m=64,tile_n=128,warp_specialize=1,split_k=2',
-               'tile_m=128,tile_n=256,num_stages=3,split_k=2', 'tile_m=256,tile_n=128,warp_specialize=1,split_k=2',
-               # ping-pong: the consumer warpgroups take alternate tiles
-               'tile_m=128,tile_n=128,num_stages=4,warp_specialize=1,persistent=1,pingpong=1',
-               'tile_m=64,tile_n=256,num_stages=8,warp_specialize=1,persistent=1,pingpong=1',
-               'tile_m=64,tile_n=128,num_stages=8,warp_specialize=1,persistent=1,pingpong=1']:
-    for (m, n, k) in [(1000, 1000, 1000), (520, 264, 72)]:
-        matmul('matmul_f16_f16', m, n, k, 'f16', flags=['--config', config])
-    matmul('matmul_bf16_bf16', 1000, 1000, 1000, 'bf16', flags=['--config', config])
-    if 'num_ctas=2' in config or 'pingpong=1' in config:
-        # Several tiles per block, an odd tile count (a block with none),
-        # and a last group of one tile row (partners with different B).
-        matmul('matmul_f16_f16', 4040, 1976, 200, 'f16', flags=['--config', config])
-        matmul('matmul_bf16_bf16', 2120, 2800, 136, 'bf16', flags=['--config', config])
-    if 'split_k=2' in config:
-        # One K step (none for rank 1), an odd count, and many.
-        matmul('matmul_f16_f16', 300, 200, 40, 'f16', flags=['--config', config])
-        matmul('matmul_bf16_bf16', 136, 2104, 200, 'bf16', flags=['--config', config])
-        matmul('matmul_f16_f16', 128, 1024, 4096, 'f16', flags=['--config', config])
-if '--large' in sys.argv:
-    matmul('matmul', 4096, 4096, 4096, 'f16')
-    matmul('matmul_f16_f16', 4096, 4096, 4096, 'f16')
-    matmul('matmul_bf16', 4096, 4096, 4096, 'bf16')
+# --no-matmul: only the kernels without a tile.mma (the register path).
+if '--no-matmul' not in sys.argv:
+    for (m, n, k) in [(300, 200, 100), (1000, 1000, 1000)]:
+        matmul('matmul', m, n, k, 'f16')
+        matmul('matmul_f16_f16', m, n, k, 'f16')
+        matmul('matmul_bf16', m, n, k, 'bf16')
+        matmul('matmul_bf16_bf16', m, n, k, 'bf16')
+    # TMA-able shapes on the general kernel too, and K not a multiple of 64.
+    matmul('matmul', 1000, 1000, 1000, 'f16', flags=['--no-variants'])
+    matmul('matmul', 520, 264, 72, 'f16')
+    matmul('matmul_f32', 300, 200, 100, 'f32')
+    matmul('matmul_f8', 300, 200, 100, 'f8')
+    # Configurations of the tuning space (tile.tune) that tile-specialize and
+    # the wgmma variant must get right: tile sizes, stages, occupancy.
+    for config in ['tile_m=64,tile_n=256', 'tile_m=128,tile_n=256,num_stages=3', 'tile_m=64,tile_n=64,num_stages=2,occupancy=2',
+                   'tile_m=128,tile_n=128,num_stages=2,occupancy=2', 'tile_m=128,tile_n=64,num_stages=3',
+                   # the producer warpgroup (not in the examples' spaces)
+                   'tile_m=128,tile_n=256,num_stages=3,warp_specialize=1', 'tile_m=64,tile_n=128,warp_specialize=1',
+                   # persistent blocks, also with two resident blocks per multiprocessor
+                   'tile_m=128,tile_n=256,num_stages=3,persistent=1', 'tile_m=64,tile_n=64,persistent=1',
+                   'tile_m=128,tile_n=128,occupancy=2,persistent=1',
+                   # both: a producer warpgroup feeding consumers that walk the tiles
+                   'tile_m=128,tile_n=256,num_stages=4,warp_specialize=1,persistent=1', 'tile_m=64,tile_n=128,warp_specialize=1,persistent=1',
+                   # and in clusters of two blocks multicasting B
+                   'tile_m=128,tile_n=256,num_stages=4,warp_specialize=1,persistent=1,num_ctas=2',
+                   'tile_m=64,tile_n=128,warp_specialize=1,persistent=1,num_ctas=2',
+                   'tile_m=64,tile_n=64,num_stages=3,warp_specialize=1,persistent=1,num_ctas=2',
+                   # 128 accumulator rows a warpgroup (two wgmma row blocks)
+                   'tile_m=256,tile_n=128,num_stages=3', 'tile_m=256,tile_n=64,warp_specialize=1',
+                   'tile_m=256,tile_n=128,warp_specialize=1,persistent=1',
+                   'tile_m=256,tile_n=128,warp_specialize=1,persistent=1,num_ctas=2',
+                   # split-K: each tile in a cluster of two blocks, one K half each
+                   'tile_m=128,tile_n=128,split_k=2', 'tile_m=64,tile_n=128,warp_specialize=1,split_k=2',
+                   'tile_m=128,tile_n=256,num_stages=3,split_k=2', 'tile_m=256,tile_n=128,warp_specialize=1,split_k=2',
+                   # ping-pong: the consumer warpgroups take alternate tiles
+                   'tile_m=128,tile_n=128,num_stages=4,warp_specialize=1,persistent=1,pingpong=1',
+                   'tile_m=64,tile_n=256,num_stages=8,warp_specialize=1,persistent=1,pingpong=1',
+                   'tile_m=64,tile_n=128,num_stages=8,warp_specialize=1,persistent=1,pingpong=1']:
+        for (m, n, k) in [(1000, 1000, 1000), (520, 264, 72)]:
+            matmul('matmul_f16_f16', m, n, k, 'f16', flags=['--config', config])
+        matmul('matmul_bf16_bf16', 1000, 1000, 1000, 'bf16', flags=['--config', config])
+        if 'num_ctas=2' in config or 'pingpong=1' in config:
+            # Several tiles per block, an odd tile count (a block with none),
+            # and a last group of one tile row (partners with different B).
+            matmul('matmul_f16_f16', 4040, 1976, 200, 'f16', flags=['--config', config])
+            matmul('matmul_bf16_bf16', 2120, 2800, 136, 'bf16', flags=['--config', config])
+        if 'split_k=2' in config:
+            # One K step (none for rank 1), an odd count, and many.
+            matmul('matmul_f16_f16', 300, 200, 40, 'f16', flags=['--config', config])
+            matmul('matmul_bf16_bf16', 136, 2104, 200, 'bf16', flags=['--config', config])
+            matmul('matmul_f16_f16', 128, 1024, 4096, 'f16', flags=['--config', config])
+    if '--large' in sys.argv:
+        matmul('matmul', 4096, 4096, 4096, 'f16')
+        matmul('matmul_f16_f16', 4096, 4096, 4096, 'f16')
+        matmul('matmul_bf16', 4096, 4096, 4096, 'bf16')
 
 
 def softmax():

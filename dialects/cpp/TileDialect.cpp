@@ -1,6 +1,7 @@
 // Hand-written parts of the tile dialect: the partition view's syntax, the
 // verifiers of the language contract's rules, the kernel attribute checks and
-// the C API registration. Everything else is generated from td/Tile.td.
+// the C API registration (the layouts and every attribute's definitions are
+// in Layouts.cpp). Everything else is generated from td/Tile.td.
 #include "TileDialect.h"
 
 #include "mlir-c/IR.h"
@@ -23,9 +24,6 @@ using namespace mlir::tile;
 #include "TileEnums.cpp.inc"
 #include "TileDialect.cpp.inc"
 
-#define GET_ATTRDEF_CLASSES
-#include "TileAttrs.cpp.inc"
-
 #define GET_TYPEDEF_CLASSES
 #include "TileTypes.cpp.inc"
 
@@ -41,10 +39,9 @@ void TileDialect::initialize() {
 #define GET_TYPEDEF_LIST
 #include "TileTypes.cpp.inc"
       >();
-  addAttributes<
-#define GET_ATTRDEF_LIST
-#include "TileAttrs.cpp.inc"
-      >();
+  // In cpp/Layouts.cpp, with the generated attribute storage: the layouts'
+  // C API builds attributes there.
+  registerAttributes();
 }
 
 //===----------------------------------------------------------------------===//
@@ -133,6 +130,17 @@ LogicalResult verifyTileShape(function_ref<InFlightDiagnostic()> emitError,
 
 LogicalResult verifyTile(Operation *op, StringRef what, Type type) {
   auto tensor = cast<RankedTensorType>(type);
+  // A tile's encoding, if any, is its layout on the GPU (cpp/Layouts.cpp);
+  // the tensor type has already checked that a register layout's rank is
+  // the tile's. Tile ops compare shapes and element types, never encodings:
+  // operands and results in different layouts are legal.
+  Attribute encoding = tensor.getEncoding();
+  if (encoding && !isLayout(encoding))
+    return op->emitOpError()
+           << what << " has encoding " << encoding
+           << "; a tile's encoding is a tile layout (#tile.blocked, "
+              "#tile.slice, #tile.linear, #tile.wgmma, #tile.wgmma_operand "
+              "or #tile.shared)";
   return verifyTileShape([op] { return op->emitOpError(); }, what,
                          tensor.getShape(), tensor.getElementType());
 }
@@ -469,6 +477,18 @@ LogicalResult PermuteOp::verify() {
       return emitOpError() << "result dim " << i << " is "
                            << out.getDimSize(i) << " but input dim "
                            << perm[i] << " is " << in.getDimSize(perm[i]);
+  return success();
+}
+
+LogicalResult ConvertLayoutOp::verify() {
+  if (failed(verifyAllTiles(*this)))
+    return failure();
+  RankedTensorType in = getInput().getType(), out = getType();
+  if (failed(verifySameElementType(*this, in, out)))
+    return failure();
+  if (in.getShape() != out.getShape())
+    return emitOpError() << "result shape differs from the input's: a "
+                            "conversion changes only the layout";
   return success();
 }
 
@@ -897,6 +917,14 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                             op->getName().getStringRef()))
       return op->emitError() << "'" << name
                              << "' is a unit attribute of memref.store or vector.store";
+    return success();
+  }
+  if (name == attrs::kRegisters) {
+    // Written by convert-tile-to-registers on the kernels it lowered: their
+    // code is per thread already, so tile-distribute leaves them be.
+    if (!isa<UnitAttr>(attr.getValue()) || !isa<FunctionOpInterface>(op))
+      return op->emitError() << "'" << name
+                             << "' is a unit attribute of a kernel";
     return success();
   }
   return op->emitError() << "unknown tile attribute '" << name << "'";

@@ -9,6 +9,7 @@
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/TensorEncoding.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -18,6 +19,15 @@
 
 #define GET_ATTRDEF_CLASSES
 #include "TileAttrs.h.inc"
+
+namespace mlir::tile {
+/// Whether `attr` is a tile layout: a register layout or `#tile.shared`, the
+/// tensor encodings that tile values may carry (cpp/Layouts.cpp).
+bool isLayout(Attribute attr);
+/// The rank of a register layout (blocked, slice, linear, wgmma,
+/// wgmma_operand); nullopt for any other attribute, `#tile.shared` included.
+std::optional<int64_t> registerLayoutRank(Attribute attr);
+} // namespace mlir::tile
 
 #define GET_TYPEDEF_CLASSES
 #include "TileTypes.h.inc"

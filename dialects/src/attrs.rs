@@ -37,6 +37,9 @@ pub const SPLIT_K: &str = "tile.split_k";
 /// Written by `convert-tile-to-nvgpu` on epilogue stores: every thread
 /// stores its own elements (`tile-distribute` leaves them be).
 pub const DISTRIBUTED: &str = "tile.distributed";
+/// Written by `convert-tile-to-registers`: the kernel's code is per thread
+/// already, its tiles in registers (`tile-distribute` leaves it be).
+pub const REGISTERS: &str = "tile.registers";
 /// Argument attribute written by `convert-tile-to-nvgpu`: the `!llvm.ptr`
 /// is a TMA descriptor, `{arg, box, swizzle}`.
 pub const TMA: &str = "tile.tma";
@@ -70,7 +73,7 @@ pub const MAX_TILE_BYTES: i64 = 227 * 1024;
 
 /// Every attribute the dialect owns, as the reference lists them; the
 /// verifier rejects any other `tile.` attribute.
-pub static ATTRS: [Attr; 11] = [
+pub static ATTRS: [Attr; 12] = [
     Attr {
         name: KERNEL,
         on: "`func.func`",
@@ -105,10 +108,11 @@ pub static ATTRS: [Attr; 11] = [
     },
     Attr {
         name: BLOCK_SIZE,
-        on: "kernel variant",
-        by: "`convert-tile-to-nvgpu`",
+        on: "kernel, kernel variant",
+        by: "`tile-assign-layouts`, `convert-tile-to-nvgpu`",
         value: Form::Integer { min: 1, max: MAX_BLOCK_SIZE },
-        doc: "The threads of a block of the variant (else 256).",
+        doc: "The threads of a block: chosen from the tiles by `tile-assign-layouts`, or by \
+              `convert-tile-to-nvgpu` for its variant (else 256).",
     },
     Attr {
         name: VARIANT_OF,
@@ -145,6 +149,13 @@ pub static ATTRS: [Attr; 11] = [
         by: "`convert-tile-to-nvgpu`",
         value: Form::Unit,
         doc: "Every thread stores its own elements: `tile-distribute` leaves the store as it is.",
+    },
+    Attr {
+        name: REGISTERS,
+        on: "kernel",
+        by: "`convert-tile-to-registers`",
+        value: Form::Unit,
+        doc: "The kernel's tiles are in registers and its code is per thread: `tile-distribute` leaves it as it is.",
     },
     Attr {
         name: TMA,

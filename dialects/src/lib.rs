@@ -3,7 +3,9 @@
 //! The dialect is defined once, in `td/Tile.td`. `build.rs` generates its C++
 //! with `mlir-tblgen` and links it beside mlir-sys's static MLIR; the Rust
 //! builders in [`ops`] come from the same file through melior's `dialect!`.
-//! [`types`] builds and inspects `!tile.partition_view` and the tile enums.
+//! [`types`] builds and inspects `!tile.partition_view` and the tile enums;
+//! [`layout`] builds and reads the layouts that tile tensors carry as their
+//! encoding on the GPU path.
 //!
 //! Invariant: every entry point that creates a context goes through
 //! [`register`] or [`registry`], so that the tile dialect and all upstream
@@ -11,6 +13,7 @@
 
 pub mod attrs;
 pub mod diagnostics;
+pub mod layout;
 pub mod registry;
 pub mod types;
 

@@ -15,6 +15,7 @@ include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/EnumAttr.td"
 include "mlir/IR/BuiltinTypes.td"
 include "mlir/IR/CommonTypeConstraints.td"
+include "mlir/IR/TensorEncoding.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 
@@ -34,6 +35,12 @@ def Tile_Dialect : Dialect {
     through `!tile.partition_view`, which views a `memref` as a grid of tiles.
     The compiler, not the program, chooses threads, shared memory and
     hardware instructions.
+
+    On the GPU path the compiler gives every tile a *layout*, carried as the
+    tensor's encoding (`tensor<4x1024xf32, #tile.blocked<...>>`): which
+    register of which thread holds which element. The layouts are the
+    attributes below; a tile's encoding, if it has one, is one of them, and
+    tile ops compare shapes and element types, never encodings.
 
     A tile also takes at most 227 KiB (232448 bytes; an `i1` element takes a
     byte): the GPU keeps each tile in registers or in shared memory, and one
@@ -71,6 +78,10 @@ def Tile_Dialect : Dialect {
   let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;
+  let extraClassDeclaration = [{
+    /// Adds the attributes (cpp/Layouts.cpp, which has their storage).
+    void registerAttributes();
+  }];
   // The attribute names and hint keys are in KernelAttrs.h.inc, generated
   // from dialects/src/attrs.rs with the table the verifier checks.
 }
@@ -156,6 +167,167 @@ def Tile_PartitionViewType : TypeDef<Tile_Dialect, "PartitionView"> {
   let extraClassDeclaration = [{
     int64_t getRank() const { return getShape().size(); }
   }];
+}
+
+//===----------------------------------------------------------------------===//
+// Layouts: tensor encodings of the GPU path
+//===----------------------------------------------------------------------===//
+// Every tile value the GPU code generator handles carries one of these as its
+// tensor encoding: which register of which lane of which warp holds which
+// element (or, for `#tile.shared`, how shared memory holds it). Parsing,
+// printing and verifying are hand-written in cpp/Layouts.cpp, which also has
+// the C API that `src/layout.rs` wraps.
+
+class Tile_Layout<string name, string layoutMnemonic, list<Trait> traits = []>
+    : AttrDef<Tile_Dialect, name, traits> {
+  let mnemonic = layoutMnemonic;
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
+// Register layouts know their rank, so a tensor's encoding is checked against
+// the tensor's rank when the type is built.
+class Tile_RegisterLayout<string name, string layoutMnemonic>
+    : Tile_Layout<name, layoutMnemonic,
+        [DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]>;
+
+def Tile_BlockedAttr : Tile_RegisterLayout<"Blocked", "blocked"> {
+  let summary = "a blocked register layout (Triton's)";
+  let description = [{
+    The tile is covered by a grid of `size_per_thread` blocks of elements, one
+    block per thread: `threads_per_warp` threads of a warp along each dim,
+    `warps_per_block` warps of the block; a layout smaller than the tile
+    repeats over it, a larger one replicates elements. `order` lists the dims
+    from the fastest-varying (`order[0]`): consecutive registers, then lanes,
+    then warps run along it first.
+
+    Rank 1 to 3; the four lists have one entry per dim, each a power of two;
+    `threads_per_warp` multiplies to 32 and `warps_per_block` to at most 32;
+    `order` is a permutation of `0 .. rank-1`.
+
+    ```mlir
+    tensor<4x1024xf32, #tile.blocked<size_per_thread = [1, 8], threads_per_warp = [1, 32], warps_per_block = [1, 4], order = [1, 0]>>
+    ```
+  }];
+  let parameters = (ins
+    ArrayRefParameter<"int64_t", "elements of a thread, per dim">:$sizePerThread,
+    ArrayRefParameter<"int64_t", "threads of a warp, per dim">:$threadsPerWarp,
+    ArrayRefParameter<"int64_t", "warps of a block, per dim">:$warpsPerBlock,
+    ArrayRefParameter<"int64_t", "dims, fastest-varying first">:$order
+  );
+  let extraClassDeclaration = [{
+    int64_t getRank() const { return getOrder().size(); }
+  }];
+}
+
+def Tile_SliceAttr : Tile_RegisterLayout<"Slice", "slice"> {
+  let summary = "a register layout with one dim removed (a reduction's result)";
+  let description = [{
+    The layout of `parent` with dim `dim` removed: an element of the sliced
+    tile lives where the elements of the parent that reduce into it did, so
+    a `tile.reduce` over `dim` of a tile in `parent` produces a tile in this
+    layout without moving data. `parent` is a register layout (blocked,
+    slice, linear, wgmma or wgmma_operand) of rank 2 or 3 (the result has
+    rank 1 at least), and `0 <= dim < rank(parent)`.
+
+    ```mlir
+    tensor<4xf32, #tile.slice<dim = 1, parent = #tile.blocked<size_per_thread = [1, 8], threads_per_warp = [1, 32], warps_per_block = [1, 4], order = [1, 0]>>>
+    ```
+  }];
+  let parameters = (ins
+    "int64_t":$dim,
+    "::mlir::Attribute":$parent
+  );
+  let extraClassDeclaration = [{
+    int64_t getRank() const;
+  }];
+}
+
+def Tile_LinearAttr : Tile_RegisterLayout<"Linear", "linear"> {
+  let summary = "a linear register layout over GF(2) (Triton's LinearLayout)";
+  let description = [{
+    Any register layout as a linear map over GF(2): basis `i` of `register`
+    is the tile index (one integer per dim) of a thread's register `2^i`,
+    likewise `lane` for lanes and `warp` for warps; the element in register
+    `r` of lane `l` of warp `w` is the XOR of the bases of the set bits of
+    `r`, `l` and `w`. A zero basis replicates (two registers, lanes or warps
+    hold the same element).
+
+    Every basis has one entry per dim (rank 1 to 3), each `>= 0`; `lane` has
+    exactly 5 bases (a warp's 32 lanes), `warp` at most 5 and `register` at
+    most 20; `register` and `warp` may be empty.
+
+    ```mlir
+    tensor<4x64xf32, #tile.linear<register = [[0, 1], [0, 2]], lane = [[0, 4], [0, 8], [0, 16], [1, 0], [2, 0]], warp = [[0, 32], [0, 0]]>>
+    ```
+  }];
+  // The bases of each list are stored flattened, `rank` integers each.
+  let parameters = (ins
+    "int64_t":$rank,
+    ArrayRefParameter<"int64_t", "register bases, flattened">:$registerBases,
+    ArrayRefParameter<"int64_t", "lane bases, flattened">:$laneBases,
+    ArrayRefParameter<"int64_t", "warp bases, flattened">:$warpBases
+  );
+}
+
+def Tile_WgmmaAttr : Tile_RegisterLayout<"Wgmma", "wgmma"> {
+  let summary = "the Hopper wgmma accumulator layout";
+  let description = [{
+    The registers of a `wgmma.mma_async` accumulator: each warpgroup (4 warps)
+    holds a 64 x `instr_n` block (the `m64nNk16` shapes), and the block's
+    warpgroups tile the result `warps_per_block` warps along each of the 2
+    dims. `warps_per_block` holds powers of two that multiply to a multiple
+    of 4 (whole warpgroups) and at most 32; `instr_n` is a multiple of 8 from
+    8 to 256.
+
+    ```mlir
+    tensor<128x128xf32, #tile.wgmma<warps_per_block = [8, 1], instr_n = 128>>
+    ```
+  }];
+  let parameters = (ins
+    ArrayRefParameter<"int64_t", "warps of a block, per dim">:$warpsPerBlock,
+    "int64_t":$instrN
+  );
+}
+
+def Tile_WgmmaOperandAttr : Tile_RegisterLayout<"WgmmaOperand", "wgmma_operand"> {
+  let summary = "a wgmma operand held in registers";
+  let description = [{
+    Operand `index` of a `wgmma.mma_async` whose accumulator has layout
+    `parent` (a `#tile.wgmma`), held in registers, `k_width` consecutive K
+    elements per register group (1, 2, 4 or 8). wgmma reads only its A
+    operand from registers, so `index` is 0.
+
+    ```mlir
+    tensor<128x64xf16, #tile.wgmma_operand<index = 0, parent = #tile.wgmma<warps_per_block = [8, 1], instr_n = 128>, k_width = 2>>
+    ```
+  }];
+  let parameters = (ins
+    "int64_t":$index,
+    "::mlir::Attribute":$parent,
+    "int64_t":$kWidth
+  );
+}
+
+def Tile_SharedAttr : Tile_Layout<"Shared", "shared"> {
+  let summary = "a swizzled shared-memory layout (TMA's and wgmma's)";
+  let description = [{
+    A tile in shared memory as TMA writes it and wgmma reads it: rows of
+    `swizzle_bytes` bytes whose 16-byte chunks are XOR-swizzled by the row
+    index (`swizzle_bytes` 0, 32, 64 or 128; 0 is no swizzle), of elements of
+    `element_bits` bits (8, 16 or 32). A `transposed` tile is stored with its
+    last two dims swapped (column-major for a matrix), as a K-major wgmma
+    operand is.
+
+    ```mlir
+    tensor<64x64xf16, #tile.shared<swizzle_bytes = 128, element_bits = 16, transposed = false>>
+    ```
+  }];
+  let parameters = (ins
+    "int64_t":$swizzleBytes,
+    "int64_t":$elementBits,
+    "bool":$transposed
+  );
 }
 
 def Tile_Tile : Type<AnyStaticShapeTensor.predicate,
@@ -412,6 +584,27 @@ def Tile_IotaOp : Tile_Op<"iota", [Pure]> {
   }];
   let results = (outs Tile_Tile:$result);
   let assemblyFormat = "attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_ConvertLayoutOp : Tile_Op<"convert_layout", [Pure]> {
+  let summary = "the same tile in another register layout (compiler-internal)";
+  let description = [{
+    The GPU path's layout passes insert it where two register layouts meet
+    (`tile-assign-layouts`), remove what they can
+    (`tile-remove-layout-conversions`), and `convert-tile-to-registers`
+    lowers the rest to a register permutation or a shared-memory round
+    trip. Shape and element type are the operand's; only the layout (the
+    tensor encoding) changes. Users never need to write it.
+
+    ```mlir
+    %r = tile.convert_layout %t : tensor<64x64xf32, #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [8, 4], warps_per_block = [4, 1], order = [1, 0]>>
+        -> tensor<64x64xf32, #tile.blocked<size_per_thread = [4, 1], threads_per_warp = [4, 8], warps_per_block = [1, 4], order = [0, 1]>>
+    ```
+  }];
+  let arguments = (ins Tile_Tile:$input);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
   let hasVerifier = 1;
 }
 

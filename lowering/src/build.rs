@@ -666,3 +666,61 @@ pub fn push<'c>(block: &Block<'c>, op: impl Into<Operation<'c>>) -> Option<IrVal
 pub fn argument<'c>(block: &Block<'c>, index: usize) -> Option<IrValue<'c>> {
     Some(detach(block.argument(index).ok()?.into()))
 }
+
+/// Storage bits of an element (`i1` takes a byte, like LLVM memory).
+pub fn element_bits(element: Type) -> Option<u64> {
+    if element.is_index() {
+        return Some(64);
+    }
+    let text = element.to_string();
+    Some(match text.as_str() {
+        "i1" | "i8" | "f8E4M3FN" | "f8E5M2" => 8,
+        "f16" | "bf16" | "i16" => 16,
+        "f32" | "i32" => 32,
+        "f64" | "i64" => 64,
+        _ => return None,
+    })
+}
+
+/// The kind of a `tile.reduce` (`add`, `mul`, `max`, `min`).
+pub fn reduce_kind(attribute: Attribute) -> Option<&'static str> {
+    let text = attribute.to_string();
+    ["add", "mul", "max", "min"].into_iter().find(|k| text.ends_with(&format!("{k}>")))
+}
+
+/// The op that combines the accumulator `a` with an element `b`.
+pub fn combine<'c>(
+    context: &'c Context,
+    kind: &str,
+    float: bool,
+    a: IrValue<'c>,
+    b: IrValue<'c>,
+    location: Location<'c>,
+) -> Operation<'c> {
+    match (kind, float) {
+        ("add", true) => arith::addf(a, b, location),
+        ("add", false) => arith::addi(a, b, location),
+        ("mul", true) => arith::mulf(a, b, location),
+        ("mul", false) => arith::muli(a, b, location),
+        // melior's arith module has no maximumf.
+        ("max", true) => ods::arith::maximumf(context, a, b, location).into(),
+        ("max", false) => arith::maxsi(a, b, location),
+        ("min", true) => arith::minimumf(a, b, location),
+        _ => arith::minsi(a, b, location),
+    }
+}
+
+/// The splat element equal to the view's padding.
+pub fn padding_value<'c>(
+    context: &'c Context,
+    padding: tile_dialect::types::Padding,
+    element: Type<'c>,
+) -> Option<Attribute<'c>> {
+    let special = match padding {
+        tile_dialect::types::Padding::Zero => return Some(scalar_attribute(context, element, 0.0, 0)),
+        tile_dialect::types::Padding::NegInf => Special::NegInf,
+        tile_dialect::types::Padding::PosInf => Special::PosInf,
+        tile_dialect::types::Padding::Nan => Special::Nan,
+    };
+    special_attribute(context, element, special)
+}

@@ -101,7 +101,9 @@ impl<'c> RunExternalPass<'c> for Distribute {
     fn initialize(&mut self, _context: ContextRef<'c>) {}
 
     fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
-        if !operation.has_attribute(tile_dialect::attrs::KERNEL) {
+        if !operation.has_attribute(tile_dialect::attrs::KERNEL)
+            || operation.has_attribute(tile_dialect::attrs::REGISTERS)
+        {
             return;
         }
         let context = operation.context();

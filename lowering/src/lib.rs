@@ -13,7 +13,9 @@ pub mod cpu;
 pub mod distribute;
 pub mod expand_copies;
 pub mod gpu;
+pub mod layout;
 pub mod pass;
+pub mod registers;
 pub mod rewrite;
 pub mod safe_division;
 pub mod simplify;
@@ -33,6 +35,9 @@ pub(crate) const PASSES: &[fn()] = &[
     pass::register::<specialize::Specialize>,
     pass::register::<simplify::Simplify>,
     pass::register::<to_nvgpu::ConvertTileToNvgpu>,
+    pass::register::<layout::assign::AssignLayouts>,
+    pass::register::<layout::remove_conversions::RemoveLayoutConversions>,
+    pass::register::<registers::ConvertTileToRegisters>,
     pass::register::<to_linalg::ConvertTileToLinalg>,
     pass::register::<to_memref::ConvertTileToMemref>,
     pass::register::<to_scf::ConvertTileToScf>,

@@ -62,7 +62,7 @@ use crate::{
 use melior::{
     Context, ContextRef,
     ir::{
-        Attribute, Block, BlockLike, Identifier, OperationRef, Region, RegionLike, Type, TypeLike, ValueLike,
+        Attribute, Block, BlockLike, Identifier, OperationRef, Region, RegionLike, Type, ValueLike,
         attribute::{IntegerAttribute, StringAttribute, TypeAttribute},
         operation::{OperationBuilder, OperationLike, OperationMutLike, OperationRefMut, WalkOrder, WalkResult},
         r#type::{MemRefType, ShapedTypeLike},
@@ -242,7 +242,7 @@ fn kernel_to_gpu<'c>(
         }
         let elements: u64 =
             (0..memref.rank()).map(|d| memref.dim_size(d).ok().and_then(static_size)).product::<Option<u64>>()?;
-        let element_bits = element_bits(memref.element())?;
+        let element_bits = crate::build::element_bits(memref.element())?;
         let bytes = (elements * element_bits).div_ceil(8);
         let alignment = alloc
             .attribute("alignment")
@@ -462,19 +462,4 @@ fn static_size(size: melior::ir::r#type::DimSize) -> Option<u64> {
         melior::ir::r#type::DimSize::Static(n) => Some(n),
         melior::ir::r#type::DimSize::Dynamic => None,
     }
-}
-
-/// Storage bits of an element (`i1` takes a byte, like LLVM memory).
-fn element_bits(element: Type) -> Option<u64> {
-    if element.is_index() {
-        return Some(64);
-    }
-    let text = element.to_string();
-    Some(match text.as_str() {
-        "i1" | "i8" | "f8E4M3FN" | "f8E5M2" => 8,
-        "f16" | "bf16" | "i16" => 16,
-        "f32" | "i32" => 32,
-        "f64" | "i64" => 64,
-        _ => return None,
-    })
 }

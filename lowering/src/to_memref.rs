@@ -36,10 +36,7 @@
 //! CPU path; the GPU path lowers memory ops to TMA and vector accesses.
 
 use crate::{
-    build::{
-        IndexMath, IrValue, Special, insert, insert_void, scalar_attribute, special_attribute, splat_constant,
-        tile_type, with_segments,
-    },
+    build::{IndexMath, IrValue, insert, insert_void, padding_value, splat_constant, tile_type, with_segments},
     pass::{PassInfo, TilePass, apply_greedily, check_converted},
     rewrite::{emit_error, operand, pattern, pattern_many},
 };
@@ -54,7 +51,7 @@ use melior::{
     },
     pass::{ExternalPass, RunExternalPass},
 };
-use tile_dialect::types::{Padding, PartitionViewType};
+use tile_dialect::types::PartitionViewType;
 
 /// Every pattern of this conversion.
 pub fn patterns(context: &Context) -> RewritePatternSet<'_> {
@@ -181,17 +178,6 @@ fn subview<'c>(
 fn dynamic_tensor(rank: usize, element: Type) -> Type {
     // melior takes the dims as u64 and hands their bits to MLIR as i64.
     RankedTensorType::new(&vec![DYNAMIC as u64; rank], element, None).into()
-}
-
-/// The splat element equal to the view's padding.
-fn padding_value<'c>(context: &'c Context, padding: Padding, element: Type<'c>) -> Option<Attribute<'c>> {
-    let special = match padding {
-        Padding::Zero => return Some(scalar_attribute(context, element, 0.0, 0)),
-        Padding::NegInf => Special::NegInf,
-        Padding::PosInf => Special::PosInf,
-        Padding::Nan => Special::Nan,
-    };
-    special_attribute(context, element, special)
 }
 
 fn coordinates<'c>(op: OperationRef<'c, '_>, first: usize) -> Option<Vec<IrValue<'c>>> {

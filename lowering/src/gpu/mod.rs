@@ -61,7 +61,12 @@ pub const DEFAULT_CHIP: &str = "sm_90a";
 /// gives no promise, so the guard makes both targets agree by
 /// construction.
 pub const STAGES: &[(&str, &str)] = &[
-    ("linalg", "tile-specialize, tile-simplify, {wgmma}convert-tile-to-linalg"),
+    (
+        "layouts",
+        "tile-specialize, tile-simplify, {wgmma}func.func(tile-assign-layouts), tile-remove-layout-conversions",
+    ),
+    ("registers", "func.func(convert-tile-to-registers), canonicalize, cse"),
+    ("linalg", "convert-tile-to-linalg"),
     ("memref", "convert-tile-to-memref"),
     (
         "bufferized",

@@ -1,16 +1,13 @@
 //! `tile.reduce` and `tile.mma`: tiles that combine elements.
 
 use crate::build::{
-    Index, IrValue, Special, affine_map, argument, generic, identity_map, operand, push, scalar_attribute,
-    special_attribute, splat_constant, tile_of, tile_type,
+    Index, IrValue, Special, affine_map, argument, combine, generic, identity_map, operand, push, reduce_kind,
+    scalar_attribute, special_attribute, splat_constant, tile_of, tile_type,
 };
 use crate::rewrite::pattern;
 use melior::{
     Context, RewriterBase,
-    dialect::{
-        arith::{self, CmpiPredicate},
-        ods,
-    },
+    dialect::arith::{self, CmpiPredicate},
     ir::{
         Attribute, Block, Location, OperationRef, Type, TypeLike, ValueLike,
         attribute::{FloatAttribute, IntegerAttribute},
@@ -25,10 +22,6 @@ pub fn patterns(context: &Context) -> Vec<melior::RewritePattern> {
 }
 
 /// The reduction's kind keyword: `add`, `mul`, `max` or `min`.
-fn reduce_kind(attribute: Attribute) -> Option<&'static str> {
-    let text = attribute.to_string();
-    ["add", "mul", "max", "min"].into_iter().find(|k| text.ends_with(&format!("{k}>")))
-}
 
 /// The identity of a reduction as a scalar attribute of the element type.
 fn reduce_identity<'c>(context: &'c Context, kind: &str, element: Type<'c>) -> Option<Attribute<'c>> {
@@ -45,28 +38,6 @@ fn reduce_identity<'c>(context: &'c Context, kind: &str, element: Type<'c>) -> O
         ("max", false) => integer(-(1i128 << (bits? - 1))),
         ("min", false) => integer((1i128 << (bits? - 1)) - 1),
         _ => None,
-    }
-}
-
-/// The op that combines the accumulator `a` with an element `b`.
-fn combine<'c>(
-    context: &'c Context,
-    kind: &str,
-    float: bool,
-    a: IrValue<'c>,
-    b: IrValue<'c>,
-    location: Location<'c>,
-) -> Operation<'c> {
-    match (kind, float) {
-        ("add", true) => arith::addf(a, b, location),
-        ("add", false) => arith::addi(a, b, location),
-        ("mul", true) => arith::mulf(a, b, location),
-        ("mul", false) => arith::muli(a, b, location),
-        // melior's arith module has no maximumf.
-        ("max", true) => ods::arith::maximumf(context, a, b, location).into(),
-        ("max", false) => arith::maxsi(a, b, location),
-        ("min", true) => arith::minimumf(a, b, location),
-        _ => arith::minsi(a, b, location),
     }
 }
 

@@ -1,0 +1,551 @@
+//! `tile-assign-layouts`: a register layout on every tile of a kernel.
+//!
+//! Summary: choose the kernel's warps from its largest tile, give every
+//! `tile.load` and `tile.store` the coalesced layout of its view (16-byte
+//! vectors a thread along the innermost dim, lanes then warps), propagate
+//! layouts forward (element-wise ops keep their operand's, a reduction
+//! yields the slice of its operand's, a reshape or permute the reshaped or
+//! permuted layout) and backward to the tiles with no layout of their own
+//! (splats, constants, iotas, broadcasts take their users'), and insert
+//! `tile.convert_layout` where two layouts meet. The kernel records its
+//! block size in `tile.block_size`.
+//!
+//! Before:
+//! ```mlir
+//! %x = tile.load %px[%r, %c0] : !tile.partition_view<1x1024xf32> -> tensor<1x1024xf32>
+//! %m = tile.reduce max %x dim 1 : tensor<1x1024xf32> -> tensor<1xf32>
+//! %m1 = tile.reshape %m : tensor<1xf32> -> tensor<1x1xf32>
+//! %mb = tile.broadcast %m1 : tensor<1x1xf32> -> tensor<1x1024xf32>
+//! %y = arith.subf %x, %mb : tensor<1x1024xf32>
+//! ```
+//! After (`#b`: `#tile.blocked<size_per_thread = [1, 4], threads_per_warp
+//! = [1, 32], warps_per_block = [1, 2], order = [1, 0]>`):
+//! ```mlir
+//! %x = tile.load ... -> tensor<1x1024xf32, #b>
+//! %m = tile.reduce max %x dim 1 : tensor<1x1024xf32, #b> -> tensor<1xf32, #tile.slice<dim = 1, parent = #b>>
+//! %m1 = tile.reshape %m : ... -> tensor<1x1xf32, #tile.linear<...>>
+//! %mb = tile.broadcast %m1 : ... -> tensor<1x1024xf32, #b>
+//! %y = arith.subf %x, %mb : tensor<1x1024xf32, #b>
+//! ```
+//!
+//! Warps: a thread should hold about 64 bytes of the largest tile (four
+//! 16-byte vectors), between one warp and 32 (1024 threads), so small
+//! tiles make small blocks (many resident) and a row of 32768 spreads over
+//! the whole block.
+//!
+//! Caveats: kernels with a `tile.mma` stay on the general path (the
+//! tensor-core rebuild brings them here), as do kernels with loop-carried
+//! tiles in `scf.while`, constant tiles that are not splats, and loads or
+//! stores of `i1` or 8-bit float tiles; the pass leaves them unchanged.
+//! A kernel whose tiles already carry layouts is left as it is.
+
+use super::{LinearLayout, element_bytes, layout_of, linear::coalesced, with_layout};
+use crate::{
+    build::{At, tile_type},
+    pass::{PassInfo, TilePass},
+    rewrite::{IrValue, detach, emit_error, op_name},
+};
+use melior::ir::{AttributeLike as _, TypeLike as _};
+use melior::{
+    ContextRef,
+    ir::{
+        Attribute, BlockLike, OperationRef, RegionLike, Type, Value, ValueLike,
+        attribute::IntegerAttribute,
+        operation::{OperationLike, OperationMutLike, OperationRefMut, WalkOrder, WalkResult},
+    },
+    pass::{ExternalPass, RunExternalPass},
+};
+use std::collections::HashMap;
+use tile_dialect::{layout::Layout, ops};
+
+/// The `tile-assign-layouts` pass.
+#[derive(Clone, Default)]
+pub struct AssignLayouts;
+
+impl TilePass for AssignLayouts {
+    const INFO: PassInfo = PassInfo {
+        argument: "tile-assign-layouts",
+        name: "TileAssignLayouts",
+        summary: "Give every tile of a kernel a register layout: coalesced at loads and stores, propagated between",
+        op_name: "func.func",
+    };
+    crate::pass_type_id!();
+}
+
+impl<'c> RunExternalPass<'c> for AssignLayouts {
+    fn initialize(&mut self, _context: ContextRef<'c>) {}
+
+    fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
+        // A variant (the wgmma one of `convert-tile-to-nvgpu`) keeps its own
+        // code generation.
+        if !operation.has_attribute(tile_dialect::attrs::KERNEL)
+            || operation.has_attribute(tile_dialect::attrs::VARIANT_OF)
+            || eligible(operation).is_err()
+        {
+            return;
+        }
+        if assign(operation).is_none() {
+            emit_error(operation.location(), "tile-assign-layouts: could not assign layouts to this kernel");
+            pass.signal_failure();
+        }
+    }
+}
+
+/// The element-wise ops: `arith` and `math` ops on tiles.
+pub fn elementwise(name: &str) -> bool {
+    (name.starts_with("arith.") || name.starts_with("math.")) && name != "arith.constant"
+}
+
+fn is_tile(value: Value) -> bool {
+    tile_type(value.r#type()).is_some()
+}
+
+fn has_tiles(op: OperationRef) -> bool {
+    op.operands().any(is_tile) || op.results().any(|r| is_tile(r.into()))
+}
+
+/// Whether the register path takes a kernel; the reason when it does not.
+pub fn eligible(kernel: OperationRef) -> Result<(), String> {
+    let mut reason = None;
+    kernel.walk(WalkOrder::PreOrder, |op| {
+        let name = op_name(op);
+        let refused = match name.as_str() {
+            "tile.mma" => Some("it has a tile.mma (the tensor-core path)".to_string()),
+            "tile.load" | "tile.store" => {
+                let tile = if name == "tile.load" { op.result(0).ok().map(Value::from) } else { op.operand(0).ok() };
+                let element = tile.and_then(|t| tile_type(t.r#type())).map(|(_, e)| e.to_string());
+                match element.as_deref() {
+                    Some("i1" | "f8E4M3FN" | "f8E5M2") | None => Some(format!("it moves {element:?} tiles")),
+                    _ => None,
+                }
+            }
+            "arith.constant" if has_tiles(op) => {
+                let splat = op.attribute("value").ok().is_some_and(|a| {
+                    // SAFETY: a live attribute; the splat query is only made
+                    // on dense elements.
+                    unsafe {
+                        mlir_sys::mlirAttributeIsADenseElements(a.to_raw())
+                            && mlir_sys::mlirDenseElementsAttrIsSplat(a.to_raw())
+                    }
+                });
+                (!splat).then(|| "it has a constant tile that is not a splat".to_string())
+            }
+            _ if layout_of_any(op) => Some("its tiles already have layouts".to_string()),
+            "scf.while" if has_tiles(op) => Some("an scf.while carries tiles".to_string()),
+            "tile.reduce" | "tile.broadcast" | "tile.reshape" | "tile.permute" | "tile.splat" | "tile.iota"
+            | "scf.for" | "scf.if" | "scf.yield" => None,
+            _ if elementwise(&name) => None,
+            _ if has_tiles(op) => Some(format!("'{name}' on tiles is not lowered in registers")),
+            _ => None,
+        };
+        if let Some(why) = refused {
+            reason = Some(why);
+            return WalkResult::Interrupt;
+        }
+        WalkResult::Advance
+    });
+    reason.map_or(Ok(()), Err)
+}
+
+fn layout_of_any(op: OperationRef) -> bool {
+    op.results().any(|r| layout_of(r.into()).is_some())
+}
+
+/// Warps for a kernel whose largest tile has `bytes` bytes.
+pub fn warps_for(bytes: i64) -> i64 {
+    let threads = (bytes / 64).clamp(32, 1024);
+    (1i64 << (63 - threads.leading_zeros())) / 32
+}
+
+type Key = usize;
+
+fn key(value: Value) -> Key {
+    value.to_raw().ptr as usize
+}
+
+#[derive(Clone)]
+struct Assigned {
+    layout: Layout,
+    linear: LinearLayout,
+}
+
+impl Assigned {
+    fn linear(linear: LinearLayout) -> Self {
+        Self { layout: linear.to_layout(), linear }
+    }
+}
+
+struct Assignment<'c> {
+    warps: i64,
+    values: HashMap<Key, Assigned>,
+    order: Vec<IrValue<'c>>,
+    ops: Vec<OperationRef<'c, 'c>>,
+    /// Values that must share a layout: a loop's carried block argument
+    /// and its result.
+    ties: HashMap<Key, IrValue<'c>>,
+    changed: bool,
+}
+
+impl<'c> Assignment<'c> {
+    fn get(&self, value: Value) -> Option<&Assigned> {
+        self.values.get(&key(value))
+    }
+
+    fn known(&self, value: Value) -> bool {
+        self.values.contains_key(&key(value))
+    }
+
+    fn set(&mut self, value: Value, assigned: Assigned) {
+        if !self.known(value) {
+            self.values.insert(key(value), assigned.clone());
+            self.changed = true;
+            if let Some(&tied) = self.ties.get(&key(value)) {
+                self.set(tied, assigned);
+            }
+        }
+    }
+
+    fn coalesced(&self, value: Value) -> Option<Assigned> {
+        let (shape, element) = tile_type(value.r#type())?;
+        let layout = coalesced(&shape, element_bytes(element), self.warps);
+        let linear = LinearLayout::from_layout(&layout, &shape)?;
+        Some(Assigned { layout, linear })
+    }
+}
+
+fn tile_operands<'c>(op: OperationRef<'c, '_>) -> Vec<(usize, IrValue<'c>)> {
+    op.operands().enumerate().filter(|(_, v)| is_tile(*v)).map(|(i, v)| (i, detach(v))).collect()
+}
+
+fn result<'c>(op: OperationRef<'c, '_>, i: usize) -> Option<IrValue<'c>> {
+    op.result(i).ok().map(|r| detach(r.into()))
+}
+
+fn permutation(op: OperationRef) -> Option<Vec<usize>> {
+    let attribute = melior::ir::attribute::DenseI64ArrayAttribute::try_from(op.attribute("permutation").ok()?).ok()?;
+    (0..attribute.len()).map(|i| attribute.element(i).ok().and_then(|d| usize::try_from(d).ok())).collect()
+}
+
+fn reduce_dim(op: OperationRef) -> Option<usize> {
+    let dim = IntegerAttribute::try_from(op.attribute("dim").ok()?).ok()?.value();
+    usize::try_from(dim).ok()
+}
+
+/// The layout of a reduction's result: the slice of its operand's.
+fn sliced(operand: &Layout, linear: &LinearLayout, dim: usize) -> Assigned {
+    let linear = linear.slice(dim);
+    match operand {
+        Layout::Blocked { .. } | Layout::Slice { .. } => {
+            Assigned { layout: Layout::Slice { dim: dim as i64, parent: Box::new(operand.clone()) }, linear }
+        }
+        _ => Assigned::linear(linear),
+    }
+}
+
+/// For a `scf.yield`, the values it feeds: the loop's carried block
+/// arguments and results, or the `scf.if`'s results.
+fn yield_targets<'c>(op: OperationRef<'c, '_>) -> Option<Vec<Vec<IrValue<'c>>>> {
+    let parent = op.parent_operation()?;
+    let count = op.operand_count();
+    match op_name(parent).as_str() {
+        "scf.for" => {
+            let body = parent.region(0).ok()?.first_block()?;
+            (0..count).map(|i| Some(vec![detach(body.argument(i + 1).ok()?.into()), result(parent, i)?])).collect()
+        }
+        "scf.if" => (0..count).map(|i| Some(vec![result(parent, i)?])).collect(),
+        _ => None,
+    }
+}
+
+fn forward(state: &mut Assignment) -> Option<()> {
+    for op in state.ops.clone() {
+        let name = op_name(op);
+        match name.as_str() {
+            "tile.load" => {
+                let value = result(op, 0)?;
+                let anchor = state.coalesced(value)?;
+                state.set(value, anchor);
+            }
+            "tile.reduce" | "tile.reshape" | "tile.permute" => {
+                let (input, value) = (detach(op.operand(0).ok()?), result(op, 0)?);
+                let Some(from) = state.get(input).cloned() else { continue };
+                let assigned = match name.as_str() {
+                    "tile.reduce" => sliced(&from.layout, &from.linear, reduce_dim(op)?),
+                    "tile.reshape" => Assigned::linear(from.linear.reshape(&tile_type(value.r#type())?.0)),
+                    _ => Assigned::linear(from.linear.permute(&permutation(op)?)),
+                };
+                state.set(value, assigned);
+            }
+            "scf.for" => {
+                let body = op.region(0).ok()?.first_block()?;
+                for i in 0..op.result_count() {
+                    let init = detach(op.operand(3 + i).ok()?);
+                    if let Some(from) = state.get(init).cloned() {
+                        state.set(detach(body.argument(i + 1).ok()?.into()), from.clone());
+                        state.set(result(op, i)?, from);
+                    }
+                }
+            }
+            "scf.yield" => {
+                let Some(targets) = yield_targets(op) else { continue };
+                for (i, targets) in targets.into_iter().enumerate() {
+                    if let Some(from) = state.get(op.operand(i).ok()?).cloned() {
+                        for target in targets {
+                            state.set(target, from.clone());
+                        }
+                    }
+                }
+            }
+            _ if elementwise(&name) => {
+                let Some(from) = tile_operands(op).iter().find_map(|(_, v)| state.get(*v).cloned()) else {
+                    continue;
+                };
+                for i in 0..op.result_count() {
+                    let value = result(op, i)?;
+                    if is_tile(value) {
+                        state.set(value, from.clone());
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    Some(())
+}
+
+fn backward(state: &mut Assignment) -> Option<()> {
+    for op in state.ops.clone().into_iter().rev() {
+        let name = op_name(op);
+        let wanted: Vec<(IrValue, Assigned)> = match name.as_str() {
+            "tile.store" => {
+                let tile = detach(op.operand(0).ok()?);
+                vec![(tile, state.coalesced(tile)?)]
+            }
+            "tile.broadcast" | "tile.reshape" | "tile.permute" => {
+                let (input, value) = (detach(op.operand(0).ok()?), result(op, 0)?);
+                let Some(to) = state.get(value).cloned() else { continue };
+                let shape = tile_type(input.r#type())?.0;
+                let linear = match name.as_str() {
+                    "tile.broadcast" => to.linear.broadcast_source(&shape),
+                    "tile.reshape" => to.linear.reshape(&shape),
+                    _ => {
+                        let permutation = permutation(op)?;
+                        let mut inverse = vec![0; permutation.len()];
+                        for (i, &d) in permutation.iter().enumerate() {
+                            inverse[d] = i;
+                        }
+                        to.linear.permute(&inverse)
+                    }
+                };
+                vec![(input, Assigned::linear(linear))]
+            }
+            "scf.for" => {
+                let body = op.region(0).ok()?.first_block()?;
+                let mut wanted = Vec::new();
+                for i in 0..op.result_count() {
+                    if let Some(to) = state.get(body.argument(i + 1).ok()?.into()).cloned() {
+                        wanted.push((detach(op.operand(3 + i).ok()?), to));
+                    }
+                }
+                wanted
+            }
+            "scf.yield" => {
+                let Some(targets) = yield_targets(op) else { continue };
+                let mut wanted = Vec::new();
+                for (i, targets) in targets.into_iter().enumerate() {
+                    if let Some(to) = targets.iter().find_map(|t| state.get(*t).cloned()) {
+                        wanted.push((detach(op.operand(i).ok()?), to));
+                    }
+                }
+                wanted
+            }
+            _ if elementwise(&name) => {
+                let Some(to) = op.results().find_map(|r| state.get(r.into()).cloned()) else { continue };
+                tile_operands(op).into_iter().map(|(_, v)| (v, to.clone())).collect()
+            }
+            _ => continue,
+        };
+        for (value, assigned) in wanted {
+            if is_tile(value) {
+                state.set(value, assigned);
+            }
+        }
+    }
+    Some(())
+}
+
+/// The layout an op needs operand `index` in, if any.
+fn required(state: &Assignment, op: OperationRef, index: usize) -> Option<Assigned> {
+    let name = op_name(op);
+    match name.as_str() {
+        "tile.store" if index == 0 => state.coalesced(op.operand(0).ok()?),
+        "scf.for" if index >= 3 => {
+            let body = op.region(0).ok()?.first_block()?;
+            state.get(body.argument(index - 2).ok()?.into()).cloned()
+        }
+        "scf.yield" => {
+            let targets = yield_targets(op)?;
+            state.get(*targets.get(index)?.first()?).cloned()
+        }
+        _ if elementwise(&name) => op.results().find_map(|r| state.get(r.into()).cloned()),
+        _ => None,
+    }
+}
+
+fn assign(kernel: OperationRef) -> Option<()> {
+    let context = kernel.context();
+    // SAFETY: the context outlives the pass run.
+    let context = unsafe { context.to_ref() };
+    let mut order = Vec::new();
+    let mut ops = Vec::new();
+    kernel.walk(WalkOrder::PreOrder, |op| {
+        // SAFETY: ops of the kernel, alive for the whole pass.
+        let op = unsafe { OperationRef::from_raw(op.to_raw()) };
+        if op.to_raw().ptr != kernel.to_raw().ptr {
+            ops.push(op);
+            for region in op.regions() {
+                if let Some(block) = region.first_block() {
+                    for i in 0..block.argument_count() {
+                        if let Ok(argument) = block.argument(i) {
+                            order.push(detach(argument.into()));
+                        }
+                    }
+                }
+            }
+            order.extend(op.results().map(|r| detach(r.into())));
+        }
+        WalkResult::Advance
+    });
+    order.retain(|v| is_tile(*v));
+    let bytes = order
+        .iter()
+        .filter_map(|v| tile_type(v.r#type()).map(|(shape, e)| shape.iter().product::<i64>() * element_bytes(e)))
+        .max()
+        .unwrap_or(0);
+    let mut ties = HashMap::new();
+    for op in &ops {
+        if op_name(*op) == "scf.for" {
+            let body = op.region(0).ok()?.first_block()?;
+            for i in 0..op.result_count() {
+                let (argument, result) = (detach(body.argument(i + 1).ok()?.into()), result(*op, i)?);
+                ties.insert(key(argument), result);
+                ties.insert(key(result), argument);
+            }
+        }
+    }
+    let mut state = Assignment { warps: warps_for(bytes), values: HashMap::new(), order, ops, ties, changed: true };
+
+    while state.values.len() < state.order.len() {
+        state.changed = true;
+        while state.changed {
+            state.changed = false;
+            forward(&mut state)?;
+            backward(&mut state)?;
+        }
+        if let Some(&first) = state.order.iter().find(|v| !state.known(**v)) {
+            let default = state.coalesced(first)?;
+            state.set(first, default);
+        }
+    }
+    materialize(context, kernel, &mut state)
+}
+
+fn materialize<'c>(
+    context: &'c melior::Context,
+    kernel: OperationRef<'c, '_>,
+    state: &mut Assignment<'c>,
+) -> Option<()> {
+    // Results whose layout came from their users rather than their
+    // operand: the op yields its own, converted for the users.
+    for op in state.ops.clone() {
+        let name = op_name(op);
+        if !matches!(name.as_str(), "tile.reduce" | "tile.reshape" | "tile.permute") {
+            continue;
+        }
+        let (input, value) = (detach(op.operand(0).ok()?), result(op, 0)?);
+        let from = state.get(input)?.clone();
+        let natural = match name.as_str() {
+            "tile.reduce" => sliced(&from.layout, &from.linear, reduce_dim(op)?),
+            "tile.reshape" => Assigned::linear(from.linear.reshape(&tile_type(value.r#type())?.0)),
+            _ => Assigned::linear(from.linear.permute(&permutation(op)?)),
+        };
+        let assigned = state.get(value)?.clone();
+        if assigned.linear == natural.linear {
+            continue;
+        }
+        let next = op.next_in_block()?;
+        let converted = At::before(context, next)?.add(ops::convert_layout(
+            context,
+            with_layout(value.r#type(), &assigned.layout)?,
+            value,
+            op.location(),
+        ))?;
+        let convert = converted_op(converted)?;
+        // SAFETY: both values are live; the new convert is the one use
+        // left on the reduction's result.
+        unsafe {
+            mlir_sys::mlirValueReplaceAllUsesExcept(value.to_raw(), converted.to_raw(), 1, &mut convert.to_raw());
+        }
+        state.values.insert(key(converted), assigned);
+        state.values.insert(key(value), natural);
+    }
+
+    // Every tile gets its type; then the converts where layouts meet.
+    for value in state.order.clone() {
+        let assigned = state.get(value)?.clone();
+        let r#type = with_layout(value.r#type(), &assigned.layout)?;
+        value.set_type(r#type);
+        if let Some(constant) = converted_op(value).filter(|op| op_name(*op) == "arith.constant") {
+            retype_constant(constant, r#type)?;
+        }
+    }
+    for op in state.ops.clone() {
+        for (index, operand) in tile_operands(op) {
+            let Some(wanted) = required(state, op, index) else { continue };
+            // Types must match exactly: the same map spelled by another
+            // attribute is still converted (a no-op once lowered).
+            if tile_dialect::layout::Layout::of_type(operand.r#type()).as_ref() == Some(&wanted.layout) {
+                continue;
+            }
+            let r#type = with_layout(operand.r#type(), &wanted.layout)?;
+            let converted =
+                At::before(context, op)?.add(ops::convert_layout(context, r#type, operand, op.location()))?;
+            // SAFETY: `op` is a live op of the kernel; only its operand changes.
+            let mut op = unsafe { OperationRefMut::from_raw(op.to_raw()) };
+            op.set_operand(index, converted);
+        }
+    }
+    let threads = state.warps * super::linear::WARP;
+    // SAFETY: the kernel is the op the pass runs on; only its attribute changes.
+    let mut kernel = unsafe { OperationRefMut::from_raw(kernel.to_raw()) };
+    let i64_type = Type::parse(context, "i64")?;
+    kernel.set_attribute(tile_dialect::attrs::BLOCK_SIZE, Attribute::from(IntegerAttribute::new(i64_type, threads)));
+    Some(())
+}
+
+/// Gives a splat constant tile's value the type (with its layout) that its
+/// result now has.
+fn retype_constant(constant: OperationRef, r#type: Type) -> Option<()> {
+    let value = constant.attribute("value").ok()?;
+    // SAFETY: `eligible` admitted only dense splat constant tiles; the
+    // splat element is re-wrapped in a type of the same shape and element.
+    let splat = unsafe {
+        if !mlir_sys::mlirAttributeIsADenseElements(value.to_raw())
+            || !mlir_sys::mlirDenseElementsAttrIsSplat(value.to_raw())
+        {
+            return None;
+        }
+        let element = mlir_sys::mlirDenseElementsAttrGetSplatValue(value.to_raw());
+        Attribute::from_raw(mlir_sys::mlirDenseElementsAttrSplatGet(r#type.to_raw(), element))
+    };
+    // SAFETY: a live op of the kernel; only its value attribute changes.
+    let mut constant = unsafe { OperationRefMut::from_raw(constant.to_raw()) };
+    constant.set_attribute("value", splat);
+    Some(())
+}
+
+fn converted_op<'c>(value: IrValue<'c>) -> Option<OperationRef<'c, 'c>> {
+    let result = melior::ir::operation::OperationResult::try_from(value).ok()?;
+    // SAFETY: the op that defines a live value is alive.
+    Some(unsafe { OperationRef::from_raw(result.owner().to_raw()) })
+}

@@ -1,0 +1,104 @@
+//! Element-wise ops and tiles made from nothing, on registers.
+//!
+//! An element-wise `arith`/`math` op on tiles is the same op on the
+//! thread's register vectors: every operand has the result's layout
+//! (`tile-assign-layouts` converts them), so register `i` of each operand
+//! is the same element. No shared memory, no barrier. A splat is a
+//! `vector.broadcast`, a splat constant a constant vector, and an iota the
+//! register's index plus the thread's.
+
+use super::{Lowering, registers_type, vector_type};
+use crate::{
+    build::{At, tile_type},
+    rewrite::{IrValue, detach, op_name},
+};
+use melior::ir::AttributeLike as _;
+use melior::{
+    dialect::{arith, ods},
+    ir::{
+        Attribute, Identifier, OperationRef, Type, TypeLike, ValueLike,
+        attribute::{DenseElementsAttribute, IntegerAttribute},
+        operation::{OperationBuilder, OperationLike},
+    },
+};
+
+/// An element-wise op on tiles, rebuilt on their registers.
+///
+/// Rebuilt by its own name and attributes with register types: the one
+/// way to map every `arith` and `math` op (with its predicates and
+/// fast-math flags) without listing them.
+pub fn elementwise<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option<()> {
+    let at = At::before(lowering.context, op)?;
+    let operands: Vec<IrValue> = op
+        .operands()
+        .map(|v| if tile_type(v.r#type()).is_some() { lowering.registers(v) } else { Some(detach(v)) })
+        .collect::<Option<_>>()?;
+    let results: Vec<Type> = op.results().map(|r| registers_type(r.r#type())).collect::<Option<_>>()?;
+    let attributes: Vec<(Identifier, Attribute)> = op.attributes().collect();
+    let name = op_name(op);
+    let new = at.insert(
+        OperationBuilder::new(&name, op.location())
+            .add_operands(&operands)
+            .add_results(&results)
+            .add_attributes(&attributes)
+            .build()
+            .ok()?,
+    );
+    for i in 0..op.result_count() {
+        lowering.map(op.result(i).ok()?.into(), detach(new.result(i).ok()?.into()));
+    }
+    Some(())
+}
+
+/// `tile.splat`, a splat `arith.constant` and `tile.iota` in registers.
+pub fn create<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option<()> {
+    let at = At::before(lowering.context, op)?;
+    let result = op.result(0).ok()?;
+    let vector = registers_type(result.r#type())?;
+    let layout = lowering.layout(result.into())?;
+    let value = match op_name(op).as_str() {
+        "tile.splat" => at.add(ods::vector::broadcast(lowering.context, vector, op.operand(0).ok()?, at.location))?,
+        "tile.iota" => {
+            // The index in i64, then the element type (integers truncate,
+            // floats convert exactly: the verifier asks that n - 1 fits).
+            let (_, element) = tile_type(result.r#type())?;
+            let i64_type = Type::parse(lowering.context, "i64")?;
+            let registers: Vec<Attribute> = (0..layout.registers())
+                .map(|r| IntegerAttribute::new(i64_type, layout.register_index(r) as i64).into())
+                .collect();
+            let wide = vector_type(layout.registers(), i64_type);
+            let constant = DenseElementsAttribute::new(wide, &registers).ok()?;
+            let own = at.add(arith::constant(lowering.context, constant.into(), at.location))?;
+            let thread = lowering.thread_flat(&layout)?;
+            let thread = at.add(arith::index_cast(thread, i64_type, at.location))?;
+            let thread = at.add(ods::vector::broadcast(lowering.context, wide, thread, at.location))?;
+            let index = at.add(arith::addi(own, thread, at.location))?;
+            if element.is_float() {
+                at.add(arith::uitofp(index, vector, at.location))?
+            } else if element == i64_type {
+                index
+            } else {
+                at.add(arith::trunci(index, vector, at.location))?
+            }
+        }
+        _ => {
+            let value = op.attribute("value").ok()?;
+            // SAFETY: a live attribute, checked to be dense and a splat
+            // (`tile-assign-layouts` admits only splat constant tiles)
+            // before its splat value is read and re-wrapped in the vector
+            // type.
+            let splat = unsafe {
+                if !mlir_sys::mlirAttributeIsADenseElements(value.to_raw())
+                    || !mlir_sys::mlirDenseElementsAttrIsSplat(value.to_raw())
+                {
+                    return None;
+                }
+                let element = mlir_sys::mlirDenseElementsAttrGetSplatValue(value.to_raw());
+                Attribute::from_raw(mlir_sys::mlirDenseElementsAttrSplatGet(vector.to_raw(), element))
+            };
+            at.add(arith::constant(lowering.context, splat, at.location))?
+        }
+    };
+    lowering.map(result.into(), value);
+    Some(())
+}

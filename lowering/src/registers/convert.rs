@@ -1,0 +1,195 @@
+//! Layout changes: `tile.convert_layout`, and `tile.broadcast`,
+//! `tile.reshape` and `tile.permute`, which are layout changes too.
+//!
+//! A reshape keeps the flat bases and a permute permutes them, so each is
+//! a conversion from its operand's layout, reshaped or permuted, to its
+//! result's. A broadcast's register `r` is the source element that the
+//! result's layout, with the broadcast dims zeroed, names: a conversion to
+//! that (replicated) layout of the source, whose registers are then the
+//! result's as they are.
+//!
+//! A conversion stays in registers (a `vector.shuffle`, or nothing) when
+//! every lane and warp holds the same elements in both layouts; otherwise
+//! the tile goes through shared memory once: each thread writes its
+//! registers (16-byte vectors where contiguous; replicated registers,
+//! lanes and warps write nothing), a barrier, each thread reads the
+//! elements its new layout names.
+
+use super::{Lowering, all, concat, in_loop, shuffle, slice, vector_type, when};
+use crate::{
+    build::{At, CmpiPredicate, element_of, tile_type},
+    layout::LinearLayout,
+    rewrite::{IrValue, op_name},
+};
+use melior::{
+    dialect::ods,
+    ir::{
+        OperationRef, Type, ValueLike,
+        attribute::{DenseI64ArrayAttribute, IntegerAttribute},
+        operation::OperationLike,
+    },
+};
+
+/// Lowers one of the four ops.
+pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option<()> {
+    let input = op.operand(0).ok()?;
+    let result = op.result(0).ok()?;
+    let from = lowering.layout(input)?;
+    let to = lowering.layout(result.into())?;
+    let registers = lowering.registers(input)?;
+    let at = At::before(lowering.context, op)?;
+    let (shape, _) = tile_type(result.r#type())?;
+    let value = match op_name(op).as_str() {
+        "tile.broadcast" => {
+            let source = to.broadcast_source(&from.shape);
+            convert(lowering, &at, op, registers, &from, &source)?
+        }
+        "tile.reshape" => convert(lowering, &at, op, registers, &from.reshape(&shape), &to)?,
+        "tile.permute" => {
+            let attribute = DenseI64ArrayAttribute::try_from(op.attribute("permutation").ok()?).ok()?;
+            let permutation: Vec<usize> = (0..attribute.len())
+                .map(|i| attribute.element(i).ok().and_then(|d| usize::try_from(d).ok()))
+                .collect::<Option<_>>()?;
+            convert(lowering, &at, op, registers, &from.permute(&permutation), &to)?
+        }
+        _ => convert(lowering, &at, op, registers, &from, &to)?,
+    };
+    lowering.map(result.into(), value);
+    Some(())
+}
+
+/// The registers of a tile in layout `to`, from its registers in `from`.
+pub fn convert<'c>(
+    lowering: &mut Lowering<'c>,
+    at: &At<'c, 'c>,
+    op: OperationRef<'c, 'c>,
+    registers: IrValue<'c>,
+    from: &LinearLayout,
+    to: &LinearLayout,
+) -> Option<IrValue<'c>> {
+    if let Some(permutation) = to.register_permutation(from) {
+        let identity = permutation.len() == from.registers() && permutation.iter().enumerate().all(|(i, &r)| i == r);
+        return if identity { Some(registers) } else { shuffle(at, registers, registers, &permutation) };
+    }
+    let element = element_of(registers.r#type())?;
+    let buffer = lowering.scratch(from.elements() as i64, element)?;
+    if in_loop(op) {
+        lowering.barrier(at)?;
+    }
+    write(lowering, at, buffer, registers, from)?;
+    lowering.barrier(at)?;
+    read(lowering, at, buffer, to, element)
+}
+
+fn bytes(element: Type) -> usize {
+    crate::build::element_bits(element).map_or(4, |bits| (bits as usize).div_ceil(8))
+}
+
+/// Registers per access: contiguous ones, at most 16 bytes.
+pub fn vector_width(layout: &LinearLayout, element: Type) -> usize {
+    layout.contiguous().min((16 / bytes(element)).max(1))
+}
+
+/// Whether register `r` repeats a lower register (a zero basis).
+pub fn duplicate(layout: &LinearLayout, r: usize) -> bool {
+    layout.register.iter().enumerate().any(|(i, &b)| b == 0 && r >> i & 1 == 1)
+}
+
+/// The condition that this thread is the first of the threads holding the
+/// same elements (zero lane and warp bases), or `None` if none repeat.
+pub fn first_copy<'c>(lowering: &Lowering<'c>, at: &At<'c, 'c>, layout: &LinearLayout) -> Option<Option<IrValue<'c>>> {
+    let mask = |bases: &[u64]| bases.iter().enumerate().filter(|(_, b)| **b == 0).fold(0i64, |m, (i, _)| m | 1 << i);
+    let mut conditions = Vec::new();
+    for (bits, id) in [(mask(&layout.lane), lowering.lane), (mask(&layout.warp), lowering.warp)] {
+        if bits != 0 {
+            let masked = at.andi(id, at.index(bits)?)?;
+            conditions.push(at.cmpi(CmpiPredicate::Eq, masked, at.index(0)?)?);
+        }
+    }
+    if conditions.is_empty() { Some(None) } else { Some(Some(all(at, &conditions)?)) }
+}
+
+fn write<'c>(
+    lowering: &mut Lowering<'c>,
+    at: &At<'c, 'c>,
+    buffer: IrValue<'c>,
+    registers: IrValue<'c>,
+    layout: &LinearLayout,
+) -> Option<()> {
+    let element = element_of(registers.r#type())?;
+    let width = vector_width(layout, element);
+    let thread = lowering.thread_flat(layout)?;
+    let store = |at: &At<'c, 'c>| -> Option<()> {
+        for first in (0..layout.registers()).step_by(width) {
+            if duplicate(layout, first) {
+                continue;
+            }
+            let index = at.addi(thread, at.index(layout.register_index(first) as i64)?)?;
+            let chunk = slice(at, registers, first, width)?;
+            at.insert(aligned_store(at, chunk, buffer, index, width * bytes(element))?);
+        }
+        Some(())
+    };
+    match first_copy(lowering, at, layout)? {
+        Some(condition) => when(at, condition, store),
+        None => store(at),
+    }
+}
+
+fn read<'c>(
+    lowering: &mut Lowering<'c>,
+    at: &At<'c, 'c>,
+    buffer: IrValue<'c>,
+    layout: &LinearLayout,
+    element: Type<'c>,
+) -> Option<IrValue<'c>> {
+    let width = vector_width(layout, element);
+    let thread = lowering.thread_flat(layout)?;
+    let mut parts = Vec::new();
+    for first in (0..layout.registers()).step_by(width) {
+        let index = at.addi(thread, at.index(layout.register_index(first) as i64)?)?;
+        parts.push(aligned_load(at, buffer, &[index], vector_type(width, element), width * bytes(element))?);
+    }
+    concat(at, parts)
+}
+
+fn alignment<'c>(at: &At<'c, 'c>, bytes: usize) -> Option<IntegerAttribute<'c>> {
+    Some(IntegerAttribute::new(Type::parse(at.context, "i64")?, bytes.min(16) as i64))
+}
+
+/// `vector.load` of `r#type` at `indices`, aligned to `bytes` (at most 16).
+pub fn aligned_load<'c>(
+    at: &At<'c, 'c>,
+    memref: IrValue<'c>,
+    indices: &[IrValue<'c>],
+    r#type: Type<'c>,
+    bytes: usize,
+) -> Option<IrValue<'c>> {
+    let mut load = ods::vector::load(at.context, r#type, memref, indices, at.location);
+    load.set_alignment(alignment(at, bytes)?);
+    at.add(load)
+}
+
+/// `vector.store` of `value` at `index` of a 1-D buffer, aligned to `bytes`.
+fn aligned_store<'c>(
+    at: &At<'c, 'c>,
+    value: IrValue<'c>,
+    memref: IrValue<'c>,
+    index: IrValue<'c>,
+    bytes: usize,
+) -> Option<ods::vector::StoreOperation<'c>> {
+    aligned_store_at(at, value, memref, &[index], bytes)
+}
+
+/// `vector.store` of `value` at `indices`, aligned to `bytes` (at most 16).
+pub fn aligned_store_at<'c>(
+    at: &At<'c, 'c>,
+    value: IrValue<'c>,
+    memref: IrValue<'c>,
+    indices: &[IrValue<'c>],
+    bytes: usize,
+) -> Option<ods::vector::StoreOperation<'c>> {
+    let mut store = ods::vector::store(at.context, value, memref, indices, at.location);
+    store.set_alignment(alignment(at, bytes)?);
+    Some(store)
+}

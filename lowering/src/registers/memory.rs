@@ -1,0 +1,245 @@
+//! `tile.load`, `tile.store` and `tile.num_tiles` on registers.
+//!
+//! The tile's first element is its coordinate times its extent, the
+//! coordinate first clamped to `[-1, dim / extent + 1]` (as on the CPU: no
+//! in-range coordinate changes, and no product wraps). One block-uniform
+//! check decides the path: when the whole tile lies inside the array, the
+//! array starts 16-byte aligned and its rows are multiples of the vector,
+//! each thread moves its contiguous registers as `vector.load`/`store`s
+//! (16 bytes a lane, neighbouring lanes neighbouring vectors: coalesced);
+//! otherwise it moves element by element, a load reading an in-bounds
+//! element (the first) where its own is out of bounds and then taking the
+//! padding instead, a store writing only in-bounds elements. Copies of an
+//! element (replicated registers, lanes or warps) store once.
+
+use super::convert::{aligned_load, aligned_store_at, duplicate, first_copy, vector_width};
+use super::{Lowering, View, all, concat, extract, from_elements, if_else, slice, vector_type, when};
+use crate::{
+    build::{At, CmpiPredicate, padding_value, tile_type},
+    layout::LinearLayout,
+    rewrite::{IrValue, detach},
+};
+use melior::{
+    dialect::{arith, memref, ods},
+    ir::{OperationRef, Type, ValueLike, operation::OperationLike, r#type::MemRefType},
+};
+
+/// The uniform facts about one tile access.
+struct Access<'c> {
+    /// The tile's first element, per dim.
+    origin: Vec<IrValue<'c>>,
+    /// The array's extents.
+    dims: Vec<IrValue<'c>>,
+    /// Whole tile inside, aligned: the vector path.
+    fast: IrValue<'c>,
+    width: usize,
+}
+
+fn access<'c>(at: &At<'c, 'c>, view: &View<'c>, coords: &[IrValue<'c>], layout: &LinearLayout) -> Option<Access<'c>> {
+    let element_bytes = crate::build::element_bits(view.element)?.div_ceil(8) as i64;
+    let mut width = vector_width(layout, view.element) as i64;
+    let memref_type = MemRefType::try_from(view.memref.r#type()).ok()?;
+    let rank = view.tile.len();
+    let mut origin = Vec::new();
+    let mut dims = Vec::new();
+    let mut conditions = Vec::new();
+    let zero = at.index(0)?;
+    for (d, (&extent, &coord)) in view.tile.iter().zip(coords).enumerate() {
+        let dim = at.add(memref::dim(view.memref, at.index(d as i64)?, at.location))?;
+        let tile_extent = at.index(extent)?;
+        let beyond = at.addi(at.divui(dim, tile_extent)?, at.index(1)?)?;
+        let coord = at.minsi(at.maxsi(coord, at.index(-1)?)?, beyond)?;
+        let first = at.muli(coord, tile_extent)?;
+        conditions.push(at.cmpi(CmpiPredicate::Sge, first, zero)?);
+        conditions.push(at.cmpi(CmpiPredicate::Sle, at.addi(first, tile_extent)?, dim)?);
+        origin.push(first);
+        dims.push(dim);
+    }
+    if width > 1 {
+        // Unit innermost stride (the contract's memrefs have it); the start
+        // and every row 16-byte aligned.
+        let mut strides = vec![0i64; rank];
+        let mut offset = 0i64;
+        // SAFETY: `strides` has one slot per dim of the memref type, which
+        // is alive.
+        let ok = unsafe {
+            mlir_sys::mlirMemRefTypeGetStridesAndOffset(
+                melior::ir::TypeLike::to_raw(&Type::from(memref_type)),
+                strides.as_mut_ptr(),
+                &mut offset,
+            )
+        };
+        if ok.value == 0 || strides[rank - 1] != 1 {
+            width = 1;
+        } else {
+            let pointer = at.add(ods::memref::extract_aligned_pointer_as_index(
+                at.context,
+                Type::index(at.context),
+                view.memref,
+                at.location,
+            ))?;
+            let metadata = at.insert(ods::memref::extract_strided_metadata(at.context, view.memref, at.location));
+            let offset = detach(metadata.result(1).ok()?.into());
+            let start = at.addi(pointer, at.muli(offset, at.index(element_bytes)?)?)?;
+            conditions.push(at.cmpi(CmpiPredicate::Eq, at.remui(start, at.index(16)?)?, zero)?);
+            for d in 0..rank - 1 {
+                let stride = detach(metadata.result(2 + rank + d).ok()?.into());
+                conditions.push(at.cmpi(CmpiPredicate::Eq, at.remui(stride, at.index(width)?)?, zero)?);
+            }
+        }
+    }
+    Some(Access { origin, dims, fast: all(at, &conditions)?, width: width as usize })
+}
+
+/// The array index of register `r`: the tile's origin plus its index.
+fn indices<'c>(
+    lowering: &Lowering<'c>,
+    at: &At<'c, 'c>,
+    access: &Access<'c>,
+    layout: &LinearLayout,
+    r: usize,
+) -> Option<Vec<IrValue<'c>>> {
+    let within = lowering.element_index(at, layout, r)?;
+    access.origin.iter().zip(within).map(|(&o, i)| at.addi(o, i)).collect()
+}
+
+fn in_bounds<'c>(at: &At<'c, 'c>, index: &[IrValue<'c>], dims: &[IrValue<'c>]) -> Option<IrValue<'c>> {
+    let zero = at.index(0)?;
+    let mut conditions = Vec::new();
+    for (&i, &n) in index.iter().zip(dims) {
+        conditions.push(at.cmpi(CmpiPredicate::Sge, i, zero)?);
+        conditions.push(at.cmpi(CmpiPredicate::Slt, i, n)?);
+    }
+    all(at, &conditions)
+}
+
+pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option<()> {
+    let at = At::before(lowering.context, op)?;
+    let view = lowering.view(op.operand(0).ok()?)?;
+    let coords: Vec<IrValue> =
+        (1..op.operand_count()).map(|i| op.operand(i).ok().map(detach)).collect::<Option<_>>()?;
+    let result = op.result(0).ok()?;
+    let layout = lowering.layout(result.into())?;
+    let (_, element) = tile_type(result.r#type())?;
+    let access = access(&at, &view, &coords, &layout)?;
+    let registers = layout.registers();
+    let vector = vector_type(registers, element);
+    let width = access.width;
+    let bytes = crate::build::element_bits(element)?.div_ceil(8) as usize;
+    lowering.thread_flat(&layout)?;
+    let lowering_ref = &*lowering;
+    let values = if_else(
+        &at,
+        access.fast,
+        &[vector],
+        |then| {
+            let mut parts = Vec::new();
+            for r in (0..registers).step_by(width) {
+                let index = indices(lowering_ref, then, &access, &layout, r)?;
+                parts.push(aligned_load(then, view.memref, &index, vector_type(width, element), width * bytes)?);
+            }
+            Some(vec![concat(then, parts)?])
+        },
+        |otherwise| {
+            let padding = padding_value(otherwise.context, view.padding, element)?;
+            let padding = otherwise.add(arith::constant(otherwise.context, padding, otherwise.location))?;
+            let zero = otherwise.index(0)?;
+            let nonempty: Vec<IrValue> =
+                access.dims.iter().map(|&n| otherwise.cmpi(CmpiPredicate::Sgt, n, zero)).collect::<Option<_>>()?;
+            let nonempty = all(otherwise, &nonempty)?;
+            let padded =
+                otherwise.add(ods::vector::broadcast(otherwise.context, vector, padding, otherwise.location))?;
+            let elements = if_else(
+                otherwise,
+                nonempty,
+                &[vector],
+                |inner| {
+                    let mut elements = Vec::new();
+                    for r in 0..registers {
+                        let index = indices(lowering_ref, inner, &access, &layout, r)?;
+                        let inside = in_bounds(inner, &index, &access.dims)?;
+                        let safe: Vec<IrValue> =
+                            index.iter().map(|&i| inner.select(inside, i, zero)).collect::<Option<_>>()?;
+                        let value = inner.add(memref::load(view.memref, &safe, inner.location))?;
+                        elements.push(inner.select(inside, value, padding)?);
+                    }
+                    Some(vec![from_elements(inner, &elements)?])
+                },
+                |_| Some(vec![padded]),
+            )?;
+            Some(elements)
+        },
+    )?;
+    lowering.map(result.into(), *values.first()?);
+    Some(())
+}
+
+pub fn store<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option<()> {
+    let at = At::before(lowering.context, op)?;
+    let tile = op.operand(0).ok()?;
+    let view = lowering.view(op.operand(1).ok()?)?;
+    let coords: Vec<IrValue> =
+        (2..op.operand_count()).map(|i| op.operand(i).ok().map(detach)).collect::<Option<_>>()?;
+    let layout = lowering.layout(tile)?;
+    let registers = lowering.registers(tile)?;
+    let element = view.element;
+    let access = access(&at, &view, &coords, &layout)?;
+    let width = access.width;
+    let bytes = crate::build::element_bits(element)?.div_ceil(8) as usize;
+    let count = layout.registers();
+    lowering.thread_flat(&layout)?;
+    let first = first_copy(lowering, &at, &layout)?;
+    let lowering_ref = &*lowering;
+    let body = |at: &At<'c, 'c>| -> Option<()> {
+        if_else(
+            at,
+            access.fast,
+            &[],
+            |then| {
+                for r in (0..count).step_by(width) {
+                    if duplicate(&layout, r) {
+                        continue;
+                    }
+                    let index = indices(lowering_ref, then, &access, &layout, r)?;
+                    let chunk = slice(then, registers, r, width)?;
+                    then.insert(aligned_store_at(then, chunk, view.memref, &index, width * bytes)?);
+                }
+                Some(vec![])
+            },
+            |otherwise| {
+                for r in 0..count {
+                    if duplicate(&layout, r) {
+                        continue;
+                    }
+                    let index = indices(lowering_ref, otherwise, &access, &layout, r)?;
+                    let inside = in_bounds(otherwise, &index, &access.dims)?;
+                    let value = extract(otherwise, registers, r)?;
+                    when(otherwise, inside, |inner| {
+                        inner.insert(memref::store(value, view.memref, &index, inner.location));
+                        Some(())
+                    })?;
+                }
+                Some(vec![])
+            },
+        )?;
+        Some(())
+    };
+    match first {
+        Some(condition) => when(&at, condition, body),
+        None => body(&at),
+    }
+}
+
+pub fn num_tiles<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option<()> {
+    let at = At::before(lowering.context, op)?;
+    let view = lowering.view(op.operand(0).ok()?)?;
+    let dim = melior::ir::attribute::IntegerAttribute::try_from(op.attribute("dim").ok()?).ok()?.value();
+    let extent = *view.tile.get(usize::try_from(dim).ok()?)?;
+    let size = at.add(memref::dim(view.memref, at.index(dim)?, at.location))?;
+    let tiles = at.ceildivui(size, at.index(extent)?)?;
+    let result = op.result(0).ok()?;
+    // SAFETY: both values are live; the old result's users now read the
+    // new one, and the op is erased after the lowering.
+    unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(result.to_raw(), tiles.to_raw()) };
+    Some(())
+}

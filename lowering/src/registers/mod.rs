@@ -1,0 +1,537 @@
+//! `convert-tile-to-registers`: tiles with layouts into per-thread code.
+//!
+//! Summary: every tile value whose type carries a layout (from
+//! `tile-assign-layouts`) becomes the thread's registers of it, a
+//! `vector<N x T>` with one entry per register of the layout, and every op
+//! on tiles becomes the code one thread runs on its registers:
+//!
+//! * [`compute`]: element-wise `arith`/`math` ops on the register vectors
+//!   (no shared memory, no barrier), `tile.splat`, splat constants and
+//!   `tile.iota` built in registers;
+//! * [`reduce`]: `tile.reduce` within a thread, across lanes by
+//!   `gpu.shuffle xor`, across warps through one small shared-memory
+//!   exchange;
+//! * [`convert`]: `tile.convert_layout`, `tile.broadcast`, `tile.reshape`
+//!   and `tile.permute` as layout changes: a register permutation where
+//!   each thread already holds what it needs, else one shared-memory round
+//!   trip;
+//! * [`memory`]: `tile.load` and `tile.store` as 16-byte vector accesses
+//!   when the whole tile is inside the array and aligned (one uniform
+//!   check), else element by element with the view's padding and masking;
+//!   `tile.num_tiles`;
+//! * loop-carried tiles (`scf.for`, `scf.if`) change type in place and stay
+//!   in registers.
+//!
+//! Before:
+//! ```mlir
+//! %x = tile.load %px[%r, %c0] : !tile.partition_view<1x1024xf32> -> tensor<1x1024xf32, #b>
+//! %e = math.exp %x : tensor<1x1024xf32, #b>
+//! ```
+//! After (`#b` gives each of 64 threads 16 elements, as four vectors):
+//! ```mlir
+//! %v = scf.if %whole_and_aligned -> (vector<16xf32>) {
+//!   %v0 = vector.load %X[%row, %col0] {alignment = 16 : i64} : memref<?x1024xf32>, vector<4xf32>
+//!   ...
+//! } else { ... element by element, padded ... }
+//! %e = math.exp %v : vector<16xf32>
+//! ```
+//!
+//! Shared memory (the exchanges of reductions and conversions) is one
+//! `memref.alloc` each, which `convert-tile-to-gpu` places in the block's
+//! shared memory, each in its own range: an exchange never overlaps
+//! another, so a barrier is needed only between its writes and its reads,
+//! and before its writes when it runs in a loop (the previous iteration's
+//! reads of the same range). The kernel is marked `tile.registers`.
+//!
+//! Caveats: layouts must be simple (see [`crate::layout::linear`]), which
+//! every layout `tile-assign-layouts` makes is; shared-memory exchanges are
+//! not swizzled (bank conflicts on transposes).
+
+pub mod compute;
+pub mod convert;
+pub mod memory;
+pub mod reduce;
+
+use crate::{
+    build::{At, GpuQuery, tile_type},
+    layout::{LinearLayout, layout_of_type},
+    pass::{PassInfo, TilePass},
+    rewrite::{IrValue, detach, emit_error, op_name},
+};
+use melior::{
+    Context, ContextRef,
+    dialect::{arith, memref, scf},
+    ir::{
+        Attribute, Block, BlockLike, Location, OperationRef, Region, RegionLike, Type, TypeLike, Value, ValueLike,
+        attribute::DenseI64ArrayAttribute,
+        operation::{OperationLike, OperationMutLike, OperationRefMut, WalkOrder, WalkResult},
+        r#type::MemRefType,
+    },
+    pass::{ExternalPass, RunExternalPass},
+};
+use std::collections::HashMap;
+
+/// The `convert-tile-to-registers` pass.
+#[derive(Clone, Default)]
+pub struct ConvertTileToRegisters;
+
+impl TilePass for ConvertTileToRegisters {
+    const INFO: PassInfo = PassInfo {
+        argument: "convert-tile-to-registers",
+        name: "ConvertTileToRegisters",
+        summary: "Lower tiles with register layouts to per-thread vector code, shuffles and shared-memory exchanges",
+        op_name: "func.func",
+    };
+    crate::pass_type_id!();
+
+    fn dependent_dialects() -> Vec<melior::dialect::DialectHandle> {
+        use melior::dialect::DialectHandle;
+        vec![
+            DialectHandle::gpu(),
+            DialectHandle::scf(),
+            DialectHandle::arith(),
+            DialectHandle::memref(),
+            // SAFETY: the handle is a static of MLIR's C API (melior has no
+            // constructor for the vector dialect's).
+            unsafe { DialectHandle::from_raw(mlir_sys::mlirGetDialectHandle__vector__()) },
+        ]
+    }
+}
+
+impl<'c> RunExternalPass<'c> for ConvertTileToRegisters {
+    fn initialize(&mut self, _context: ContextRef<'c>) {}
+
+    fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
+        if !operation.has_attribute(tile_dialect::attrs::KERNEL) || !has_layouts(operation) {
+            return;
+        }
+        // SAFETY: the pass runs on this function, which outlives the run.
+        let kernel = unsafe { OperationRef::from_raw(operation.to_raw()) };
+        if let Err(location) = lower(kernel) {
+            emit_error(location, "convert-tile-to-registers: cannot lower this op in registers");
+            pass.signal_failure();
+        }
+    }
+}
+
+fn has_layouts(kernel: OperationRef) -> bool {
+    let mut found = false;
+    kernel.walk(WalkOrder::PreOrder, |op| {
+        if op.results().any(|r| layout_of_type(r.r#type()).is_some()) {
+            found = true;
+            return WalkResult::Interrupt;
+        }
+        WalkResult::Advance
+    });
+    found
+}
+
+type Key = usize;
+
+fn key(value: Value) -> Key {
+    value.to_raw().ptr as usize
+}
+
+/// A `tile.partition_view`: the array, the tile shape and the padding.
+#[derive(Clone)]
+pub struct View<'c> {
+    pub memref: IrValue<'c>,
+    pub tile: Vec<i64>,
+    pub padding: tile_dialect::types::Padding,
+    pub element: Type<'c>,
+}
+
+/// The state of one kernel's lowering.
+pub struct Lowering<'c> {
+    pub context: &'c Context,
+    /// Builds at the start of the kernel (what every op may use).
+    pub entry: At<'c, 'c>,
+    pub lane: IrValue<'c>,
+    pub warp: IrValue<'c>,
+    values: HashMap<Key, IrValue<'c>>,
+    layouts: HashMap<Key, LinearLayout>,
+    views: HashMap<Key, View<'c>>,
+    thread_flat: HashMap<LinearLayout, IrValue<'c>>,
+}
+
+impl<'c> Lowering<'c> {
+    /// The registers of tile `value` (an operand of an op being lowered).
+    pub fn registers(&self, value: Value<'c, '_>) -> Option<IrValue<'c>> {
+        if let Some(&mapped) = self.values.get(&key(value)) {
+            return Some(mapped);
+        }
+        is_vector(value.r#type()).then(|| detach(value))
+    }
+
+    /// The layout of tile `value`, as its type had it.
+    pub fn layout(&self, value: Value) -> Option<LinearLayout> {
+        if let Some(layout) = self.layouts.get(&key(value)) {
+            return Some(layout.clone());
+        }
+        layout_of_type(value.r#type()).map(|(_, l)| l)
+    }
+
+    /// The view a `tile.partition_view` result stands for.
+    pub fn view(&self, value: Value) -> Option<View<'c>> {
+        self.views.get(&key(value)).cloned()
+    }
+
+    fn map(&mut self, old: Value, new: IrValue<'c>) {
+        self.values.insert(key(old), new);
+    }
+
+    /// The flat tile index of this thread's register 0 in `layout`: the XOR
+    /// (for a simple layout, the sum) of its lanes' and warps' bases.
+    pub fn thread_flat(&mut self, layout: &LinearLayout) -> Option<IrValue<'c>> {
+        if let Some(&value) = self.thread_flat.get(layout) {
+            return Some(value);
+        }
+        let at = &self.entry;
+        let mut flat = at.index(0)?;
+        for (bases, id) in [(&layout.lane, self.lane), (&layout.warp, self.warp)] {
+            for (bit, &basis) in bases.iter().enumerate() {
+                if basis == 0 {
+                    continue;
+                }
+                let shifted = at.add(arith::shrui(id, at.index(bit as i64)?, at.location))?;
+                let one = at.andi(shifted, at.index(1)?)?;
+                let part = at.muli(one, at.index(basis as i64)?)?;
+                flat = at.addi(flat, part)?;
+            }
+        }
+        self.thread_flat.insert(layout.clone(), flat);
+        Some(flat)
+    }
+
+    /// The tile index (one value a dim) of register `r` of this thread;
+    /// [`Self::thread_flat`] of the layout must have been made.
+    pub fn element_index(&self, at: &At<'c, 'c>, layout: &LinearLayout, r: usize) -> Option<Vec<IrValue<'c>>> {
+        let thread = *self.thread_flat.get(layout)?;
+        let flat = at.addi(thread, at.index(layout.register_index(r) as i64)?)?;
+        split_flat(at, &layout.shape, flat)
+    }
+
+    /// A shared-memory buffer of `elements` elements, allocated at the
+    /// kernel's start (`convert-tile-to-gpu` gives it its own range).
+    pub fn scratch(&self, elements: i64, element: Type<'c>) -> Option<IrValue<'c>> {
+        let r#type = MemRefType::new(element, &[elements], None, None);
+        self.entry.add(memref::alloc(self.context, r#type, &[], &[], None, self.entry.location))
+    }
+
+    /// `gpu.barrier` before `at`.
+    pub fn barrier(&self, at: &At<'c, 'c>) -> Option<()> {
+        at.insert(melior::dialect::ods::gpu::barrier(self.context, at.location));
+        Some(())
+    }
+}
+
+/// The dims of a flat index into a tile of `shape` (powers of two).
+pub fn split_flat<'c>(at: &At<'c, 'c>, shape: &[i64], flat: IrValue<'c>) -> Option<Vec<IrValue<'c>>> {
+    let mut stride = 1i64;
+    let mut dims = vec![flat; shape.len()];
+    for d in (0..shape.len()).rev() {
+        let shifted = if stride == 1 {
+            flat
+        } else {
+            at.add(arith::shrui(flat, at.index(stride.trailing_zeros() as i64)?, at.location))?
+        };
+        dims[d] = if d == 0 { shifted } else { at.andi(shifted, at.index(shape[d] - 1)?)? };
+        stride *= shape[d];
+    }
+    Some(dims)
+}
+
+/// `vector<n x element>`.
+pub fn vector_type<'c>(n: usize, element: Type<'c>) -> Type<'c> {
+    Type::vector(&[n as u64], element)
+}
+
+/// Whether a type is a vector.
+pub fn is_vector(r#type: Type) -> bool {
+    // SAFETY: an isa query on a live type.
+    unsafe { mlir_sys::mlirTypeIsAVector(r#type.to_raw()) }
+}
+
+/// Registers of a 1-D register vector.
+pub fn length(value: Value) -> Option<usize> {
+    if !is_vector(value.r#type()) {
+        return None;
+    }
+    // SAFETY: a vector type (checked above), which is shaped, of rank 1 on this path.
+    Some(unsafe { mlir_sys::mlirShapedTypeGetDimSize(value.r#type().to_raw(), 0) } as usize)
+}
+
+/// The register vector type of a tile type with a layout.
+pub fn registers_type<'c>(tile: Type<'c>) -> Option<Type<'c>> {
+    let (_, linear) = layout_of_type(tile)?;
+    let (_, element) = tile_type(tile)?;
+    Some(vector_type(linear.registers(), element))
+}
+
+/// An `scf.if` yielding `types`, its regions built by `then` and
+/// `otherwise` (each returns the values its branch yields).
+pub fn if_else<'c>(
+    at: &At<'c, 'c>,
+    condition: IrValue<'c>,
+    types: &[Type<'c>],
+    then: impl FnOnce(&At<'c, 'c>) -> Option<Vec<IrValue<'c>>>,
+    otherwise: impl FnOnce(&At<'c, 'c>) -> Option<Vec<IrValue<'c>>>,
+) -> Option<Vec<IrValue<'c>>> {
+    let regions = [Region::new(), Region::new()];
+    let mut blocks = Vec::new();
+    for region in &regions {
+        blocks.push(region.append_block(Block::new(&[])).to_raw());
+    }
+    let [then_region, else_region] = regions;
+    let op = at.insert(scf::r#if(condition, types, then_region, else_region, at.location));
+    for (raw, build) in blocks
+        .into_iter()
+        .zip([Box::new(then) as Box<dyn FnOnce(&At<'c, 'c>) -> Option<Vec<IrValue<'c>>>>, Box::new(otherwise)])
+    {
+        // SAFETY: the block belongs to the scf.if just inserted, which
+        // lives as long as the kernel.
+        let block = unsafe { melior::ir::BlockRef::from_raw(raw) };
+        let inner = At { context: at.context, location: at.location, block, before: None };
+        let values = build(&inner)?;
+        inner.insert(scf::r#yield(&values, at.location));
+    }
+    (0..op.result_count()).map(|i| op.result(i).ok().map(|r| detach(r.into()))).collect()
+}
+
+/// An `scf.if` without results.
+pub fn when<'c>(at: &At<'c, 'c>, condition: IrValue<'c>, then: impl FnOnce(&At<'c, 'c>) -> Option<()>) -> Option<()> {
+    if_else(
+        at,
+        condition,
+        &[],
+        |inner| {
+            then(inner)?;
+            Some(vec![])
+        },
+        |_| Some(vec![]),
+    )?;
+    Some(())
+}
+
+/// `arith.andi` of all `conditions` (true if none).
+pub fn all<'c>(at: &At<'c, 'c>, conditions: &[IrValue<'c>]) -> Option<IrValue<'c>> {
+    let mut result = match conditions.first() {
+        Some(&first) => first,
+        None => at.int(Type::parse(at.context, "i1")?, 1)?,
+    };
+    for &condition in &conditions[1..] {
+        result = at.andi(result, condition)?;
+    }
+    Some(result)
+}
+
+/// Element `i` of a register vector.
+pub fn extract<'c>(at: &At<'c, 'c>, vector: IrValue<'c>, i: usize) -> Option<IrValue<'c>> {
+    let element = crate::build::element_of(vector.r#type())?;
+    let _ = element;
+    at.add(melior::dialect::ods::vector::extract(
+        at.context,
+        vector,
+        &[],
+        DenseI64ArrayAttribute::new(at.context, &[i as i64]).into(),
+        at.location,
+    ))
+}
+
+/// A register vector of scalars.
+pub fn from_elements<'c>(at: &At<'c, 'c>, elements: &[IrValue<'c>]) -> Option<IrValue<'c>> {
+    let element = elements.first()?.r#type();
+    at.add(melior::dialect::ods::vector::from_elements(
+        at.context,
+        vector_type(elements.len(), element),
+        elements,
+        at.location,
+    ))
+}
+
+/// `vector.shuffle` of `a` and `b` (indices into their concatenation).
+pub fn shuffle<'c>(at: &At<'c, 'c>, a: IrValue<'c>, b: IrValue<'c>, mask: &[usize]) -> Option<IrValue<'c>> {
+    let element = crate::build::element_of(a.r#type())?;
+    let mask: Vec<i64> = mask.iter().map(|&i| i as i64).collect();
+    let _ = element;
+    at.add(melior::dialect::ods::vector::shuffle(
+        at.context,
+        a,
+        b,
+        DenseI64ArrayAttribute::new(at.context, &mask).into(),
+        at.location,
+    ))
+}
+
+/// `count` registers of `vector` from `first`.
+pub fn slice<'c>(at: &At<'c, 'c>, vector: IrValue<'c>, first: usize, count: usize) -> Option<IrValue<'c>> {
+    let n = length(vector)?;
+    if first == 0 && count == n {
+        return Some(vector);
+    }
+    shuffle(at, vector, vector, &(first..first + count).collect::<Vec<_>>())
+}
+
+/// The concatenation of register vectors of one element type.
+pub fn concat<'c>(at: &At<'c, 'c>, mut parts: Vec<IrValue<'c>>) -> Option<IrValue<'c>> {
+    while parts.len() > 1 {
+        let mut next = Vec::new();
+        for pair in parts.chunks(2) {
+            match pair {
+                [a, b] => {
+                    let total = length(*a)? + length(*b)?;
+                    next.push(shuffle(at, *a, *b, &(0..total).collect::<Vec<_>>())?);
+                }
+                [a] => next.push(*a),
+                _ => return None,
+            }
+        }
+        parts = next;
+    }
+    parts.pop()
+}
+
+/// Whether `op` runs inside a loop of the kernel (its exchanges then need
+/// a barrier before their writes too).
+pub fn in_loop(op: OperationRef) -> bool {
+    let mut parent = op.parent_operation();
+    while let Some(p) = parent {
+        match op_name(p).as_str() {
+            "scf.for" | "scf.while" => return true,
+            "func.func" => return false,
+            _ => parent = p.parent_operation(),
+        }
+    }
+    false
+}
+
+fn lower<'c>(kernel: OperationRef<'c, 'c>) -> Result<(), Location<'c>> {
+    lower_kernel(kernel).ok_or_else(|| kernel.location())?.map_err(|op| op.location())
+}
+
+fn lower_kernel<'c>(kernel: OperationRef<'c, 'c>) -> Option<Result<(), OperationRef<'c, 'c>>> {
+    let context = kernel.context();
+    // SAFETY: the context outlives the pass run.
+    let context: &'c Context = unsafe { context.to_ref() };
+    let body = kernel.region(0).ok()?.first_block()?;
+    let first = body.first_operation()?;
+    // SAFETY: the kernel's first op lives as long as the kernel.
+    let first = unsafe { OperationRef::from_raw(first.to_raw()) };
+    let entry = At::before(context, first)?;
+    let thread = entry.gpu(GpuQuery::ThreadId)?;
+    let warp_size = entry.index(32)?;
+    let lane = entry.remui(thread, warp_size)?;
+    let warp = entry.divui(thread, warp_size)?;
+    let mut lowering = Lowering {
+        context,
+        entry,
+        lane,
+        warp,
+        values: HashMap::new(),
+        layouts: HashMap::new(),
+        views: HashMap::new(),
+        thread_flat: HashMap::new(),
+    };
+
+    let mut ops = Vec::new();
+    kernel.walk(WalkOrder::PreOrder, |op| {
+        // SAFETY: ops of the kernel, alive until erased at the end.
+        ops.push(unsafe { OperationRef::from_raw(op.to_raw()) });
+        WalkResult::Advance
+    });
+    ops.retain(|op| op.to_raw().ptr != kernel.to_raw().ptr);
+    let mut erase = Vec::new();
+    for op in ops {
+        let name = op_name(op);
+        let lowered = match name.as_str() {
+            "tile.partition_view" => {
+                let memref = detach(op.operand(0).ok()?);
+                let result = op.result(0).ok()?;
+                let view = tile_dialect::types::PartitionViewType::try_from_type(result.r#type())?;
+                let view = View { memref, tile: view.shape(), padding: view.padding(), element: view.element_type() };
+                lowering.views.insert(key(result.into()), view);
+                Some(())
+            }
+            "tile.load" => memory::load(&mut lowering, op),
+            "tile.store" => memory::store(&mut lowering, op),
+            "tile.num_tiles" => memory::num_tiles(&mut lowering, op),
+            "tile.reduce" => reduce::reduce(&mut lowering, op),
+            "tile.convert_layout" | "tile.broadcast" | "tile.reshape" | "tile.permute" => {
+                convert::lower(&mut lowering, op)
+            }
+            "tile.splat" | "tile.iota" => compute::create(&mut lowering, op),
+            "arith.constant" if registers_type(op.result(0).ok()?.r#type()).is_some() => {
+                compute::create(&mut lowering, op)
+            }
+            "scf.for" | "scf.if" | "scf.yield" => {
+                control(&mut lowering, op)?;
+                continue;
+            }
+            _ if crate::layout::assign::elementwise(&name)
+                && op.results().any(|r| registers_type(r.r#type()).is_some()) =>
+            {
+                compute::elementwise(&mut lowering, op)
+            }
+            _ => continue,
+        };
+        if lowered.is_none() {
+            return Some(Err(op));
+        }
+        erase.push(op);
+    }
+    for op in erase.into_iter().rev() {
+        // SAFETY: every use of the op's results was an op erased before it
+        // (reverse program order) or was moved to its registers; nothing
+        // refers to it any more.
+        unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
+    }
+    // SAFETY: the kernel is the op the pass runs on; only an attribute changes.
+    let mut kernel = unsafe { OperationRefMut::from_raw(kernel.to_raw()) };
+    kernel.set_attribute(tile_dialect::attrs::REGISTERS, Attribute::unit(context));
+    Some(Ok(()))
+}
+
+/// `scf.for`, `scf.if` and `scf.yield` keep their tiles in registers: the
+/// carried values change type in place, the inits and yields take the
+/// registers.
+fn control<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option<()> {
+    // SAFETY: a live op of the kernel; only its operands and value types change.
+    let mut op_mut = unsafe { OperationRefMut::from_raw(op.to_raw()) };
+    let retype = |lowering: &mut Lowering<'c>, value: Value<'c, '_>| -> Option<()> {
+        if let Some(vector) = registers_type(value.r#type()) {
+            let layout = layout_of_type(value.r#type())?.1;
+            lowering.layouts.insert(key(value), layout);
+            value.set_type(vector);
+        }
+        Some(())
+    };
+    match op_name(op).as_str() {
+        "scf.for" => {
+            let body = op.region(0).ok()?.first_block()?;
+            for i in 0..op.result_count() {
+                let init = op.operand(3 + i).ok()?;
+                if registers_type(init.r#type()).is_some() {
+                    let registers = lowering.registers(init)?;
+                    op_mut.set_operand(3 + i, registers);
+                }
+                retype(lowering, body.argument(i + 1).ok()?.into())?;
+                retype(lowering, op.result(i).ok()?.into())?;
+            }
+        }
+        "scf.if" => {
+            for i in 0..op.result_count() {
+                retype(lowering, op.result(i).ok()?.into())?;
+            }
+        }
+        _ => {
+            for i in 0..op.operand_count() {
+                let value = op.operand(i).ok()?;
+                if registers_type(value.r#type()).is_some() {
+                    let registers = lowering.registers(value)?;
+                    op_mut.set_operand(i, registers);
+                }
+            }
+        }
+    }
+    Some(())
+}

@@ -1,0 +1,169 @@
+//! `tile.reduce` in three levels, as the layout dictates.
+//!
+//! The operand's bases split in three: those along the reduced dim
+//! (folded), the others (kept: they index the result), and zero ones
+//! (copies, skipped). Registers along the dim fold within the thread;
+//! lanes along it by a butterfly of `gpu.shuffle xor`, after which every
+//! such lane holds the total; warps along it through shared memory: every
+//! thread writes its partials, a barrier, and every thread folds the
+//! partials of the warps that differ from its own only in reduced bits,
+//! in one fixed order, so all copies of a result are the same value. The
+//! result is in the slice layout: its registers are the kept register
+//! bases, its reduced lanes and warps copies.
+
+use super::{Lowering, extract, from_elements, in_loop};
+use crate::{
+    build::{At, combine, element_of, reduce_kind},
+    layout::LinearLayout,
+    rewrite::{IrValue, detach},
+};
+use melior::{
+    dialect::arith,
+    ir::{
+        Attribute, Identifier, OperationRef, Type, TypeLike, ValueLike,
+        attribute::IntegerAttribute,
+        operation::{OperationBuilder, OperationLike},
+    },
+};
+
+/// The bits of `bases` whose basis lies along `dim` (nonzero, zero once the
+/// dim is projected out).
+fn along(bases: &[u64], projected: &[u64]) -> Vec<usize> {
+    (0..bases.len()).filter(|&i| bases[i] != 0 && projected[i] == 0).collect()
+}
+
+pub fn reduce<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option<()> {
+    let context = lowering.context;
+    let input = op.operand(0).ok()?;
+    let layout = lowering.layout(input)?;
+    if !layout.simple() {
+        return None;
+    }
+    let dim = usize::try_from(IntegerAttribute::try_from(op.attribute("dim").ok()?).ok()?.value()).ok()?;
+    let kind = reduce_kind(op.attribute("kind").ok()?)?;
+    let registers = lowering.registers(input)?;
+    let element = element_of(registers.r#type())?;
+    let float = element.is_float();
+    let at = At::before(context, op)?;
+    let fold = |at: &At<'c, 'c>, a: IrValue<'c>, b: IrValue<'c>| -> Option<IrValue<'c>> {
+        at.add(combine(context, kind, float, a, b, at.location))
+    };
+
+    let projected = layout.project(dim);
+    let folded = along(&layout.register, &projected.register);
+    let kept: Vec<usize> =
+        (0..layout.register.len()).filter(|&i| layout.register[i] != 0 && projected.register[i] != 0).collect();
+
+    // Within the thread.
+    let scatter = |bits: &[usize], value: usize| -> usize {
+        bits.iter().enumerate().filter(|(j, _)| value >> j & 1 == 1).fold(0, |r, (_, &b)| r | 1 << b)
+    };
+    let mut partials = Vec::new();
+    for k in 0..1usize << kept.len() {
+        let base = scatter(&kept, k);
+        let mut acc = extract(&at, registers, base)?;
+        for f in 1..1usize << folded.len() {
+            acc = fold(&at, acc, extract(&at, registers, base | scatter(&folded, f))?)?;
+        }
+        partials.push(acc);
+    }
+
+    // Across lanes.
+    for lane_bit in along(&layout.lane, &projected.lane) {
+        for partial in partials.iter_mut() {
+            let other = shuffle_xor(&at, *partial, 1 << lane_bit)?;
+            *partial = fold(&at, *partial, other)?;
+        }
+    }
+
+    // Across warps.
+    let warp_bits = along(&layout.warp, &projected.warp);
+    if !warp_bits.is_empty() {
+        let warps = layout.warps();
+        let slots = partials.len() as i64 * warps * 32;
+        let buffer = lowering.scratch(slots, element)?;
+        if in_loop(op) {
+            lowering.barrier(&at)?;
+        }
+        let slot = |at: &At<'c, 'c>, k: usize, warp: IrValue<'c>| -> Option<IrValue<'c>> {
+            let row = at.addi(at.index(k as i64 * warps)?, warp)?;
+            at.addi(at.muli(row, at.index(32)?)?, lowering.lane)
+        };
+        for (k, partial) in partials.iter().enumerate() {
+            let index = slot(&at, k, lowering.warp)?;
+            at.insert(melior::dialect::memref::store(*partial, buffer, &[index], at.location));
+        }
+        lowering.barrier(&at)?;
+        let mask = warp_bits.iter().fold(0i64, |m, &b| m | 1 << b);
+        let others = at.andi(lowering.warp, at.index(!mask & (warps - 1))?)?;
+        for (k, partial) in partials.iter_mut().enumerate() {
+            let mut acc = None;
+            for z in 0..1usize << warp_bits.len() {
+                let warp = at.addi(others, at.index(scatter(&warp_bits, z) as i64)?)?;
+                let index = slot(&at, k, warp)?;
+                let value = at.add(melior::dialect::memref::load(buffer, &[index], at.location))?;
+                acc = Some(match acc {
+                    None => value,
+                    Some(a) => fold(&at, a, value)?,
+                });
+            }
+            *partial = acc?;
+        }
+    }
+
+    let value = from_elements(&at, &partials)?;
+    let result = op.result(0).ok()?;
+    let expected: LinearLayout = lowering.layout(result.into())?;
+    if expected.registers() != partials.len() {
+        return None;
+    }
+    lowering.map(result.into(), value);
+    Some(())
+}
+
+/// `gpu.shuffle xor` of a scalar by `mask`, for any element of 8 to 64
+/// bits: narrower ones travel as `i32`, 64-bit ones as two `i32` halves.
+pub fn shuffle_xor<'c>(at: &At<'c, 'c>, value: IrValue<'c>, mask: i64) -> Option<IrValue<'c>> {
+    let context = at.context;
+    let r#type = value.r#type();
+    let bits = crate::build::element_bits(r#type)? as u32;
+    let i32_type = Type::parse(context, "i32")?;
+    let int = |bits: u32| Type::parse(context, &format!("i{bits}"));
+    let as_int = if r#type.is_float() { at.add(arith::bitcast(value, int(bits)?, at.location))? } else { value };
+    let shuffled = |at: &At<'c, 'c>, word: IrValue<'c>| -> Option<IrValue<'c>> {
+        let offset = at.int(i32_type, mask)?;
+        let width = at.int(i32_type, 32)?;
+        let op = at.insert(
+            OperationBuilder::new("gpu.shuffle", at.location)
+                .add_operands(&[word, offset, width])
+                .add_results(&[i32_type, Type::parse(context, "i1")?])
+                .add_attributes(&[(
+                    Identifier::new(context, "mode"),
+                    Attribute::parse(context, "#gpu<shuffle_mode xor>")?,
+                )])
+                .build()
+                .ok()?,
+        );
+        Some(detach(op.result(0).ok()?.into()))
+    };
+    let result = match bits {
+        32 => shuffled(at, as_int)?,
+        64 => {
+            let i64_type = int(64)?;
+            let low = at.add(arith::trunci(as_int, i32_type, at.location))?;
+            let high = at.add(arith::shrui(as_int, at.int(i64_type, 32)?, at.location))?;
+            let high = at.add(arith::trunci(high, i32_type, at.location))?;
+            let (low, high) = (shuffled(at, low)?, shuffled(at, high)?);
+            let low = at.add(arith::extui(low, i64_type, at.location))?;
+            let high = at.add(arith::extui(high, i64_type, at.location))?;
+            let high = at.add(arith::shli(high, at.int(i64_type, 32)?, at.location))?;
+            at.add(arith::ori(low, high, at.location))?
+        }
+        _ => {
+            let wide = at.add(arith::extui(as_int, i32_type, at.location))?;
+            let back = shuffled(at, wide)?;
+            at.add(arith::trunci(back, int(bits)?, at.location))?
+        }
+    };
+    if r#type.is_float() { at.add(arith::bitcast(result, r#type, at.location)) } else { Some(result) }
+}
