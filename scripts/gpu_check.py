@@ -300,7 +300,10 @@ def both_targets(kernel, name, grid, arrays, scalars, outputs, atol=0):
     for i, (g, c) in enumerate(zip(gpu, cpu)):
         if g.dtype == np.uint16:  # bf16 as raw bits
             g, c = ((x.astype(np.uint32) << 16).view(np.float32) for x in (g, c))
-        check(f'{name} output {outputs[i]} (GPU vs CPU target)', g, c, atol=atol, rtol=atol)
+        # Sums are added in another order on the GPU (shuffles, warps):
+        # the tolerance scales with the output's magnitude.
+        scale = float(np.nanmax(np.abs(c))) if c.dtype.kind == 'f' and np.isfinite(c).any() else 1.0
+        check(f'{name} output {outputs[i]} (GPU vs CPU target)', g, c, atol=atol * max(1.0, scale), rtol=atol)
 
 
 def test_kernels():

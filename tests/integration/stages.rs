@@ -49,3 +49,8 @@ fn matmul_gpu_stages() {
 fn softmax_gpu_stages() {
     snapshot_gpu_stages("softmax");
 }
+
+#[test]
+fn layernorm_gpu_stages() {
+    snapshot_gpu_stages("layernorm");
+}

@@ -65,7 +65,7 @@ pub const STAGES: &[(&str, &str)] = &[
         "layouts",
         "tile-specialize, tile-simplify, {wgmma}func.func(tile-assign-layouts), tile-remove-layout-conversions",
     ),
-    ("registers", "func.func(convert-tile-to-registers), canonicalize, cse"),
+    ("registers", "func.func(convert-tile-to-registers)"),
     ("linalg", "convert-tile-to-linalg"),
     ("memref", "convert-tile-to-memref"),
     (

@@ -8,9 +8,10 @@
 //! prints them. [`linear`] turns each into a [`LinearLayout`], the one form
 //! the passes compare and compute with.
 //!
-//! * [`assign`]: `tile-assign-layouts`, the layouts from the anchors
+//! * [`assign`] (`tile-assign-layouts`): the layouts from the anchors
 //!   (loads, stores, reductions) propagated through the kernel;
-//! * [`remove_conversions`]: `tile-remove-layout-conversions`.
+//! * [`remove_conversions`] (`tile-remove-layout-conversions`);
+//! * the lowering of tiles with layouts: `crate::registers`.
 
 pub mod assign;
 pub mod linear;

@@ -21,8 +21,6 @@ pub fn patterns(context: &Context) -> Vec<melior::RewritePattern> {
     vec![pattern(context, "tile.reduce", reduce), pattern(context, "tile.mma", mma)]
 }
 
-/// The reduction's kind keyword: `add`, `mul`, `max` or `min`.
-
 /// The identity of a reduction as a scalar attribute of the element type.
 fn reduce_identity<'c>(context: &'c Context, kind: &str, element: Type<'c>) -> Option<Attribute<'c>> {
     let name = element.to_string();

@@ -1,0 +1,118 @@
+// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(tile-assign-layouts))' | FileCheck %s
+
+// A row kernel: the load is coalesced (8 f16 a thread, 16 bytes), the
+// reduction yields the slice of its operand's layout, the broadcast takes
+// its user's layout, and the block size comes from the tile (2 KiB of f32
+// at 64 bytes a thread: 64 threads).
+// CHECK-LABEL: func.func @row
+// CHECK-SAME: tile.block_size = 64 : i64
+// CHECK: tile.load {{.*}} -> tensor<1x1024xf16, #tile.blocked<size_per_thread = [1, 8], threads_per_warp = [1, 32], warps_per_block = [1, 2], order = [1, 0]>>
+// CHECK: arith.extf {{.*}} to tensor<1x1024xf32, #tile.blocked<size_per_thread = [1, 8], threads_per_warp = [1, 32], warps_per_block = [1, 2], order = [1, 0]>>
+// CHECK: tile.reduce max {{.*}} -> tensor<1xf32, #tile.slice<dim = 1, parent = #tile.blocked<size_per_thread = [1, 8], threads_per_warp = [1, 32], warps_per_block = [1, 2], order = [1, 0]>>>
+// CHECK: tile.reshape {{.*}} -> tensor<1x1xf32, #tile.linear<
+// CHECK: tile.broadcast {{.*}} -> tensor<1x1024xf32, #tile.blocked<size_per_thread = [1, 8], threads_per_warp = [1, 32], warps_per_block = [1, 2], order = [1, 0]>>
+// CHECK-NOT: tile.convert_layout
+// CHECK: tile.store
+func.func @row(%X: memref<?x1024xf16>, %Y: memref<?x1024xf16>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %px = tile.partition_view %X : memref<?x1024xf16> -> !tile.partition_view<1x1024xf16>
+  %py = tile.partition_view %Y : memref<?x1024xf16> -> !tile.partition_view<1x1024xf16>
+  %r = tile.block_id x : index
+  %xio = tile.load %px[%r, %c0] : !tile.partition_view<1x1024xf16> -> tensor<1x1024xf16>
+  %x = arith.extf %xio : tensor<1x1024xf16> to tensor<1x1024xf32>
+  %m = tile.reduce max %x dim 1 : tensor<1x1024xf32> -> tensor<1xf32>
+  %m1 = tile.reshape %m : tensor<1xf32> -> tensor<1x1xf32>
+  %mb = tile.broadcast %m1 : tensor<1x1xf32> -> tensor<1x1024xf32>
+  %y = arith.subf %x, %mb : tensor<1x1024xf32>
+  %yio = arith.truncf %y : tensor<1x1024xf32> to tensor<1x1024xf16>
+  tile.store %yio, %py[%r, %c0] : tensor<1x1024xf16> -> !tile.partition_view<1x1024xf16>
+  return
+}
+
+// -----
+
+// Splats and constants have no layout of their own: they take their
+// users'. A column sum's slice meets the store's coalesced 1-D layout in
+// a conversion; the loop's carried tile, its init and its result share one
+// layout.
+// CHECK-LABEL: func.func @columns
+// CHECK: arith.constant dense<0.000000e+00> : tensor<128xf32, #tile.slice<dim = 0,
+// CHECK: scf.for {{.*}} -> (tensor<128xf32, #tile.slice<dim = 0,
+// CHECK:   tile.load {{.*}} -> tensor<64x128xf32, #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [1, 32], warps_per_block = [16, 1], order = [1, 0]>>
+// CHECK:   tile.reduce add {{.*}} -> tensor<128xf32, #tile.slice<dim = 0,
+// CHECK:   arith.addf {{.*}} : tensor<128xf32, #tile.slice<dim = 0,
+// CHECK: tile.convert_layout {{.*}} -> tensor<128xf32, #tile.blocked<size_per_thread = [4], threads_per_warp = [32], warps_per_block = [16], order = [0]>>
+// CHECK: tile.store
+func.func @columns(%X: memref<?x?xf32>, %S: memref<?xf32>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %px = tile.partition_view %X : memref<?x?xf32> -> !tile.partition_view<64x128xf32>
+  %ps = tile.partition_view %S : memref<?xf32> -> !tile.partition_view<128xf32>
+  %j = tile.block_id x : index
+  %rows = tile.num_tiles %px dim 0 : !tile.partition_view<64x128xf32>
+  %init = arith.constant dense<0.0> : tensor<128xf32>
+  %sum = scf.for %i = %c0 to %rows step %c1 iter_args(%acc = %init) -> (tensor<128xf32>) {
+    %x = tile.load %px[%i, %j] : !tile.partition_view<64x128xf32> -> tensor<64x128xf32>
+    %part = tile.reduce add %x dim 0 : tensor<64x128xf32> -> tensor<128xf32>
+    %next = arith.addf %acc, %part : tensor<128xf32>
+    scf.yield %next : tensor<128xf32>
+  }
+  tile.store %sum, %ps[%j] : tensor<128xf32> -> !tile.partition_view<128xf32>
+  return
+}
+
+// -----
+
+// An element-wise kernel: one layout throughout, a splat takes it too.
+// CHECK-LABEL: func.func @scale
+// CHECK-SAME: tile.block_size = 256 : i64
+// CHECK: tile.splat {{.*}} -> tensor<4096xf32, #tile.blocked<size_per_thread = [4], threads_per_warp = [32], warps_per_block = [8], order = [0]>>
+// CHECK: arith.mulf {{.*}} : tensor<4096xf32, #tile.blocked<size_per_thread = [4], threads_per_warp = [32], warps_per_block = [8], order = [0]>>
+// CHECK-NOT: tile.convert_layout
+func.func @scale(%X: memref<?xf32>, %Y: memref<?xf32>, %a: f32) attributes {tile.kernel} {
+  %px = tile.partition_view %X : memref<?xf32> -> !tile.partition_view<4096xf32>
+  %py = tile.partition_view %Y : memref<?xf32> -> !tile.partition_view<4096xf32>
+  %i = tile.block_id x : index
+  %x = tile.load %px[%i] : !tile.partition_view<4096xf32> -> tensor<4096xf32>
+  %s = tile.splat %a : f32 -> tensor<4096xf32>
+  %y = arith.mulf %x, %s : tensor<4096xf32>
+  tile.store %y, %py[%i] : tensor<4096xf32> -> !tile.partition_view<4096xf32>
+  return
+}
+
+// -----
+
+// A transpose: the permuted layout meets the store's coalesced one.
+// CHECK-LABEL: func.func @transpose
+// CHECK: tile.permute {{.*}} -> tensor<64x32xf32, #tile.linear<
+// CHECK: tile.convert_layout {{.*}} -> tensor<64x32xf32, #tile.blocked<
+// CHECK: tile.store
+func.func @transpose(%X: memref<?x?xf32>, %Y: memref<?x?xf32>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %px = tile.partition_view %X : memref<?x?xf32> -> !tile.partition_view<32x64xf32>
+  %py = tile.partition_view %Y : memref<?x?xf32> -> !tile.partition_view<64x32xf32>
+  %x = tile.load %px[%c0, %c0] : !tile.partition_view<32x64xf32> -> tensor<32x64xf32>
+  %t = tile.permute %x [1, 0] : tensor<32x64xf32> -> tensor<64x32xf32>
+  tile.store %t, %py[%c0, %c0] : tensor<64x32xf32> -> !tile.partition_view<64x32xf32>
+  return
+}
+
+// -----
+
+// Kernels with a tile.mma stay on the general path for now: unchanged.
+// CHECK-LABEL: func.func @mm
+// CHECK-NOT: tile.block_size
+// CHECK-NOT: #tile.blocked
+// CHECK: tile.mma {{.*}} : tensor<64x16xf16>, tensor<16x64xf16> into tensor<64x64xf32>
+func.func @mm(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<64x16xf16>
+  %pb = tile.partition_view %B : memref<?x?xf16> -> !tile.partition_view<16x64xf16>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<64x64xf32>
+  %a = tile.load %pa[%c0, %c0] : !tile.partition_view<64x16xf16> -> tensor<64x16xf16>
+  %b = tile.load %pb[%c0, %c0] : !tile.partition_view<16x64xf16> -> tensor<16x64xf16>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %d = tile.mma %a, %b, %z : tensor<64x16xf16>, tensor<16x64xf16> into tensor<64x64xf32>
+  tile.store %d, %pc[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
+  return
+}

@@ -1,0 +1,117 @@
+// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(convert-tile-to-registers))' | FileCheck %s
+
+#b = #tile.blocked<size_per_thread = [4], threads_per_warp = [32], warps_per_block = [2], order = [0]>
+
+// Element-wise code on each thread's registers (16 of 1024 elements):
+// 16-byte vector loads and stores behind one uniform check, no shared
+// memory and no barrier.
+// CHECK-LABEL: func.func @elementwise
+// CHECK-SAME: tile.registers
+// CHECK-NOT: memref.alloc
+// CHECK: gpu.thread_id x
+// CHECK: scf.if %{{.*}} -> (vector<16xf32>) {
+// CHECK-COUNT-4: vector.load %{{.*}}[%{{.*}}] {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
+// CHECK: } else {
+// CHECK: memref.load
+// CHECK: math.exp %{{.*}} : vector<16xf32>
+// CHECK: arith.mulf %{{.*}}, %{{.*}} : vector<16xf32>
+// CHECK-COUNT-4: vector.store %{{.*}}, %{{.*}}[%{{.*}}] {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
+// CHECK-NOT: gpu.barrier
+// CHECK-NOT: tile.
+// CHECK: return
+func.func @elementwise(%X: memref<?xf32>, %Y: memref<?xf32>, %s: f32) attributes {tile.kernel, tile.block_size = 64 : i64} {
+  %px = tile.partition_view %X : memref<?xf32> -> !tile.partition_view<1024xf32>
+  %py = tile.partition_view %Y : memref<?xf32> -> !tile.partition_view<1024xf32>
+  %i = tile.block_id x : index
+  %x = tile.load %px[%i] : !tile.partition_view<1024xf32> -> tensor<1024xf32, #b>
+  %e = math.exp %x : tensor<1024xf32, #b>
+  %t = tile.splat %s : f32 -> tensor<1024xf32, #b>
+  %y = arith.mulf %e, %t : tensor<1024xf32, #b>
+  tile.store %y, %py[%i] : tensor<1024xf32, #b> -> !tile.partition_view<1024xf32>
+  return
+}
+
+// -----
+
+#b = #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [1, 32], warps_per_block = [1, 2], order = [1, 0]>
+#s = #tile.slice<dim = 1, parent = #b>
+#r = #tile.linear<register = [], lane = [[0, 0], [0, 0], [0, 0], [0, 0], [0, 0]], warp = [[0, 0]]>
+
+// A row reduction: within the thread, a butterfly of five shuffles across
+// the lanes, one shared-memory exchange across the two warps (a barrier
+// between its writes and reads, none before: it is not in a loop); the
+// broadcast back stays in registers.
+// CHECK-LABEL: func.func @row
+// CHECK: %[[SCRATCH:.*]] = memref.alloc() : memref<64xf32>
+// CHECK: arith.maximumf
+// CHECK-COUNT-5: gpu.shuffle xor
+// CHECK: memref.store %{{.*}}, %[[SCRATCH]]
+// CHECK-NEXT: gpu.barrier
+// CHECK: memref.load %[[SCRATCH]]
+// CHECK: memref.load %[[SCRATCH]]
+// CHECK: vector.shuffle %{{.*}}, %{{.*}} [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0] : vector<1xf32>, vector<1xf32>
+// CHECK: arith.subf %{{.*}}, %{{.*}} : vector<16xf32>
+// CHECK-NOT: gpu.barrier
+func.func @row(%X: memref<?x1024xf32>, %Y: memref<?x1024xf32>) attributes {tile.kernel, tile.block_size = 64 : i64} {
+  %c0 = arith.constant 0 : index
+  %px = tile.partition_view %X : memref<?x1024xf32> -> !tile.partition_view<1x1024xf32>
+  %py = tile.partition_view %Y : memref<?x1024xf32> -> !tile.partition_view<1x1024xf32>
+  %r = tile.block_id x : index
+  %x = tile.load %px[%r, %c0] : !tile.partition_view<1x1024xf32> -> tensor<1x1024xf32, #b>
+  %m = tile.reduce max %x dim 1 : tensor<1x1024xf32, #b> -> tensor<1xf32, #s>
+  %m1 = tile.reshape %m : tensor<1xf32, #s> -> tensor<1x1xf32, #r>
+  %mb = tile.broadcast %m1 : tensor<1x1xf32, #r> -> tensor<1x1024xf32, #b>
+  %y = arith.subf %x, %mb : tensor<1x1024xf32, #b>
+  tile.store %y, %py[%r, %c0] : tensor<1x1024xf32, #b> -> !tile.partition_view<1x1024xf32>
+  return
+}
+
+// -----
+
+#a = #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [4, 8], warps_per_block = [2, 1], order = [1, 0]>
+#t = #tile.blocked<size_per_thread = [4, 1], threads_per_warp = [8, 4], warps_per_block = [1, 2], order = [0, 1]>
+
+// A conversion that moves elements between threads: one round trip
+// through shared memory (16-byte writes of the rows' vectors, element
+// reads of the columns'), a barrier between;
+// in a loop, a barrier before the writes too. The loop carries the tile
+// in registers.
+// CHECK-LABEL: func.func @converts
+// CHECK: %[[BUF:.*]] = memref.alloc() : memref<1024xf32>
+// CHECK: scf.for {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (vector<16xf32>) {
+// CHECK:   gpu.barrier
+// CHECK:   vector.store %{{.*}}, %[[BUF]][%{{.*}}] {alignment = 16 : i64} : memref<1024xf32>, vector<4xf32>
+// CHECK:   gpu.barrier
+// CHECK:   vector.load %[[BUF]][%{{.*}}] {alignment = 4 : i64} : memref<1024xf32>, vector<1xf32>
+// CHECK:   arith.addf %[[ACC]], %{{.*}} : vector<16xf32>
+// CHECK:   scf.yield %{{.*}} : vector<16xf32>
+func.func @converts(%X: memref<32x32xf32>, %n: index) attributes {tile.kernel, tile.block_size = 64 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %px = tile.partition_view %X : memref<32x32xf32> -> !tile.partition_view<32x32xf32>
+  %x = tile.load %px[%c0, %c0] : !tile.partition_view<32x32xf32> -> tensor<32x32xf32, #a>
+  %z = arith.constant dense<0.0> : tensor<32x32xf32, #t>
+  %sum = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<32x32xf32, #t>) {
+    %c = tile.convert_layout %x : tensor<32x32xf32, #a> -> tensor<32x32xf32, #t>
+    %next = arith.addf %acc, %c : tensor<32x32xf32, #t>
+    scf.yield %next : tensor<32x32xf32, #t>
+  }
+  %back = tile.convert_layout %sum : tensor<32x32xf32, #t> -> tensor<32x32xf32, #a>
+  tile.store %back, %px[%c0, %c0] : tensor<32x32xf32, #a> -> !tile.partition_view<32x32xf32>
+  return
+}
+
+// -----
+
+// The iota: each register's own index plus the thread's.
+// CHECK-LABEL: func.func @iota
+// CHECK: arith.constant dense<[0, 1, 2, 3, 128, 129, 130, 131]> : vector<8xi64>
+// CHECK: vector.broadcast %{{.*}} : i64 to vector<8xi64>
+// CHECK: arith.trunci %{{.*}} : vector<8xi64> to vector<8xi32>
+func.func @iota(%Y: memref<?xi32>) attributes {tile.kernel, tile.block_size = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %py = tile.partition_view %Y : memref<?xi32> -> !tile.partition_view<256xi32>
+  %i = tile.iota : tensor<256xi32, #tile.blocked<size_per_thread = [4], threads_per_warp = [32], warps_per_block = [1], order = [0]>>
+  tile.store %i, %py[%c0] : tensor<256xi32, #tile.blocked<size_per_thread = [4], threads_per_warp = [32], warps_per_block = [1], order = [0]>> -> !tile.partition_view<256xi32>
+  return
+}
