@@ -15,6 +15,7 @@ pub mod expand_copies;
 pub mod gpu;
 pub mod layout;
 pub mod pass;
+pub mod prefetch;
 pub mod registers;
 pub mod rewrite;
 pub mod safe_division;
@@ -35,6 +36,7 @@ pub(crate) const PASSES: &[fn()] = &[
     pass::register::<specialize::Specialize>,
     pass::register::<simplify::Simplify>,
     pass::register::<to_nvgpu::ConvertTileToNvgpu>,
+    pass::register::<prefetch::PrefetchLoads>,
     pass::register::<layout::assign::AssignLayouts>,
     pass::register::<layout::remove_conversions::RemoveLayoutConversions>,
     pass::register::<registers::ConvertTileToRegisters>,

@@ -1,0 +1,73 @@
+// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(tile-prefetch-loads))' | FileCheck %s
+
+// The loop's load is issued two iterations ahead: two tiles before the
+// loop, one per iteration at i + 2; the body uses the carried tile.
+// CHECK-LABEL: func.func @columns
+// CHECK: %[[T0:.*]] = tile.load %{{.*}}[%{{.*}}, %[[J:.*]]] :
+// CHECK: %[[T1:.*]] = tile.load %{{.*}}[%{{.*}}, %[[J]]] :
+// CHECK: scf.for %[[I:[a-z0-9]+]] = %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}, %[[CUR:.*]] = %[[T0]], %[[NXT:.*]] = %[[T1]]) -> (tensor<128xf32>, tensor<64x128xf32>, tensor<64x128xf32>) {
+// CHECK:   %[[AHEAD:.*]] = arith.addi %[[I]], %{{.*}} : index
+// CHECK:   %[[NEW:.*]] = tile.load %{{.*}}[%[[AHEAD]], %[[J]]]
+// CHECK:   tile.reduce add %[[CUR]] dim 0
+// CHECK:   scf.yield %{{.*}}, %[[NXT]], %[[NEW]] :
+func.func @columns(%X: memref<?x?xf32>, %S: memref<?xf32>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %px = tile.partition_view %X : memref<?x?xf32> -> !tile.partition_view<64x128xf32>
+  %ps = tile.partition_view %S : memref<?xf32> -> !tile.partition_view<128xf32>
+  %j = tile.block_id x : index
+  %rows = tile.num_tiles %px dim 0 : !tile.partition_view<64x128xf32>
+  %init = arith.constant dense<0.0> : tensor<128xf32>
+  %sum = scf.for %i = %c0 to %rows step %c1 iter_args(%acc = %init) -> (tensor<128xf32>) {
+    %x = tile.load %px[%i, %j] : !tile.partition_view<64x128xf32> -> tensor<64x128xf32>
+    %part = tile.reduce add %x dim 0 : tensor<64x128xf32> -> tensor<128xf32>
+    %next = arith.addf %acc, %part : tensor<128xf32>
+    scf.yield %next : tensor<128xf32>
+  }
+  tile.store %sum, %ps[%j] : tensor<128xf32> -> !tile.partition_view<128xf32>
+  return
+}
+
+// -----
+
+// Coordinates computed from the induction variable are computed again for
+// the iteration ahead.
+// CHECK-LABEL: func.func @computed
+// CHECK: scf.for %[[I:[a-z0-9]+]] = {{.*}} {
+// CHECK:   %[[AHEAD:.*]] = arith.addi %[[I]], %{{.*}} : index
+// CHECK:   %[[K:.*]] = arith.muli %[[AHEAD]], %{{.*}} : index
+// CHECK:   tile.load %{{.*}}[%[[K]]]
+func.func @computed(%X: memref<?xf32>, %n: index) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %px = tile.partition_view %X : memref<?xf32> -> !tile.partition_view<256xf32>
+  %init = arith.constant dense<0.0> : tensor<256xf32>
+  %sum = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %init) -> (tensor<256xf32>) {
+    %k = arith.muli %i, %c2 : index
+    %x = tile.load %px[%k] : !tile.partition_view<256xf32> -> tensor<256xf32>
+    %next = arith.addf %acc, %x : tensor<256xf32>
+    scf.yield %next : tensor<256xf32>
+  }
+  tile.store %sum, %px[%c0] : tensor<256xf32> -> !tile.partition_view<256xf32>
+  return
+}
+
+// -----
+
+// A loop that stores tiles keeps its loads where they are (a store could
+// change what a later load reads); so do kernels with a tile.mma.
+// CHECK-LABEL: func.func @stores
+// CHECK: scf.for
+// CHECK-NEXT: tile.load
+// CHECK-NEXT: tile.store
+func.func @stores(%X: memref<?xf32>, %n: index) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %px = tile.partition_view %X : memref<?xf32> -> !tile.partition_view<256xf32>
+  scf.for %i = %c0 to %n step %c1 {
+    %x = tile.load %px[%i] : !tile.partition_view<256xf32> -> tensor<256xf32>
+    tile.store %x, %px[%c0] : tensor<256xf32> -> !tile.partition_view<256xf32>
+  }
+  return
+}

@@ -1,0 +1,321 @@
+//! `tile-prefetch-loads`: a loop's tile loads issued iterations ahead.
+//!
+//! Summary: in an `scf.for` of a kernel on the register path, every
+//! `tile.load` at the top of the body whose coordinates follow from the
+//! induction variable (values from outside the loop, the variable, and
+//! `arith` ops on them) is issued [`DISTANCE`] iterations ahead: the first
+//! tiles are loaded before the loop, each iteration loads the tile of
+//! iteration `i + DISTANCE` and uses the one loaded earlier, which the
+//! loop carries (in registers, once lowered). The loads of one iteration
+//! then overlap the work of the ones before, as a software pipeline does.
+//!
+//! Before:
+//! ```mlir
+//! %s = scf.for %i = %lb to %ub step %c1 iter_args(%acc = %z) -> (tensor<128xf32>) {
+//!   %x = tile.load %v[%i, %j] : !tile.partition_view<64x128xf32> -> tensor<64x128xf32>
+//!   ...
+//! }
+//! ```
+//! After (distance 2):
+//! ```mlir
+//! %x0 = tile.load %v[%lb, %j]
+//! %x1 = tile.load %v[%lb + 1, %j]
+//! %s:3 = scf.for %i = %lb to %ub step %c1 iter_args(%acc = %z, %cur = %x0, %nxt = %x1) -> (...) {
+//!   %x2 = tile.load %v[%i + 2, %j]
+//!   ... uses of %x are uses of %cur ...
+//!   scf.yield ..., %nxt, %x2
+//! }
+//! ```
+//!
+//! Why it is safe: a load at any coordinate is defined (out-of-bounds
+//! elements are padding), so the loads past the loop's end read nothing
+//! they should not and are discarded; and the loop stores no tile, so no
+//! load is moved across a store that could change what it reads.
+//!
+//! Caveats: loops that store tiles, loads inside nested regions of the
+//! body, and tiles over [`MAX_BYTES`] (whose copies would not fit in
+//! registers) are left as they are. Kernels with a `tile.mma` are left to
+//! the general path (the tensor-core pipeliner replaces this there).
+
+use crate::{
+    build::{At, tile_type},
+    layout::{assign::eligible, element_bytes},
+    pass::{PassInfo, TilePass},
+    rewrite::{IrValue, detach, emit_error, op_name},
+};
+use melior::{
+    Context, ContextRef,
+    dialect::ods,
+    ir::{
+        BlockLike, Operation, OperationRef, Region, RegionLike, Type, Value, ValueLike,
+        operation::{OperationLike, OperationMutLike, OperationRefMut, WalkOrder, WalkResult},
+    },
+    pass::{ExternalPass, RunExternalPass},
+};
+use std::collections::HashMap;
+use tile_dialect::ops;
+
+/// Iterations a load is issued ahead.
+pub const DISTANCE: i64 = 2;
+
+/// The largest tile prefetched: `DISTANCE + 1` copies of it are live.
+pub const MAX_BYTES: i64 = 32 * 1024;
+
+/// The `tile-prefetch-loads` pass.
+#[derive(Clone, Default)]
+pub struct PrefetchLoads;
+
+impl TilePass for PrefetchLoads {
+    const INFO: PassInfo = PassInfo {
+        argument: "tile-prefetch-loads",
+        name: "TilePrefetchLoads",
+        summary: "Issue a loop's tile loads iterations ahead, carrying the tiles (register-path kernels)",
+        op_name: "func.func",
+    };
+    crate::pass_type_id!();
+}
+
+impl<'c> RunExternalPass<'c> for PrefetchLoads {
+    fn initialize(&mut self, _context: ContextRef<'c>) {}
+
+    fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
+        if !operation.has_attribute(tile_dialect::attrs::KERNEL)
+            || operation.has_attribute(tile_dialect::attrs::VARIANT_OF)
+            || eligible(operation).is_err()
+        {
+            return;
+        }
+        let context = operation.context();
+        // SAFETY: the context outlives the pass run.
+        let context = unsafe { context.to_ref() };
+        let mut loops = Vec::new();
+        operation.walk(WalkOrder::PostOrder, |op| {
+            if op_name(op) == "scf.for" {
+                loops.push(op.to_raw());
+            }
+            WalkResult::Advance
+        });
+        for raw in loops {
+            // SAFETY: a loop of the kernel; each rewrite replaces only the
+            // loop it is given (inner loops come first, post-order).
+            let op = unsafe { OperationRef::from_raw(raw) };
+            if prefetch(context, op).is_none() {
+                emit_error(op.location(), "tile-prefetch-loads: could not rewrite this loop");
+                pass.signal_failure();
+                return;
+            }
+        }
+    }
+}
+
+fn key(value: Value) -> usize {
+    value.to_raw().ptr as usize
+}
+
+/// Whether `value` is defined outside `body` (the loop's block).
+fn outside(value: Value, body: melior::ir::BlockRef) -> bool {
+    // SAFETY: queries on live IR handles; null blocks and ops end the walk.
+    unsafe {
+        let raw = value.to_raw();
+        let mut block = if mlir_sys::mlirValueIsABlockArgument(raw) {
+            mlir_sys::mlirBlockArgumentGetOwner(raw)
+        } else {
+            mlir_sys::mlirOperationGetBlock(mlir_sys::mlirOpResultGetOwner(raw))
+        };
+        // Defined in the body, or in a region nested in it, is inside.
+        while !block.ptr.is_null() {
+            if block.ptr == body.to_raw().ptr {
+                return false;
+            }
+            let parent = mlir_sys::mlirBlockGetParentOperation(block);
+            if parent.ptr.is_null() {
+                break;
+            }
+            block = mlir_sys::mlirOperationGetBlock(parent);
+        }
+        true
+    }
+}
+
+/// Whether `value` can be recomputed for another iteration: outside the
+/// loop, the induction variable, or a pure `arith` op of such values at
+/// the top of the body.
+fn recomputable(value: Value, body: melior::ir::BlockRef, iv: Value, depth: usize) -> bool {
+    if outside(value, body) || value == iv {
+        return true;
+    }
+    let Ok(result) = melior::ir::operation::OperationResult::try_from(value) else { return false };
+    let op = result.owner();
+    depth < 8
+        && op_name(op).starts_with("arith.")
+        && op.region_count() == 0
+        && op.block() == Some(body)
+        && op.operands().all(|v| recomputable(v, body, iv, depth + 1))
+}
+
+/// `value` at the iteration whose induction variable is `iv_value`, built
+/// before `at` (cloning the `arith` ops between).
+fn recompute<'c>(
+    at: &At<'c, 'c>,
+    value: IrValue<'c>,
+    body: melior::ir::BlockRef,
+    iv: Value,
+    iv_value: IrValue<'c>,
+    memo: &mut HashMap<usize, IrValue<'c>>,
+) -> Option<IrValue<'c>> {
+    if value == iv {
+        return Some(iv_value);
+    }
+    if outside(value, body) {
+        return Some(value);
+    }
+    if let Some(&done) = memo.get(&key(value)) {
+        return Some(done);
+    }
+    let result = melior::ir::operation::OperationResult::try_from(value).ok()?;
+    let op = result.owner();
+    let operands: Vec<IrValue> =
+        op.operands().map(|v| recompute(at, detach(v), body, iv, iv_value, memo)).collect::<Option<_>>()?;
+    // SAFETY: `op` is live; the clone is a new op that `at` takes ownership of.
+    let clone = unsafe { Operation::from_raw(mlir_sys::mlirOperationClone(op.to_raw())) };
+    let inserted = at.insert(clone);
+    // SAFETY: the clone was just inserted; only its operands change.
+    let mut inserted_mut = unsafe { OperationRefMut::from_raw(inserted.to_raw()) };
+    for (i, operand) in operands.into_iter().enumerate() {
+        inserted_mut.set_operand(i, operand);
+    }
+    let new = detach(inserted.result(result.result_number()).ok()?.into());
+    memo.insert(key(value), new);
+    Some(new)
+}
+
+/// A clone of `load` for the iteration `iv_value`, before `at`.
+fn load_at<'c>(
+    context: &'c Context,
+    at: &At<'c, 'c>,
+    load: OperationRef<'c, 'c>,
+    body: melior::ir::BlockRef,
+    iv: Value,
+    iv_value: IrValue<'c>,
+) -> Option<IrValue<'c>> {
+    let mut memo = HashMap::new();
+    let coords: Vec<IrValue> = (1..load.operand_count())
+        .map(|i| recompute(at, detach(load.operand(i).ok()?), body, iv, iv_value, &mut memo))
+        .collect::<Option<_>>()?;
+    let view = detach(load.operand(0).ok()?);
+    let r#type = load.result(0).ok()?.r#type();
+    at.add(ops::load(context, r#type, view, &coords, load.location()))
+}
+
+fn prefetch<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Option<()> {
+    let mut stores = false;
+    op.walk(WalkOrder::PreOrder, |inner| {
+        if op_name(inner) == "tile.store" {
+            stores = true;
+            return WalkResult::Interrupt;
+        }
+        WalkResult::Advance
+    });
+    if stores {
+        return Some(());
+    }
+    let body = op.region(0).ok()?.first_block()?;
+    let iv: Value = body.argument(0).ok()?.into();
+    let mut loads = Vec::new();
+    let mut next = body.first_operation();
+    while let Some(inner) = next {
+        if op_name(inner) == "tile.load"
+            && outside(inner.operand(0).ok()?, body)
+            && (1..inner.operand_count()).all(|i| inner.operand(i).is_ok_and(|v| recomputable(v, body, iv, 0)))
+            && tile_type(inner.result(0).ok()?.r#type())
+                .is_some_and(|(shape, e)| shape.iter().product::<i64>() * element_bytes(e) <= MAX_BYTES)
+        {
+            // SAFETY: an op of the body, alive until this rewrite erases it.
+            loads.push(unsafe { OperationRef::from_raw(inner.to_raw()) });
+        }
+        next = inner.next_in_block();
+    }
+    if loads.is_empty() {
+        return Some(());
+    }
+
+    // The first DISTANCE tiles of each load, before the loop.
+    let before = At::before(context, op)?;
+    let (lower, step) = (detach(op.operand(0).ok()?), detach(op.operand(2).ok()?));
+    let mut inits: Vec<IrValue> = (3..op.operand_count()).map(|i| op.operand(i).ok().map(detach)).collect::<Option<_>>()?;
+    let carried = inits.len();
+    for &load in &loads {
+        for k in 0..DISTANCE {
+            let offset = before.muli(step, before.index(k)?)?;
+            let iv_k = before.addi(lower, offset)?;
+            inits.push(load_at(context, &before, load, body, iv, iv_k)?);
+        }
+    }
+
+    // A new loop with the old body and the tiles as extra carried values.
+    let region = Region::new();
+    // SAFETY: both regions are live; the body moves into the new region,
+    // which the new loop below owns.
+    unsafe { mlir_sys::mlirRegionTakeBody(region.to_raw(), op.region(0).ok()?.to_raw()) };
+    let block = region.first_block()?;
+    let mut slots = Vec::new();
+    for &load in &loads {
+        let r#type = load.result(0).ok()?.r#type();
+        let mut args = Vec::new();
+        for _ in 0..DISTANCE {
+            args.push(detach(block.add_argument(r#type, load.location())));
+        }
+        slots.push(args);
+    }
+    let result_types: Vec<Type> = inits.iter().map(|v| v.r#type()).collect();
+    let new_loop = before.insert(ods::scf::r#for(
+        context,
+        &result_types,
+        lower,
+        detach(op.operand(1).ok()?),
+        step,
+        &inits,
+        region,
+        op.location(),
+    ));
+    let body = new_loop.region(0).ok()?.first_block()?;
+    let iv = detach(body.argument(0).ok()?.into());
+    let first = body.first_operation()?;
+    // SAFETY: the body's first op lives as long as the loop.
+    let at_start = At::before(context, unsafe { OperationRef::from_raw(first.to_raw()) })?;
+    let ahead = at_start.addi(iv, at_start.muli(step, at_start.index(DISTANCE)?)?)?;
+    let mut fresh = Vec::new();
+    for (&load, slot) in loads.iter().zip(&slots) {
+        fresh.push(load_at(context, &at_start, load, body, iv.into(), ahead)?);
+        let value = load.result(0).ok()?;
+        // SAFETY: both values are live; the load's users read the carried
+        // tile instead, and the load is erased just below.
+        unsafe {
+            mlir_sys::mlirValueReplaceAllUsesOfWith(value.to_raw(), slot[0].to_raw());
+            mlir_sys::mlirOperationDestroy(load.to_raw());
+        }
+    }
+    // The yield passes each tile one slot down and the fresh one last.
+    let terminator = body.terminator()?;
+    let mut yielded: Vec<IrValue> =
+        (0..terminator.operand_count()).map(|i| terminator.operand(i).ok().map(detach)).collect::<Option<_>>()?;
+    for (slot, new) in slots.iter().zip(fresh) {
+        yielded.extend(slot[1..].iter().copied());
+        yielded.push(new);
+    }
+    let at_end = At::before(context, terminator)?;
+    at_end.insert(melior::dialect::scf::r#yield(&yielded, terminator.location()));
+    // SAFETY: the old yield is replaced by the one just inserted.
+    unsafe { mlir_sys::mlirOperationDestroy(terminator.to_raw()) };
+
+    for i in 0..carried {
+        // SAFETY: the old loop's results move to the new loop's; the old
+        // loop (now without a body) is erased.
+        unsafe {
+            mlir_sys::mlirValueReplaceAllUsesOfWith(op.result(i).ok()?.to_raw(), new_loop.result(i).ok()?.to_raw())
+        };
+    }
+    // SAFETY: no use of the old loop is left.
+    unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
+    Some(())
+}
