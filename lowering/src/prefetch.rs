@@ -55,7 +55,9 @@ use melior::{
 use std::collections::HashMap;
 use tile_dialect::ops;
 
-/// Iterations a load is issued ahead.
+/// Iterations a load is issued ahead: two tiles in flight while one is
+/// used (a third, at 32 KiB tiles, costs more in registers than it gains;
+/// BENCHMARKS.md, session 11).
 pub const DISTANCE: i64 = 2;
 
 /// The largest tile prefetched: `DISTANCE + 1` copies of it are live.
@@ -242,7 +244,8 @@ fn prefetch<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Option<()> {
     // The first DISTANCE tiles of each load, before the loop.
     let before = At::before(context, op)?;
     let (lower, step) = (detach(op.operand(0).ok()?), detach(op.operand(2).ok()?));
-    let mut inits: Vec<IrValue> = (3..op.operand_count()).map(|i| op.operand(i).ok().map(detach)).collect::<Option<_>>()?;
+    let mut inits: Vec<IrValue> =
+        (3..op.operand_count()).map(|i| op.operand(i).ok().map(detach)).collect::<Option<_>>()?;
     let carried = inits.len();
     for &load in &loads {
         for k in 0..DISTANCE {
