@@ -5,11 +5,6 @@
 // everything is computed in f32; Y is rounded back once on the store. The
 // row is whole in its tile, so the variance is taken in a second pass over
 // the centred values.
-// On the GPU, rows of 32768 (f16 and bf16 alike) do not compile today:
-// the general path keeps every tile in shared memory, each in its own
-// buffer:
-//   error: kernel @layernorm needs 917888 bytes of shared memory for its tiles;
-//   a Hopper block has 232448
 func.func @layernorm(%X: memref<?x1024xf16>, %W: memref<1024xf16>, %B: memref<1024xf16>,
                      %Y: memref<?x1024xf16>, %eps: f32) attributes {tile.kernel} {
   %c0 = arith.constant 0 : index
