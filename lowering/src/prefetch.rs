@@ -39,7 +39,7 @@
 
 use crate::{
     build::{At, tile_type},
-    layout::{assign::eligible, element_bytes},
+    layout::{assign::register_path, element_bytes},
     pass::{PassInfo, TilePass},
     rewrite::{IrValue, detach, emit_error, op_name},
 };
@@ -81,10 +81,7 @@ impl<'c> RunExternalPass<'c> for PrefetchLoads {
     fn initialize(&mut self, _context: ContextRef<'c>) {}
 
     fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
-        if !operation.has_attribute(tile_dialect::attrs::KERNEL)
-            || operation.has_attribute(tile_dialect::attrs::VARIANT_OF)
-            || eligible(operation).is_err()
-        {
+        if !register_path(operation) {
             return;
         }
         let context = operation.context();

@@ -76,12 +76,7 @@ impl<'c> RunExternalPass<'c> for AssignLayouts {
     fn initialize(&mut self, _context: ContextRef<'c>) {}
 
     fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
-        // A variant (the wgmma one of `convert-tile-to-nvgpu`) keeps its own
-        // code generation.
-        if !operation.has_attribute(tile_dialect::attrs::KERNEL)
-            || operation.has_attribute(tile_dialect::attrs::VARIANT_OF)
-            || eligible(operation).is_err()
-        {
+        if !register_path(operation) {
             return;
         }
         if assign(operation).is_none() {
@@ -102,6 +97,14 @@ fn is_tile(value: Value) -> bool {
 
 fn has_tiles(op: OperationRef) -> bool {
     op.operands().any(is_tile) || op.results().any(|r| is_tile(r.into()))
+}
+
+/// Whether `operation` is a kernel the register path takes. A variant (the
+/// wgmma one of `convert-tile-to-nvgpu`) keeps its own code generation.
+pub fn register_path(operation: OperationRef) -> bool {
+    operation.has_attribute(tile_dialect::attrs::KERNEL)
+        && !operation.has_attribute(tile_dialect::attrs::VARIANT_OF)
+        && eligible(operation).is_ok()
 }
 
 /// Whether the register path takes a kernel; the reason when it does not.
