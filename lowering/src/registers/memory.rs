@@ -13,20 +13,15 @@
 //! element (replicated registers, lanes or warps) store once.
 
 use super::convert::{aligned_load, aligned_store_at, duplicate, first_copy, vector_width};
-use super::{Lowering, View, all, concat, if_else, slice, split_flat, vector_type, when};
+use super::{Lowering, View, all, concat, extract, from_elements, if_else, slice, vector_type, when};
 use crate::{
     build::{At, CmpiPredicate, padding_value, tile_type},
     layout::LinearLayout,
     rewrite::{IrValue, detach},
 };
 use melior::{
-    dialect::{arith, memref, ods, scf},
-    ir::{
-        Block, BlockLike, OperationRef, Region, RegionLike, Type, ValueLike,
-        attribute::DenseI64ArrayAttribute,
-        operation::OperationLike,
-        r#type::MemRefType,
-    },
+    dialect::{arith, memref, ods},
+    ir::{OperationRef, Type, ValueLike, operation::OperationLike, r#type::MemRefType},
 };
 
 /// The uniform facts about one tile access.
@@ -108,68 +103,6 @@ fn indices<'c>(
     access.origin.iter().zip(within).map(|(&o, i)| at.addi(o, i)).collect()
 }
 
-/// The array index of the register whose number is the value `r`: the
-/// slow path walks the registers in a loop, so its code does not grow with
-/// them.
-fn dynamic_indices<'c>(
-    lowering: &Lowering<'c>,
-    at: &At<'c, 'c>,
-    access: &Access<'c>,
-    layout: &LinearLayout,
-    r: IrValue<'c>,
-) -> Option<Vec<IrValue<'c>>> {
-    let mut flat = lowering.thread_offset(layout)?;
-    for (bit, &basis) in layout.register.iter().enumerate() {
-        if basis == 0 {
-            continue;
-        }
-        let shifted = at.add(arith::shrui(r, at.index(bit as i64)?, at.location))?;
-        let set = at.andi(shifted, at.index(1)?)?;
-        flat = at.addi(flat, at.muli(set, at.index(basis as i64)?)?)?;
-    }
-    let within = split_flat(at, &layout.shape, flat)?;
-    access.origin.iter().zip(within).map(|(&o, i)| at.addi(o, i)).collect()
-}
-
-/// The register bits whose basis is zero (copies of lower registers).
-fn duplicates(layout: &LinearLayout) -> i64 {
-    layout.register.iter().enumerate().filter(|(_, b)| **b == 0).fold(0, |m, (i, _)| m | 1 << i)
-}
-
-/// `scf.for %r = 0 to count`, carrying `init` if given; `body` builds an
-/// iteration from the register number and the carried value and returns
-/// the value to carry (ignored without `init`). The loop's result.
-fn each_register<'c>(
-    at: &At<'c, 'c>,
-    count: usize,
-    init: Option<IrValue<'c>>,
-    body: impl FnOnce(&At<'c, 'c>, IrValue<'c>, Option<IrValue<'c>>) -> Option<IrValue<'c>>,
-) -> Option<IrValue<'c>> {
-    let context = at.context;
-    let index = Type::index(context);
-    let mut arguments = vec![(index, at.location)];
-    arguments.extend(init.map(|v| (v.r#type(), at.location)));
-    let region = Region::new();
-    let block = region.append_block(Block::new(&arguments));
-    // SAFETY: the block belongs to `region`, which the loop built below
-    // owns for as long as the kernel lives.
-    let block = unsafe { melior::ir::BlockRef::from_raw(block.to_raw()) };
-    let inner = At { context, location: at.location, block, before: None };
-    let r = detach(block.argument(0).ok()?.into());
-    let carried = match init {
-        Some(_) => Some(detach(block.argument(1).ok()?.into())),
-        None => None,
-    };
-    let next = body(&inner, r, carried);
-    let yielded: Vec<IrValue> = if init.is_some() { vec![next?] } else { vec![] };
-    inner.insert(scf::r#yield(&yielded, at.location));
-    let inits: Vec<IrValue> = init.into_iter().collect();
-    let types: Vec<Type> = inits.iter().map(|v| v.r#type()).collect();
-    let (zero, end, one) = (at.index(0)?, at.index(count as i64)?, at.index(1)?);
-    let op = at.insert(ods::scf::r#for(context, &types, zero, end, one, &inits, region, at.location));
-    if init.is_some() { op.result(0).ok().map(|v| detach(v.into())) } else { Some(zero) }
-}
-
 fn in_bounds<'c>(at: &At<'c, 'c>, index: &[IrValue<'c>], dims: &[IrValue<'c>]) -> Option<IrValue<'c>> {
     let zero = at.index(0)?;
     let mut conditions = Vec::new();
@@ -221,25 +154,16 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
                 nonempty,
                 &[vector],
                 |inner| {
-                    let loaded = each_register(inner, registers, Some(padded), |body, r, acc| {
-                        let index = dynamic_indices(lowering_ref, body, &access, &layout, r)?;
-                        let inside = in_bounds(body, &index, &access.dims)?;
+                    let mut elements = Vec::new();
+                    for r in 0..registers {
+                        let index = indices(lowering_ref, inner, &access, &layout, r)?;
+                        let inside = in_bounds(inner, &index, &access.dims)?;
                         let safe: Vec<IrValue> =
-                            index.iter().map(|&i| body.select(inside, i, zero)).collect::<Option<_>>()?;
-                        let value = body.add(memref::load(view.memref, &safe, body.location))?;
-                        let value = body.select(inside, value, padding)?;
-                        let acc = acc?;
-                        body.add(ods::vector::insert(
-                            body.context,
-                            acc.r#type(),
-                            value,
-                            acc,
-                            &[r],
-                            DenseI64ArrayAttribute::new(body.context, &[i64::MIN]).into(),
-                            body.location,
-                        ))
-                    })?;
-                    Some(vec![loaded])
+                            index.iter().map(|&i| inner.select(inside, i, zero)).collect::<Option<_>>()?;
+                        let value = inner.add(memref::load(view.memref, &safe, inner.location))?;
+                        elements.push(inner.select(inside, value, padding)?);
+                    }
+                    Some(vec![from_elements(inner, &elements)?])
                 },
                 |_| Some(vec![padded]),
             )?;
@@ -283,28 +207,18 @@ pub fn store<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
                 Some(vec![])
             },
             |otherwise| {
-                each_register(otherwise, count, None, |body, r, _| {
-                    let index = dynamic_indices(lowering_ref, body, &access, &layout, r)?;
-                    let mut inside = in_bounds(body, &index, &access.dims)?;
-                    let copies = duplicates(&layout);
-                    if copies != 0 {
-                        let masked = body.andi(r, body.index(copies)?)?;
-                        let first = body.cmpi(CmpiPredicate::Eq, masked, body.index(0)?)?;
-                        inside = body.andi(inside, first)?;
+                for r in 0..count {
+                    if duplicate(&layout, r) {
+                        continue;
                     }
-                    let value = body.add(ods::vector::extract(
-                        body.context,
-                        registers,
-                        &[r],
-                        DenseI64ArrayAttribute::new(body.context, &[i64::MIN]).into(),
-                        body.location,
-                    ))?;
-                    when(body, inside, |inner| {
+                    let index = indices(lowering_ref, otherwise, &access, &layout, r)?;
+                    let inside = in_bounds(otherwise, &index, &access.dims)?;
+                    let value = extract(otherwise, registers, r)?;
+                    when(otherwise, inside, |inner| {
                         inner.insert(memref::store(value, view.memref, &index, inner.location));
                         Some(())
                     })?;
-                    None
-                })?;
+                }
                 Some(vec![])
             },
         )?;

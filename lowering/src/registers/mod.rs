@@ -203,11 +203,6 @@ impl<'c> Lowering<'c> {
         Some(flat)
     }
 
-    /// [`Self::thread_flat`] of a layout already made.
-    pub fn thread_offset(&self, layout: &LinearLayout) -> Option<IrValue<'c>> {
-        self.thread_flat.get(layout).copied()
-    }
-
     /// The tile index (one value a dim) of register `r` of this thread;
     /// [`Self::thread_flat`] of the layout must have been made.
     pub fn element_index(&self, at: &At<'c, 'c>, layout: &LinearLayout, r: usize) -> Option<Vec<IrValue<'c>>> {
