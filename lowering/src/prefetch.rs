@@ -286,7 +286,7 @@ fn prefetch<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Option<()> {
     let ahead = at_start.addi(iv, at_start.muli(step, at_start.index(DISTANCE)?)?)?;
     let mut fresh = Vec::new();
     for (&load, slot) in loads.iter().zip(&slots) {
-        fresh.push(load_at(context, &at_start, load, body, iv.into(), ahead)?);
+        fresh.push(load_at(context, &at_start, load, body, iv, ahead)?);
         let value = load.result(0).ok()?;
         // SAFETY: both values are live; the load's users read the carried
         // tile instead, and the load is erased just below.

@@ -36,11 +36,12 @@ pub fn elementwise<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) ->
     let results: Vec<Type> = op.results().map(|r| registers_type(r.r#type())).collect::<Option<_>>()?;
     let attributes: Vec<(Identifier, Attribute)> = op.attributes().collect();
     let name = op_name(op);
-    if name == "math.exp" && registers_type(op.result(0).ok()?.r#type()).is_some() {
-        if let Some(value) = fast_exp(&at, *operands.first()?) {
-            lowering.map(op.result(0).ok()?.into(), value);
-            return Some(());
-        }
+    if name == "math.exp"
+        && registers_type(op.result(0).ok()?.r#type()).is_some()
+        && let Some(value) = fast_exp(&at, *operands.first()?)
+    {
+        lowering.map(op.result(0).ok()?.into(), value);
+        return Some(());
     }
     let new = at.insert(
         OperationBuilder::new(&name, op.location())
