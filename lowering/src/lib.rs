@@ -20,6 +20,7 @@ pub mod registers;
 pub mod rewrite;
 pub mod safe_division;
 pub mod simplify;
+pub mod sink_loads;
 pub mod specialize;
 pub mod to_gpu;
 pub mod to_linalg;
@@ -37,6 +38,7 @@ pub(crate) const PASSES: &[fn()] = &[
     pass::register::<simplify::Simplify>,
     pass::register::<to_nvgpu::ConvertTileToNvgpu>,
     pass::register::<prefetch::PrefetchLoads>,
+    pass::register::<sink_loads::SinkLoads>,
     pass::register::<layout::assign::AssignLayouts>,
     pass::register::<layout::remove_conversions::RemoveLayoutConversions>,
     pass::register::<registers::ConvertTileToRegisters>,
