@@ -29,12 +29,20 @@
 //! %y = arith.addf %yw, %b1 ...
 //! ```
 //!
+//! Only tiles of at least [`MIN_BYTES`] move: 16 registers a thread or
+//! more even at 1024 threads, where two such tiles live at once press
+//! against the 64 registers a thread has; smaller tiles stay where the
+//! program put them (moving them was not measured to gain anything).
+//!
 //! Caveats: a load never moves past a `tile.store` or an op with regions
-//! (which may store), so it reads what it read before; only register-path
-//! kernels (no `tile.mma`) are changed.
+//! (which may store), so it reads what it read before, nor into a
+//! terminator's or a loop's operands (a prefetched tile stays issued at
+//! the top of its iteration); only register-path kernels (no `tile.mma`)
+//! are changed.
 
 use crate::{
-    layout::assign::register_path,
+    build::tile_type,
+    layout::{assign::register_path, element_bytes},
     pass::{PassInfo, TilePass},
     rewrite::op_name,
 };
@@ -46,6 +54,9 @@ use melior::{
     },
     pass::{ExternalPass, RunExternalPass},
 };
+
+/// The smallest tile that moves.
+pub const MIN_BYTES: i64 = 64 * 1024;
 
 /// The `tile-sink-loads` pass.
 #[derive(Clone, Default)]
@@ -111,6 +122,10 @@ fn only_user<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
 }
 
 fn sink(load: OperationRef) -> Option<()> {
+    let (shape, element) = tile_type(load.result(0).ok()?.r#type())?;
+    if shape.iter().product::<i64>() * element_bytes(element) < MIN_BYTES {
+        return None;
+    }
     let block = load.block()?;
     let mut chain = vec![load];
     let mut user = only_user(load)?;
@@ -118,7 +133,7 @@ fn sink(load: OperationRef) -> Option<()> {
         chain.push(user);
         user = only_user(user)?;
     }
-    if user.block() != Some(block) {
+    if user.block() != Some(block) || user.region_count() > 0 || user.next_in_block().is_none() {
         return None;
     }
     // Nothing between the load and its use may store.

@@ -4,10 +4,14 @@
 //! `tile-to-ptx{chip=sm_90a toolkit=PATH}` lowers every op of the language:
 //!
 //! 1. `tile-specialize` (a kernel's `tile.config`, if any), `tile-simplify`;
-//!    for `sm_90a`, `convert-tile-to-nvgpu` (a TMA +
-//!    wgmma variant of kernels whose mma main loop maps); then
-//!    `convert-tile-to-linalg`, `convert-tile-to-memref`: as on the CPU, so
-//!    padding and masking are the same code;
+//!    for `sm_90a`, `convert-tile-to-nvgpu` (a TMA + wgmma variant of
+//!    kernels whose mma main loop maps); then, for kernels without a
+//!    `tile.mma` (the register path), `tile-prefetch-loads`,
+//!    `tile-sink-loads`, `tile-assign-layouts`,
+//!    `tile-remove-layout-conversions` and `convert-tile-to-registers`:
+//!    their tiles in registers, per-thread code from here on; for the
+//!    others `convert-tile-to-linalg`, `convert-tile-to-memref`: as on the
+//!    CPU, so padding and masking are the same code;
 //! 2. bufferization (tile buffers stay `memref.alloc`s) and
 //!    `tile-expand-copies`;
 //! 3. linalg to parallel loops; `tile-vectorize-copies`: the copies of
@@ -25,10 +29,12 @@
 //! of `$CUDA_HOME`, `/usr/local/cuda` and the `nvidia-cuda-nvcc` Python
 //! package that has it.
 //!
-//! Status (issue #3): f16/bf16 mma main loops run on wgmma with TMA (in
-//! the variant, when the runtime can encode the descriptors); everything
-//! else is SIMT code whose global accesses are coalesced, 16-byte vectors
-//! where the data's alignment allows, else scalars.
+//! Status: kernels without a `tile.mma` keep their tiles in registers
+//! (issue #20); f16/bf16 mma main loops run on wgmma with TMA (in the
+//! variant, when the runtime can encode the descriptors); the rest of an
+//! mma kernel is SIMT code over tiles in shared memory, whose global
+//! accesses are coalesced, 16-byte vectors where the data's alignment
+//! allows, else scalars.
 
 use crate::{
     compile::{self, Error, Result, run_pipeline, select_kernel, signature},

@@ -107,6 +107,15 @@ impl<'c> RunExternalPass<'c> for ConvertTileToRegisters {
         }
         // SAFETY: the pass runs on this function, which outlives the run.
         let kernel = unsafe { OperationRef::from_raw(operation.to_raw()) };
+        if let Some(op) = unlowerable_layout(kernel) {
+            emit_error(
+                op.location(),
+                "convert-tile-to-registers: this tile's layout leaves elements to no thread or has a basis of \
+                 several bits; the register path lowers layouts that hold every element, each basis one bit",
+            );
+            pass.signal_failure();
+            return;
+        }
         if let Err(location) = lower(kernel) {
             emit_error(location, "convert-tile-to-registers: cannot lower this op in registers");
             pass.signal_failure();
@@ -119,6 +128,27 @@ fn has_layouts(kernel: OperationRef) -> bool {
     kernel.walk(WalkOrder::PreOrder, |op| {
         if op.results().any(|r| layout_of_type(r.r#type()).is_some()) {
             found = true;
+            return WalkResult::Interrupt;
+        }
+        WalkResult::Advance
+    });
+    found
+}
+
+/// The first op with a tile result whose layout (written by hand, say)
+/// the lowering cannot take: one that gives some element to no thread
+/// (a load or store would skip it), or a basis of several bits.
+fn unlowerable_layout<'c>(kernel: OperationRef<'c, 'c>) -> Option<OperationRef<'c, 'c>> {
+    let mut found = None;
+    kernel.walk(WalkOrder::PreOrder, |op| {
+        let bad = op.results().any(|r| {
+            tile_type(r.r#type()).is_some()
+                && tile_dialect::layout::Layout::of_type(r.r#type()).is_some()
+                && !layout_of_type(r.r#type()).is_some_and(|(_, l)| l.surjective())
+        });
+        if bad {
+            // SAFETY: an op of the kernel, which outlives the pass run.
+            found = Some(unsafe { OperationRef::from_raw(op.to_raw()) });
             return WalkResult::Interrupt;
         }
         WalkResult::Advance
