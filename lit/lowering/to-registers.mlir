@@ -117,3 +117,35 @@ func.func @iota(%Y: memref<?xi32>) attributes {tile.kernel, tile.block_size = 32
   tile.store %i, %py[%c0] : tensor<256xi32, #tile.blocked<size_per_thread = [4], threads_per_warp = [32], warps_per_block = [1], order = [0]>> -> !tile.partition_view<256xi32>
   return
 }
+
+// -----
+
+#b = #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [1, 32], warps_per_block = [1, 1], order = [1, 0]>
+
+// The element path (a tile past the array's edge, or an unaligned array):
+// a run of registers contiguous along a row shares its index and one
+// unsigned check of the row; the columns of a tile at a constant
+// coordinate inside a static extent are not checked at all, in the load
+// or in the store.
+// CHECK-LABEL: func.func @rows
+// CHECK: } else {
+// CHECK: scf.if
+// CHECK: arith.cmpi ult
+// CHECK-NOT: arith.cmpi
+// CHECK-COUNT-4: memref.load
+// CHECK-NOT: arith.cmpi
+// CHECK: vector.from_elements
+// CHECK: } else {
+// CHECK: arith.cmpi ult
+// CHECK-NOT: arith.cmpi
+// CHECK: memref.store
+// CHECK: return
+func.func @rows(%X: memref<?x128xf32>, %Y: memref<?x128xf32>) attributes {tile.kernel, tile.block_size = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %px = tile.partition_view %X : memref<?x128xf32> -> !tile.partition_view<1x128xf32>
+  %py = tile.partition_view %Y : memref<?x128xf32> -> !tile.partition_view<1x128xf32>
+  %i = tile.block_id x : index
+  %x = tile.load %px[%i, %c0] : !tile.partition_view<1x128xf32> -> tensor<1x128xf32, #b>
+  tile.store %x, %py[%i, %c0] : tensor<1x128xf32, #b> -> !tile.partition_view<1x128xf32>
+  return
+}

@@ -17,7 +17,7 @@ use super::{Lowering, View, all, concat, extract, from_elements, if_else, slice,
 use crate::{
     build::{At, CmpiPredicate, padding_value, tile_type},
     layout::LinearLayout,
-    rewrite::{IrValue, detach},
+    rewrite::{IrValue, constant_index, detach},
 };
 use melior::{
     dialect::{arith, memref, ods},
@@ -30,6 +30,10 @@ struct Access<'c> {
     origin: Vec<IrValue<'c>>,
     /// The array's extents.
     dims: Vec<IrValue<'c>>,
+    /// Per dim, whether an index can fall outside the array: false where
+    /// the tile's coordinate is a constant and the array's extent static
+    /// and the tile lies inside it.
+    checked: Vec<bool>,
     /// Whole tile inside, aligned: the vector path.
     fast: IrValue<'c>,
     width: usize,
@@ -42,16 +46,24 @@ fn access<'c>(at: &At<'c, 'c>, view: &View<'c>, coords: &[IrValue<'c>], layout: 
     let rank = view.tile.len();
     let mut origin = Vec::new();
     let mut dims = Vec::new();
+    let mut checked = Vec::new();
     let mut conditions = Vec::new();
     let zero = at.index(0)?;
     for (d, (&extent, &coord)) in view.tile.iter().zip(coords).enumerate() {
         let dim = at.add(memref::dim(view.memref, at.index(d as i64)?, at.location))?;
         let tile_extent = at.index(extent)?;
         let beyond = at.addi(at.divui(dim, tile_extent)?, at.index(1)?)?;
-        let coord = at.minsi(at.maxsi(coord, at.index(-1)?)?, beyond)?;
-        let first = at.muli(coord, tile_extent)?;
-        conditions.push(at.cmpi(CmpiPredicate::Sge, first, zero)?);
-        conditions.push(at.cmpi(CmpiPredicate::Sle, at.addi(first, tile_extent)?, dim)?);
+        let clamped = at.minsi(at.maxsi(coord, at.index(-1)?)?, beyond)?;
+        let first = at.muli(clamped, tile_extent)?;
+        let inside = match (constant_index(coord), static_extent(memref_type, d)) {
+            (Some(c), Some(n)) => c >= 0 && (c + 1).checked_mul(extent).is_some_and(|end| end <= n),
+            _ => false,
+        };
+        if !inside {
+            conditions.push(at.cmpi(CmpiPredicate::Sge, first, zero)?);
+            conditions.push(at.cmpi(CmpiPredicate::Sle, at.addi(first, tile_extent)?, dim)?);
+        }
+        checked.push(!inside);
         origin.push(first);
         dims.push(dim);
     }
@@ -88,7 +100,17 @@ fn access<'c>(at: &At<'c, 'c>, view: &View<'c>, coords: &[IrValue<'c>], layout: 
             }
         }
     }
-    Some(Access { origin, dims, fast: all(at, &conditions)?, width: width as usize })
+    Some(Access { origin, dims, checked, fast: all(at, &conditions)?, width: width as usize })
+}
+
+/// Extent `d` of a memref type, if static.
+fn static_extent(memref_type: MemRefType, d: usize) -> Option<i64> {
+    let raw = melior::ir::TypeLike::to_raw(&Type::from(memref_type));
+    // SAFETY: `raw` is a live shaped type and `d` is below its rank (one
+    // coordinate a dim).
+    let dynamic = unsafe { mlir_sys::mlirShapedTypeIsDynamicDim(raw, d as isize) };
+    // SAFETY: as above.
+    (!dynamic).then(|| unsafe { mlir_sys::mlirShapedTypeGetDimSize(raw, d as isize) })
 }
 
 /// The array index of register `r`: the tile's origin plus its index.
@@ -103,14 +125,45 @@ fn indices<'c>(
     access.origin.iter().zip(within).map(|(&o, i)| at.addi(o, i)).collect()
 }
 
-fn in_bounds<'c>(at: &At<'c, 'c>, index: &[IrValue<'c>], dims: &[IrValue<'c>]) -> Option<IrValue<'c>> {
-    let zero = at.index(0)?;
-    let mut conditions = Vec::new();
-    for (&i, &n) in index.iter().zip(dims) {
-        conditions.push(at.cmpi(CmpiPredicate::Sge, i, zero)?);
-        conditions.push(at.cmpi(CmpiPredicate::Slt, i, n)?);
+/// Calls `each(r, index, inside)` for every register `r` of the element
+/// path: its array index and whether that lies inside the array (`None`:
+/// it always does). A run of registers contiguous along the innermost dim
+/// shares one index computation and one check of the outer dims; an
+/// unsigned comparison checks both ends of a dim.
+fn for_each_element<'c>(
+    lowering: &Lowering<'c>,
+    at: &At<'c, 'c>,
+    access: &Access<'c>,
+    layout: &LinearLayout,
+    mut each: impl FnMut(usize, Vec<IrValue<'c>>, Option<IrValue<'c>>) -> Option<()>,
+) -> Option<()> {
+    let run = layout.contiguous().max(1);
+    let inner = access.dims.len() - 1;
+    for start in (0..layout.registers()).step_by(run) {
+        let base = indices(lowering, at, access, layout, start)?;
+        let mut outer = Vec::new();
+        for d in (0..inner).filter(|&d| access.checked[d]) {
+            outer.push(at.cmpi(CmpiPredicate::Ult, base[d], access.dims[d])?);
+        }
+        let outer = if outer.is_empty() { None } else { Some(all(at, &outer)?) };
+        for k in 0..run {
+            let mut index = base.clone();
+            if k > 0 {
+                index[inner] = at.addi(base[inner], at.index(k as i64)?)?;
+            }
+            let inside = if access.checked[inner] {
+                let here = at.cmpi(CmpiPredicate::Ult, index[inner], access.dims[inner])?;
+                Some(match outer {
+                    Some(outer) => at.andi(outer, here)?,
+                    None => here,
+                })
+            } else {
+                outer
+            };
+            each(start + k, index, inside)?;
+        }
     }
-    all(at, &conditions)
+    Some(())
 }
 
 pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option<()> {
@@ -155,14 +208,20 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
                 &[vector],
                 |inner| {
                     let mut elements = Vec::new();
-                    for r in 0..registers {
-                        let index = indices(lowering_ref, inner, &access, &layout, r)?;
-                        let inside = in_bounds(inner, &index, &access.dims)?;
-                        let safe: Vec<IrValue> =
-                            index.iter().map(|&i| inner.select(inside, i, zero)).collect::<Option<_>>()?;
+                    for_each_element(lowering_ref, inner, &access, &layout, |_, index, inside| {
+                        let Some(inside) = inside else {
+                            elements.push(inner.add(memref::load(view.memref, &index, inner.location))?);
+                            return Some(());
+                        };
+                        let safe: Vec<IrValue> = index
+                            .iter()
+                            .zip(&access.checked)
+                            .map(|(&i, &checked)| if checked { inner.select(inside, i, zero) } else { Some(i) })
+                            .collect::<Option<_>>()?;
                         let value = inner.add(memref::load(view.memref, &safe, inner.location))?;
                         elements.push(inner.select(inside, value, padding)?);
-                    }
+                        Some(())
+                    })?;
                     Some(vec![from_elements(inner, &elements)?])
                 },
                 |_| Some(vec![padded]),
@@ -207,18 +266,20 @@ pub fn store<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
                 Some(vec![])
             },
             |otherwise| {
-                for r in 0..count {
+                for_each_element(lowering_ref, otherwise, &access, &layout, |r, index, inside| {
                     if duplicate(&layout, r) {
-                        continue;
+                        return Some(());
                     }
-                    let index = indices(lowering_ref, otherwise, &access, &layout, r)?;
-                    let inside = in_bounds(otherwise, &index, &access.dims)?;
                     let value = extract(otherwise, registers, r)?;
-                    when(otherwise, inside, |inner| {
-                        inner.insert(memref::store(value, view.memref, &index, inner.location));
+                    let write = |at: &At<'c, 'c>| {
+                        at.insert(memref::store(value, view.memref, &index, at.location));
                         Some(())
-                    })?;
-                }
+                    };
+                    match inside {
+                        Some(inside) => when(otherwise, inside, write),
+                        None => write(otherwise),
+                    }
+                })?;
                 Some(vec![])
             },
         )?;
