@@ -10,10 +10,12 @@ pub mod build;
 pub mod carry_in_place;
 pub mod compile;
 pub mod cpu;
+pub mod defer_reductions;
 pub mod distribute;
 pub mod expand_copies;
 pub mod gpu;
 pub mod layout;
+pub mod loops;
 pub mod pass;
 pub mod prefetch;
 pub mod registers;
@@ -37,6 +39,7 @@ pub(crate) const PASSES: &[fn()] = &[
     pass::register::<specialize::Specialize>,
     pass::register::<simplify::Simplify>,
     pass::register::<to_nvgpu::ConvertTileToNvgpu>,
+    pass::register::<defer_reductions::DeferReductions>,
     pass::register::<prefetch::PrefetchLoads>,
     pass::register::<sink_loads::SinkLoads>,
     pass::register::<layout::assign::AssignLayouts>,

@@ -40,14 +40,14 @@
 use crate::{
     build::{At, tile_type},
     layout::{assign::register_path, element_bytes},
+    loops::{extend_for, set_yield},
     pass::{PassInfo, TilePass},
     rewrite::{IrValue, detach, emit_error, op_name},
 };
 use melior::{
     Context, ContextRef,
-    dialect::ods,
     ir::{
-        BlockLike, Operation, OperationRef, Region, RegionLike, Type, Value, ValueLike,
+        BlockLike, Operation, OperationRef, RegionLike, Value, ValueLike,
         operation::{OperationLike, OperationMutLike, OperationRefMut, WalkOrder, WalkResult},
     },
     pass::{ExternalPass, RunExternalPass},
@@ -241,81 +241,41 @@ fn prefetch<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Option<()> {
     // The first DISTANCE tiles of each load, before the loop.
     let before = At::before(context, op)?;
     let (lower, step) = (detach(op.operand(0).ok()?), detach(op.operand(2).ok()?));
-    let mut inits: Vec<IrValue> =
-        (3..op.operand_count()).map(|i| op.operand(i).ok().map(detach)).collect::<Option<_>>()?;
-    let carried = inits.len();
+    let carried = op.operand_count() - 3;
+    let mut tiles = Vec::new();
     for &load in &loads {
         for k in 0..DISTANCE {
             let offset = before.muli(step, before.index(k)?)?;
             let iv_k = before.addi(lower, offset)?;
-            inits.push(load_at(context, &before, load, body, iv, iv_k)?);
+            tiles.push(load_at(context, &before, load, body, iv, iv_k)?);
         }
     }
 
-    // A new loop with the old body and the tiles as extra carried values.
-    let region = Region::new();
-    // SAFETY: both regions are live; the body moves into the new region,
-    // which the new loop below owns.
-    unsafe { mlir_sys::mlirRegionTakeBody(region.to_raw(), op.region(0).ok()?.to_raw()) };
-    let block = region.first_block()?;
-    let mut slots = Vec::new();
-    for &load in &loads {
-        let r#type = load.result(0).ok()?.r#type();
-        let mut args = Vec::new();
-        for _ in 0..DISTANCE {
-            args.push(detach(block.add_argument(r#type, load.location())));
-        }
-        slots.push(args);
-    }
-    let result_types: Vec<Type> = inits.iter().map(|v| v.r#type()).collect();
-    let new_loop = before.insert(ods::scf::r#for(
-        context,
-        &result_types,
-        lower,
-        detach(op.operand(1).ok()?),
-        step,
-        &inits,
-        region,
-        op.location(),
-    ));
+    // The tiles become carried values: each iteration loads the tile
+    // DISTANCE ahead, uses the oldest, and passes the others one slot down.
+    let new_loop = extend_for(context, op, &tiles)?;
     let body = new_loop.region(0).ok()?.first_block()?;
     let iv = detach(body.argument(0).ok()?.into());
     let first = body.first_operation()?;
     // SAFETY: the body's first op lives as long as the loop.
     let at_start = At::before(context, unsafe { OperationRef::from_raw(first.to_raw()) })?;
     let ahead = at_start.addi(iv, at_start.muli(step, at_start.index(DISTANCE)?)?)?;
-    let mut fresh = Vec::new();
-    for (&load, slot) in loads.iter().zip(&slots) {
-        fresh.push(load_at(context, &at_start, load, body, iv, ahead)?);
+    let distance = DISTANCE as usize;
+    for (j, &load) in loads.iter().enumerate() {
+        let first_slot = carried + j * distance;
+        let slot = |k: usize| body.argument(1 + first_slot + k).ok().map(|a| detach(a.into()));
+        let fresh = load_at(context, &at_start, load, body, iv, ahead)?;
         let value = load.result(0).ok()?;
         // SAFETY: both values are live; the load's users read the carried
         // tile instead, and the load is erased just below.
         unsafe {
-            mlir_sys::mlirValueReplaceAllUsesOfWith(value.to_raw(), slot[0].to_raw());
+            mlir_sys::mlirValueReplaceAllUsesOfWith(value.to_raw(), slot(0)?.to_raw());
             mlir_sys::mlirOperationDestroy(load.to_raw());
         }
+        for k in 1..distance {
+            set_yield(new_loop, first_slot + k - 1, slot(k)?)?;
+        }
+        set_yield(new_loop, first_slot + distance - 1, fresh)?;
     }
-    // The yield passes each tile one slot down and the fresh one last.
-    let terminator = body.terminator()?;
-    let mut yielded: Vec<IrValue> =
-        (0..terminator.operand_count()).map(|i| terminator.operand(i).ok().map(detach)).collect::<Option<_>>()?;
-    for (slot, new) in slots.iter().zip(fresh) {
-        yielded.extend(slot[1..].iter().copied());
-        yielded.push(new);
-    }
-    let at_end = At::before(context, terminator)?;
-    at_end.insert(melior::dialect::scf::r#yield(&yielded, terminator.location()));
-    // SAFETY: the old yield is replaced by the one just inserted.
-    unsafe { mlir_sys::mlirOperationDestroy(terminator.to_raw()) };
-
-    for i in 0..carried {
-        // SAFETY: the old loop's results move to the new loop's; the old
-        // loop (now without a body) is erased.
-        unsafe {
-            mlir_sys::mlirValueReplaceAllUsesOfWith(op.result(i).ok()?.to_raw(), new_loop.result(i).ok()?.to_raw())
-        };
-    }
-    // SAFETY: no use of the old loop is left.
-    unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
     Some(())
 }

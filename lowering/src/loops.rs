@@ -1,0 +1,79 @@
+//! Rebuilding an `scf.for` with more carried values, for the passes that
+//! carry tiles (`tile-prefetch-loads`, `tile-defer-reductions`).
+
+use crate::{
+    build::At,
+    rewrite::{IrValue, detach},
+};
+use melior::{
+    Context,
+    dialect::ods,
+    ir::{
+        BlockLike, OperationRef, Region, RegionLike, Type, ValueLike,
+        operation::{OperationLike, OperationMutLike, OperationRefMut},
+    },
+};
+
+/// Replaces the `scf.for` `op` by a loop with the same body that also
+/// carries `inits`, after its own carried values; the body passes each new
+/// iteration argument through unchanged until the caller sets its yield
+/// with [`set_yield`]. The old loop's results become the new loop's first
+/// results, and the old loop is erased.
+pub fn extend_for<'c>(
+    context: &'c Context,
+    op: OperationRef<'c, 'c>,
+    inits: &[IrValue<'c>],
+) -> Option<OperationRef<'c, 'c>> {
+    let before = At::before(context, op)?;
+    let mut all_inits: Vec<IrValue> =
+        (3..op.operand_count()).map(|i| op.operand(i).ok().map(detach)).collect::<Option<_>>()?;
+    let carried = all_inits.len();
+    all_inits.extend_from_slice(inits);
+    let region = Region::new();
+    // SAFETY: both regions are live; the body moves into the new region,
+    // which the new loop below owns.
+    unsafe { mlir_sys::mlirRegionTakeBody(region.to_raw(), op.region(0).ok()?.to_raw()) };
+    let block = region.first_block()?;
+    let arguments: Vec<IrValue> =
+        inits.iter().map(|init| detach(block.add_argument(init.r#type(), op.location()))).collect();
+    let result_types: Vec<Type> = all_inits.iter().map(|v| v.r#type()).collect();
+    let new_loop = before.insert(ods::scf::r#for(
+        context,
+        &result_types,
+        detach(op.operand(0).ok()?),
+        detach(op.operand(1).ok()?),
+        detach(op.operand(2).ok()?),
+        &all_inits,
+        region,
+        op.location(),
+    ));
+    let terminator = new_loop.region(0).ok()?.first_block()?.terminator()?;
+    let mut yielded: Vec<IrValue> =
+        (0..terminator.operand_count()).map(|i| terminator.operand(i).ok().map(detach)).collect::<Option<_>>()?;
+    yielded.extend(arguments);
+    At::before(context, terminator)?.insert(melior::dialect::scf::r#yield(&yielded, terminator.location()));
+    // SAFETY: the old yield is replaced by the one just inserted.
+    unsafe { mlir_sys::mlirOperationDestroy(terminator.to_raw()) };
+    for i in 0..carried {
+        // SAFETY: the old loop's results move to the new loop's; the old
+        // loop (now without a body) is erased below.
+        unsafe {
+            mlir_sys::mlirValueReplaceAllUsesOfWith(op.result(i).ok()?.to_raw(), new_loop.result(i).ok()?.to_raw())
+        };
+    }
+    // SAFETY: no use of the old loop is left.
+    unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
+    Some(new_loop)
+}
+
+/// Makes the loop's body yield `value` for carried value `index`.
+pub fn set_yield<'c>(r#loop: OperationRef<'c, 'c>, index: usize, value: IrValue<'c>) -> Option<()> {
+    let terminator = r#loop.region(0).ok()?.first_block()?.terminator()?;
+    if index >= terminator.operand_count() {
+        return None;
+    }
+    // SAFETY: the terminator is live and `index` is one of its operands.
+    let mut terminator = unsafe { OperationRefMut::from_raw(terminator.to_raw()) };
+    terminator.set_operand(index, value);
+    Some(())
+}
