@@ -14,6 +14,11 @@ pub struct KernelInfo {
     pub block: [u32; 3],
     /// Dynamic shared memory in bytes.
     pub shared_memory: u32,
+    /// Blocks of the cluster each program block runs as (1: none): the
+    /// runtime launches this many times the program's grid along `x`, in
+    /// clusters of this many blocks.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub cluster: u32,
     /// Specialised versions of the kernel, best first. A launch takes the
     /// first whose requirements the arguments meet (every TMA descriptor
     /// can be encoded), else the kernel itself, which takes any arguments.

@@ -38,9 +38,11 @@ void TileDialect::registerAttributes() {
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// A warp's lanes and the most warps of a block, as log2.
+/// A warp's lanes, the most warps of a tile block (a cluster of up to 8
+/// blocks of up to 32 warps each) and of a CUDA block, as log2.
 constexpr int64_t kLog2WarpSize = 5;
-constexpr int64_t kLog2MaxWarps = 5;
+constexpr int64_t kLog2MaxWarps = 8;
+constexpr int64_t kLog2MaxBlockWarps = 5;
 /// The most register bases of a linear layout (2^20 registers' worth of
 /// elements, the largest tile).
 constexpr int64_t kMaxRegisterBases = 20;
@@ -131,7 +133,7 @@ bool checkBlocked(llvm::raw_ostream &why, ArrayRef<int64_t> sizePerThread,
   }
   if (int64_t log2 = log2Product(warpsPerBlock); log2 > kLog2MaxWarps) {
     why << "warps_per_block multiplies to " << powerText(log2)
-        << "; a block has at most 32 warps";
+        << "; a tile block has at most 256 warps (a cluster of 8 blocks of 32)";
     return false;
   }
   llvm::SmallBitVector seen(rank);
@@ -214,7 +216,7 @@ bool checkLinear(llvm::raw_ostream &why, int64_t rank,
   int64_t warps = warpBases.size() / rank;
   if (warps > kLog2MaxWarps) {
     why << "warp has " << warps
-        << " bases; a block has at most 32 warps (5 bases)";
+        << " bases; a tile block has at most 256 warps (8 bases)";
     return false;
   }
   int64_t registers = registerBases.size() / rank;
@@ -237,7 +239,7 @@ bool checkWgmma(llvm::raw_ostream &why, ArrayRef<int64_t> warpsPerBlock,
     return false;
   // Whole warpgroups of 4 warps, at most 32 warps.
   int64_t log2 = log2Product(warpsPerBlock);
-  if (log2 < 2 || log2 > kLog2MaxWarps) {
+  if (log2 < 2 || log2 > kLog2MaxBlockWarps) {
     why << "warps_per_block multiplies to " << powerText(log2)
         << "; a wgmma layout takes whole warpgroups (a multiple of 4 warps), "
            "at most 32 warps";

@@ -909,6 +909,17 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                              << attrs::kMaxCluster;
     return success();
   }
+  if (name == attrs::kCluster) {
+    // Written by tile-assign-layouts: each program block runs as a cluster
+    // of this many blocks.
+    std::optional<int64_t> blocks = intValue(attr.getValue());
+    if (!blocks || *blocks < 2 || *blocks > attrs::kMaxCluster ||
+        !isa<FunctionOpInterface>(op))
+      return op->emitError() << "'" << name
+                             << "' is an integer from 2 to "
+                             << attrs::kMaxCluster << " on a kernel";
+    return success();
+  }
   if (name == attrs::kDistributed) {
     // Written by convert-tile-to-nvgpu on the stores of its epilogue: each
     // thread stores its own registers, so tile-distribute leaves them be.

@@ -40,6 +40,10 @@ pub const DISTRIBUTED: &str = "tile.distributed";
 /// Written by `convert-tile-to-registers`: the kernel's code is per thread
 /// already, its tiles in registers (`tile-distribute` leaves it be).
 pub const REGISTERS: &str = "tile.registers";
+/// Written by `tile-assign-layouts`: each program block runs as a cluster
+/// of this many blocks of `tile.block_size` threads, which the layouts'
+/// warps span.
+pub const CLUSTER: &str = "tile.cluster";
 /// Argument attribute written by `convert-tile-to-nvgpu`: the `!llvm.ptr`
 /// is a TMA descriptor, `{arg, box, swizzle}`.
 pub const TMA: &str = "tile.tma";
@@ -73,7 +77,7 @@ pub const MAX_TILE_BYTES: i64 = 227 * 1024;
 
 /// Every attribute the dialect owns, as the reference lists them; the
 /// verifier rejects any other `tile.` attribute.
-pub static ATTRS: [Attr; 12] = [
+pub static ATTRS: [Attr; 13] = [
     Attr {
         name: KERNEL,
         on: "`func.func`",
@@ -156,6 +160,15 @@ pub static ATTRS: [Attr; 12] = [
         by: "`convert-tile-to-registers`",
         value: Form::Unit,
         doc: "The kernel's tiles are in registers and its code is per thread: `tile-distribute` leaves it as it is.",
+    },
+    Attr {
+        name: CLUSTER,
+        on: "kernel",
+        by: "`tile-assign-layouts`",
+        value: Form::Integer { min: 2, max: MAX_CLUSTER },
+        doc: "Each program block runs as a cluster of this many blocks of `tile.block_size` threads: the layouts' \
+              warps span the cluster, `tile.block_id x` is the cluster's, and exchanges between warps go through \
+              distributed shared memory.",
     },
     Attr {
         name: TMA,
@@ -354,8 +367,10 @@ pub mod knob {
         min: 1,
         max: Some(MAX_CLUSTER),
         default: Some(1),
-        doc: "Blocks per cluster: 2, the one size implemented, pairs the blocks of a persistent kernel with a \
-              producer warpgroup and multicasts B to both. Maximum: a portable cluster's size.",
+        doc: "Blocks per cluster. With a `tile.mma`: 2, the one size implemented, pairs the blocks of a persistent \
+              kernel with a producer warpgroup and multicasts B to both. Without: the blocks a tile block runs as \
+              (down to a power of two; `tile.cluster`), which the compiler otherwise chooses from the tiles. \
+              Maximum: a portable cluster's size.",
     };
     /// `warp_specialize`: a producer warpgroup.
     pub const WARP_SPECIALIZE: Knob = Knob {

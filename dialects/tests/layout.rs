@@ -131,7 +131,7 @@ fn invalid_parameters_give_none() {
         Layout::Linear { register: vec![], lane: vec![], warp: vec![] },
         Layout::Linear { register: vec![vec![1]], lane: lane(), warp: vec![] },
         Layout::Linear { register: vec![], lane: lane()[..4].to_vec(), warp: vec![] },
-        Layout::Linear { register: vec![], lane: lane(), warp: vec![vec![0, 0]; 6] },
+        Layout::Linear { register: vec![], lane: lane(), warp: vec![vec![0, 0]; 9] },
         Layout::Linear { register: vec![vec![0, 1]; 21], lane: lane(), warp: vec![] },
         Layout::Linear { register: vec![vec![0, -1]], lane: lane(), warp: vec![] },
         Layout::Linear { register: vec![], lane: vec![vec![0, 0, 0, 1]; 5], warp: vec![] },

@@ -41,16 +41,22 @@ func.func @elementwise(%X: memref<?xf32>, %Y: memref<?xf32>, %s: f32) attributes
 
 // A row reduction: within the thread, a butterfly of five shuffles across
 // the lanes, one shared-memory exchange across the two warps (a barrier
-// between its writes and reads, none before: it is not in a loop); the
-// broadcast back stays in registers.
+// between its writes and reads, none before: it is not in a loop): lane 0
+// of each warp writes its partial, each lane reads one (lane 1 the other
+// warp's) and one more shuffle folds them; the broadcast back stays in
+// registers.
 // CHECK-LABEL: func.func @row
-// CHECK: %[[SCRATCH:.*]] = memref.alloc() : memref<64xf32>
+// CHECK: %[[SCRATCH:.*]] = memref.alloc() : memref<2xf32>
 // CHECK: arith.maximumf
 // CHECK-COUNT-5: gpu.shuffle xor
+// CHECK: scf.if
 // CHECK: memref.store %{{.*}}, %[[SCRATCH]]
-// CHECK-NEXT: gpu.barrier
+// CHECK: gpu.barrier
+// CHECK-NOT: memref.load
 // CHECK: memref.load %[[SCRATCH]]
-// CHECK: memref.load %[[SCRATCH]]
+// CHECK-NOT: memref.load
+// CHECK: gpu.shuffle xor
+// CHECK-NOT: gpu.shuffle
 // CHECK: vector.shuffle %{{.*}}, %{{.*}} [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0] : vector<1xf32>, vector<1xf32>
 // CHECK: arith.subf %{{.*}}, %{{.*}} : vector<16xf32>
 // CHECK-NOT: gpu.barrier

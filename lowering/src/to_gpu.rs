@@ -287,10 +287,20 @@ fn kernel_to_gpu<'c>(
         "nvvm.minctasm",
         "nvvm.cluster_dim",
         tile_dialect::attrs::SPLIT_K,
+        tile_dialect::attrs::CLUSTER,
     ] {
         if let Ok(value) = kernel.attribute(key) {
             carried.push((Identifier::new(context, key), value));
         }
+    }
+    // A tile block that runs as a cluster (the register path's
+    // `tile.cluster`): the blocks of the cluster along `x`.
+    let cluster = crate::registers::cluster::blocks(kernel);
+    if cluster > 1 && !kernel.has_attribute("nvvm.cluster_dim") {
+        carried.push((
+            Identifier::new(context, "nvvm.cluster_dim"),
+            Attribute::parse(context, &format!("array<i32: {cluster}, 1, 1>"))?,
+        ));
     }
     let region = Region::new();
     // SAFETY: both regions are alive; the kernel's body moves into the new

@@ -405,7 +405,9 @@ impl Cuda {
             }
         }
         let (entry, block, shared_memory, descriptors, persistent, cluster, split_k) =
-            chosen.unwrap_or((name, info.block, info.shared_memory, Vec::new(), false, 1, 1));
+            // The kernel itself: a program block that runs as a cluster is
+            // launched as the split-K variants are, `cluster` blocks each.
+            chosen.unwrap_or((name, info.block, info.shared_memory, Vec::new(), false, info.cluster.max(1), info.cluster.max(1)));
         let refuse = |reason: String| Ok(Err(CannotLaunch { entry: entry.to_string(), reason }));
         let function = self.function(bundle, entry)?;
         // What the driver would refuse at the launch, asked first: a
@@ -479,7 +481,8 @@ impl Cuda {
                 None => return refuse("no block fits on a multiprocessor".into()),
             }
         } else if split_k > 1 && cluster == split_k {
-            // Each program block runs as a cluster of `split_k` blocks.
+            // Each program block runs as a cluster of `split_k` blocks (a
+            // split-K variant, or a kernel whose tile block spans a cluster).
             match split_grid(gx, split_k) {
                 Some(blocks) => launched = blocks,
                 None => {

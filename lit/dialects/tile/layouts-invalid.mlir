@@ -48,9 +48,9 @@ func.func @f(%t: tensor<4x1024xf32, #tile.blocked<size_per_thread = [1, 8], thre
 
 // -----
 
-// blocked: at most 32 warps
-// expected-error @+1 {{warps_per_block multiplies to 64; a block has at most 32 warps}}
-func.func @f(%t: tensor<4x1024xf32, #tile.blocked<size_per_thread = [1, 8], threads_per_warp = [1, 32], warps_per_block = [2, 32], order = [1, 0]>>) {
+// blocked: at most 256 warps (a cluster of 8 blocks)
+// expected-error @+1 {{warps_per_block multiplies to 512; a tile block has at most 256 warps (a cluster of 8 blocks of 32)}}
+func.func @f(%t: tensor<4x1024xf32, #tile.blocked<size_per_thread = [1, 8], threads_per_warp = [1, 32], warps_per_block = [4, 128], order = [1, 0]>>) {
   return
 }
 
@@ -141,9 +141,9 @@ func.func @f(%t: tensor<4x64xf32, #tile.linear<register = [], lane = [[0, 4], [0
 
 // -----
 
-// linear: at most 5 warp bases
-// expected-error @+1 {{warp has 6 bases; a block has at most 32 warps (5 bases)}}
-func.func @f(%t: tensor<4x64xf32, #tile.linear<register = [], lane = [[0, 4], [0, 8], [0, 16], [1, 0], [2, 0]], warp = [[0, 0], [0, 0], [0, 0], [0, 0], [0, 0], [0, 0]]>>) {
+// linear: at most 8 warp bases
+// expected-error @+1 {{warp has 9 bases; a tile block has at most 256 warps (8 bases)}}
+func.func @f(%t: tensor<4x64xf32, #tile.linear<register = [], lane = [[0, 4], [0, 8], [0, 16], [1, 0], [2, 0]], warp = [[0, 0], [0, 0], [0, 0], [0, 0], [0, 0], [0, 0], [0, 0], [0, 0], [0, 0]]>>) {
   return
 }
 

@@ -215,7 +215,8 @@ pub fn compile(context: &Context, mut module: Module, kernel: Option<&str>, chip
             Error::Gpu(format!("kernel @{} has no launch shape after convert-tile-to-gpu", signature.name))
         })?;
         let variants = variants(&module, &signature.name)?;
-        kernels.push(KernelInfo { signature, block, shared_memory, variants });
+        let cluster = program_cluster(&module, &signature.name);
+        kernels.push(KernelInfo { signature, block, shared_memory, cluster, variants });
     }
     let rest: Vec<String> = STAGES
         .iter()
@@ -297,6 +298,23 @@ fn variants(module: &Module, name: &str) -> Result<Vec<Variant>> {
         variants.push(Variant { name: variant, block, shared_memory, tma, persistent, cluster, split_k });
     }
     Ok(variants)
+}
+
+/// The blocks of the cluster each program block of kernel `name` runs as
+/// (its `tile.cluster`, which `convert-tile-to-gpu` keeps), or 1.
+fn program_cluster(module: &Module, name: &str) -> u32 {
+    let mut found = 1;
+    module.as_operation().walk(WalkOrder::PreOrder, |op| {
+        let is_it = op.name().as_string_ref().as_str() == Ok("gpu.func")
+            && op.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|s| s.value() == name)
+                == Some(true);
+        if is_it {
+            found = crate::registers::cluster::blocks(op) as u32;
+            return WalkResult::Interrupt;
+        }
+        WalkResult::Advance
+    });
+    found
 }
 
 /// Block size and shared memory that `convert-tile-to-gpu` chose.

@@ -29,9 +29,11 @@
 //! ```
 //!
 //! Warps: a thread should hold about 64 bytes of the largest tile (four
-//! 16-byte vectors), between one warp and 32 (1024 threads), so small
-//! tiles make small blocks (many resident) and a row of 32768 spreads over
-//! the whole block.
+//! 16-byte vectors), from one warp to 32 (1024 threads) in one block, so
+//! small tiles make small blocks (many resident) and a row of 32768 spreads
+//! over the whole block. With a `num_ctas = N` hint the tile block runs as
+//! a cluster of N blocks (`tile.cluster`): the layouts' warps span the
+//! cluster, each block holding 1/N of every tile.
 //!
 //! Caveats: kernels with a `tile.mma` stay on the general path (the
 //! tensor-core rebuild brings them here), as do kernels with loop-carried
@@ -154,10 +156,29 @@ fn layout_of_any(op: OperationRef) -> bool {
     op.results().any(|r| layout_of(r.into()).is_some())
 }
 
-/// Warps for a kernel whose largest tile has `bytes` bytes.
-pub fn warps_for(bytes: i64) -> i64 {
-    let threads = (bytes / 64).clamp(32, 1024);
-    (1i64 << (63 - threads.leading_zeros())) / 32
+/// The warps of a tile block, for a kernel whose largest tile has `bytes`
+/// bytes: about 64 bytes of that tile a thread, from one warp to 1024
+/// threads, in one block. (A cluster of blocks, which the `num_ctas` hint
+/// asks for, measured slower on every row of the suite: BENCHMARKS.md,
+/// session 12.)
+pub fn warps_for(bytes: i64) -> (i64, i64) {
+    (threads_for(bytes, tile_dialect::attrs::MAX_BLOCK_SIZE) / super::linear::WARP, 1)
+}
+
+/// [`warps_for`] in a cluster of `blocks` blocks (the `num_ctas` hint,
+/// down to a power of two): the same threads, spread over the cluster,
+/// from one warp to 1024 threads a block.
+pub fn warps_in_cluster(bytes: i64, blocks: i64) -> (i64, i64) {
+    let blocks = 1i64 << (63 - blocks.clamp(1, tile_dialect::attrs::MAX_CLUSTER).leading_zeros());
+    let most = tile_dialect::attrs::MAX_BLOCK_SIZE * blocks;
+    let per_block = (threads_for(bytes, most) / blocks).max(super::linear::WARP);
+    (per_block * blocks / super::linear::WARP, blocks)
+}
+
+/// About 64 bytes of a tile of `bytes` a thread, as a power of two from 32
+/// to `most`.
+fn threads_for(bytes: i64, most: i64) -> i64 {
+    1i64 << (63 - (bytes / 64).clamp(32, most).leading_zeros())
 }
 
 type Key = usize;
@@ -179,7 +200,10 @@ impl Assigned {
 }
 
 struct Assignment<'c> {
+    /// Warps of the tile block, across its cluster.
     warps: i64,
+    /// Blocks of the cluster (1: none).
+    cluster: i64,
     values: HashMap<Key, Assigned>,
     order: Vec<IrValue<'c>>,
     ops: Vec<OperationRef<'c, 'c>>,
@@ -436,7 +460,11 @@ fn assign(kernel: OperationRef) -> Option<()> {
             }
         }
     }
-    let mut state = Assignment { warps: warps_for(bytes), values: HashMap::new(), order, ops, ties, changed: true };
+    let (warps, cluster) = match crate::to_nvgpu::hint(kernel, tile_dialect::attrs::knob::NUM_CTAS.key) {
+        Some(blocks) => warps_in_cluster(bytes, blocks),
+        None => warps_for(bytes),
+    };
+    let mut state = Assignment { warps, cluster, values: HashMap::new(), order, ops, ties, changed: true };
 
     while state.values.len() < state.order.len() {
         state.changed = true;
@@ -518,11 +546,15 @@ fn materialize<'c>(
             op.set_operand(index, converted);
         }
     }
-    let threads = state.warps * super::linear::WARP;
-    // SAFETY: the kernel is the op the pass runs on; only its attribute changes.
+    let cluster = state.cluster;
+    let threads = state.warps * super::linear::WARP / cluster;
+    // SAFETY: the kernel is the op the pass runs on; only its attributes change.
     let mut kernel = unsafe { OperationRefMut::from_raw(kernel.to_raw()) };
     let i64_type = Type::parse(context, "i64")?;
     kernel.set_attribute(tile_dialect::attrs::BLOCK_SIZE, Attribute::from(IntegerAttribute::new(i64_type, threads)));
+    if cluster > 1 {
+        kernel.set_attribute(tile_dialect::attrs::CLUSTER, Attribute::from(IntegerAttribute::new(i64_type, cluster)));
+    }
     Some(())
 }
 

@@ -126,7 +126,11 @@ fn write<'c>(
             }
             let index = at.addi(thread, at.index(layout.register_index(first) as i64)?)?;
             let chunk = slice(at, registers, first, width)?;
-            at.insert(aligned_store(at, chunk, buffer, index, width * bytes(element))?);
+            if lowering.cluster > 1 {
+                lowering.exchange_store(at, chunk, buffer, index)?;
+            } else {
+                at.insert(aligned_store(at, chunk, buffer, index, width * bytes(element))?);
+            }
         }
         Some(())
     };

@@ -47,6 +47,7 @@
 //! every layout `tile-assign-layouts` makes is; shared-memory exchanges are
 //! not swizzled (bank conflicts on transposes).
 
+pub mod cluster;
 pub mod compute;
 pub mod convert;
 pub mod memory;
@@ -91,9 +92,12 @@ impl TilePass for ConvertTileToRegisters {
             DialectHandle::scf(),
             DialectHandle::arith(),
             DialectHandle::memref(),
-            // SAFETY: the handle is a static of MLIR's C API (melior has no
-            // constructor for the vector dialect's).
+            DialectHandle::llvm(),
+            // SAFETY: the handles are statics of MLIR's C API (melior has no
+            // constructor for the vector and NVVM dialects').
             unsafe { DialectHandle::from_raw(mlir_sys::mlirGetDialectHandle__vector__()) },
+            // SAFETY: as above.
+            unsafe { DialectHandle::from_raw(mlir_sys::mlirGetDialectHandle__nvvm__()) },
         ]
     }
 }
@@ -177,7 +181,10 @@ pub struct Lowering<'c> {
     /// Builds at the start of the kernel (what every op may use).
     pub entry: At<'c, 'c>,
     pub lane: IrValue<'c>,
+    /// The warp within the tile block (across the cluster, if any).
     pub warp: IrValue<'c>,
+    /// Blocks of the cluster the tile block runs as (1: none).
+    pub cluster: i64,
     values: HashMap<Key, IrValue<'c>>,
     layouts: HashMap<Key, LinearLayout>,
     views: HashMap<Key, View<'c>>,
@@ -248,9 +255,28 @@ impl<'c> Lowering<'c> {
         self.entry.add(memref::alloc(self.context, r#type, &[], &[], None, self.entry.location))
     }
 
-    /// `gpu.barrier` before `at`.
+    /// `gpu.barrier` before `at` (a cluster barrier in a cluster).
     pub fn barrier(&self, at: &At<'c, 'c>) -> Option<()> {
+        if self.cluster > 1 {
+            return cluster::barrier(at);
+        }
         at.insert(melior::dialect::ods::gpu::barrier(self.context, at.location));
+        Some(())
+    }
+
+    /// A write of an exchange between warps: `value` at `index` of the
+    /// scratch buffer, in every block of the cluster if there is one.
+    pub fn exchange_store(
+        &self,
+        at: &At<'c, 'c>,
+        value: IrValue<'c>,
+        buffer: IrValue<'c>,
+        index: IrValue<'c>,
+    ) -> Option<()> {
+        if self.cluster > 1 {
+            return cluster::store_everywhere(at, value, buffer, index, self.cluster);
+        }
+        at.insert(memref::store(value, buffer, &[index], at.location));
         Some(())
     }
 }
@@ -451,12 +477,20 @@ fn lower_kernel<'c>(kernel: OperationRef<'c, 'c>) -> Option<Result<(), Operation
     let thread = entry.gpu(GpuQuery::ThreadId)?;
     let warp_size = entry.index(32)?;
     let lane = entry.remui(thread, warp_size)?;
-    let warp = entry.divui(thread, warp_size)?;
+    let mut warp = entry.divui(thread, warp_size)?;
+    let blocks = cluster::blocks(kernel);
+    if blocks > 1 {
+        let rank = cluster::program_grid(&entry, kernel, blocks)?;
+        let block_warps = crate::to_gpu::block_size(kernel) / 32;
+        warp = entry.addi(warp, entry.muli(rank, entry.index(block_warps)?)?)?;
+        cluster::barrier(&entry)?;
+    }
     let mut lowering = Lowering {
         context,
         entry,
         lane,
         warp,
+        cluster: blocks,
         values: HashMap::new(),
         layouts: HashMap::new(),
         views: HashMap::new(),

@@ -11,9 +11,9 @@
 //! result is in the slice layout: its registers are the kept register
 //! bases, its reduced lanes and warps copies.
 
-use super::{Lowering, extract, from_elements, in_loop};
+use super::{Lowering, extract, from_elements, in_loop, when};
 use crate::{
-    build::{At, combine, element_of, reduce_kind},
+    build::{At, CmpiPredicate, combine, element_of, reduce_kind},
     layout::LinearLayout,
     rewrite::{IrValue, detach},
 };
@@ -79,36 +79,7 @@ pub fn reduce<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Opti
     // Across warps.
     let warp_bits = along(&layout.warp, &projected.warp);
     if !warp_bits.is_empty() {
-        let warps = layout.warps();
-        let slots = partials.len() as i64 * warps * 32;
-        let buffer = lowering.scratch(slots, element)?;
-        if in_loop(op) {
-            lowering.barrier(&at)?;
-        }
-        let slot = |at: &At<'c, 'c>, k: usize, warp: IrValue<'c>| -> Option<IrValue<'c>> {
-            let row = at.addi(at.index(k as i64 * warps)?, warp)?;
-            at.addi(at.muli(row, at.index(32)?)?, lowering.lane)
-        };
-        for (k, partial) in partials.iter().enumerate() {
-            let index = slot(&at, k, lowering.warp)?;
-            at.insert(melior::dialect::memref::store(*partial, buffer, &[index], at.location));
-        }
-        lowering.barrier(&at)?;
-        let mask = warp_bits.iter().fold(0i64, |m, &b| m | 1 << b);
-        let others = at.andi(lowering.warp, at.index(!mask & (warps - 1))?)?;
-        for (k, partial) in partials.iter_mut().enumerate() {
-            let mut acc = None;
-            for z in 0..1usize << warp_bits.len() {
-                let warp = at.addi(others, at.index(scatter(&warp_bits, z) as i64)?)?;
-                let index = slot(&at, k, warp)?;
-                let value = at.add(melior::dialect::memref::load(buffer, &[index], at.location))?;
-                acc = Some(match acc {
-                    None => value,
-                    Some(a) => fold(&at, a, value)?,
-                });
-            }
-            *partial = acc?;
-        }
+        across_warps(lowering, &at, &layout, &projected, &warp_bits, &mut partials, element, &fold)?;
     }
 
     let value = from_elements(&at, &partials)?;
@@ -118,6 +89,99 @@ pub fn reduce<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Opti
         return None;
     }
     lowering.map(result.into(), value);
+    Some(())
+}
+
+/// The partials of the warps that differ only in the reduced warp bits
+/// `warp_bits` folded, through shared memory: after the lane butterfly the
+/// lanes along the reduced dim (and copies) hold the same partials, so the
+/// first of each such group writes them; a barrier; then the fold. Where
+/// no lane holds a partial of its own (a row reduced by whole warps), the
+/// lanes share the reads, lane `l` folding the partials of warps `l`,
+/// `l + 32`, ... and a butterfly of shuffles the rest, rather than every
+/// thread reading every warp's. Every thread, warp and block of a cluster
+/// folds in the same order, so all copies of a result are the same value.
+#[allow(clippy::too_many_arguments)]
+fn across_warps<'c>(
+    lowering: &mut Lowering<'c>,
+    at: &At<'c, 'c>,
+    layout: &LinearLayout,
+    projected: &LinearLayout,
+    warp_bits: &[usize],
+    partials: &mut [IrValue<'c>],
+    element: Type<'c>,
+    fold: &dyn Fn(&At<'c, 'c>, IrValue<'c>, IrValue<'c>) -> Option<IrValue<'c>>,
+) -> Option<()> {
+    let warps = layout.warps();
+    // Lane bits that index different partials; the others are along the
+    // reduced dim or copies.
+    let kept_lanes =
+        (0..layout.lane.len()).filter(|&i| layout.lane[i] != 0 && projected.lane[i] != 0).fold(0i64, |m, i| m | 1 << i);
+    let shared_reads = kept_lanes == 0;
+    let lanes_per_warp = if shared_reads { 1 } else { 32 };
+    let slots = partials.len() as i64 * warps * lanes_per_warp;
+    let buffer = lowering.scratch(slots, element)?;
+    let own_lane = at.andi(lowering.lane, at.index(kept_lanes)?)?;
+    let slot = |at: &At<'c, 'c>, k: usize, warp: IrValue<'c>| -> Option<IrValue<'c>> {
+        let row = at.addi(at.index(k as i64 * warps)?, warp)?;
+        if shared_reads { Some(row) } else { at.addi(at.muli(row, at.index(32)?)?, own_lane) }
+    };
+    if in_loop(at.before?) {
+        lowering.barrier(at)?;
+    }
+    let writer = at.cmpi(CmpiPredicate::Eq, at.andi(lowering.lane, at.index(31 & !kept_lanes)?)?, at.index(0)?)?;
+    when(at, writer, |inner| {
+        for (k, partial) in partials.iter().enumerate() {
+            let index = slot(inner, k, lowering.warp)?;
+            lowering.exchange_store(inner, *partial, buffer, index)?;
+        }
+        Some(())
+    })?;
+    lowering.barrier(at)?;
+    let mask = warp_bits.iter().fold(0i64, |m, &b| m | 1 << b);
+    let others = at.andi(lowering.warp, at.index(!mask & (warps - 1))?)?;
+    // The warp whose reduced bits are the bits of `z`.
+    let warp_of = |at: &At<'c, 'c>, z: IrValue<'c>| -> Option<IrValue<'c>> {
+        let mut warp = others;
+        for (t, &bit) in warp_bits.iter().enumerate() {
+            let one = at.andi(at.add(arith::shrui(z, at.index(t as i64)?, at.location))?, at.index(1)?)?;
+            warp = at.addi(warp, at.muli(one, at.index(1 << bit)?)?)?;
+        }
+        Some(warp)
+    };
+    let reduced_warps = 1usize << warp_bits.len();
+    for (k, partial) in partials.iter_mut().enumerate() {
+        let mut acc = None;
+        if shared_reads {
+            let spread = reduced_warps.min(32);
+            let first = at.remui(lowering.lane, at.index(spread as i64)?)?;
+            for j in 0..reduced_warps.div_ceil(32) {
+                let z = at.addi(first, at.index(32 * j as i64)?)?;
+                let index = slot(at, k, warp_of(at, z)?)?;
+                let value = at.add(melior::dialect::memref::load(buffer, &[index], at.location))?;
+                acc = Some(match acc {
+                    None => value,
+                    Some(a) => fold(at, a, value)?,
+                });
+            }
+            let mut value = acc?;
+            for t in 0..spread.trailing_zeros() {
+                let other = shuffle_xor(at, value, 1 << t)?;
+                value = fold(at, value, other)?;
+            }
+            *partial = value;
+        } else {
+            for z in 0..reduced_warps {
+                let index = slot(at, k, warp_of(at, at.index(z as i64)?)?)?;
+                let value = at.add(melior::dialect::memref::load(buffer, &[index], at.location))?;
+                acc = Some(match acc {
+                    None => value,
+                    Some(a) => fold(at, a, value)?,
+                });
+            }
+            *partial = acc?;
+        }
+    }
     Some(())
 }
 
