@@ -43,6 +43,13 @@ pub fn elementwise<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) ->
         lowering.map(op.result(0).ok()?.into(), value);
         return Some(());
     }
+    if name == "arith.divf"
+        && let [x, y] = operands[..]
+        && let Some(value) = fast_divide(&at, x, y)
+    {
+        lowering.map(op.result(0).ok()?.into(), value);
+        return Some(());
+    }
     let new = at.insert(
         OperationBuilder::new(&name, op.location())
             .add_operands(&operands)
@@ -73,6 +80,98 @@ fn fast_exp<'c>(at: &At<'c, 'c>, x: IrValue<'c>) -> Option<IrValue<'c>> {
     let log2e = at.add(ods::vector::broadcast(at.context, x.r#type(), log2e, at.location))?;
     let scaled = at.add(arith::mulf(x, log2e, at.location))?;
     at.add(ods::math::exp_2(at.context, scaled, at.location))
+}
+
+/// `x / y` of f32 registers without the correctly rounded `div.rn.f32`
+/// (a subroutine of about ten instructions with a branch, which in a
+/// softmax or a norm costs more time than the memory traffic), as tile
+/// compilers divide by default:
+///
+/// * by a uniform divisor (a broadcast: a row's sum), `x * (1 / y)` with
+///   the reciprocal correctly rounded once (within 1.5 ulp of the rounded
+///   quotient), where that reciprocal is a normal number; else, as
+/// * element by element, the hardware's `div.full.f32` (a reciprocal and
+///   a multiply, scaled to keep the whole range; within 2 ulp).
+///
+/// Other element types keep `arith.divf`.
+fn fast_divide<'c>(at: &At<'c, 'c>, x: IrValue<'c>, y: IrValue<'c>) -> Option<IrValue<'c>> {
+    let f32_type = Type::float32(at.context);
+    if crate::build::element_of(x.r#type())? != f32_type {
+        return None;
+    }
+    let Some(divisor) = uniform(at, y) else { return full_range_divide(at, x, y) };
+    let one = at.add(arith::constant(at.context, Attribute::parse(at.context, "1.0 : f32")?, at.location))?;
+    let reciprocal = at.add(arith::divf(one, divisor, at.location))?;
+    // Normal: at least 2^-126 in magnitude and finite.
+    let magnitude = at.add(ods::math::absf(at.context, reciprocal, at.location))?;
+    let smallest =
+        at.add(arith::constant(at.context, Attribute::parse(at.context, "1.17549435e-38 : f32")?, at.location))?;
+    let largest =
+        at.add(arith::constant(at.context, Attribute::parse(at.context, "3.40282347e+38 : f32")?, at.location))?;
+    let above = at.add(arith::cmpf(at.context, arith::CmpfPredicate::Oge, magnitude, smallest, at.location))?;
+    let below = at.add(arith::cmpf(at.context, arith::CmpfPredicate::Ole, magnitude, largest, at.location))?;
+    let normal = at.andi(above, below)?;
+    let values = super::if_else(
+        at,
+        normal,
+        &[x.r#type()],
+        |then| {
+            let scale = then.add(ods::vector::broadcast(then.context, x.r#type(), reciprocal, then.location))?;
+            Some(vec![then.add(arith::mulf(x, scale, then.location))?])
+        },
+        |otherwise| Some(vec![full_range_divide(otherwise, x, y)?]),
+    )?;
+    values.first().copied()
+}
+
+/// The scalar every register of `y` holds, when `y` is a broadcast (a
+/// `vector.broadcast`, or a `vector.shuffle` of one register).
+fn uniform<'c>(at: &At<'c, 'c>, y: IrValue<'c>) -> Option<IrValue<'c>> {
+    let def = crate::rewrite::defining_op(y)?;
+    match op_name(def).as_str() {
+        "vector.broadcast" => {
+            let source = detach(def.operand(0).ok()?);
+            (!super::is_vector(source.r#type())).then_some(source)
+        }
+        "vector.shuffle" => {
+            let source = detach(def.operand(0).ok()?);
+            let mask = melior::ir::attribute::DenseI64ArrayAttribute::try_from(def.attribute("mask").ok()?).ok()?;
+            let zeros = (0..mask.len()).all(|i| mask.element(i).is_ok_and(|m| m == 0));
+            (zeros && super::length(source)? >= 1).then(|| super::extract(at, source, 0))?
+        }
+        _ => None,
+    }
+}
+
+/// `x / y` element by element as `div.full.f32`.
+fn full_range_divide<'c>(at: &At<'c, 'c>, x: IrValue<'c>, y: IrValue<'c>) -> Option<IrValue<'c>> {
+    let f32_type = Type::float32(at.context);
+    let n = super::length(x)?;
+    let attributes = [
+        ("intrin", "\"llvm.nvvm.div.full\""),
+        ("fastmathFlags", "#llvm.fastmath<none>"),
+        ("op_bundle_sizes", "array<i32>"),
+        ("operandSegmentSizes", "array<i32: 2, 0>"),
+    ];
+    let attributes: Vec<(Identifier, Attribute)> = attributes
+        .iter()
+        .map(|(name, text)| Some((Identifier::new(at.context, name), Attribute::parse(at.context, text)?)))
+        .collect::<Option<_>>()?;
+    let mut quotients = Vec::new();
+    for i in 0..n {
+        let (a, b) = (super::extract(at, x, i)?, super::extract(at, y, i)?);
+        quotients.push(
+            at.add(
+                OperationBuilder::new("llvm.call_intrinsic", at.location)
+                    .add_operands(&[a, b])
+                    .add_results(&[f32_type])
+                    .add_attributes(&attributes)
+                    .build()
+                    .ok()?,
+            )?,
+        );
+    }
+    super::from_elements(at, &quotients)
 }
 
 /// `tile.splat`, a splat `arith.constant` and `tile.iota` in registers.
