@@ -116,3 +116,23 @@ func.func @mm(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) att
   tile.store %d, %pc[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
   return
 }
+
+// -----
+
+// With a `num_ctas = 2` hint the tile block runs as a cluster of two
+// blocks: the same 256 threads for the 16 KiB row, 128 a block, and the
+// layouts' eight warps span the cluster.
+// CHECK-LABEL: func.func @cluster
+// CHECK-SAME: tile.block_size = 128 : i64
+// CHECK-SAME: tile.cluster = 2 : i64
+// CHECK: tile.load {{.*}} -> tensor<1x4096xf32, #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [1, 32], warps_per_block = [1, 8], order = [1, 0]>>
+func.func @cluster(%X: memref<?x4096xf32>, %Y: memref<?x4096xf32>) attributes {tile.kernel, tile.hints = {num_ctas = 2}} {
+  %c0 = arith.constant 0 : index
+  %px = tile.partition_view %X : memref<?x4096xf32> -> !tile.partition_view<1x4096xf32>
+  %py = tile.partition_view %Y : memref<?x4096xf32> -> !tile.partition_view<1x4096xf32>
+  %r = tile.block_id x : index
+  %x = tile.load %px[%r, %c0] : !tile.partition_view<1x4096xf32> -> tensor<1x4096xf32>
+  %e = math.exp %x : tensor<1x4096xf32>
+  tile.store %e, %py[%r, %c0] : tensor<1x4096xf32> -> !tile.partition_view<1x4096xf32>
+  return
+}

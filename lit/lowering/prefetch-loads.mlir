@@ -1,8 +1,38 @@
 // RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(tile-prefetch-loads))' | FileCheck %s
 
-// The loop's load is issued two iterations ahead: two tiles before the
-// loop, one per iteration at i + 2; the body uses the carried tile.
+// The loop's load is issued one iteration ahead: one tile before the
+// loop, one per iteration at i + 1; the body uses the carried tile.
 // CHECK-LABEL: func.func @columns
+// CHECK: %[[T0:.*]] = tile.load %{{.*}}[%{{.*}}, %[[J:.*]]] :
+// CHECK-NOT: tile.load
+// CHECK: scf.for %[[I:[a-z0-9]+]] = %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}, %[[CUR:.*]] = %[[T0]]) -> (tensor<128xf32>, tensor<64x128xf32>) {
+// CHECK:   %[[AHEAD:.*]] = arith.addi %[[I]], %{{.*}} : index
+// CHECK:   %[[NEW:.*]] = tile.load %{{.*}}[%[[AHEAD]], %[[J]]]
+// CHECK:   tile.reduce add %[[CUR]] dim 0
+// CHECK:   scf.yield %{{.*}}, %[[NEW]] :
+func.func @columns(%X: memref<?x?xf32>, %S: memref<?xf32>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %px = tile.partition_view %X : memref<?x?xf32> -> !tile.partition_view<64x128xf32>
+  %ps = tile.partition_view %S : memref<?xf32> -> !tile.partition_view<128xf32>
+  %j = tile.block_id x : index
+  %rows = tile.num_tiles %px dim 0 : !tile.partition_view<64x128xf32>
+  %init = arith.constant dense<0.0> : tensor<128xf32>
+  %sum = scf.for %i = %c0 to %rows step %c1 iter_args(%acc = %init) -> (tensor<128xf32>) {
+    %x = tile.load %px[%i, %j] : !tile.partition_view<64x128xf32> -> tensor<64x128xf32>
+    %part = tile.reduce add %x dim 0 : tensor<64x128xf32> -> tensor<128xf32>
+    %next = arith.addf %acc, %part : tensor<128xf32>
+    scf.yield %next : tensor<128xf32>
+  }
+  tile.store %sum, %ps[%j] : tensor<128xf32> -> !tile.partition_view<128xf32>
+  return
+}
+
+// -----
+
+// With `num_stages = 3` the load is issued two iterations ahead: two tiles
+// before the loop, one per iteration at i + 2.
+// CHECK-LABEL: func.func @columns_three
 // CHECK: %[[T0:.*]] = tile.load %{{.*}}[%{{.*}}, %[[J:.*]]] :
 // CHECK: %[[T1:.*]] = tile.load %{{.*}}[%{{.*}}, %[[J]]] :
 // CHECK: scf.for %[[I:[a-z0-9]+]] = %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}, %[[CUR:.*]] = %[[T0]], %[[NXT:.*]] = %[[T1]]) -> (tensor<128xf32>, tensor<64x128xf32>, tensor<64x128xf32>) {
@@ -10,7 +40,32 @@
 // CHECK:   %[[NEW:.*]] = tile.load %{{.*}}[%[[AHEAD]], %[[J]]]
 // CHECK:   tile.reduce add %[[CUR]] dim 0
 // CHECK:   scf.yield %{{.*}}, %[[NXT]], %[[NEW]] :
-func.func @columns(%X: memref<?x?xf32>, %S: memref<?xf32>) attributes {tile.kernel} {
+func.func @columns_three(%X: memref<?x?xf32>, %S: memref<?xf32>) attributes {tile.kernel, tile.hints = {num_stages = 3}} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %px = tile.partition_view %X : memref<?x?xf32> -> !tile.partition_view<64x128xf32>
+  %ps = tile.partition_view %S : memref<?xf32> -> !tile.partition_view<128xf32>
+  %j = tile.block_id x : index
+  %rows = tile.num_tiles %px dim 0 : !tile.partition_view<64x128xf32>
+  %init = arith.constant dense<0.0> : tensor<128xf32>
+  %sum = scf.for %i = %c0 to %rows step %c1 iter_args(%acc = %init) -> (tensor<128xf32>) {
+    %x = tile.load %px[%i, %j] : !tile.partition_view<64x128xf32> -> tensor<64x128xf32>
+    %part = tile.reduce add %x dim 0 : tensor<64x128xf32> -> tensor<128xf32>
+    %next = arith.addf %acc, %part : tensor<128xf32>
+    scf.yield %next : tensor<128xf32>
+  }
+  tile.store %sum, %ps[%j] : tensor<128xf32> -> !tile.partition_view<128xf32>
+  return
+}
+
+// -----
+
+// With `num_stages = 1` nothing is issued ahead.
+// CHECK-LABEL: func.func @columns_one
+// CHECK-NOT: tile.load
+// CHECK: scf.for %{{.*}} -> (tensor<128xf32>) {
+// CHECK-NEXT: tile.load
+func.func @columns_one(%X: memref<?x?xf32>, %S: memref<?xf32>) attributes {tile.kernel, tile.hints = {num_stages = 1}} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %px = tile.partition_view %X : memref<?x?xf32> -> !tile.partition_view<64x128xf32>

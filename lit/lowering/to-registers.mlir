@@ -155,3 +155,75 @@ func.func @rows(%X: memref<?x128xf32>, %Y: memref<?x128xf32>) attributes {tile.k
   tile.store %x, %py[%i, %c0] : tensor<1x128xf32, #b> -> !tile.partition_view<1x128xf32>
   return
 }
+
+// -----
+
+#b = #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [1, 32], warps_per_block = [1, 2], order = [1, 0]>
+#s = #tile.slice<dim = 1, parent = #b>
+#r = #tile.linear<register = [], lane = [[0, 0], [0, 0], [0, 0], [0, 0], [0, 0]], warp = [[0, 0]]>
+
+// f32 division: by a broadcast (a row's sum), one correctly rounded
+// reciprocal and a product; element by element, div.full.f32.
+// CHECK-LABEL: func.func @divide
+// CHECK: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK: %[[RCP:.*]] = arith.divf %[[ONE]], %{{.*}} : f32
+// CHECK: %[[SCALE:.*]] = vector.broadcast %[[RCP]] : f32 to vector<16xf32>
+// CHECK: arith.mulf %{{.*}}, %[[SCALE]] : vector<16xf32>
+// CHECK-COUNT-16: llvm.call_intrinsic "llvm.nvvm.div.full"
+// CHECK-NOT: arith.divf
+// CHECK: return
+func.func @divide(%X: memref<?x1024xf32>, %Y: memref<?x1024xf32>) attributes {tile.kernel, tile.block_size = 64 : i64} {
+  %c0 = arith.constant 0 : index
+  %px = tile.partition_view %X : memref<?x1024xf32> -> !tile.partition_view<1x1024xf32>
+  %py = tile.partition_view %Y : memref<?x1024xf32> -> !tile.partition_view<1x1024xf32>
+  %r = tile.block_id x : index
+  %x = tile.load %px[%r, %c0] : !tile.partition_view<1x1024xf32> -> tensor<1x1024xf32, #b>
+  %s = tile.reduce add %x dim 1 : tensor<1x1024xf32, #b> -> tensor<1xf32, #s>
+  %s1 = tile.reshape %s : tensor<1xf32, #s> -> tensor<1x1xf32, #r>
+  %sb = tile.broadcast %s1 : tensor<1x1xf32, #r> -> tensor<1x1024xf32, #b>
+  %y = arith.divf %x, %sb : tensor<1x1024xf32, #b>
+  %z = arith.divf %y, %x : tensor<1x1024xf32, #b>
+  tile.store %z, %py[%r, %c0] : tensor<1x1024xf32, #b> -> !tile.partition_view<1x1024xf32>
+  return
+}
+
+// -----
+
+#b = #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [1, 32], warps_per_block = [1, 4], order = [1, 0]>
+#s = #tile.slice<dim = 1, parent = #b>
+
+// A tile block that runs as a cluster of two blocks of 64 threads: the
+// program's block is the launched one over two, the warps span the
+// cluster, every block starts with a cluster barrier, and the exchange of
+// a reduction writes its slot in both blocks (mapa) before a cluster
+// barrier; its reads stay local.
+// CHECK-LABEL: func.func @cluster
+// CHECK: %[[LAUNCHED:.*]] = gpu.block_id x
+// CHECK: %[[TWO:.*]] = arith.constant 2 : index
+// CHECK: %[[PROGRAM:.*]] = arith.divui %[[LAUNCHED]], %[[TWO]] : index
+// CHECK: %[[RANK:.*]] = arith.remui %[[LAUNCHED]], %[[TWO]] : index
+// CHECK: arith.muli %[[RANK]], %{{.*}} : index
+// CHECK: nvvm.cluster.arrive {aligned}
+// CHECK-NEXT: nvvm.cluster.wait {aligned}
+// CHECK-COUNT-5: gpu.shuffle xor
+// CHECK: scf.if
+// CHECK: llvm.inttoptr
+// CHECK: nvvm.mapa %{{.*}}, %{{.*}} : !llvm.ptr -> !llvm.ptr
+// CHECK: llvm.store
+// CHECK: nvvm.mapa %{{.*}}, %{{.*}} : !llvm.ptr -> !llvm.ptr
+// CHECK: llvm.store
+// CHECK: nvvm.cluster.arrive {aligned}
+// CHECK-NEXT: nvvm.cluster.wait {aligned}
+// CHECK: memref.load
+// CHECK-NOT: gpu.barrier
+// CHECK: return
+func.func @cluster(%X: memref<?x2048xf32>, %S: memref<?xf32>) attributes {tile.kernel, tile.block_size = 64 : i64, tile.cluster = 2 : i64} {
+  %c0 = arith.constant 0 : index
+  %px = tile.partition_view %X : memref<?x2048xf32> -> !tile.partition_view<1x2048xf32>
+  %ps = tile.partition_view %S : memref<?xf32> -> !tile.partition_view<1xf32>
+  %r = tile.block_id x : index
+  %x = tile.load %px[%r, %c0] : !tile.partition_view<1x2048xf32> -> tensor<1x2048xf32, #b>
+  %s = tile.reduce add %x dim 1 : tensor<1x2048xf32, #b> -> tensor<1xf32, #s>
+  tile.store %s, %ps[%r] : tensor<1xf32, #s> -> !tile.partition_view<1xf32>
+  return
+}

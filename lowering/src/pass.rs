@@ -201,6 +201,25 @@ pub fn parse_options<'a>(options: &'a str, known: &[&str]) -> Result<Vec<(&'a st
 /// Runs the greedy rewrite driver with the patterns `patterns` makes over
 /// `operation`, the body of a pattern-based pass; a driver failure fails the
 /// pass.
+/// Whether `operation` holds an op of the tile dialect other than the grid
+/// queries (which `convert-tile-to-gpu` lowers): the greedy lowerings skip
+/// a module without one (the register path leaves none), as folding the
+/// rest is the canonicalizer's job.
+pub fn has_tile_ops(operation: melior::ir::OperationRef) -> bool {
+    use melior::ir::operation::{OperationLike, WalkOrder, WalkResult};
+    let mut found = false;
+    operation.walk(WalkOrder::PreOrder, |op| {
+        let name = op.name();
+        let name = name.as_string_ref().as_str().unwrap_or_default();
+        if name.starts_with("tile.") && !matches!(name, "tile.block_id" | "tile.num_blocks") {
+            found = true;
+            return WalkResult::Interrupt;
+        }
+        WalkResult::Advance
+    });
+    found
+}
+
 pub fn apply_greedily<'c>(
     operation: melior::ir::OperationRef<'c, '_>,
     pass: melior::pass::ExternalPass<'_>,

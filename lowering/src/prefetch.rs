@@ -16,7 +16,7 @@
 //!   ...
 //! }
 //! ```
-//! After (distance 2):
+//! After (two ahead, as `num_stages = 3` asks; one ahead by default):
 //! ```mlir
 //! %x0 = tile.load %v[%lb, %j]
 //! %x1 = tile.load %v[%lb + 1, %j]
@@ -31,6 +31,9 @@
 //! elements are padding), so the loads past the loop's end read nothing
 //! they should not and are discarded; and the loop stores no tile, so no
 //! load is moved across a store that could change what it reads.
+//!
+//! The kernel's `num_stages` hint sets the tiles in flight, the one in use
+//! included: `num_stages = 1` prefetches nothing.
 //!
 //! Caveats: loops that store tiles, loads inside nested regions of the
 //! body, and tiles over [`MAX_BYTES`] (whose copies would not fit in
@@ -55,10 +58,13 @@ use melior::{
 use std::collections::HashMap;
 use tile_dialect::ops;
 
-/// Iterations a load is issued ahead: two tiles in flight while one is
-/// used (a third, at 32 KiB tiles, costs more in registers than it gains;
-/// BENCHMARKS.md, session 11).
-pub const DISTANCE: i64 = 2;
+/// Iterations a load is issued ahead (without a `num_stages` hint): one
+/// tile in flight while one is used, which measured fastest for the column
+/// sum once its reductions are deferred (BENCHMARKS.md, session 12).
+pub const DISTANCE: i64 = 1;
+
+/// The most iterations ahead a `num_stages` hint asks for.
+pub const MAX_DISTANCE: i64 = 7;
 
 /// The largest tile prefetched: `DISTANCE + 1` copies of it are live.
 pub const MAX_BYTES: i64 = 32 * 1024;
@@ -87,6 +93,13 @@ impl<'c> RunExternalPass<'c> for PrefetchLoads {
         let context = operation.context();
         // SAFETY: the context outlives the pass run.
         let context = unsafe { context.to_ref() };
+        // The `num_stages` hint: that many tiles in flight, the one in use
+        // included (1: none ahead).
+        let distance = crate::to_nvgpu::hint(operation, tile_dialect::attrs::knob::NUM_STAGES.key)
+            .map_or(DISTANCE, |stages| (stages - 1).clamp(0, MAX_DISTANCE));
+        if distance == 0 {
+            return;
+        }
         let mut loops = Vec::new();
         operation.walk(WalkOrder::PostOrder, |op| {
             if op_name(op) == "scf.for" {
@@ -98,7 +111,7 @@ impl<'c> RunExternalPass<'c> for PrefetchLoads {
             // SAFETY: a loop of the kernel; each rewrite replaces only the
             // loop it is given (inner loops come first, post-order).
             let op = unsafe { OperationRef::from_raw(raw) };
-            if prefetch(context, op).is_none() {
+            if prefetch(context, op, distance).is_none() {
                 emit_error(op.location(), "tile-prefetch-loads: could not rewrite this loop");
                 pass.signal_failure();
                 return;
@@ -206,7 +219,7 @@ fn load_at<'c>(
     at.add(ops::load(context, r#type, view, &coords, load.location()))
 }
 
-fn prefetch<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Option<()> {
+fn prefetch<'c>(context: &'c Context, op: OperationRef<'c, 'c>, distance: i64) -> Option<()> {
     let mut stores = false;
     op.walk(WalkOrder::PreOrder, |inner| {
         if op_name(inner) == "tile.store" {
@@ -238,13 +251,13 @@ fn prefetch<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Option<()> {
         return Some(());
     }
 
-    // The first DISTANCE tiles of each load, before the loop.
+    // The first `distance` tiles of each load, before the loop.
     let before = At::before(context, op)?;
     let (lower, step) = (detach(op.operand(0).ok()?), detach(op.operand(2).ok()?));
     let carried = op.operand_count() - 3;
     let mut tiles = Vec::new();
     for &load in &loads {
-        for k in 0..DISTANCE {
+        for k in 0..distance {
             let offset = before.muli(step, before.index(k)?)?;
             let iv_k = before.addi(lower, offset)?;
             tiles.push(load_at(context, &before, load, body, iv, iv_k)?);
@@ -252,15 +265,15 @@ fn prefetch<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Option<()> {
     }
 
     // The tiles become carried values: each iteration loads the tile
-    // DISTANCE ahead, uses the oldest, and passes the others one slot down.
+    // `distance` ahead, uses the oldest, and passes the others one slot down.
     let new_loop = extend_for(context, op, &tiles)?;
     let body = new_loop.region(0).ok()?.first_block()?;
     let iv = detach(body.argument(0).ok()?.into());
     let first = body.first_operation()?;
     // SAFETY: the body's first op lives as long as the loop.
     let at_start = At::before(context, unsafe { OperationRef::from_raw(first.to_raw()) })?;
-    let ahead = at_start.addi(iv, at_start.muli(step, at_start.index(DISTANCE)?)?)?;
-    let distance = DISTANCE as usize;
+    let ahead = at_start.addi(iv, at_start.muli(step, at_start.index(distance)?)?)?;
+    let distance = distance as usize;
     for (j, &load) in loads.iter().enumerate() {
         let first_slot = carried + j * distance;
         let slot = |k: usize| body.argument(1 + first_slot + k).ok().map(|a| detach(a.into()));

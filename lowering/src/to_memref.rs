@@ -301,6 +301,9 @@ impl<'c> RunExternalPass<'c> for ConvertTileToMemref {
     fn initialize(&mut self, _context: ContextRef<'c>) {}
 
     fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
+        if !crate::pass::has_tile_ops(operation) {
+            return;
+        }
         apply_greedily(operation, pass, patterns);
         // Views die with their last user; one that is left has a user the
         // lowering does not know.

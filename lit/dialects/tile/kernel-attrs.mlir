@@ -19,6 +19,13 @@ func.func @kernel_not_unit() attributes {tile.kernel = true} {
 
 // -----
 
+// tile.cluster: a tile block that runs as a cluster of blocks.
+func.func @cluster(%A: memref<?xf32>) attributes {tile.kernel, tile.block_size = 512 : i64, tile.cluster = 4 : i64} {
+  return
+}
+
+// -----
+
 // tile.hints: every hint at its least and at its largest value.
 func.func @hints_least() attributes {tile.kernel, tile.hints = {num_stages = 1 : i64, occupancy = 1 : i64, num_ctas = 1 : i64, warp_specialize = 0 : i64, persistent = 0 : i64, split_k = 1 : i64, pingpong = 0 : i64}} {
   return

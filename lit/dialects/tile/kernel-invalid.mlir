@@ -150,6 +150,20 @@ func.func @variant_of(%A: memref<?xf32>) attributes {tile.kernel, tile.variant_o
 
 // -----
 
+// expected-error @+1 {{'tile.cluster' is an integer from 2 to 8 on a kernel}}
+func.func @cluster_one(%A: memref<?xf32>) attributes {tile.kernel, tile.cluster = 1 : i64} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.cluster' is an integer from 2 to 8 on a kernel}}
+func.func @cluster_large(%A: memref<?xf32>) attributes {tile.kernel, tile.cluster = 16 : i64} {
+  return
+}
+
+// -----
+
 // expected-error @+1 {{'tile.persistent' is a unit attribute of a kernel whose last argument is an index}}
 func.func @persistent_without_grid(%A: memref<?xf32>) attributes {tile.kernel, tile.persistent} {
   return

@@ -88,10 +88,11 @@ fn fast_exp<'c>(at: &At<'c, 'c>, x: IrValue<'c>) -> Option<IrValue<'c>> {
 /// compilers divide by default:
 ///
 /// * by a uniform divisor (a broadcast: a row's sum), `x * (1 / y)` with
-///   the reciprocal correctly rounded once (within 1.5 ulp of the rounded
-///   quotient), where that reciprocal is a normal number; else, as
-/// * element by element, the hardware's `div.full.f32` (a reciprocal and
-///   a multiply, scaled to keep the whole range; within 2 ulp).
+///   the reciprocal correctly rounded once: within 1.5 ulp of the rounded
+///   quotient where `1 / y` is a normal number (`|y|` from `2^-126` to
+///   `2^126`); beyond, the product's (infinite or flushed) value;
+/// * else element by element the hardware's `div.full.f32` (a reciprocal
+///   and a multiply, scaled to keep the whole range; within 2 ulp).
 ///
 /// Other element types keep `arith.divf`.
 fn fast_divide<'c>(at: &At<'c, 'c>, x: IrValue<'c>, y: IrValue<'c>) -> Option<IrValue<'c>> {
@@ -102,26 +103,8 @@ fn fast_divide<'c>(at: &At<'c, 'c>, x: IrValue<'c>, y: IrValue<'c>) -> Option<Ir
     let Some(divisor) = uniform(at, y) else { return full_range_divide(at, x, y) };
     let one = at.add(arith::constant(at.context, Attribute::parse(at.context, "1.0 : f32")?, at.location))?;
     let reciprocal = at.add(arith::divf(one, divisor, at.location))?;
-    // Normal: at least 2^-126 in magnitude and finite.
-    let magnitude = at.add(ods::math::absf(at.context, reciprocal, at.location))?;
-    let smallest =
-        at.add(arith::constant(at.context, Attribute::parse(at.context, "1.17549435e-38 : f32")?, at.location))?;
-    let largest =
-        at.add(arith::constant(at.context, Attribute::parse(at.context, "3.40282347e+38 : f32")?, at.location))?;
-    let above = at.add(arith::cmpf(at.context, arith::CmpfPredicate::Oge, magnitude, smallest, at.location))?;
-    let below = at.add(arith::cmpf(at.context, arith::CmpfPredicate::Ole, magnitude, largest, at.location))?;
-    let normal = at.andi(above, below)?;
-    let values = super::if_else(
-        at,
-        normal,
-        &[x.r#type()],
-        |then| {
-            let scale = then.add(ods::vector::broadcast(then.context, x.r#type(), reciprocal, then.location))?;
-            Some(vec![then.add(arith::mulf(x, scale, then.location))?])
-        },
-        |otherwise| Some(vec![full_range_divide(otherwise, x, y)?]),
-    )?;
-    values.first().copied()
+    let scale = at.add(ods::vector::broadcast(at.context, x.r#type(), reciprocal, at.location))?;
+    at.add(arith::mulf(x, scale, at.location))
 }
 
 /// The scalar every register of `y` holds, when `y` is a broadcast (a

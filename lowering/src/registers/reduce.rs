@@ -172,7 +172,9 @@ fn across_warps<'c>(
             *partial = value;
         } else {
             for z in 0..reduced_warps {
-                let index = slot(at, k, warp_of(at, at.index(z as i64)?)?)?;
+                let bits =
+                    warp_bits.iter().enumerate().filter(|(t, _)| z >> t & 1 == 1).fold(0, |m, (_, &b)| m | 1 << b);
+                let index = slot(at, k, at.addi(others, at.index(bits)?)?)?;
                 let value = at.add(melior::dialect::memref::load(buffer, &[index], at.location))?;
                 acc = Some(match acc {
                     None => value,

@@ -72,6 +72,9 @@ impl<'c> RunExternalPass<'c> for ConvertTileToLinalg {
     fn initialize(&mut self, _context: ContextRef<'c>) {}
 
     fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
+        if !crate::pass::has_tile_ops(operation) {
+            return;
+        }
         crate::pass::apply_greedily(operation, pass, patterns);
     }
 }
