@@ -100,7 +100,7 @@ fn invalid_parameters_give_none() {
         Layout::Blocked {
             size_per_thread: vec![1],
             threads_per_warp: vec![32],
-            warps_per_block: vec![64],
+            warps_per_block: vec![512],
             order: vec![0],
         },
         Layout::Blocked {
