@@ -4,12 +4,16 @@
 //! (folded), the others (kept: they index the result), and zero ones
 //! (copies, skipped). Registers along the dim fold within the thread;
 //! lanes along it by a butterfly of `gpu.shuffle xor`, after which every
-//! such lane holds the total; warps along it through shared memory: every
-//! thread writes its partials, a barrier, and every thread folds the
-//! partials of the warps that differ from its own only in reduced bits,
-//! in one fixed order, so all copies of a result are the same value. The
-//! result is in the slice layout: its registers are the kept register
-//! bases, its reduced lanes and warps copies.
+//! such lane holds the total; warps along it through shared memory: the
+//! first lane of each group of equal partials writes them, a barrier, and
+//! the partials of the warps that differ only in reduced bits fold: shared
+//! among a warp's lanes (each reads one or a few, a butterfly folds them)
+//! where no lane holds a partial of its own, else each thread reads them
+//! all. Every copy folds in one fixed order, so all copies of a result are
+//! the same value. In a tile block that runs as a cluster the writes go to
+//! every block's buffer (`cluster.rs`). The result is in the slice layout:
+//! its registers are the kept register bases, its reduced lanes and warps
+//! copies.
 
 use super::{Lowering, extract, from_elements, in_loop, when};
 use crate::{
