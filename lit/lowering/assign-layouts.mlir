@@ -136,3 +136,20 @@ func.func @cluster(%X: memref<?x4096xf32>, %Y: memref<?x4096xf32>) attributes {t
   tile.store %e, %py[%r, %c0] : tensor<1x4096xf32> -> !tile.partition_view<1x4096xf32>
   return
 }
+
+// -----
+
+// tile.cluster belongs to the pass: one written by hand, without a
+// num_ctas hint, is dropped with the layouts made for one block.
+// CHECK-LABEL: func.func @hand_cluster
+// CHECK-NOT: tile.cluster
+// CHECK: return
+func.func @hand_cluster(%X: memref<?x4096xf32>, %Y: memref<?x4096xf32>) attributes {tile.kernel, tile.cluster = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %px = tile.partition_view %X : memref<?x4096xf32> -> !tile.partition_view<1x4096xf32>
+  %py = tile.partition_view %Y : memref<?x4096xf32> -> !tile.partition_view<1x4096xf32>
+  %r = tile.block_id x : index
+  %x = tile.load %px[%r, %c0] : !tile.partition_view<1x4096xf32> -> tensor<1x4096xf32>
+  tile.store %x, %py[%r, %c0] : tensor<1x4096xf32> -> !tile.partition_view<1x4096xf32>
+  return
+}

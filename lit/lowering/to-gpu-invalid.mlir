@@ -18,3 +18,13 @@ func.func @big__wgmma(%a: memref<64xf32>) attributes {tile.kernel, tile.variant_
   %t = memref.alloc() : memref<65536xf32>
   return
 }
+
+// -----
+
+// A hand-written tile.cluster on a kernel whose tiles are not in registers
+// (the general path would run each program block that many times over).
+// expected-error @+1 {{'tile.cluster' is for kernels on the register path}}
+func.func @cluster(%A: memref<?xf32>) attributes {tile.kernel, tile.cluster = 2 : i64} {
+  %i = tile.block_id x : index
+  return
+}

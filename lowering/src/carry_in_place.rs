@@ -69,7 +69,7 @@ use melior::{
     ir::{
         BlockLike, BlockRef, Identifier, OperationRef, RegionLike, Type, Value, ValueLike,
         attribute::{DenseI32ArrayAttribute, IntegerAttribute},
-        operation::{OperationBuilder, OperationLike, OperationMutLike, OperationRefMut, WalkOrder, WalkResult},
+        operation::{OperationBuilder, OperationLike, OperationMutLike, OperationRefMut},
         r#type::{DimSize, MemRefType, ShapedTypeLike},
     },
     pass::{ExternalPass, RunExternalPass},
@@ -103,14 +103,7 @@ impl<'c> RunExternalPass<'c> for CarryInPlace {
         let context = unsafe { context.to_ref() };
         // Inner loops first: an outer loop then sees an inner loop's result
         // as the buffer allocated before the inner loop.
-        let mut loops = Vec::new();
-        operation.walk(WalkOrder::PostOrder, |op| {
-            if op_name(op) == "scf.for" {
-                loops.push(op.to_raw());
-            }
-            WalkResult::Advance
-        });
-        for raw in loops {
+        for raw in crate::loops::for_loops(operation) {
             // SAFETY: a live op collected above; no op is erased by this pass.
             let op = unsafe { OperationRef::from_raw(raw) };
             if let Err(message) = carry(context, op) {

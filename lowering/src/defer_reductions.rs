@@ -58,7 +58,7 @@ use melior::{
     ir::{
         Attribute, BlockLike, Operation, OperationRef, RegionLike, Type, ValueLike,
         attribute::DenseElementsAttribute,
-        operation::{OperationLike, OperationMutLike, OperationRefMut, WalkOrder, WalkResult},
+        operation::{OperationLike, OperationMutLike, OperationRefMut},
     },
     pass::{ExternalPass, RunExternalPass},
 };
@@ -91,14 +91,7 @@ impl<'c> RunExternalPass<'c> for DeferReductions {
         // SAFETY: the context outlives the pass run, and `context` (the
         // handle the reference points into) lives until the end of `run`.
         let context = unsafe { context.to_ref() };
-        let mut loops = Vec::new();
-        operation.walk(WalkOrder::PostOrder, |op| {
-            if op_name(op) == "scf.for" {
-                loops.push(op.to_raw());
-            }
-            WalkResult::Advance
-        });
-        for raw in loops {
+        for raw in crate::loops::for_loops(operation) {
             // SAFETY: a loop of the kernel; each rewrite replaces only the
             // loop it is given (inner loops come first, post-order).
             let mut op = unsafe { OperationRef::from_raw(raw) };

@@ -1,5 +1,6 @@
-//! Rebuilding an `scf.for` with more carried values, for the passes that
-//! carry tiles (`tile-prefetch-loads`, `tile-defer-reductions`).
+//! The `scf.for` loops of a function, and rebuilding one with more carried
+//! values, for the passes that carry tiles and buffers
+//! (`tile-prefetch-loads`, `tile-defer-reductions`, `tile-carry-in-place`).
 
 use crate::{
     build::At,
@@ -10,9 +11,23 @@ use melior::{
     dialect::ods,
     ir::{
         BlockLike, OperationRef, Region, RegionLike, Type, ValueLike,
-        operation::{OperationLike, OperationMutLike, OperationRefMut},
+        operation::{OperationLike, OperationMutLike, OperationRefMut, WalkOrder, WalkResult},
     },
 };
+
+/// The `scf.for` ops under `operation`, inner loops first (post-order), as
+/// raw handles: a pass that replaces a loop keeps the others valid, since
+/// each rewrite touches only the loop it is given.
+pub fn for_loops(operation: OperationRef) -> Vec<mlir_sys::MlirOperation> {
+    let mut loops = Vec::new();
+    operation.walk(WalkOrder::PostOrder, |op| {
+        if op.name().as_string_ref().as_str() == Ok("scf.for") {
+            loops.push(op.to_raw());
+        }
+        WalkResult::Advance
+    });
+    loops
+}
 
 /// Replaces the `scf.for` `op` by a loop with the same body that also
 /// carries `inits`, after its own carried values; the body passes each new

@@ -100,14 +100,7 @@ impl<'c> RunExternalPass<'c> for PrefetchLoads {
         if distance == 0 {
             return;
         }
-        let mut loops = Vec::new();
-        operation.walk(WalkOrder::PostOrder, |op| {
-            if op_name(op) == "scf.for" {
-                loops.push(op.to_raw());
-            }
-            WalkResult::Advance
-        });
-        for raw in loops {
+        for raw in crate::loops::for_loops(operation) {
             // SAFETY: a loop of the kernel; each rewrite replaces only the
             // loop it is given (inner loops come first, post-order).
             let op = unsafe { OperationRef::from_raw(raw) };

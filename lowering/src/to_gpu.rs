@@ -296,6 +296,14 @@ fn kernel_to_gpu<'c>(
     // A tile block that runs as a cluster (the register path's
     // `tile.cluster`): the blocks of the cluster along `x`.
     let cluster = crate::registers::cluster::blocks(kernel);
+    if cluster > 1 && !kernel.has_attribute(tile_dialect::attrs::REGISTERS) {
+        emit_error(
+            location,
+            "'tile.cluster' is for kernels on the register path (tile-assign-layouts writes it); this kernel's \
+             tiles are not in registers",
+        );
+        return None;
+    }
     if cluster > 1 && !kernel.has_attribute("nvvm.cluster_dim") {
         carried.push((
             Identifier::new(context, "nvvm.cluster_dim"),

@@ -554,6 +554,10 @@ fn materialize<'c>(
     kernel.set_attribute(tile_dialect::attrs::BLOCK_SIZE, Attribute::from(IntegerAttribute::new(i64_type, threads)));
     if cluster > 1 {
         kernel.set_attribute(tile_dialect::attrs::CLUSTER, Attribute::from(IntegerAttribute::new(i64_type, cluster)));
+    } else {
+        // The pass owns the attribute: one written by hand must not widen
+        // the warps these layouts were made for.
+        let _ = kernel.remove_attribute(tile_dialect::attrs::CLUSTER);
     }
     Some(())
 }

@@ -114,8 +114,9 @@ impl<'c> RunExternalPass<'c> for ConvertTileToRegisters {
         if let Some(op) = unlowerable_layout(kernel) {
             emit_error(
                 op.location(),
-                "convert-tile-to-registers: this tile's layout leaves elements to no thread or has a basis of \
-                 several bits; the register path lowers layouts that hold every element, each basis one bit",
+                "convert-tile-to-registers: this tile's layout leaves elements to no thread, has a basis of \
+                 several bits, or spans more warps than the kernel's blocks have (tile.block_size, tile.cluster); \
+                 the register path lowers layouts that hold every element, each basis one bit, on the kernel's warps",
             );
             pass.signal_failure();
             return;
@@ -141,14 +142,17 @@ fn has_layouts(kernel: OperationRef) -> bool {
 
 /// The first op with a tile result whose layout (written by hand, say)
 /// the lowering cannot take: one that gives some element to no thread
-/// (a load or store would skip it), or a basis of several bits.
+/// (a load or store would skip it), a basis of several bits, or more warps
+/// than the kernel's blocks have (`tile.block_size` threads, times
+/// `tile.cluster`).
 fn unlowerable_layout<'c>(kernel: OperationRef<'c, 'c>) -> Option<OperationRef<'c, 'c>> {
+    let warps = crate::to_gpu::block_size(kernel) * cluster::blocks(kernel) / 32;
     let mut found = None;
     kernel.walk(WalkOrder::PreOrder, |op| {
         let bad = op.results().any(|r| {
             tile_type(r.r#type()).is_some()
                 && tile_dialect::layout::Layout::of_type(r.r#type()).is_some()
-                && !layout_of_type(r.r#type()).is_some_and(|(_, l)| l.surjective())
+                && !layout_of_type(r.r#type()).is_some_and(|(_, l)| l.surjective() && l.warps() <= warps)
         });
         if bad {
             // SAFETY: an op of the kernel, which outlives the pass run.
