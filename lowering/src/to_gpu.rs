@@ -34,7 +34,10 @@
 //! Block size is the compiler's choice: [`BLOCK_SIZE`] threads, or the
 //! `tile.block_size` an earlier pass chose for the kernel (the wgmma variant
 //! of `convert-tile-to-nvgpu` runs one or two warpgroups, 128 or 256).
-//! Each buffer
+//! A register-path kernel whose tile block runs as a cluster
+//! (`tile.cluster`) gets `nvvm.cluster_dim` along `x` (the runtime launches
+//! that many times the program's grid); on any other kernel `tile.cluster`
+//! is an error at the kernel. Each buffer
 //! gets its own range of shared memory, aligned to 128 bytes or to the
 //! alloc's larger `alignment` (swizzled TMA tiles need 1024), for the whole
 //! kernel (no reuse between buffers yet), and the kernel records the total
