@@ -1,21 +1,48 @@
-"""Compile time to PTX (issue #5, item 4): the minimum of ten `tile-to-ptx`
-runs of each example through tile-opt, with MLIR's pass timing.
+"""Compile time to PTX (issues #5 and #20): the minimum over ten rounds of
+`tile-to-ptx` through tile-opt with MLIR's pass timing, for each kernel;
+each round runs every kernel once, so a machine whose speed drifts during
+the measurement slows every kernel alike.
 
-usage: python3 scripts/compile-time.py TILE_OPT TOOLKIT|- EXAMPLE...
-  e.g. python3 scripts/compile-time.py target/release/tile-opt - matmul_bf16_bf16 softmax
+usage: python3 scripts/compile-time.py TILE_OPT TOOLKIT|- KERNEL...
+  KERNEL: an example's name (examples/NAME.mlir), or a .mlir path with
+  replacements of its literals, FILE:OLD=NEW:OLD=NEW (the suite's
+  instantiation, bench/README.md)
+  e.g. python3 scripts/compile-time.py target/release/tile-opt - matmul_bf16_bf16 softmax \\
+         bench/norms/layernorm.mlir:1024=32768:f16=bf16 bench/elementwise/add.mlir
 TOOLKIT: a CUDA toolkit directory for libdevice, or - for the one tile-opt finds.
 """
-import subprocess, sys
-opt = sys.argv[1]
-for ex in sys.argv[3:]:
-    totals, binaries = [], []
-    for _ in range(10):
-        out = subprocess.run([opt, f'examples/{ex}.mlir', '--pass-pipeline=builtin.module(tile-to-ptx' + (('{toolkit=' + sys.argv[2] + '}') if sys.argv[2] != '-' else '') + ')', '--mlir-timing', '-o', '/dev/null'],
+import os, subprocess, sys, tempfile
+
+opt, toolkit, kernels = sys.argv[1], sys.argv[2], sys.argv[3:]
+pipeline = 'builtin.module(tile-to-ptx' + (('{toolkit=' + toolkit + '}') if toolkit != '-' else '') + ')'
+work = tempfile.mkdtemp()
+sources = []
+for i, kernel in enumerate(kernels):
+    path, *replacements = kernel.split(':')
+    if not path.endswith('.mlir'):
+        path = f'examples/{path}.mlir'
+    text = open(path).read()
+    for replacement in replacements:
+        old, new = replacement.split('=')
+        text = text.replace(old, new)
+    source = os.path.join(work, f'{i}.mlir')
+    open(source, 'w').write(text)
+    sources.append(source)
+totals = {k: [] for k in kernels}
+binaries = {k: [] for k in kernels}
+for _ in range(10):
+    for kernel, source in zip(kernels, sources):
+        out = subprocess.run([opt, source, f'--pass-pipeline={pipeline}', '--mlir-timing', '-o', '/dev/null'],
                              capture_output=True, text=True).stderr
         for line in out.splitlines():
             f = line.split()
             if f and f[-1] == 'Total' and '(' in line:
-                totals.append(float(f[0]))
+                totals[kernel].append(float(f[0]))
             if 'GpuModuleToBinaryPass' in line:
-                binaries.append(float(f[0]))
-    print(f'{ex}: total {min(totals)*1000:.0f} ms, gpu-module-to-binary {min(binaries)*1000:.0f} ms (min of 10)')
+                binaries[kernel].append(float(f[0]))
+for kernel in kernels:
+    if not totals[kernel]:
+        print(f'{kernel}: did not compile')
+        continue
+    print(f'{kernel}: total {min(totals[kernel])*1000:.0f} ms, '
+          f'gpu-module-to-binary {min(binaries[kernel])*1000:.0f} ms (min of 10)')

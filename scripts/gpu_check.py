@@ -337,10 +337,39 @@ def far_coordinates():
         check(f'far_coordinates {at} Z', got_z, want_z, atol=0, rtol=0)
 
 
+def wide_rows():
+    # tile-stream-stores: rows of 30000 of a 32768 tile, stored in chunks
+    # (the last partly outside); coordinates past either end (also where
+    # scaling to chunks would wrap) write nothing.
+    rows, n = 5, 30000
+    x = rng.uniform(-2, 2, (rows, n)).astype(np.float32)
+    w = rng.uniform(-1, 1, n).astype(np.float32); b = rng.uniform(-1, 1, n).astype(np.float32)
+    for at in [0, 1, -1, 2**62, 2**63 - 1]:
+        y = rng.uniform(-5, 5, (rows, n)).astype(np.float32)
+        (got,) = run('tests/kernels/wide_rows.mlir', (rows,), [x, w, b, y], scalars=[at], outputs=[3])
+        want = x.astype(np.float64) * w + b if at == 0 else y
+        check(f'wide_rows {at}', got, want, atol=1e-6, rtol=1e-6)
+
+
+def layernorm_wide():
+    # The suite's layernorm over f32 rows of 32768 (streamed stores).
+    rows, n = 3, 32768
+    text = open(os.path.join(root, 'bench/norms/layernorm_f32.mlir')).read().replace('1024', str(n))
+    source = os.path.join(work, 'layernorm_wide.mlir')
+    open(source, 'w').write(text)
+    x = rng.uniform(-3, 3, (rows, n)).astype(np.float32)
+    w = rng.uniform(-1, 1, n).astype(np.float32); b = rng.uniform(-1, 1, n).astype(np.float32)
+    y = np.full_like(x, np.nan)
+    (got,) = run(source, (rows,), [x, w, b, y], scalars=[1e-5], outputs=[3])
+    xd = x.astype(np.float64); mean = xd.mean(1, keepdims=True); var = ((xd - mean) ** 2).mean(1, keepdims=True)
+    check('layernorm f32 3x32768', got, (xd - mean) / np.sqrt(var + 1e-5) * w + b, atol=1e-4, rtol=1e-4)
+
+
 for name, f in [('softmax', softmax), ('layernorm', layernorm), ('fused_elementwise', fused),
                 ('fused_elementwise ragged', fused_ragged), ('one_element', one_element),
                 ('column_sum', column_sum), ('transpose3d', transpose3d), ('far_coordinates', far_coordinates),
-                ('attention', attention), ('test kernels', test_kernels)]:
+                ('attention', attention), ('test kernels', test_kernels),
+                ('wide_rows', wide_rows), ('layernorm_wide', layernorm_wide)]:
     case(name, f)
 print(f'gpu_check: {failures} failures' + (' (under compute-sanitizer memcheck)' if memcheck else ''))
 sys.exit(1 if failures else 0)

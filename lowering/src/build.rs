@@ -221,6 +221,11 @@ impl<'c, 'a> At<'c, 'a> {
         self.add(arith::minsi(a, b, self.location))
     }
 
+    /// Unsigned minimum.
+    pub fn minui(&self, a: IrValue<'c>, b: IrValue<'c>) -> Option<IrValue<'c>> {
+        self.add(arith::minui(a, b, self.location))
+    }
+
     /// Signed maximum.
     pub fn maxsi(&self, a: IrValue<'c>, b: IrValue<'c>) -> Option<IrValue<'c>> {
         self.add(arith::maxsi(a, b, self.location))

@@ -24,6 +24,7 @@ pub mod safe_division;
 pub mod simplify;
 pub mod sink_loads;
 pub mod specialize;
+pub mod stream_stores;
 pub mod to_gpu;
 pub mod to_linalg;
 pub mod to_memref;
@@ -40,6 +41,7 @@ pub(crate) const PASSES: &[fn()] = &[
     pass::register::<simplify::Simplify>,
     pass::register::<to_nvgpu::ConvertTileToNvgpu>,
     pass::register::<defer_reductions::DeferReductions>,
+    pass::register::<stream_stores::StreamStores>,
     pass::register::<prefetch::PrefetchLoads>,
     pass::register::<sink_loads::SinkLoads>,
     pass::register::<layout::assign::AssignLayouts>,

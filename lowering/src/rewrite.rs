@@ -101,6 +101,12 @@ pub fn single_use<'c, 'a>(value: Value<'c, 'a>) -> Option<(OperationRef<'c, 'a>,
     }
 }
 
+/// Whether nothing uses `value`.
+pub fn unused(value: Value) -> bool {
+    // SAFETY: `value` is live; its use list is only read.
+    unsafe { mlir_sys::mlirValueGetFirstUse(value.to_raw()).ptr.is_null() }
+}
+
 /// The position of `value` among the arguments of `block`, if it is one.
 pub fn argument_of(value: Value, block: melior::ir::BlockRef) -> Option<usize> {
     // SAFETY: read-only queries of a live value.

@@ -8,6 +8,7 @@ mod cpu;
 mod docs;
 mod gpu;
 mod stages;
+mod stream_stores;
 mod suite_gemm;
 mod suite_memory;
 mod support;

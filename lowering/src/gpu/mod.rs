@@ -69,7 +69,7 @@ pub const DEFAULT_CHIP: &str = "sm_90a";
 pub const STAGES: &[(&str, &str)] = &[
     (
         "layouts",
-        "tile-specialize, tile-simplify, {wgmma}func.func(tile-defer-reductions, tile-prefetch-loads, tile-sink-loads, tile-assign-layouts), tile-remove-layout-conversions",
+        "tile-specialize, tile-simplify, {wgmma}func.func(tile-defer-reductions, tile-stream-stores, tile-prefetch-loads, tile-sink-loads, tile-assign-layouts), tile-remove-layout-conversions",
     ),
     ("registers", "func.func(convert-tile-to-registers)"),
     ("linalg", "convert-tile-to-linalg"),

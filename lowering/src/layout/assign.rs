@@ -175,6 +175,43 @@ pub fn warps_in_cluster(bytes: i64, blocks: i64) -> (i64, i64) {
     (per_block * blocks / super::linear::WARP, blocks)
 }
 
+/// The warps a kernel's layouts span and its blocks a cluster: from its
+/// largest tile value and its `num_ctas` hint.
+pub fn kernel_warps(kernel: OperationRef) -> (i64, i64) {
+    let bytes = largest_tile_bytes(kernel);
+    match crate::to_nvgpu::hint(kernel, tile_dialect::attrs::knob::NUM_CTAS.key) {
+        Some(blocks) => warps_in_cluster(bytes, blocks),
+        None => warps_for(bytes),
+    }
+}
+
+/// The bytes of the largest tile value (an op's result or a block's
+/// argument) in `kernel`.
+fn largest_tile_bytes(kernel: OperationRef) -> i64 {
+    let mut bytes = 0;
+    let mut note = |value: Value| {
+        if let Some((shape, element)) = tile_type(value.r#type()) {
+            bytes = bytes.max(shape.iter().product::<i64>() * element_bytes(element));
+        }
+    };
+    kernel.walk(WalkOrder::PreOrder, |op| {
+        if op.to_raw().ptr != kernel.to_raw().ptr {
+            for region in op.regions() {
+                if let Some(block) = region.first_block() {
+                    for i in 0..block.argument_count() {
+                        if let Ok(argument) = block.argument(i) {
+                            note(argument.into());
+                        }
+                    }
+                }
+            }
+            op.results().for_each(|r| note(r.into()));
+        }
+        WalkResult::Advance
+    });
+    bytes
+}
+
 /// About 64 bytes of a tile of `bytes` a thread, as a power of two from 32
 /// to `most`.
 fn threads_for(bytes: i64, most: i64) -> i64 {
@@ -444,11 +481,6 @@ fn assign(kernel: OperationRef) -> Option<()> {
         WalkResult::Advance
     });
     order.retain(|v| is_tile(*v));
-    let bytes = order
-        .iter()
-        .filter_map(|v| tile_type(v.r#type()).map(|(shape, e)| shape.iter().product::<i64>() * element_bytes(e)))
-        .max()
-        .unwrap_or(0);
     let mut ties = HashMap::new();
     for op in &ops {
         if op_name(*op) == "scf.for" {
@@ -460,10 +492,7 @@ fn assign(kernel: OperationRef) -> Option<()> {
             }
         }
     }
-    let (warps, cluster) = match crate::to_nvgpu::hint(kernel, tile_dialect::attrs::knob::NUM_CTAS.key) {
-        Some(blocks) => warps_in_cluster(bytes, blocks),
-        None => warps_for(bytes),
-    };
+    let (warps, cluster) = kernel_warps(kernel);
     let mut state = Assignment { warps, cluster, values: HashMap::new(), order, ops, ties, changed: true };
 
     while state.values.len() < state.order.len() {
