@@ -9,6 +9,7 @@
 #include "mlir/CAPI/Pass.h"
 #include "mlir/CAPI/Support.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Remarks.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
@@ -85,6 +86,45 @@ MlirModule tileParseModule(MlirContext context, MlirStringRef source,
 /// translates whole modules.
 void tileRegisterLLVMTranslations(MlirDialectRegistry registry) {
   mlir::registerAllToLLVMIRTranslations(*unwrap(registry));
+}
+
+/// An optimization remark of category `tile` (MLIR's remark engine: shown
+/// only when a filter such as `tile-opt --remarks-filter=tile` enables it,
+/// printed as a `remark:` diagnostic at `location`). `kind`: 0 missed (the
+/// compiler could not take the fast way), 1 passed (it took it), 2
+/// analysis. `name` names the remark, `subcategory` the pass.
+void tileEmitRemark(MlirLocation location, int kind, MlirStringRef name,
+                    MlirStringRef subcategory, MlirStringRef reason) {
+  auto opts = mlir::remark::RemarkOpts::name(unwrap(name))
+                  .category("tile")
+                  .subCategory(unwrap(subcategory));
+  auto loc = unwrap(location);
+  std::string text = unwrap(reason).str();
+  switch (kind) {
+  case 0:
+    mlir::remark::missed(loc, opts) << text;
+    break;
+  case 1:
+    mlir::remark::passed(loc, opts) << text;
+    break;
+  default:
+    mlir::remark::analysis(loc, opts) << text;
+    break;
+  }
+}
+
+/// Turns on the remarks of `context` whose category matches the regular
+/// expression `filter`, printed as `remark:` diagnostics (what `tile-opt
+/// --remarks-filter=FILTER` does); false if the engine could not start.
+bool tileEnableRemarks(MlirContext context, MlirStringRef filter) {
+  // The engine builds a filter only for the kinds that have one.
+  std::string pattern = unwrap(filter).str();
+  mlir::remark::RemarkCategories categories{pattern, pattern, pattern,
+                                            pattern, pattern};
+  return mlir::succeeded(mlir::remark::enableOptimizationRemarks(
+      *unwrap(context), nullptr,
+      std::make_unique<mlir::remark::RemarkEmittingPolicyAll>(), categories,
+      /*printAsEmitRemarks=*/true));
 }
 
 /// MLIR's `mlir-opt` main with the given registry; returns the exit code.

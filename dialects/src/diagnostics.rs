@@ -62,6 +62,11 @@ fn capture_as<T>(context: &Context, f: impl FnOnce() -> T, text_of: fn(&Diagnost
     let text = Rc::new(RefCell::new(String::new()));
     let sink = text.clone();
     let id = context.attach_diagnostic_handler(move |diagnostic| {
+        // Remarks (which show only when asked for) pass on to the handler
+        // that asked for them, such as `tile-run -v`'s.
+        if matches!(diagnostic.severity(), DiagnosticSeverity::Remark) {
+            return false;
+        }
         let mut sink = sink.borrow_mut();
         if !sink.is_empty() {
             sink.push('\n');

@@ -1,4 +1,8 @@
 // RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(tile-stream-stores))' | FileCheck %s
+// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(tile-stream-stores))' --remarks-filter=tile -verify-diagnostics -o /dev/null
+
+// Each streamed store says so (a passed remark), with the registers its
+// loads would take.
 
 // Layernorm's end over rows of 32768 f32 (1024 threads): x, W and B would
 // take 96 registers a thread, so the store goes out in four chunks of 8192,
@@ -50,6 +54,7 @@ func.func @layernorm_end(%X: memref<?x32768xf32>, %W: memref<32768xf32>, %B: mem
   %b = tile.load %pb[%c0] : !tile.partition_view<32768xf32> -> tensor<32768xf32>
   %b1 = tile.reshape %b : tensor<32768xf32> -> tensor<1x32768xf32>
   %y = arith.addf %yw, %b1 : tensor<1x32768xf32>
+  // expected-remark @below {{this store goes out in 4 chunks: its loads would take 96 registers a thread of the 64 there are}}
   tile.store %y, %py[%r, %c0] : tensor<1x32768xf32> -> !tile.partition_view<1x32768xf32>
   return
 }
@@ -78,6 +83,7 @@ func.func @any_coordinate(%A: memref<?xf32>, %B: memref<?xf32>, %C: memref<?xf32
   %c = tile.load %pc[%j] : !tile.partition_view<32768xf32> -> tensor<32768xf32>
   %ab = arith.mulf %a, %b : tensor<32768xf32>
   %d = arith.addf %ab, %c : tensor<32768xf32>
+  // expected-remark @below {{this store goes out in 4 chunks}}
   tile.store %d, %pd[%j] : tensor<32768xf32> -> !tile.partition_view<32768xf32>
   return
 }

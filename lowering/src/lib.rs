@@ -19,6 +19,7 @@ pub mod loops;
 pub mod pass;
 pub mod prefetch;
 pub mod registers;
+pub mod remarks;
 pub mod rewrite;
 pub mod safe_division;
 pub mod simplify;

@@ -36,8 +36,10 @@
 //! included: `num_stages = 1` prefetches nothing.
 //!
 //! Caveats: loops that store tiles, loads inside nested regions of the
-//! body, and tiles over [`MAX_BYTES`] (whose copies would not fit in
-//! registers) are left as they are. Kernels with a `tile.mma` are left to
+//! body, loads whose coordinates are not computable ahead, and tiles over
+//! [`MAX_BYTES`] (whose copies would not fit in registers) are left as
+//! they are, each with a remark at the load saying which
+//! (`--remarks-filter=tile`). Kernels with a `tile.mma` are left to
 //! the general path (the tensor-core pipeliner replaces this there).
 
 use crate::{
@@ -115,6 +117,16 @@ impl<'c> RunExternalPass<'c> for PrefetchLoads {
 
 fn key(value: Value) -> usize {
     value.to_raw().ptr as usize
+}
+
+/// Says at `load` why it is not loaded ahead.
+fn missed(load: OperationRef, why: &str) {
+    crate::remarks::missed(
+        load.location(),
+        PrefetchLoads::INFO.argument,
+        "Prefetch",
+        &format!("this load is not issued ahead of its iteration: {why}"),
+    );
 }
 
 /// Whether `value` is defined outside `body` (the loop's block).
@@ -221,22 +233,50 @@ fn prefetch<'c>(context: &'c Context, op: OperationRef<'c, 'c>, distance: i64) -
         }
         WalkResult::Advance
     });
+    let body = op.region(0).ok()?.first_block()?;
     if stores {
+        // Loads a store may have changed stay where they are.
+        op.walk(WalkOrder::PreOrder, |inner| {
+            if op_name(inner) == "tile.load" {
+                missed(inner, "the loop stores tiles, which the tiles loaded ahead could overlap");
+            }
+            WalkResult::Advance
+        });
         return Some(());
     }
-    let body = op.region(0).ok()?.first_block()?;
     let iv: Value = body.argument(0).ok()?.into();
     let mut loads = Vec::new();
+    op.walk(WalkOrder::PreOrder, |inner| {
+        if op_name(inner) == "tile.load" && inner.block() != Some(body) {
+            missed(inner, "it is inside a region nested in the loop (an scf.if or an inner loop's body)");
+        }
+        WalkResult::Advance
+    });
     let mut next = body.first_operation();
     while let Some(inner) = next {
-        if op_name(inner) == "tile.load"
-            && outside(inner.operand(0).ok()?, body)
-            && (1..inner.operand_count()).all(|i| inner.operand(i).is_ok_and(|v| recomputable(v, body, iv, 0)))
-            && tile_type(inner.result(0).ok()?.r#type())
-                .is_some_and(|(shape, e)| shape.iter().product::<i64>() * element_bytes(e) <= MAX_BYTES)
-        {
-            // SAFETY: an op of the body, alive until this rewrite erases it.
-            loads.push(unsafe { OperationRef::from_raw(inner.to_raw()) });
+        if op_name(inner) == "tile.load" {
+            let bytes = tile_type(inner.result(0).ok()?.r#type())
+                .map_or(i64::MAX, |(shape, e)| shape.iter().product::<i64>() * element_bytes(e));
+            if !outside(inner.operand(0).ok()?, body) {
+                missed(inner, "its view is made inside the loop");
+            } else if !(1..inner.operand_count()).all(|i| inner.operand(i).is_ok_and(|v| recomputable(v, body, iv, 0)))
+            {
+                missed(
+                    inner,
+                    "its coordinates are not computable ahead (from values outside the loop, the induction \
+                     variable and arith ops on them)",
+                );
+            } else if bytes > MAX_BYTES {
+                missed(
+                    inner,
+                    &format!(
+                        "its tile ({bytes} bytes) is over {MAX_BYTES}: two copies of it would not fit in registers"
+                    ),
+                );
+            } else {
+                // SAFETY: an op of the body, alive until this rewrite erases it.
+                loads.push(unsafe { OperationRef::from_raw(inner.to_raw()) });
+            }
         }
         next = inner.next_in_block();
     }

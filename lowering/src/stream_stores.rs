@@ -64,9 +64,11 @@
 //! Caveats: only the innermost dim is chunked; the tree must be in the
 //! store's block; a reshape in it may only add or drop unit dims, and an
 //! iota, a reduction, a permute or a loop-carried tile ends the match
-//! (the store is left as it is). The loop is not prefetched: a chunk's
-//! loads after the previous chunk's store measured as fast as loading a
-//! chunk ahead, which needs more registers.
+//! (the store is left as it is). The loop is not prefetched (the pass runs
+//! after `tile-prefetch-loads`): a chunk's loads after the previous
+//! chunk's store measured as fast as loading a chunk ahead, which needs
+//! more registers. Each streamed store says so in a remark
+//! (`--remarks-filter=tile`).
 
 use crate::{
     build::{At, tile_type},
@@ -142,6 +144,16 @@ impl<'c> RunExternalPass<'c> for StreamStores {
             // own store and the ops that die with it.
             let store = unsafe { OperationRef::from_raw(raw) };
             let Some(plan) = plan(store, threads, registers) else { continue };
+            crate::remarks::passed(
+                store.location(),
+                StreamStores::INFO.argument,
+                "StreamStore",
+                &format!(
+                    "this store goes out in {} chunks: its loads would take {} registers a thread of the {registers} \
+                     there are",
+                    plan.chunks, plan.registers
+                ),
+            );
             if stream(context, store, &plan).is_none() {
                 emit_error(store.location(), "tile-stream-stores: could not rewrite this store");
                 pass.signal_failure();
@@ -160,6 +172,8 @@ fn key(op: OperationRef) -> usize {
 struct Plan<'c> {
     ops: Vec<(OperationRef<'c, 'c>, usize)>,
     chunks: i64,
+    /// Registers a thread the loads would take whole.
+    registers: i64,
 }
 
 /// The tree of `store`'s tile, if it is worth streaming.
@@ -186,7 +200,7 @@ fn plan<'c>(store: OperationRef<'c, 'c>, threads: i64, registers: i64) -> Option
     while chunks > 1 && smallest / chunks / threads < 16 {
         chunks /= 2;
     }
-    (chunks >= 2 && shape[dim] % chunks == 0).then_some(Plan { ops: walk.ops, chunks })
+    (chunks >= 2 && shape[dim] % chunks == 0).then_some(Plan { ops: walk.ops, chunks, registers: whole })
 }
 
 struct Walk<'c> {

@@ -727,3 +727,31 @@ fn tuning_drops_configurations_that_cannot_launch() {
     let got = values(&npy::read(&out, DType::BF16).unwrap());
     assert_close("the tuned matmul", &got, &want, |i| 1e-5 * magnitude[i] + want[i].abs() / 128.0);
 }
+
+#[test]
+fn verbose_prints_the_compilers_remarks_at_the_op() {
+    let wide = root().join("tests/kernels/wide_rows.mlir").to_str().unwrap().to_string();
+    // The GPU pipeline (no GPU needed to compile): a streamed store says so
+    // at the store (line 21 of the kernel) ...
+    let run = tile_run(&["-v", &wide, "--emit-ptx", "/dev/null"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("wide_rows.mlir:21:3: remark: [Passed] StreamStore")
+            && run.stderr.contains("this store goes out in 4 chunks"),
+        "{}",
+        run.stderr
+    );
+    // ... and a kernel off the register path says why, at its tile.mma.
+    let run = tile_run(&["--verbose", &example("matmul"), "--emit-ptx", "/dev/null"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("matmul.mlir:27:10: remark: [Missed] RegisterPath")
+            && run.stderr.contains("it has a tile.mma"),
+        "{}",
+        run.stderr
+    );
+    // Without -v, nothing.
+    let run = tile_run(&[&wide, "--emit-ptx", "/dev/null"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(!run.stderr.contains("remark"), "{}", run.stderr);
+}

@@ -6,8 +6,9 @@
 //! 1. `tile-specialize` (a kernel's `tile.config`, if any), `tile-simplify`;
 //!    for `sm_90a`, `convert-tile-to-nvgpu` (a TMA + wgmma variant of
 //!    kernels whose mma main loop maps); then, for kernels without a
-//!    `tile.mma` (the register path), `tile-prefetch-loads`,
-//!    `tile-sink-loads`, `tile-assign-layouts`,
+//!    `tile.mma` (the register path), `tile-defer-reductions`,
+//!    `tile-prefetch-loads`, `tile-stream-stores`, `tile-sink-loads`,
+//!    `tile-assign-layouts`,
 //!    `tile-remove-layout-conversions` and `convert-tile-to-registers`:
 //!    their tiles in registers, per-thread code from here on; for the
 //!    others `convert-tile-to-linalg`, `convert-tile-to-memref`: as on the
@@ -23,6 +24,10 @@
 //!    tile buffers into dynamic shared memory, the grid queries into
 //!    `gpu.block_id` and `gpu.grid_dim`;
 //! 5. upstream NVVM lowering and `gpu-module-to-binary{format=isa}`: PTX.
+//!
+//! Where a kernel stays off the register path or a loop's load is not
+//! issued ahead, the pass says why in a remark at the op
+//! ([`crate::remarks`]: `tile-opt --remarks-filter=tile`, `tile-run -v`).
 //!
 //! `toolkit` is a CUDA toolkit directory whose `nvvm/libdevice` provides
 //! `libdevice.10.bc` (math functions such as `expf`); by default the first
@@ -69,7 +74,7 @@ pub const DEFAULT_CHIP: &str = "sm_90a";
 pub const STAGES: &[(&str, &str)] = &[
     (
         "layouts",
-        "tile-specialize, tile-simplify, {wgmma}func.func(tile-defer-reductions, tile-stream-stores, tile-prefetch-loads, tile-sink-loads, tile-assign-layouts), tile-remove-layout-conversions",
+        "tile-specialize, tile-simplify, {wgmma}func.func(tile-defer-reductions, tile-prefetch-loads, tile-stream-stores, tile-sink-loads, tile-assign-layouts), tile-remove-layout-conversions",
     ),
     ("registers", "func.func(convert-tile-to-registers)"),
     ("linalg", "convert-tile-to-linalg"),

@@ -38,7 +38,9 @@
 //! Caveats: kernels with a `tile.mma` stay on the general path (the
 //! tensor-core rebuild brings them here), as do kernels with loop-carried
 //! tiles in `scf.while`, constant tiles that are not splats, and loads or
-//! stores of `i1` or 8-bit float tiles; the pass leaves them unchanged.
+//! stores of `i1` or 8-bit float tiles; the pass leaves them unchanged and
+//! says why in a remark at the op that keeps them off
+//! (`--remarks-filter=tile`).
 //! A kernel whose tiles already carry layouts is left as it is.
 
 use super::{LinearLayout, element_bytes, layout_of, linear::coalesced, with_layout};
@@ -51,7 +53,7 @@ use melior::ir::{AttributeLike as _, TypeLike as _};
 use melior::{
     ContextRef,
     ir::{
-        Attribute, BlockLike, OperationRef, RegionLike, Type, Value, ValueLike,
+        Attribute, BlockLike, Location, OperationRef, RegionLike, Type, Value, ValueLike,
         attribute::IntegerAttribute,
         operation::{OperationLike, OperationMutLike, OperationRefMut, WalkOrder, WalkResult},
     },
@@ -79,6 +81,7 @@ impl<'c> RunExternalPass<'c> for AssignLayouts {
 
     fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
         if !register_path(operation) {
+            remark_refusal(operation);
             return;
         }
         if assign(operation).is_none() {
@@ -109,8 +112,9 @@ pub fn register_path(operation: OperationRef) -> bool {
         && eligible(operation).is_ok()
 }
 
-/// Whether the register path takes a kernel; the reason when it does not.
-pub fn eligible(kernel: OperationRef) -> Result<(), String> {
+/// Whether the register path takes a kernel; when it does not, the reason
+/// and the op that gives it.
+pub fn eligible<'c>(kernel: OperationRef<'c, '_>) -> Result<(), (String, Location<'c>)> {
     let mut reason = None;
     kernel.walk(WalkOrder::PreOrder, |op| {
         let name = op_name(op);
@@ -120,7 +124,8 @@ pub fn eligible(kernel: OperationRef) -> Result<(), String> {
                 let tile = if name == "tile.load" { op.result(0).ok().map(Value::from) } else { op.operand(0).ok() };
                 let element = tile.and_then(|t| tile_type(t.r#type())).map(|(_, e)| e.to_string());
                 match element.as_deref() {
-                    Some("i1" | "f8E4M3FN" | "f8E5M2") | None => Some(format!("it moves {element:?} tiles")),
+                    Some(e @ ("i1" | "f8E4M3FN" | "f8E5M2")) => Some(format!("it loads or stores {e} tiles")),
+                    None => Some("it loads or stores a tile of no tile type".to_string()),
                     _ => None,
                 }
             }
@@ -135,7 +140,7 @@ pub fn eligible(kernel: OperationRef) -> Result<(), String> {
                 });
                 (!splat).then(|| "it has a constant tile that is not a splat".to_string())
             }
-            _ if layout_of_any(op) => Some("its tiles already have layouts".to_string()),
+            _ if layout_of_any(op) => Some(ALREADY_ASSIGNED.to_string()),
             "scf.while" if has_tiles(op) => Some("an scf.while carries tiles".to_string()),
             "tile.reduce" | "tile.broadcast" | "tile.reshape" | "tile.permute" | "tile.splat" | "tile.iota"
             | "scf.for" | "scf.if" | "scf.yield" => None,
@@ -144,13 +149,37 @@ pub fn eligible(kernel: OperationRef) -> Result<(), String> {
             _ => None,
         };
         if let Some(why) = refused {
-            reason = Some(why);
+            // SAFETY: a location is owned by the context, which outlives
+            // the kernel and its ops.
+            reason = Some((why, unsafe { Location::from_raw(op.location().to_raw()) }));
             return WalkResult::Interrupt;
         }
         WalkResult::Advance
     });
     reason.map_or(Ok(()), Err)
 }
+
+/// Says at the op why a kernel stays off the register path (its tiles in
+/// shared memory, a barrier after each op); silent for the wgmma variants
+/// and for kernels whose tiles already have layouts.
+fn remark_refusal(operation: OperationRef) {
+    if !operation.has_attribute(tile_dialect::attrs::KERNEL) || operation.has_attribute(tile_dialect::attrs::VARIANT_OF)
+    {
+        return;
+    }
+    if let Err((reason, location)) = eligible(operation)
+        && reason != ALREADY_ASSIGNED
+    {
+        crate::remarks::missed(
+            location,
+            AssignLayouts::INFO.argument,
+            "RegisterPath",
+            &format!("this kernel keeps its tiles in shared memory (the general path): {reason}"),
+        );
+    }
+}
+
+const ALREADY_ASSIGNED: &str = "its tiles already have layouts";
 
 fn layout_of_any(op: OperationRef) -> bool {
     op.results().any(|r| layout_of(r.into()).is_some())

@@ -97,6 +97,11 @@ struct Cli {
     /// variant (such as the TMA + wgmma one of a matmul).
     #[arg(long)]
     no_variants: bool,
+    /// Print the compiler's remarks (stderr): where it could not take the
+    /// fast way, such as the register path, the tensor cores or a
+    /// prefetch, and why; and transformations worth knowing about.
+    #[arg(short, long)]
+    verbose: bool,
     /// One per kernel parameter: a .npy file for a memref, a number for a
     /// scalar.
     #[arg(allow_negative_numbers = true)]
@@ -151,6 +156,26 @@ fn main() -> ExitCode {
     }
 }
 
+/// Turns the compiler's remarks on and prints each (once: the tuner
+/// compiles a kernel many times) as it comes.
+fn show_remarks(context: &melior::Context) -> Result<()> {
+    if !tile_lowering::remarks::enable(context, "tile") {
+        anyhow::bail!("MLIR's remark engine did not start");
+    }
+    let mut seen = std::collections::HashSet::new();
+    context.attach_diagnostic_handler(move |diagnostic| {
+        if !matches!(diagnostic.severity(), melior::diagnostic::DiagnosticSeverity::Remark) {
+            return false;
+        }
+        let text = tile_dialect::diagnostics::diagnostic_text(&diagnostic);
+        if seen.insert(text.clone()) {
+            eprintln!("{text}");
+        }
+        true
+    });
+    Ok(())
+}
+
 /// Fails unless `path` can be written, without changing it: an existing
 /// file is opened for writing (not truncated), a new one is created and
 /// removed again. A directory, a missing directory or a read-only place
@@ -192,6 +217,9 @@ fn parse_scalar(ty: ScalarType, text: &str) -> std::result::Result<Scalar, Strin
 
 fn run(cli: Cli) -> Result<()> {
     let context = tile_dialect::create_context();
+    if cli.verbose {
+        show_remarks(&context)?;
+    }
     let file = cli.kernel_file.display().to_string();
     let text = std::fs::read_to_string(&cli.kernel_file).with_context(|| format!("reading {file}"))?;
     let module = compile::parse(&context, &text, &file)?;

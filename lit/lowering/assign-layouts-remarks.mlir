@@ -1,0 +1,73 @@
+// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(tile-assign-layouts))' --remarks-filter=tile -verify-diagnostics -o /dev/null
+
+// Each reason a kernel stays off the register path is said at the op that
+// gives it; a kernel on the register path says nothing.
+
+func.func @mma(%A: memref<?x?xf16>, %C: memref<?x?xf32>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<64x64xf16>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<64x64xf32>
+  %a = tile.load %pa[%c0, %c0] : !tile.partition_view<64x64xf16> -> tensor<64x64xf16>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  // expected-remark @below {{this kernel keeps its tiles in shared memory (the general path): it has a tile.mma}}
+  %d = tile.mma %a, %a, %z : tensor<64x64xf16>, tensor<64x64xf16> into tensor<64x64xf32>
+  tile.store %d, %pc[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @bools(%A: memref<?xi1>, %B: memref<?xi1>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %pa = tile.partition_view %A : memref<?xi1> -> !tile.partition_view<128xi1>
+  %pb = tile.partition_view %B : memref<?xi1> -> !tile.partition_view<128xi1>
+  // expected-remark @below {{it loads or stores i1 tiles}}
+  %a = tile.load %pa[%c0] : !tile.partition_view<128xi1> -> tensor<128xi1>
+  tile.store %a, %pb[%c0] : tensor<128xi1> -> !tile.partition_view<128xi1>
+  return
+}
+
+// -----
+
+func.func @constant(%B: memref<?xf32>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %pb = tile.partition_view %B : memref<?xf32> -> !tile.partition_view<4xf32>
+  // expected-remark @below {{it has a constant tile that is not a splat}}
+  %a = arith.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+  tile.store %a, %pb[%c0] : tensor<4xf32> -> !tile.partition_view<4xf32>
+  return
+}
+
+// -----
+
+func.func @while(%A: memref<?xf32>, %n: index) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pa = tile.partition_view %A : memref<?xf32> -> !tile.partition_view<128xf32>
+  %z = arith.constant dense<0.0> : tensor<128xf32>
+  // expected-remark @below {{an scf.while carries tiles}}
+  %r:2 = scf.while (%i = %c0, %acc = %z) : (index, tensor<128xf32>) -> (index, tensor<128xf32>) {
+    %go = arith.cmpi ult, %i, %n : index
+    scf.condition(%go) %i, %acc : index, tensor<128xf32>
+  } do {
+  ^bb0(%j: index, %t: tensor<128xf32>):
+    %x = tile.load %pa[%j] : !tile.partition_view<128xf32> -> tensor<128xf32>
+    %s = arith.addf %t, %x : tensor<128xf32>
+    %k = arith.addi %j, %c1 : index
+    scf.yield %k, %s : index, tensor<128xf32>
+  }
+  tile.store %r#1, %pa[%c0] : tensor<128xf32> -> !tile.partition_view<128xf32>
+  return
+}
+
+// -----
+
+func.func @registers(%A: memref<?xf32>, %B: memref<?xf32>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %pa = tile.partition_view %A : memref<?xf32> -> !tile.partition_view<128xf32>
+  %pb = tile.partition_view %B : memref<?xf32> -> !tile.partition_view<128xf32>
+  %a = tile.load %pa[%c0] : !tile.partition_view<128xf32> -> tensor<128xf32>
+  %b = arith.mulf %a, %a : tensor<128xf32>
+  tile.store %b, %pb[%c0] : tensor<128xf32> -> !tile.partition_view<128xf32>
+  return
+}
