@@ -6,7 +6,7 @@
 # Here:   cargo build --release -p tile-run &&
 #         strip target/release/tile-run -o .carry/tile-run && xz -6 -T4 -f .carry/tile-run
 # There:  bash scripts/compare-programs.sh CASES FILE REPLACEMENT...   (device tool, carry .carry)
-#   e.g.  bash scripts/compare-programs.sh "layernorm f32 2048x32768" norms/layernorm_f32.mlir .exp/ln_stream.mlir
+#   e.g.  bash scripts/compare-programs.sh "layernorm f32 2048x32768" norms/layernorm_f32.mlir bench/experiments/ln_stream8192.mlir
 set -uo pipefail
 cd "$(dirname "$0")/.."
 [ $# -ge 3 ] || { echo "usage: $0 CASES FILE REPLACEMENT..." >&2; exit 1; }
