@@ -1,4 +1,5 @@
 // RUN: tile-opt %s -split-input-file --convert-tile-to-gpu | FileCheck %s
+// RUN: tile-opt %s -split-input-file --convert-tile-to-gpu --remarks-filter=tile -verify-diagnostics -o /dev/null
 
 // A variant whose tiles do not fit in shared memory is dropped (the
 // runtime then launches the kernel it is a variant of); the kernel itself
@@ -10,6 +11,7 @@ func.func @k(%a: memref<64xf32>) attributes {tile.kernel} {
   %t = memref.alloc() : memref<64xf32>
   return
 }
+// expected-remark @below {{the wgmma variant of @k is dropped: with the rest of the kernel it needs 262144 bytes of shared memory, and a block has 232448; the kernel runs on the general path}}
 func.func @k__wgmma(%a: memref<64xf32>) attributes {tile.kernel, tile.variant_of = @k} {
   %t = memref.alloc() : memref<65536xf32>
   return

@@ -267,7 +267,17 @@ fn kernel_to_gpu<'c>(
     }
     if total > MAX_SHARED_MEMORY && kernel.has_attribute(tile_dialect::attrs::VARIANT_OF) {
         // A variant is an optimisation of a kernel that is compiled anyway:
-        // one that does not fit is dropped, never an error.
+        // one that does not fit is dropped, never an error, but said.
+        let of = kernel.attribute(tile_dialect::attrs::VARIANT_OF).map(|a| a.to_string()).unwrap_or_default();
+        crate::remarks::missed(
+            location,
+            ConvertTileToGpu::INFO.argument,
+            "VariantDropped",
+            &format!(
+                "the wgmma variant of {of} is dropped: with the rest of the kernel it needs {total} bytes of shared \
+                 memory, and a block has {MAX_SHARED_MEMORY}; the kernel runs on the general path"
+            ),
+        );
         // SAFETY: the variant is a top-level function nothing calls (the
         // runtime reaches it by name, and the bundle lists only the
         // gpu.funcs that exist).

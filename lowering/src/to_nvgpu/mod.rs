@@ -153,7 +153,12 @@
 //! (thread 0), with a block barrier per iteration; the
 //! accumulator store relies on `nvgpu.warpgroup.mma.store` placing rows by
 //! the warp's index in the block (see the store below); only for
-//! `sm_90a`: `tile-to-ptx` runs this pass for that chip alone.
+//! `sm_90a`: `tile-to-ptx` runs this pass for that chip alone. Every
+//! `tile.mma` whose loop it does not map says why in a remark at the mma
+//! (`--remarks-filter=tile`): its types, its K tile, a permuted or computed
+//! operand, a nested loop, an accumulator computed in the loop, ...; and
+//! `convert-tile-to-gpu` says so when a variant is dropped for want of
+//! shared memory.
 
 use crate::{
     build::{At, tile_type},
@@ -320,6 +325,16 @@ fn add_variant<'c>(context: &'c Context, kernel: OperationRef<'c, '_>) -> Option
     // warpgroup); more would spill.
     let rows = |found: &Match| if pingpong { found.m } else { found.m / warpgroups };
     if matches.iter().any(|found| rows(found) * found.n > 128 * WARPGROUP) {
+        for found in &matches {
+            // SAFETY: the matched mma is a live op of the variant.
+            let mma = unsafe { OperationRef::from_raw(found.mma) };
+            crate::remarks::missed(
+                mma.location(),
+                ConvertTileToNvgpu::INFO.argument,
+                "Wgmma",
+                "this tile.mma gets no wgmma main loop: its accumulator would take more than 128 registers a thread",
+            );
+        }
         // SAFETY: the clone was just inserted and nothing refers to it.
         unsafe { mlir_sys::mlirOperationDestroy(variant.to_raw()) };
         return Some(());
@@ -447,10 +462,16 @@ fn retype(context: &Context, variant: OperationRef, descriptors: &[TmaDescriptor
 fn find(kernel: OperationRef) -> Vec<Match> {
     let mut found = Vec::new();
     kernel.walk(WalkOrder::PreOrder, |op| {
-        if op_name(op) == "tile.mma"
-            && let Some(m) = match_loop(kernel, op)
-        {
-            found.push(m);
+        if op_name(op) == "tile.mma" {
+            match match_loop(kernel, op) {
+                Ok(m) => found.push(m),
+                Err(why) => crate::remarks::missed(
+                    op.location(),
+                    ConvertTileToNvgpu::INFO.argument,
+                    "Wgmma",
+                    &format!("this tile.mma gets no wgmma main loop: {why}"),
+                ),
+            }
         }
         WalkResult::Advance
     });
@@ -560,50 +581,80 @@ fn is_loop(op: OperationRef) -> bool {
     matches!(op_name(op).as_str(), "scf.for" | "scf.while" | "scf.parallel" | "scf.forall")
 }
 
-fn match_loop(kernel: OperationRef, mma: OperationRef) -> Option<Match> {
-    let body = mma.block()?;
-    let for_op = mma.parent_operation()?;
-    if op_name(for_op) != "scf.for" || for_op.region(0).ok()?.first_block()? != body {
-        return None;
+/// `Some(value)`, or `why` it is not there.
+fn need<T>(value: Option<T>, why: &str) -> Result<T, String> {
+    value.ok_or_else(|| why.to_string())
+}
+
+/// The main loop of `mma`, or why it is not mapped (said at the mma in a
+/// remark).
+fn match_loop(kernel: OperationRef, mma: OperationRef) -> Result<Match, String> {
+    const FORM: &str = "its loop is not in the form the matcher reads";
+    let body = need(mma.block(), FORM)?;
+    let for_op = need(mma.parent_operation(), FORM)?;
+    if op_name(for_op) != "scf.for" || for_op.region(0).ok().and_then(|r| r.first_block()) != Some(body) {
+        return Err("it is not directly in the body of an scf.for (a main loop)".into());
     }
     let mut ancestor = for_op.parent_operation();
     while let Some(op) = ancestor {
         if is_loop(op) {
-            return None;
+            return Err("its loop is nested in another loop (such as a persistent loop written by hand)".into());
         }
         ancestor = op.parent_operation();
     }
 
     // The accumulator: an iter_arg that only this mma reads, whose result
     // only the yield takes back.
-    let c = mma.operand(2).ok()?;
-    let iter = argument_of(c, body)?.checked_sub(1)?;
-    if single_use(c)?.0 != mma {
-        return None;
+    let c = need(mma.operand(2).ok(), FORM)?;
+    let iter = match (argument_of(c, body).and_then(|i| i.checked_sub(1)), defining_op(c)) {
+        (Some(iter), _) => iter,
+        (None, Some(op)) if op.block() == Some(body) => {
+            return Err(format!(
+                "its accumulator is computed in the loop by {} (a fresh tile or a rescaled one), not carried into \
+                 the mma as it is",
+                op_name(op)
+            ));
+        }
+        (None, Some(op)) => {
+            return Err(format!(
+                "its accumulator is not carried by the loop ({} from outside it: the mma starts afresh each \
+                 iteration)",
+                op_name(op)
+            ));
+        }
+        _ => return Err("its accumulator is not carried by the loop".into()),
+    };
+    if single_use(c).map(|(user, _)| user) != Some(mma) {
+        return Err("other ops read its accumulator in the loop (such as a rescaling)".into());
     }
-    let (user, position) = single_use(mma.result(0).ok()?.into())?;
-    if op_name(user) != "scf.yield" || position != iter || user.block()? != body {
-        return None;
+    match single_use(need(mma.result(0).ok(), FORM)?.into()) {
+        Some((user, position)) if op_name(user) == "scf.yield" && position == iter && user.block() == Some(body) => {}
+        _ => return Err("its result goes elsewhere than back into the accumulator".into()),
     }
 
     // Types and shapes.
-    let (a_shape, element) = tile_type(mma.operand(0).ok()?.r#type())?;
-    let (b_shape, b_element) = tile_type(mma.operand(1).ok()?.r#type())?;
-    let (c_shape, accumulator) = tile_type(mma.result(0).ok()?.r#type())?;
+    let (a_shape, element) = need(tile_type(need(mma.operand(0).ok(), FORM)?.r#type()), FORM)?;
+    let (b_shape, b_element) = need(tile_type(need(mma.operand(1).ok(), FORM)?.r#type()), FORM)?;
+    let (c_shape, accumulator) = need(tile_type(need(mma.result(0).ok(), FORM)?.r#type()), FORM)?;
     let (element, accumulator) = (element.to_string(), accumulator.to_string());
     let (m, k, n) = (a_shape[0], a_shape[1], b_shape[1]);
     let supported = match (element.as_str(), accumulator.as_str()) {
         ("f16", "f32" | "f16") | ("bf16", "f32") => b_element.to_string() == element,
         _ => false,
     };
-    if !supported
-        || k != SWIZZLE_COLUMNS
-        || !matches!(m, 64 | 128 | 256)
-        || n % SWIZZLE_COLUMNS != 0
-        || n > 256
-        || c_shape != [m, n]
-    {
-        return None;
+    if !supported {
+        return Err(format!(
+            "its types ({element} x {b_element} -> {accumulator}) are not f16 or bf16 operands into f32 (or f16 \
+             into f16), the only ones this matcher maps"
+        ));
+    }
+    if k != SWIZZLE_COLUMNS {
+        return Err(format!("its K tile is {k}; the matcher maps only {SWIZZLE_COLUMNS}"));
+    }
+    if !matches!(m, 64 | 128 | 256) || n % SWIZZLE_COLUMNS != 0 || n > 256 || c_shape != [m, n] {
+        return Err(format!(
+            "its {m}x{n} tile is not 64, 128 or 256 rows by a multiple of {SWIZZLE_COLUMNS} up to 256 columns"
+        ));
     }
 
     // The operands: tile.loads in the body from zero-padded views of
@@ -611,24 +662,28 @@ fn match_loop(kernel: OperationRef, mma: OperationRef) -> Option<Match> {
     let mut loads = [mma.to_raw(); 2];
     let mut args = [0usize; 2];
     for operand in 0..2 {
-        let value = mma.operand(operand).ok()?;
-        let load = defining_op(value)?;
-        if op_name(load) != "tile.load" || load.block()? != body {
-            return None;
+        let name = ["A", "B"][operand];
+        let value = need(mma.operand(operand).ok(), FORM)?;
+        let load = need(defining_op(value), &format!("operand {name} is not loaded in the loop"))?;
+        if op_name(load) != "tile.load" || load.block() != Some(body) {
+            return Err(format!(
+                "operand {name} is not a tile.load in the loop's body but {} (a computed or permuted tile)",
+                op_name(load)
+            ));
         }
-        let view = load.operand(0).ok()?;
+        let view = need(load.operand(0).ok(), FORM)?;
         let view_type = view.r#type().to_string();
         if view_type.contains("padding") && !view_type.contains("padding = zero") {
-            return None;
+            return Err(format!("operand {name} is loaded with a padding other than zero"));
         }
-        let partition = defining_op(view)?;
-        if op_name(partition) != "tile.partition_view" {
-            return None;
-        }
-        let entry = kernel.region(0).ok()?.first_block()?;
-        let arg = argument_of(partition.operand(0).ok()?, entry)?;
+        let partition = need(defining_op(view), FORM)?;
+        let entry = need(kernel.region(0).ok().and_then(|r| r.first_block()), FORM)?;
+        let arg = (op_name(partition) == "tile.partition_view")
+            .then(|| partition.operand(0).ok().and_then(|memref| argument_of(memref, entry)))
+            .flatten();
+        let arg = need(arg, &format!("operand {name} is not viewed from a kernel argument"))?;
         if load.operand_count() != 3 {
-            return None;
+            return Err(format!("operand {name}'s load is not two-dimensional"));
         }
         loads[operand] = load.to_raw();
         args[operand] = arg;
@@ -636,19 +691,24 @@ fn match_loop(kernel: OperationRef, mma: OperationRef) -> Option<Match> {
     // Loads run ahead of the mma only when their coordinates for a later
     // iteration can be written before it: each index the induction
     // variable itself or defined outside the loop.
-    let iv = body.argument(0).ok()?;
+    let iv = need(body.argument(0).ok(), FORM)?;
     let ahead = loads.iter().all(|&raw| {
         // SAFETY: the loads found above are live ops of the body.
         let load = unsafe { OperationRef::from_raw(raw) };
         (1..3).all(|i| load.operand(i).is_ok_and(|v| v == iv.into() || defined_outside(detach(v), body)))
     });
-    let store =
-        if is_zero(detach(for_op.operand(3 + iter).ok()?)) { epilogue::find(kernel, for_op, iter, m, n) } else { None };
+    let store = if is_zero(detach(need(for_op.operand(3 + iter).ok(), FORM)?)) {
+        epilogue::find(kernel, for_op, iter, m, n)
+    } else {
+        None
+    };
     // 128 rows a warpgroup (two wgmma row blocks) only with the TMA
     // epilogue, which knows their layout; the general path's
     // `nvgpu.warpgroup.mma.store` places rows by the warp's index.
     if m > 2 * WGMMA_M && store.is_none() {
-        return None;
+        return Err(format!(
+            "its {m}-row tile needs the TMA epilogue (the accumulator stored as it is after the loop, from zeros)"
+        ));
     }
     // The TMA epilogue stages the output in the ring; the general one
     // needs a tile of its own.
@@ -713,7 +773,7 @@ fn match_loop(kernel: OperationRef, mma: OperationRef) -> Option<Match> {
     // its `empty` barriers are what lets a block know that its partner's
     // stage is free too.
     let cluster = specialize && persistent.is_some() && hint(kernel, knob::NUM_CTAS.key) == Some(cluster::CTAS);
-    Some(Match {
+    Ok(Match {
         for_op: for_op.to_raw(),
         mma: mma.to_raw(),
         loads,
