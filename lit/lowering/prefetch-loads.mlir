@@ -126,3 +126,37 @@ func.func @stores(%X: memref<?xf32>, %n: index) attributes {tile.kernel} {
   }
   return
 }
+
+// -----
+
+// Two loads at the top of the body: both are issued ahead, after the
+// coordinate they share (neither erased load anchors the other's
+// replacement; a crash before).
+// CHECK-LABEL: func.func @two_loads
+// CHECK: scf.for %[[I:[a-z0-9]+]] = %{{.*}} iter_args(%{{.*}} = %{{.*}}, %[[X:.*]] = %{{.*}}, %[[Y:.*]] = %{{.*}}) ->
+// CHECK-NEXT: arith.constant
+// CHECK-NEXT: arith.muli
+// CHECK-NEXT: %[[AHEAD:.*]] = arith.addi %[[I]], %{{.*}} : index
+// CHECK-NEXT: %[[NX:.*]] = tile.load %{{.*}}[%[[AHEAD]], %{{.*}}]
+// CHECK-NEXT: %[[NY:.*]] = tile.load %{{.*}}[%[[AHEAD]], %{{.*}}]
+// CHECK-NEXT: arith.addf %[[X]], %[[Y]]
+// CHECK: scf.yield %{{.*}}, %[[NX]], %[[NY]] :
+func.func @two_loads(%X: memref<?x?xf32>, %Y: memref<?x?xf32>, %S: memref<?xf32>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %px = tile.partition_view %X : memref<?x?xf32> -> !tile.partition_view<8x128xf32>
+  %py = tile.partition_view %Y : memref<?x?xf32> -> !tile.partition_view<8x128xf32>
+  %ps = tile.partition_view %S : memref<?xf32> -> !tile.partition_view<128xf32>
+  %rows = tile.num_tiles %px dim 0 : !tile.partition_view<8x128xf32>
+  %init = arith.constant dense<0.0> : tensor<8x128xf32>
+  %sum = scf.for %i = %c0 to %rows step %c1 iter_args(%acc = %init) -> (tensor<8x128xf32>) {
+    %x = tile.load %px[%i, %c0] : !tile.partition_view<8x128xf32> -> tensor<8x128xf32>
+    %y = tile.load %py[%i, %c0] : !tile.partition_view<8x128xf32> -> tensor<8x128xf32>
+    %xy = arith.addf %x, %y : tensor<8x128xf32>
+    %next = arith.addf %acc, %xy : tensor<8x128xf32>
+    scf.yield %next : tensor<8x128xf32>
+  }
+  %r = tile.reduce add %sum dim 0 : tensor<8x128xf32> -> tensor<128xf32>
+  tile.store %r, %ps[%c0] : tensor<128xf32> -> !tile.partition_view<128xf32>
+  return
+}

@@ -227,3 +227,26 @@ func.func @cluster(%X: memref<?x2048xf32>, %S: memref<?xf32>) attributes {tile.k
   tile.store %s, %ps[%r] : tensor<1xf32, #s> -> !tile.partition_view<1xf32>
   return
 }
+
+// -----
+
+// The same with tile.block_id as the kernel's first op (the op the
+// lowering's set-up code goes before): the query is replaced, not erased
+// under the builder (a crash the fuzzer found).
+#b = #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [1, 32], warps_per_block = [1, 4], order = [1, 0]>
+#s = #tile.slice<dim = 1, parent = #b>
+// CHECK-LABEL: func.func @cluster_first
+// CHECK: %[[LAUNCHED:.*]] = gpu.block_id x
+// CHECK: arith.divui %[[LAUNCHED]]
+// CHECK: nvvm.cluster.arrive {aligned}
+// CHECK: return
+func.func @cluster_first(%X: memref<?x2048xf32>, %S: memref<?xf32>) attributes {tile.kernel, tile.block_size = 64 : i64, tile.cluster = 2 : i64} {
+  %r = tile.block_id x : index
+  %c0 = arith.constant 0 : index
+  %px = tile.partition_view %X : memref<?x2048xf32> -> !tile.partition_view<1x2048xf32>
+  %ps = tile.partition_view %S : memref<?xf32> -> !tile.partition_view<1xf32>
+  %x = tile.load %px[%r, %c0] : !tile.partition_view<1x2048xf32> -> tensor<1x2048xf32, #b>
+  %s = tile.reduce add %x dim 1 : tensor<1x2048xf32, #b> -> tensor<1xf32, #s>
+  tile.store %s, %ps[%r] : tensor<1xf32, #s> -> !tile.partition_view<1xf32>
+  return
+}

@@ -306,6 +306,14 @@ fn prefetch<'c>(context: &'c Context, op: OperationRef<'c, 'c>, distance: i64) -
     // SAFETY: the body's first op lives as long as the loop.
     let at_start = At::before(context, unsafe { OperationRef::from_raw(first.to_raw()) })?;
     let ahead = at_start.addi(iv, at_start.muli(step, at_start.index(distance)?)?)?;
+    // The fresh loads go before the first op that stays: the loads below
+    // are erased one by one, so none of them may anchor the others.
+    let mut anchor = first;
+    while loads.iter().any(|l| l.to_raw().ptr == anchor.to_raw().ptr) {
+        anchor = anchor.next_in_block()?;
+    }
+    // SAFETY: an op of the body that this rewrite keeps.
+    let at_start = At::before(context, unsafe { OperationRef::from_raw(anchor.to_raw()) })?;
     let distance = distance as usize;
     for (j, &load) in loads.iter().enumerate() {
         let first_slot = carried + j * distance;

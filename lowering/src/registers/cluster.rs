@@ -85,10 +85,11 @@ pub fn program_grid<'c>(entry: &At<'c, 'c>, kernel: OperationRef<'c, 'c>, blocks
     for (raw, is_block) in queries {
         let value = if is_block { block } else { programs };
         // SAFETY: a live query of the kernel with one result; its users
-        // read the program's value instead, and nothing refers to it after.
+        // read the program's value instead. The query itself stays (dead,
+        // `convert-tile-to-gpu` lowers it and canonicalisation drops it):
+        // it may be the op the lowering's entry builder inserts before.
         unsafe {
             mlir_sys::mlirValueReplaceAllUsesOfWith(mlir_sys::mlirOperationGetResult(raw, 0), value.to_raw());
-            mlir_sys::mlirOperationDestroy(raw);
         }
     }
     Some(rank)
