@@ -15,6 +15,7 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <memory>
@@ -125,6 +126,12 @@ bool tileEnableRemarks(MlirContext context, MlirStringRef filter) {
       *unwrap(context), nullptr,
       std::make_unique<mlir::remark::RemarkEmittingPolicyAll>(), categories,
       /*printAsEmitRemarks=*/true));
+}
+
+/// Sets LLVM command-line options (LLVM's options are global to the
+/// process); false, with the reason on stderr, if one is not known.
+bool tileSetLLVMOptions(int argc, const char *const *argv) {
+  return llvm::cl::ParseCommandLineOptions(argc, argv, "tile", &llvm::errs());
 }
 
 /// MLIR's `mlir-opt` main with the given registry; returns the exit code.

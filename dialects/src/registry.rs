@@ -10,6 +10,7 @@ use std::sync::Once;
 unsafe extern "C" {
     fn mlirGetDialectHandle__tile__() -> mlir_sys::MlirDialectHandle;
     fn tileRegisterLLVMTranslations(registry: mlir_sys::MlirDialectRegistry);
+    fn tileSetLLVMOptions(argc: i32, argv: *const *const std::ffi::c_char) -> bool;
 }
 
 /// The tile dialect's handle.
@@ -30,11 +31,32 @@ pub fn registry() -> DialectRegistry {
     registry
 }
 
-/// Registers MLIR's upstream passes into the global pass registry, once.
-/// MLIR's global registration is not thread-safe; the `Once` serialises it.
+/// Registers MLIR's upstream passes into the global pass registry, once,
+/// and sets the LLVM options of [`LLVM_OPTIONS`]. MLIR's global
+/// registration is not thread-safe; the `Once` serialises it.
 pub fn register_upstream_passes() {
     static ONCE: Once = Once::new();
-    ONCE.call_once(register_all_passes);
+    ONCE.call_once(|| {
+        register_all_passes();
+        set_llvm_options();
+    });
+}
+
+/// LLVM options this compiler sets for the whole process (LLVM's options
+/// are global): `gpu-module-to-binary` runs LLVM's O2 pipeline, whose SLP
+/// vectoriser looks for chains among every store of a function; the
+/// register path writes many (its operands and exchanges through shared
+/// memory) and vectorises its accesses itself, and at the default bound a
+/// GEMM's kernel spent 0.6 of its 0.9 s there (BENCHMARKS.md, session 13).
+pub const LLVM_OPTIONS: &[&str] = &["-slp-schedule-budget=100"];
+
+fn set_llvm_options() {
+    let mut arguments: Vec<std::ffi::CString> = vec![c"tile".into()];
+    arguments.extend(LLVM_OPTIONS.iter().filter_map(|o| std::ffi::CString::new(*o).ok()));
+    let pointers: Vec<*const std::ffi::c_char> = arguments.iter().map(|a| a.as_ptr()).collect();
+    // SAFETY: the strings outlive the call and LLVM copies what it keeps.
+    // An option LLVM does not know prints an error and changes nothing.
+    unsafe { tileSetLLVMOptions(pointers.len() as i32, pointers.as_ptr()) };
 }
 
 /// Makes `context` know every dialect that tile programs may use.

@@ -3,15 +3,29 @@
 // Each reason a kernel stays off the register path is said at the op that
 // gives it; a kernel on the register path says nothing.
 
-func.func @mma(%A: memref<?x?xf16>, %C: memref<?x?xf32>) attributes {tile.kernel} {
+func.func @mma_f16(%A: memref<?x?xf16>, %C: memref<?x?xf16>) attributes {tile.kernel} {
   %c0 = arith.constant 0 : index
   %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<64x64xf16>
-  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<64x64xf32>
+  %pc = tile.partition_view %C : memref<?x?xf16> -> !tile.partition_view<64x64xf16>
   %a = tile.load %pa[%c0, %c0] : !tile.partition_view<64x64xf16> -> tensor<64x64xf16>
-  %z = arith.constant dense<0.0> : tensor<64x64xf32>
-  // expected-remark @below {{this kernel keeps its tiles in shared memory (the general path): it has a tile.mma}}
-  %d = tile.mma %a, %a, %z : tensor<64x64xf16>, tensor<64x64xf16> into tensor<64x64xf32>
-  tile.store %d, %pc[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
+  %z = arith.constant dense<0.0> : tensor<64x64xf16>
+  // expected-remark @below {{this kernel keeps its tiles in shared memory (the general path): its tile.mma cannot take wgmma from registers: its types (f16 x f16 -> f16) are not}}
+  %d = tile.mma %a, %a, %z : tensor<64x64xf16>, tensor<64x64xf16> into tensor<64x64xf16>
+  tile.store %d, %pc[%c0, %c0] : tensor<64x64xf16> -> !tile.partition_view<64x64xf16>
+  return
+}
+
+// -----
+
+func.func @mma_shape(%A: memref<?x?xf16>, %C: memref<?x?xf32>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<32x32xf16>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<32x32xf32>
+  %a = tile.load %pa[%c0, %c0] : !tile.partition_view<32x32xf16> -> tensor<32x32xf16>
+  %z = arith.constant dense<0.0> : tensor<32x32xf32>
+  // expected-remark @below {{its 32x32x32 shape is not a multiple of 64 rows}}
+  %d = tile.mma %a, %a, %z : tensor<32x32xf16>, tensor<32x32xf16> into tensor<32x32xf32>
+  tile.store %d, %pc[%c0, %c0] : tensor<32x32xf32> -> !tile.partition_view<32x32xf32>
   return
 }
 

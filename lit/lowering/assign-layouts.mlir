@@ -99,11 +99,17 @@ func.func @transpose(%X: memref<?x?xf32>, %Y: memref<?x?xf32>) attributes {tile.
 
 // -----
 
-// Kernels with a tile.mma stay on the general path for now: unchanged.
+// A tile.mma anchors the wgmma accumulator layout (one warpgroup a 64 rows
+// of the smallest mma, here one: 128 threads) on its result and its
+// accumulator (the zero constant takes it); its operands keep the layouts
+// of their loads (the lowering writes them to shared memory); the store
+// gets the coalesced layout through a conversion.
 // CHECK-LABEL: func.func @mm
-// CHECK-NOT: tile.block_size
-// CHECK-NOT: #tile.blocked
-// CHECK: tile.mma {{.*}} : tensor<64x16xf16>, tensor<16x64xf16> into tensor<64x64xf32>
+// CHECK-SAME: tile.block_size = 128
+// CHECK: %[[A:.*]] = tile.load {{.*}} -> tensor<64x16xf16, #tile.blocked<size_per_thread = [1, 8]
+// CHECK: %[[Z:.*]] = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>>
+// CHECK: %[[D:.*]] = tile.mma %[[A]], %{{.*}}, %[[Z]] : {{.*}} into tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>>
+// CHECK: tile.convert_layout %[[D]] : {{.*}} -> tensor<64x64xf32, #tile.blocked<
 func.func @mm(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) attributes {tile.kernel} {
   %c0 = arith.constant 0 : index
   %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<64x16xf16>
@@ -114,6 +120,27 @@ func.func @mm(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) att
   %z = arith.constant dense<0.0> : tensor<64x64xf32>
   %d = tile.mma %a, %b, %z : tensor<64x16xf16>, tensor<16x64xf16> into tensor<64x64xf32>
   tile.store %d, %pc[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
+  return
+}
+
+// -----
+
+// An mma the register path cannot put on wgmma (an f16 accumulator) keeps
+// the kernel on the general path: unchanged.
+// CHECK-LABEL: func.func @mm_f16
+// CHECK-NOT: tile.block_size
+// CHECK-NOT: #tile.
+// CHECK: tile.mma {{.*}} : tensor<64x16xf16>, tensor<16x64xf16> into tensor<64x64xf16>
+func.func @mm_f16(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<64x16xf16>
+  %pb = tile.partition_view %B : memref<?x?xf16> -> !tile.partition_view<16x64xf16>
+  %pc = tile.partition_view %C : memref<?x?xf16> -> !tile.partition_view<64x64xf16>
+  %a = tile.load %pa[%c0, %c0] : !tile.partition_view<64x16xf16> -> tensor<64x16xf16>
+  %b = tile.load %pb[%c0, %c0] : !tile.partition_view<16x64xf16> -> tensor<16x64xf16>
+  %z = arith.constant dense<0.0> : tensor<64x64xf16>
+  %d = tile.mma %a, %b, %z : tensor<64x16xf16>, tensor<16x64xf16> into tensor<64x64xf16>
+  tile.store %d, %pc[%c0, %c0] : tensor<64x64xf16> -> !tile.partition_view<64x64xf16>
   return
 }
 

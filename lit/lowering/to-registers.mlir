@@ -250,3 +250,41 @@ func.func @cluster_first(%X: memref<?x2048xf32>, %S: memref<?xf32>) attributes {
   tile.store %s, %ps[%r] : tensor<1xf32, #s> -> !tile.partition_view<1xf32>
   return
 }
+
+// -----
+
+// A tile.mma on wgmma: A (64x16) and B (16x64) written K-major into
+// swizzled shared buffers aligned to 1 KiB (A's rows run along K: 16-byte
+// vectors; B's along N: one element a store), a proxy fence and a barrier,
+// then one m64n64k16 wgmma on the accumulator's registers (an LLVM struct
+// of its 32), committed and waited for.
+#a = #tile.blocked<size_per_thread = [1, 8], threads_per_warp = [16, 2], warps_per_block = [4, 1], order = [1, 0]>
+#bb = #tile.blocked<size_per_thread = [1, 8], threads_per_warp = [4, 8], warps_per_block = [4, 1], order = [1, 0]>
+#w = #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>
+// CHECK-LABEL: func.func @mma
+// CHECK: memref.alloc() {alignment = 1024 : i64} : memref<1024xf16>
+// CHECK: memref.alloc() {alignment = 1024 : i64} : memref<1024xf16>
+// CHECK: vector.store %{{.*}} {alignment = 16 : i64} : memref<1024xf16>, vector<8xf16>
+// CHECK: vector.store %{{.*}} {alignment = 2 : i64} : memref<1024xf16>, vector<1xf16>
+// CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK-NEXT: gpu.barrier
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK: llvm.insertvalue
+// CHECK: nvvm.wgmma.mma_async %{{.*}}, %{{.*}}, %{{.*}}, <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <col>] : !llvm.struct<(f32,
+// CHECK-NOT: nvvm.wgmma.mma_async
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK: llvm.extractvalue
+// CHECK-NOT: tile.mma
+func.func @mma(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) attributes {tile.kernel, tile.block_size = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<64x16xf16>
+  %pb = tile.partition_view %B : memref<?x?xf16> -> !tile.partition_view<16x64xf16>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<64x64xf32>
+  %a = tile.load %pa[%c0, %c0] : !tile.partition_view<64x16xf16> -> tensor<64x16xf16, #a>
+  %b = tile.load %pb[%c0, %c0] : !tile.partition_view<16x64xf16> -> tensor<16x64xf16, #bb>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32, #w>
+  %d = tile.mma %a, %b, %z : tensor<64x16xf16, #a>, tensor<16x64xf16, #bb> into tensor<64x64xf32, #w>
+  tile.store %d, %pc[%c0, %c0] : tensor<64x64xf32, #w> -> !tile.partition_view<64x64xf32>
+  return
+}

@@ -341,14 +341,9 @@ fn reference_erf_matches_tables() {
 }
 
 /// Instantiations that the GPU pipeline rejects today, each with a text
-/// its error contains. Kernels with a `tile.mma` still take the general
-/// GPU path, which keeps every tile in shared memory (each in its own
-/// buffer) until the tensor-core rebuild: causal attention at head dim 128
-/// needs 265344 bytes (its 64 x 64 i32 query and key index tiles and masks
-/// on top of what `flash` at 128 already needs), and a Hopper block has
-/// 232448. Every kernel without a `tile.mma` keeps its tiles in registers.
-const GPU_REJECTS: &[(&str, &str)] =
-    &[("attention/flash_causal.mlir D=128 SCALE=0.08838834764831845", "bytes of shared memory for its tiles")];
+/// its error contains (none since the attention kernels' tiles went to
+/// registers and their mmas to wgmma, session 13).
+const GPU_REJECTS: &[(&str, &str)] = &[];
 
 /// Every instantiation the runner uses compiles to PTX for sm_90a that
 /// ptxas accepts, except those of [`GPU_REJECTS`], which must still fail
@@ -383,6 +378,10 @@ fn suite_compiles_to_ptx_that_ptxas_accepts() {
                 println!("skipping ptxas for {label}: {} not found", ptxas.display());
             }
             (Ok(bundle), None) => {
+                // Every tile.mma of the suite runs on the tensor cores.
+                if instance.text().contains("tile.mma") && !bundle.ptx.contains("wgmma.mma_async") {
+                    problems.push(format!("{label}: a tile.mma without wgmma.mma_async in the PTX"));
+                }
                 if let Err(log) = run_ptxas(&ptxas, &bundle.ptx, &label) {
                     problems.push(format!("{label}: ptxas: {log}"));
                 }

@@ -741,12 +741,13 @@ fn verbose_prints_the_compilers_remarks_at_the_op() {
         "{}",
         run.stderr
     );
-    // ... and a kernel off the register path says why, at its tile.mma.
-    let run = tile_run(&["--verbose", &example("matmul"), "--emit-ptx", "/dev/null"]);
+    // ... and a kernel off the register path says why, at its tile.mma
+    // (an f16 accumulator).
+    let run = tile_run(&["--verbose", &example("matmul_f16_f16"), "--emit-ptx", "/dev/null"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(
-        run.stderr.contains("matmul.mlir:27:10: remark: [Missed] RegisterPath")
-            && run.stderr.contains("it has a tile.mma"),
+        run.stderr.contains("matmul_f16_f16.mlir:34:10: remark: [Missed] RegisterPath")
+            && run.stderr.contains("its types (f16 x f16 -> f16)"),
         "{}",
         run.stderr
     );

@@ -5,8 +5,9 @@
 //!
 //! 1. `tile-specialize` (a kernel's `tile.config`, if any), `tile-simplify`;
 //!    for `sm_90a`, `convert-tile-to-nvgpu` (a TMA + wgmma variant of
-//!    kernels whose mma main loop maps); then, for kernels without a
-//!    `tile.mma` (the register path), `tile-defer-reductions`,
+//!    kernels whose mma main loop maps); then, for the register path (the
+//!    kernels whose `tile.mma`s, if any, wgmma can take from registers),
+//!    `tile-defer-reductions`,
 //!    `tile-prefetch-loads`, `tile-stream-stores`, `tile-sink-loads`,
 //!    `tile-assign-layouts`,
 //!    `tile-remove-layout-conversions` and `convert-tile-to-registers`:
@@ -34,12 +35,12 @@
 //! of `$CUDA_HOME`, `/usr/local/cuda` and the `nvidia-cuda-nvcc` Python
 //! package that has it.
 //!
-//! Status: kernels without a `tile.mma` keep their tiles in registers
-//! (issue #20); f16/bf16 mma main loops run on wgmma with TMA (in the
-//! variant, when the runtime can encode the descriptors); the rest of an
-//! mma kernel is SIMT code over tiles in shared memory, whose global
-//! accesses are coalesced, 16-byte vectors where the data's alignment
-//! allows, else scalars.
+//! Status: kernels keep their tiles in registers (issue #20), their
+//! `tile.mma`s on wgmma from shared memory written by the threads (issue
+//! #21, not pipelined yet); f16/bf16 mma main loops of the matcher's shape
+//! also get a variant on wgmma with a TMA ring (taken when the runtime can
+//! encode the descriptors); kernels the register path does not take (f8
+//! or f16-accumulator mmas) are SIMT code over tiles in shared memory.
 
 use crate::{
     compile::{self, Error, Result, run_pipeline, select_kernel, signature},

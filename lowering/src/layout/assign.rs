@@ -35,8 +35,14 @@
 //! a cluster of N blocks (`tile.cluster`): the layouts' warps span the
 //! cluster, each block holding 1/N of every tile.
 //!
-//! Caveats: kernels with a `tile.mma` stay on the general path (the
-//! tensor-core rebuild brings them here), as do kernels with loop-carried
+//! A `tile.mma` anchors the wgmma accumulator layout (`#tile.wgmma`) on
+//! its result and accumulator, with one warpgroup for each 64 rows of the
+//! smallest mma (at most two); its operands keep their own layouts
+//! (`registers/mma.rs` writes them to shared memory).
+//!
+//! Caveats: kernels with a `tile.mma` wgmma cannot take from registers
+//! (f8 or f16-accumulator types, shapes off the instruction's) stay on the
+//! general path, as do kernels with loop-carried
 //! tiles in `scf.while`, constant tiles that are not splats, and loads or
 //! stores of `i1` or 8-bit float tiles; the pass leaves them unchanged and
 //! says why in a remark at the op that keeps them off
@@ -119,7 +125,7 @@ pub fn eligible<'c>(kernel: OperationRef<'c, '_>) -> Result<(), (String, Locatio
     kernel.walk(WalkOrder::PreOrder, |op| {
         let name = op_name(op);
         let refused = match name.as_str() {
-            "tile.mma" => Some("it has a tile.mma (the tensor-core path)".to_string()),
+            "tile.mma" => mma_refusal(op),
             "tile.load" | "tile.store" => {
                 let tile = if name == "tile.load" { op.result(0).ok().map(Value::from) } else { op.operand(0).ok() };
                 let element = tile.and_then(|t| tile_type(t.r#type())).map(|(_, e)| e.to_string());
@@ -181,6 +187,39 @@ fn remark_refusal(operation: OperationRef) {
 
 const ALREADY_ASSIGNED: &str = "its tiles already have layouts";
 
+/// Why a `tile.mma` cannot go on wgmma from registers, if it cannot.
+fn mma_refusal(op: OperationRef) -> Option<String> {
+    let tile = |i: usize| op.operand(i).ok().and_then(|v| tile_type(v.r#type()));
+    let (Some((a, ae)), Some((b, be)), Some((_, ce))) = (tile(0), tile(1), tile(2)) else {
+        return Some("its tile.mma has operands of no tile type".into());
+    };
+    crate::registers::mma::unsupported((&a, &ae.to_string()), (&b, &be.to_string()), &ce.to_string())
+        .map(|why| format!("its tile.mma cannot take wgmma from registers: {why}"))
+}
+
+/// Warpgroups of a kernel with `tile.mma`s: one for each 64 rows of the
+/// smallest mma, at most two; `None` without an mma.
+fn mma_warpgroups(kernel: OperationRef) -> Option<i64> {
+    let mut rows: Option<i64> = None;
+    kernel.walk(WalkOrder::PreOrder, |op| {
+        if op_name(op) == "tile.mma"
+            && let Some((shape, _)) = op.result(0).ok().and_then(|r| tile_type(r.r#type()))
+        {
+            rows = Some(rows.map_or(shape[0], |r| r.min(shape[0])));
+        }
+        WalkResult::Advance
+    });
+    rows.map(|m| (m / crate::registers::mma::WGMMA_M).clamp(1, 2))
+}
+
+/// The wgmma accumulator layout of an mma result of `shape` in a block of
+/// `warps` warps.
+fn wgmma_layout(shape: &[i64], warps: i64) -> Option<Assigned> {
+    let layout = Layout::Wgmma { warps_per_block: vec![warps, 1], instr_n: shape[1] };
+    let linear = LinearLayout::from_layout(&layout, shape)?;
+    Some(Assigned { layout, linear })
+}
+
 fn layout_of_any(op: OperationRef) -> bool {
     op.results().any(|r| layout_of(r.into()).is_some())
 }
@@ -207,6 +246,9 @@ pub fn warps_in_cluster(bytes: i64, blocks: i64) -> (i64, i64) {
 /// The warps a kernel's layouts span and its blocks a cluster: from its
 /// largest tile value and its `num_ctas` hint.
 pub fn kernel_warps(kernel: OperationRef) -> (i64, i64) {
+    if let Some(warpgroups) = mma_warpgroups(kernel) {
+        return (warpgroups * crate::registers::mma::WARPGROUP_WARPS, 1);
+    }
     let bytes = largest_tile_bytes(kernel);
     match crate::to_nvgpu::hint(kernel, tile_dialect::attrs::knob::NUM_CTAS.key) {
         Some(blocks) => warps_in_cluster(bytes, blocks),
@@ -359,6 +401,11 @@ fn forward(state: &mut Assignment) -> Option<()> {
                 let anchor = state.coalesced(value)?;
                 state.set(value, anchor);
             }
+            "tile.mma" => {
+                let value = result(op, 0)?;
+                let anchor = wgmma_layout(&tile_type(value.r#type())?.0, state.warps)?;
+                state.set(value, anchor);
+            }
             "tile.reduce" | "tile.reshape" | "tile.permute" => {
                 let (input, value) = (detach(op.operand(0).ok()?), result(op, 0)?);
                 let Some(from) = state.get(input).cloned() else { continue };
@@ -413,6 +460,10 @@ fn backward(state: &mut Assignment) -> Option<()> {
             "tile.store" => {
                 let tile = detach(op.operand(0).ok()?);
                 vec![(tile, state.coalesced(tile)?)]
+            }
+            "tile.mma" => {
+                let accumulator = detach(op.operand(2).ok()?);
+                vec![(accumulator, wgmma_layout(&tile_type(accumulator.r#type())?.0, state.warps)?)]
             }
             "tile.broadcast" | "tile.reshape" | "tile.permute" => {
                 let (input, value) = (detach(op.operand(0).ok()?), result(op, 0)?);
@@ -472,6 +523,7 @@ fn required(state: &Assignment, op: OperationRef, index: usize) -> Option<Assign
     let name = op_name(op);
     match name.as_str() {
         "tile.store" if index == 0 => state.coalesced(op.operand(0).ok()?),
+        "tile.mma" if index == 2 => wgmma_layout(&tile_type(op.operand(2).ok()?.r#type())?.0, state.warps),
         "scf.for" if index >= 3 => {
             let body = op.region(0).ok()?.first_block()?;
             state.get(body.argument(index - 2).ok()?.into()).cloned()

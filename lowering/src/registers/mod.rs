@@ -51,6 +51,7 @@ pub mod cluster;
 pub mod compute;
 pub mod convert;
 pub mod memory;
+pub mod mma;
 pub mod reduce;
 
 use crate::{
@@ -524,6 +525,7 @@ fn lower_kernel<'c>(kernel: OperationRef<'c, 'c>) -> Option<Result<(), Operation
             "tile.store" => memory::store(&mut lowering, op),
             "tile.num_tiles" => memory::num_tiles(&mut lowering, op),
             "tile.reduce" => reduce::reduce(&mut lowering, op),
+            "tile.mma" => mma::lower(&mut lowering, op),
             "tile.convert_layout" | "tile.broadcast" | "tile.reshape" | "tile.permute" => {
                 convert::lower(&mut lowering, op)
             }

@@ -22,7 +22,13 @@ fn main() -> ExitCode {
             CString::new(&bytes[..end]).unwrap_or_default()
         })
         .collect();
-    let mut argv: Vec<*mut c_char> = args.iter().map(|arg| arg.as_ptr().cast_mut()).collect();
+    // The compiler's LLVM options (MLIR's driver parses LLVM's options, so
+    // they go in with the user's), after the program name.
+    let llvm: Vec<CString> =
+        tile_dialect::registry::LLVM_OPTIONS.iter().filter_map(|o| CString::new(*o).ok()).collect();
+    let mut argv: Vec<*mut c_char> = args.iter().take(1).map(|arg| arg.as_ptr().cast_mut()).collect();
+    argv.extend(llvm.iter().map(|o| o.as_ptr().cast_mut()));
+    argv.extend(args.iter().skip(1).map(|arg| arg.as_ptr().cast_mut()));
     argv.push(std::ptr::null_mut());
 
     tile_lowering::register_passes();
