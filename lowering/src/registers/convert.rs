@@ -118,25 +118,42 @@ fn write<'c>(
 ) -> Option<()> {
     let element = element_of(registers.r#type())?;
     let width = vector_width(layout, element);
+    let cluster = lowering.cluster;
+    write_chunks(lowering, at, registers, layout, width, |at, chunk, index| {
+        if cluster > 1 {
+            super::cluster::store_everywhere(at, chunk, buffer, index, cluster)
+        } else {
+            at.insert(aligned_store(at, chunk, buffer, index, width * bytes(element))?);
+            Some(())
+        }
+    })
+}
+
+/// Runs `store` for each chunk of `width` registers a thread writes (the
+/// first thread of those holding the same elements, each register once),
+/// with the chunk and the flat tile index of its first element.
+pub fn write_chunks<'c>(
+    lowering: &mut Lowering<'c>,
+    at: &At<'c, 'c>,
+    registers: IrValue<'c>,
+    layout: &LinearLayout,
+    width: usize,
+    store: impl Fn(&At<'c, 'c>, IrValue<'c>, IrValue<'c>) -> Option<()>,
+) -> Option<()> {
     let thread = lowering.thread_flat(layout)?;
-    let store = |at: &At<'c, 'c>| -> Option<()> {
+    let all_chunks = |at: &At<'c, 'c>| -> Option<()> {
         for first in (0..layout.registers()).step_by(width) {
             if duplicate(layout, first) {
                 continue;
             }
             let index = at.addi(thread, at.index(layout.register_index(first) as i64)?)?;
-            let chunk = slice(at, registers, first, width)?;
-            if lowering.cluster > 1 {
-                lowering.exchange_store(at, chunk, buffer, index)?;
-            } else {
-                at.insert(aligned_store(at, chunk, buffer, index, width * bytes(element))?);
-            }
+            store(at, slice(at, registers, first, width)?, index)?;
         }
         Some(())
     };
     match first_copy(lowering, at, layout)? {
-        Some(condition) => when(at, condition, store),
-        None => store(at),
+        Some(condition) => when(at, condition, all_chunks),
+        None => all_chunks(at),
     }
 }
 

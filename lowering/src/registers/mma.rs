@@ -36,7 +36,7 @@
 //! 256, K at least 32 bytes; other mmas keep the kernel on the general
 //! path, with a remark saying why.
 
-use super::{Lowering, concat, convert::first_copy, in_loop, slice, when};
+use super::{Lowering, concat, in_loop, slice};
 use crate::{
     build::{At, element_bits, element_of},
     layout::LinearLayout,
@@ -273,36 +273,23 @@ fn write<'c>(
     {
         width *= 2;
     }
-    let thread = lowering.thread_flat(layout)?;
     let columns = shape[1];
     let mask = (operand.row - 16).max(0) & 0x70;
-    let store = |at: &At<'c, 'c>| -> Option<()> {
-        for first in (0..layout.registers()).step_by(width) {
-            if super::convert::duplicate(layout, first) {
-                continue;
-            }
-            let flat = at.addi(thread, at.index(layout.register_index(first) as i64)?)?;
-            let (i, j) = (at.divui(flat, at.index(columns)?)?, at.remui(flat, at.index(columns)?)?);
-            let (row, kk) = if operand.row_dim == 0 { (i, j) } else { (j, i) };
-            // Byte offset: the K block, then the row, then the swizzled
-            // position in the row.
-            let atom = at.divui(kk, at.index(operand.atom_k)?)?;
-            let within = at.remui(kk, at.index(operand.atom_k)?)?;
-            let x = at.addi(at.muli(row, at.index(operand.row)?)?, at.muli(within, at.index(operand.bytes)?)?)?;
-            let swizzled =
-                at.xori(x, at.andi(at.add(arith::shrui(x, at.index(3)?, at.location))?, at.index(mask)?)?)?;
-            let block = at.muli(atom, at.index(operand.rows * operand.row)?)?;
-            let offset = at.addi(block, swizzled)?;
-            let index = at.divui(offset, at.index(operand.bytes)?)?;
-            let chunk = slice(at, registers, first, width)?;
-            at.insert(super::convert::aligned_store_at(at, chunk, buffer, &[index], width * operand.bytes as usize)?);
-        }
+    super::convert::write_chunks(lowering, at, registers, layout, width, |at, chunk, flat| {
+        let (i, j) = (at.divui(flat, at.index(columns)?)?, at.remui(flat, at.index(columns)?)?);
+        let (row, kk) = if operand.row_dim == 0 { (i, j) } else { (j, i) };
+        // Byte offset: the K block, then the row, then the swizzled
+        // position in the row.
+        let atom = at.divui(kk, at.index(operand.atom_k)?)?;
+        let within = at.remui(kk, at.index(operand.atom_k)?)?;
+        let x = at.addi(at.muli(row, at.index(operand.row)?)?, at.muli(within, at.index(operand.bytes)?)?)?;
+        let swizzled = at.xori(x, at.andi(at.add(arith::shrui(x, at.index(3)?, at.location))?, at.index(mask)?)?)?;
+        let block = at.muli(atom, at.index(operand.rows * operand.row)?)?;
+        let offset = at.addi(block, swizzled)?;
+        let index = at.divui(offset, at.index(operand.bytes)?)?;
+        at.insert(super::convert::aligned_store_at(at, chunk, buffer, &[index], width * operand.bytes as usize)?);
         Some(())
-    };
-    match first_copy(lowering, at, layout)? {
-        Some(condition) => when(at, condition, store),
-        None => store(at),
-    }
+    })
 }
 
 /// The shared-memory address of a buffer (bytes, `index`).
