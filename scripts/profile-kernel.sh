@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Nsight Compute counters of one launch of a suite GEMM program on the
+# register path (issue #21): where its warps stall, its memory and tensor
+# throughput, registers. Random bf16 inputs; one block per output tile.
+# Here:   cargo build --release -p tile-run &&
+#         strip target/release/tile-run -o .carry/tile-run && xz -6 -T4 -f .carry/tile-run
+# There:  bash scripts/profile-kernel.sh ab|abt M N K   (device tool, carry .carry)
+#   e.g.  bash scripts/profile-kernel.sh abt 4096 4096 4096
+# ncu reads the counters on Firecracker machines only (device KINDS.md); the
+# clocks are left alone (--clock-control none), as METHOD.md asks.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+[ $# -eq 4 ] || { echo "usage: $0 ab|abt M N K" >&2; exit 1; }
+layout=$1 m=$2 n=$3 k=$4
+python3 -c "import lzma,shutil; shutil.copyfileobj(lzma.open('.carry/tile-run.xz'), open('/tmp/tile-run','wb'))"
+chmod +x /tmp/tile-run
+export CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+work=$(mktemp -d)
+sed 's/f16/bf16/g' "bench/gemm/$layout.mlir" > "$work/k.mlir"
+python3 - "$layout" "$m" "$n" "$k" "$work" <<'PY'
+import sys, numpy as np
+layout, m, n, k, work = sys.argv[1], *map(int, sys.argv[2:5]), sys.argv[5]
+rng = np.random.default_rng(0)
+bf16 = lambda shape: (rng.uniform(-1, 1, shape).astype(np.float32).view(np.uint32) >> 16).astype(np.uint16)
+np.save(f'{work}/a.npy', bf16((m, k)))
+np.save(f'{work}/b.npy', bf16((n, k) if layout == 'abt' else (k, n)))
+np.save(f'{work}/c.npy', np.zeros((m, n), np.uint16))
+PY
+ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
+metrics=gpu__time_duration.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed
+metrics+=,dram__throughput.avg.pct_of_peak_sustained_elapsed,lts__t_sector_hit_rate.pct,launch__registers_per_thread
+metrics+=,sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_elapsed,launch__occupancy_limit_registers
+metrics+=,smsp__warps_active.avg.per_cycle_active,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
+metrics+=',regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio'
+"$ncu" --clock-control none --metrics "$metrics" -c 1 \
+  /tmp/tile-run "$work/k.mlir" --target cuda --grid tiles:2 --no-variants "$work/a.npy" "$work/b.npy" "$work/c.npy" 2>&1 \
+  | grep -vE "^==PROF==|^\s*$|Section:|----|Metric Name" | awk '$NF != "0" && $NF != "0.00"' | cut -c1-150
