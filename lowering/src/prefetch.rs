@@ -39,8 +39,10 @@
 //! body, loads whose coordinates are not computable ahead, and tiles over
 //! [`MAX_BYTES`] (whose copies would not fit in registers) are left as
 //! they are, each with a remark at the load saying which
-//! (`--remarks-filter=tile`). Kernels with a `tile.mma` are left to
-//! the general path (the tensor-core pipeliner replaces this there).
+//! (`--remarks-filter=tile`). Only register-path kernels are changed;
+//! there an mma loop's operand loads are issued ahead too (into registers:
+//! the ring of shared-memory stages the tensor cores want is #21's
+//! pipeliner).
 
 use crate::{
     build::{At, tile_type},

@@ -37,8 +37,7 @@
 //! Caveats: a load never moves past a `tile.store` or an op with regions
 //! (which may store), so it reads what it read before, nor into a
 //! terminator's or a loop's operands (a prefetched tile stays issued at
-//! the top of its iteration); only register-path kernels (no `tile.mma`)
-//! are changed.
+//! the top of its iteration); only register-path kernels are changed.
 
 use crate::{
     build::tile_type,
