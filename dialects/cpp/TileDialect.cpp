@@ -938,6 +938,21 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                              << "' is a unit attribute of a kernel";
     return success();
   }
+  if (name == attrs::kRing) {
+    // Written by tile-prefetch-loads on the loads it issues ahead: where a
+    // shared-memory operand tile goes (convert-tile-to-registers).
+    auto ring = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
+    ArrayRef<int64_t> v = ring ? ring.asArrayRef() : ArrayRef<int64_t>();
+    if (!ring || v.size() != 4 || op->getName().getStringRef() != "tile.load" ||
+        v[0] < 0 || v[1] < 1 || v[2] < -1 || v[2] >= v[1] || v[3] <= v[1] ||
+        v[3] > 64)
+      return op->emitError()
+             << "'" << name
+             << "' is array<i64: ring, distance, index, slots> on a tile.load, "
+                "with ring >= 0, distance >= 1, -1 <= index < distance and "
+                "distance < slots <= 64";
+    return success();
+  }
   return op->emitError() << "unknown tile attribute '" << name << "'";
 }
 

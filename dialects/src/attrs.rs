@@ -44,6 +44,12 @@ pub const REGISTERS: &str = "tile.registers";
 /// of this many blocks of `tile.block_size` threads, which the layouts'
 /// warps span.
 pub const CLUSTER: &str = "tile.cluster";
+/// Written by `tile-prefetch-loads` on the loads it issues ahead:
+/// `array<i64: ring, distance, index, slots>`, which ring of shared-memory
+/// slots the tile goes to if it stays in shared memory (an mma operand),
+/// how many iterations ahead the loop loads, which of the first tiles this
+/// load is (`-1`: the one in the loop) and the ring's slots.
+pub const RING: &str = "tile.ring";
 /// Argument attribute written by `convert-tile-to-nvgpu`: the `!llvm.ptr`
 /// is a TMA descriptor, `{arg, box, swizzle}`.
 pub const TMA: &str = "tile.tma";
@@ -77,7 +83,7 @@ pub const MAX_TILE_BYTES: i64 = 227 * 1024;
 
 /// Every attribute the dialect owns, as the reference lists them; the
 /// verifier rejects any other `tile.` attribute.
-pub static ATTRS: [Attr; 13] = [
+pub static ATTRS: [Attr; 14] = [
     Attr {
         name: KERNEL,
         on: "`func.func`",
@@ -160,6 +166,17 @@ pub static ATTRS: [Attr; 13] = [
         by: "`convert-tile-to-registers`",
         value: Form::Unit,
         doc: "The kernel's tiles are in registers and its code is per thread: `tile-distribute` leaves it as it is.",
+    },
+    Attr {
+        name: RING,
+        on: "`tile.load`",
+        by: "`tile-prefetch-loads`",
+        value: Form::Text(
+            "`array<i64: ring, distance, index, slots>`, distance >= 1, -1 <= index < distance, slots > distance",
+        ),
+        doc: "The load is issued ahead: if its tile stays in shared memory (an mma operand), it goes to slot \
+              `(iteration + distance) % slots` of ring `ring` (`index`: the iteration it loads before the loop, \
+              `-1` in the loop).",
     },
     Attr {
         name: CLUSTER,

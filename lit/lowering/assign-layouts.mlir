@@ -101,12 +101,14 @@ func.func @transpose(%X: memref<?x?xf32>, %Y: memref<?x?xf32>) attributes {tile.
 
 // A tile.mma anchors the wgmma accumulator layout (one warpgroup a 64 rows
 // of the smallest mma, here one: 128 threads) on its result and its
-// accumulator (the zero constant takes it); its operands keep the layouts
-// of their loads (the lowering writes them to shared memory); the store
-// gets the coalesced layout through a conversion.
+// accumulator (the zero constant takes it); its operands, loaded only for
+// it, stay in shared memory, swizzled by their rows' bytes (A's 32, B's
+// 128: B is N-major); the store gets the coalesced layout through a
+// conversion.
 // CHECK-LABEL: func.func @mm
 // CHECK-SAME: tile.block_size = 128
-// CHECK: %[[A:.*]] = tile.load {{.*}} -> tensor<64x16xf16, #tile.blocked<size_per_thread = [1, 8]
+// CHECK: %[[A:.*]] = tile.load {{.*}} -> tensor<64x16xf16, #tile.shared<swizzle_bytes = 32, element_bits = 16, transposed = false>>
+// CHECK: tile.load {{.*}} -> tensor<16x64xf16, #tile.shared<swizzle_bytes = 128, element_bits = 16, transposed = false>>
 // CHECK: %[[Z:.*]] = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>>
 // CHECK: %[[D:.*]] = tile.mma %[[A]], %{{.*}}, %[[Z]] : {{.*}} into tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>>
 // CHECK: tile.convert_layout %[[D]] : {{.*}} -> tensor<64x64xf32, #tile.blocked<
@@ -178,5 +180,49 @@ func.func @hand_cluster(%X: memref<?x4096xf32>, %Y: memref<?x4096xf32>) attribut
   %r = tile.block_id x : index
   %x = tile.load %px[%r, %c0] : !tile.partition_view<1x4096xf32> -> tensor<1x4096xf32>
   tile.store %x, %py[%r, %c0] : tensor<1x4096xf32> -> !tile.partition_view<1x4096xf32>
+  return
+}
+
+// -----
+
+// A permuted operand is the same shared tile read the other way round
+// (`transposed`); a load used by anything but mmas stays in registers.
+// CHECK-LABEL: func.func @mm_permuted
+// CHECK: %[[W:.*]] = tile.load {{.*}} -> tensor<64x16xf16, #tile.shared<swizzle_bytes = 32, element_bits = 16, transposed = false>>
+// CHECK: tile.permute %[[W]] [1, 0] : {{.*}} -> tensor<16x64xf16, #tile.shared<swizzle_bytes = 32, element_bits = 16, transposed = true>>
+// CHECK: %[[X:.*]] = tile.load {{.*}} -> tensor<64x16xf16, #tile.blocked<
+// CHECK: arith.negf %[[X]]
+func.func @mm_permuted(%A: memref<?x?xf16>, %W: memref<?x?xf16>, %C: memref<?x?xf32>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<64x16xf16>
+  %pw = tile.partition_view %W : memref<?x?xf16> -> !tile.partition_view<64x16xf16>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<64x64xf32>
+  %w = tile.load %pw[%c0, %c0] : !tile.partition_view<64x16xf16> -> tensor<64x16xf16>
+  %wt = tile.permute %w [1, 0] : tensor<64x16xf16> -> tensor<16x64xf16>
+  %x = tile.load %pa[%c0, %c0] : !tile.partition_view<64x16xf16> -> tensor<64x16xf16>
+  %a = arith.negf %x : tensor<64x16xf16>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %d = tile.mma %a, %wt, %z : tensor<64x16xf16>, tensor<16x64xf16> into tensor<64x64xf32>
+  tile.store %d, %pc[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
+  return
+}
+
+// -----
+
+// wgmma reads f32 (tf32) operands only K-major: B loaded N-major stays in
+// registers (the lowering writes it K-major), A goes to shared memory.
+// CHECK-LABEL: func.func @mm_tf32
+// CHECK: tile.load {{.*}} -> tensor<64x8xf32, #tile.shared<swizzle_bytes = 32, element_bits = 32, transposed = false>>
+// CHECK: tile.load {{.*}} -> tensor<8x64xf32, #tile.blocked<
+func.func @mm_tf32(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %pa = tile.partition_view %A : memref<?x?xf32> -> !tile.partition_view<64x8xf32>
+  %pb = tile.partition_view %B : memref<?x?xf32> -> !tile.partition_view<8x64xf32>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<64x64xf32>
+  %a = tile.load %pa[%c0, %c0] : !tile.partition_view<64x8xf32> -> tensor<64x8xf32>
+  %b = tile.load %pb[%c0, %c0] : !tile.partition_view<8x64xf32> -> tensor<8x64xf32>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %d = tile.mma %a, %b, %z : tensor<64x8xf32>, tensor<8x64xf32> into tensor<64x64xf32>
+  tile.store %d, %pc[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
   return
 }

@@ -3,7 +3,7 @@
 // The loop's load is issued one iteration ahead: one tile before the
 // loop, one per iteration at i + 1; the body uses the carried tile.
 // CHECK-LABEL: func.func @columns
-// CHECK: %[[T0:.*]] = tile.load %{{.*}}[%{{.*}}, %[[J:.*]]] :
+// CHECK: %[[T0:.*]] = tile.load %{{.*}}[%{{.*}}, %[[J:[a-z0-9_]+]]]
 // CHECK-NOT: tile.load
 // CHECK: scf.for %[[I:[a-z0-9]+]] = %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}, %[[CUR:.*]] = %[[T0]]) -> (tensor<128xf32>, tensor<64x128xf32>) {
 // CHECK:   %[[AHEAD:.*]] = arith.addi %[[I]], %{{.*}} : index
@@ -33,8 +33,8 @@ func.func @columns(%X: memref<?x?xf32>, %S: memref<?xf32>) attributes {tile.kern
 // With `num_stages = 3` the load is issued two iterations ahead: two tiles
 // before the loop, one per iteration at i + 2.
 // CHECK-LABEL: func.func @columns_three
-// CHECK: %[[T0:.*]] = tile.load %{{.*}}[%{{.*}}, %[[J:.*]]] :
-// CHECK: %[[T1:.*]] = tile.load %{{.*}}[%{{.*}}, %[[J]]] :
+// CHECK: %[[T0:.*]] = tile.load %{{.*}}[%{{.*}}, %[[J:[a-z0-9_]+]]]
+// CHECK: %[[T1:.*]] = tile.load %{{.*}}[%{{.*}}, %[[J]]]
 // CHECK: scf.for %[[I:[a-z0-9]+]] = %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}, %[[CUR:.*]] = %[[T0]], %[[NXT:.*]] = %[[T1]]) -> (tensor<128xf32>, tensor<64x128xf32>, tensor<64x128xf32>) {
 // CHECK:   %[[AHEAD:.*]] = arith.addi %[[I]], %{{.*}} : index
 // CHECK:   %[[NEW:.*]] = tile.load %{{.*}}[%[[AHEAD]], %[[J]]]
@@ -158,5 +158,65 @@ func.func @two_loads(%X: memref<?x?xf32>, %Y: memref<?x?xf32>, %S: memref<?xf32>
   }
   %r = tile.reduce add %sum dim 0 : tensor<8x128xf32> -> tensor<128xf32>
   tile.store %r, %ps[%c0] : tensor<128xf32> -> !tile.partition_view<128xf32>
+  return
+}
+
+// -----
+
+// An mma loop's operand loads (their tiles wait in shared memory) go two
+// iterations ahead by default, the first tiles loaded iteration by
+// iteration; each load names its ring: two tiles ahead, which first tile
+// (-1: the one in the loop), and 2 + 2 + 1 slots (the mma stays in flight:
+// its accumulator is only carried).
+// CHECK-LABEL: func.func @mm_ring
+// CHECK: tile.load %[[PA:.*]][%{{.*}}] {tile.ring = array<i64: 0, 2, 0, 5>}
+// CHECK-NEXT: tile.load %[[PB:.*]][%{{.*}}] {tile.ring = array<i64: 1, 2, 0, 5>}
+// CHECK: tile.load %[[PA]][%{{.*}}] {tile.ring = array<i64: 0, 2, 1, 5>}
+// CHECK-NEXT: tile.load %[[PB]][%{{.*}}] {tile.ring = array<i64: 1, 2, 1, 5>}
+// CHECK: scf.for
+// CHECK: tile.load %[[PA]][%{{.*}}] {tile.ring = array<i64: 0, 2, -1, 5>}
+// CHECK-NEXT: tile.load %[[PB]][%{{.*}}] {tile.ring = array<i64: 1, 2, -1, 5>}
+// CHECK: tile.mma
+func.func @mm_ring(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<64x32xf16>
+  %pb = tile.partition_view %B : memref<?x?xf16> -> !tile.partition_view<32x64xf16>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<64x64xf32>
+  %nk = tile.num_tiles %pa dim 1 : !tile.partition_view<64x32xf16>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%in = %z) -> (tensor<64x64xf32>) {
+    %a = tile.load %pa[%c0, %k] : !tile.partition_view<64x32xf16> -> tensor<64x32xf16>
+    %b = tile.load %pb[%k, %c0] : !tile.partition_view<32x64xf16> -> tensor<32x64xf16>
+    %d = tile.mma %a, %b, %in : tensor<64x32xf16>, tensor<32x64xf16> into tensor<64x64xf32>
+    scf.yield %d : tensor<64x64xf32>
+  }
+  tile.store %acc, %pc[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
+  return
+}
+
+// -----
+
+// An accumulator that other ops read (rescaled, as attention's is) keeps
+// the mma from staying in flight: 2 + 2 slots.
+// CHECK-LABEL: func.func @mm_rescaled
+// CHECK: tile.load {{.*}} {tile.ring = array<i64: 0, 2, 0, 4>}
+func.func @mm_rescaled(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<64x32xf16>
+  %pb = tile.partition_view %B : memref<?x?xf16> -> !tile.partition_view<32x64xf16>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<64x64xf32>
+  %nk = tile.num_tiles %pa dim 1 : !tile.partition_view<64x32xf16>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %half = arith.constant dense<0.5> : tensor<64x64xf32>
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%in = %z) -> (tensor<64x64xf32>) {
+    %a = tile.load %pa[%c0, %k] : !tile.partition_view<64x32xf16> -> tensor<64x32xf16>
+    %b = tile.load %pb[%k, %c0] : !tile.partition_view<32x64xf16> -> tensor<32x64xf16>
+    %scaled = arith.mulf %in, %half : tensor<64x64xf32>
+    %d = tile.mma %a, %b, %scaled : tensor<64x32xf16>, tensor<32x64xf16> into tensor<64x64xf32>
+    scf.yield %d : tensor<64x64xf32>
+  }
+  tile.store %acc, %pc[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
   return
 }

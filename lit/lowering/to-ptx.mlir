@@ -5,8 +5,9 @@
 // CHECK: gpu.binary @tile_kernels
 // CHECK-SAME: chip = "sm_90a"
 // CHECK-SAME: .visible .entry matmul(
-// The general kernel copies tiles as 16-byte vectors (after its check).
-// CHECK-SAME: ld.global.v4.b32
+// The general kernel copies its operand tiles into shared memory 16 bytes a
+// cp.async (after its check), and its result out as 16-byte vectors.
+// CHECK-SAME: cp.async.cg.shared.global
 // CHECK-SAME: st.shared.v4.b32
 // CHECK-SAME: st.global.v4.b32
 // The wgmma variant: TMA loads, an mbarrier wait, warpgroup mma.

@@ -257,7 +257,8 @@ func.func @cluster_first(%X: memref<?x2048xf32>, %S: memref<?xf32>) attributes {
 // swizzled shared buffers aligned to 1 KiB (A's rows run along K: 16-byte
 // vectors; B's along N: one element a store), a proxy fence and a barrier,
 // then one m64n64k16 wgmma on the accumulator's registers (an LLVM struct
-// of its 32), committed and waited for.
+// of its 32), committed and waited for by inline assembly that takes and
+// gives back the registers (so no read of them moves above the wait).
 #a = #tile.blocked<size_per_thread = [1, 8], threads_per_warp = [16, 2], warps_per_block = [4, 1], order = [1, 0]>
 #bb = #tile.blocked<size_per_thread = [1, 8], threads_per_warp = [4, 8], warps_per_block = [4, 1], order = [1, 0]>
 #w = #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>
@@ -273,8 +274,8 @@ func.func @cluster_first(%X: memref<?x2048xf32>, %S: memref<?xf32>) attributes {
 // CHECK: nvvm.wgmma.mma_async %{{.*}}, %{{.*}}, %{{.*}}, <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <col>] : !llvm.struct<(f32,
 // CHECK-NOT: nvvm.wgmma.mma_async
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
-// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
 // CHECK: llvm.extractvalue
+// CHECK: llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 0;", "=f,
 // CHECK-NOT: tile.mma
 func.func @mma(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) attributes {tile.kernel, tile.block_size = 128 : i64} {
   %c0 = arith.constant 0 : index
@@ -286,5 +287,88 @@ func.func @mma(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) at
   %z = arith.constant dense<0.0> : tensor<64x64xf32, #w>
   %d = tile.mma %a, %b, %z : tensor<64x16xf16, #a>, tensor<16x64xf16, #bb> into tensor<64x64xf32, #w>
   tile.store %d, %pc[%c0, %c0] : tensor<64x64xf32, #w> -> !tile.partition_view<64x64xf32>
+  return
+}
+
+// -----
+
+// Operands in shared memory (#tile.shared): each load copies its tile
+// 16 bytes a cp.async into a swizzled buffer of its own (or element by
+// element where it does not lie whole and aligned in the array), one commit
+// group a load; the mma waits for all groups, then reads the tiles where
+// they are: A K-major (row), B N-major (row: the descriptor's transpose,
+// its leading byte offset 32 rows of 128 bytes, 256 in 16-byte units).
+// CHECK-LABEL: func.func @mm_ab
+// CHECK: memref.alloc() {alignment = 1024 : i64} : memref<2048xf16>
+// CHECK: memref.alloc() {alignment = 1024 : i64} : memref<2048xf16>
+// CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache =  cg : !llvm.ptr<3>, !llvm.ptr<1>
+// CHECK: nvvm.cp.async.commit.group
+// CHECK: nvvm.cp.async.commit.group
+// CHECK-NEXT: nvvm.cp.async.wait.group 0
+// CHECK-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK-NEXT: gpu.barrier
+// CHECK: arith.constant 4611686293322072064 : i64
+// CHECK: nvvm.wgmma.mma_async {{.*}} A[<f16>, <one>, <row>], B[<f16>, <one>, <row>]
+// CHECK: llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 0;"
+func.func @mm_ab(%arg0: memref<?x?xf16>, %arg1: memref<?x?xf16>, %arg2: memref<?x?xf32>) attributes {tile.block_size = 128 : i64, tile.kernel} {
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>>
+  %c0 = arith.constant 0 : index
+  %0 = tile.partition_view %arg0 : memref<?x?xf16> -> !tile.partition_view<64x32xf16>
+  %1 = tile.partition_view %arg1 : memref<?x?xf16> -> !tile.partition_view<32x64xf16>
+  %2 = tile.partition_view %arg2 : memref<?x?xf32> -> !tile.partition_view<64x64xf32>
+  %3 = tile.load %0[%c0, %c0] : !tile.partition_view<64x32xf16> -> tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
+  %4 = tile.load %1[%c0, %c0] : !tile.partition_view<32x64xf16> -> tensor<32x64xf16, #tile.shared<swizzle_bytes = 128, element_bits = 16, transposed = false>>
+  %5 = tile.mma %3, %4, %cst : tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<32x64xf16, #tile.shared<swizzle_bytes = 128, element_bits = 16, transposed = false>> into tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>>
+  %6 = tile.convert_layout %5 : tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>> -> tensor<64x64xf32, #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [2, 16], warps_per_block = [4, 1], order = [1, 0]>>
+  tile.store %6, %2[%c0, %c0] : tensor<64x64xf32, #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [2, 16], warps_per_block = [4, 1], order = [1, 0]>> -> !tile.partition_view<64x64xf32>
+  return
+}
+
+// -----
+
+// A loop of ring loads (tile-prefetch-loads' tile.ring: two ahead, five
+// slots): each ring is one buffer of five tiles, the loop's load writes
+// slot (iteration + 2) % 5; the loop carries the tiles' addresses. The mma
+// waits until at most 4 groups (two iterations of two loads) are pending,
+// reads B = W^T K-major (col), and stays in flight (wait_group 1); after
+// the loop, the accumulator goes through the wait for all, and the copies
+// past the loop's end are waited for.
+// CHECK-LABEL: func.func @mm_loop
+// CHECK: memref.alloc() {alignment = 1024 : i64} : memref<10240xf16>
+// CHECK: scf.for {{.*}} -> (vector<32xf32>, index, index, index, index) {
+// CHECK: arith.remui %{{.*}}, %c5 : index
+// CHECK: nvvm.cp.async.shared.global
+// CHECK: nvvm.cp.async.commit.group
+// CHECK: nvvm.cp.async.commit.group
+// CHECK-NEXT: nvvm.cp.async.wait.group 4
+// CHECK: nvvm.wgmma.mma_async {{.*}} A[<f16>, <one>, <row>], B[<f16>, <one>, <col>]
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK: scf.yield {{.*}} : vector<32xf32>, index, index, index, index
+// CHECK: llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 0;"
+// CHECK: nvvm.cp.async.wait.group 0
+func.func @mm_loop(%arg0: memref<?x?xf16>, %arg1: memref<?x?xf16>, %arg2: memref<?x?xf32>) attributes {tile.block_size = 128 : i64, tile.kernel} {
+  %c2 = arith.constant 2 : index
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %0 = tile.partition_view %arg0 : memref<?x?xf16> -> !tile.partition_view<64x32xf16>
+  %1 = tile.partition_view %arg1 : memref<?x?xf16> -> !tile.partition_view<64x32xf16>
+  %2 = tile.partition_view %arg2 : memref<?x?xf32> -> !tile.partition_view<64x64xf32>
+  %3 = tile.num_tiles %0 dim 1 : !tile.partition_view<64x32xf16>
+  %4 = tile.load %0[%c0, %c0] {tile.ring = array<i64: 0, 2, 0, 5>} : !tile.partition_view<64x32xf16> -> tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
+  %5 = tile.load %1[%c0, %c0] {tile.ring = array<i64: 1, 2, 0, 5>} : !tile.partition_view<64x32xf16> -> tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
+  %6 = tile.load %0[%c0, %c1] {tile.ring = array<i64: 0, 2, 1, 5>} : !tile.partition_view<64x32xf16> -> tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
+  %7 = tile.load %1[%c0, %c1] {tile.ring = array<i64: 1, 2, 1, 5>} : !tile.partition_view<64x32xf16> -> tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
+  %8:5 = scf.for %arg3 = %c0 to %3 step %c1 iter_args(%arg4 = %cst, %arg5 = %4, %arg6 = %6, %arg7 = %5, %arg8 = %7) -> (tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>) {
+    %10 = arith.addi %arg3, %c2 : index
+    %11 = tile.load %0[%c0, %10] {tile.ring = array<i64: 0, 2, -1, 5>} : !tile.partition_view<64x32xf16> -> tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
+    %12 = tile.load %1[%c0, %10] {tile.ring = array<i64: 1, 2, -1, 5>} : !tile.partition_view<64x32xf16> -> tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
+    %13 = tile.permute %arg7 [1, 0] : tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>> -> tensor<32x64xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = true>>
+    %14 = tile.mma %arg5, %13, %arg4 : tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<32x64xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = true>> into tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>>
+    scf.yield %14, %arg6, %11, %arg8, %12 : tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
+  }
+  %9 = tile.convert_layout %8#0 : tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>> -> tensor<64x64xf32, #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [2, 16], warps_per_block = [4, 1], order = [1, 0]>>
+  tile.store %9, %2[%c0, %c0] : tensor<64x64xf32, #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [2, 16], warps_per_block = [4, 1], order = [1, 0]>> -> !tile.partition_view<64x64xf32>
   return
 }

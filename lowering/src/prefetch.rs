@@ -39,10 +39,16 @@
 //! body, loads whose coordinates are not computable ahead, and tiles over
 //! [`MAX_BYTES`] (whose copies would not fit in registers) are left as
 //! they are, each with a remark at the load saying which
-//! (`--remarks-filter=tile`). Only register-path kernels are changed;
-//! there an mma loop's operand loads are issued ahead too (into registers:
-//! the ring of shared-memory stages the tensor cores want is #21's
-//! pipeliner).
+//! (`--remarks-filter=tile`). Only register-path kernels are changed.
+//!
+//! An mma loop's operand loads (tiles `tile-assign-layouts` keeps in shared
+//! memory) go [`MMA_DISTANCE`] iterations ahead without a hint, as far as
+//! their rings fit in [`RING_BUDGET`]; each load issued ahead carries
+//! [`RING`]: its ring, the distance, which tile it is, and the ring's slots
+//! (distance + 2, + 1 more when the loop's mmas can stay in flight), which
+//! `convert-tile-to-registers` places the tile by. The first tiles are
+//! loaded iteration by iteration, so that the copies' commit groups come
+//! in iteration order.
 
 use crate::{
     build::{At, tile_type},
@@ -54,7 +60,8 @@ use crate::{
 use melior::{
     Context, ContextRef,
     ir::{
-        BlockLike, Operation, OperationRef, RegionLike, Value, ValueLike,
+        Attribute, BlockLike, Operation, OperationRef, RegionLike, Value, ValueLike,
+        attribute::DenseI64ArrayAttribute,
         operation::{OperationLike, OperationMutLike, OperationRefMut, WalkOrder, WalkResult},
     },
     pass::{ExternalPass, RunExternalPass},
@@ -99,16 +106,17 @@ impl<'c> RunExternalPass<'c> for PrefetchLoads {
         let context = unsafe { context.to_ref() };
         // The `num_stages` hint: that many tiles in flight, the one in use
         // included (1: none ahead).
-        let distance = crate::to_nvgpu::hint(operation, tile_dialect::attrs::knob::NUM_STAGES.key)
-            .map_or(DISTANCE, |stages| (stages - 1).clamp(0, MAX_DISTANCE));
+        let stages_hint = crate::to_nvgpu::hint(operation, tile_dialect::attrs::knob::NUM_STAGES.key);
+        let distance = stages_hint.map_or(DISTANCE, |stages| (stages - 1).clamp(0, MAX_DISTANCE));
         if distance == 0 {
             return;
         }
+        let mut next_ring = 0;
         for raw in crate::loops::for_loops(operation) {
             // SAFETY: a loop of the kernel; each rewrite replaces only the
             // loop it is given (inner loops come first, post-order).
             let op = unsafe { OperationRef::from_raw(raw) };
-            if prefetch(context, op, distance).is_none() {
+            if prefetch(context, op, distance, stages_hint, &mut next_ring).is_none() {
                 emit_error(op.location(), "tile-prefetch-loads: could not rewrite this loop");
                 pass.signal_failure();
                 return;
@@ -226,7 +234,94 @@ fn load_at<'c>(
     at.add(ops::load(context, r#type, view, &coords, load.location()))
 }
 
-fn prefetch<'c>(context: &'c Context, op: OperationRef<'c, 'c>, distance: i64) -> Option<()> {
+/// Iterations ahead for a loop of mma operand loads without a
+/// `num_stages` hint.
+pub const MMA_DISTANCE: i64 = 2;
+
+/// The most bytes of shared memory a loop's operand rings take.
+pub const RING_BUDGET: i64 = 176 * 1024;
+
+/// The attribute on each load `tile-prefetch-loads` issues ahead: the
+/// ring it belongs to (one per load of the loop), the distance, which of
+/// the first tiles it loads before the loop (`-1`: the one in the loop),
+/// and the ring's slots. `convert-tile-to-registers` places a shared
+/// operand tile by it.
+pub const RING: &str = "tile.ring";
+
+fn ring_attribute<'c>(context: &'c Context, id: usize, distance: i64, index: i64, slots: i64) -> Attribute<'c> {
+    DenseI64ArrayAttribute::new(context, &[id as i64, distance, index, slots]).into()
+}
+
+fn mark(tile: IrValue, ring: Attribute) {
+    if let Some(load) = crate::rewrite::defining_op(tile) {
+        // SAFETY: the load was just built; only an attribute is added.
+        let mut load = unsafe { OperationRefMut::from_raw(load.to_raw()) };
+        load.set_attribute(RING, ring);
+    }
+}
+
+/// Whether every use of a load's tile is an mma operand (A or B), directly
+/// or through `tile.permute`s: the tiles `tile-assign-layouts` may keep in
+/// shared memory.
+pub fn feeds_mma_only(load: OperationRef) -> bool {
+    fn only(value: Value, depth: usize) -> bool {
+        let users = crate::rewrite::uses(value);
+        !users.is_empty()
+            && users.iter().all(|(user, number)| match op_name(*user).as_str() {
+                "tile.mma" => *number < 2,
+                "tile.permute" => depth < 4 && user.result(0).is_ok_and(|r| only(r.into(), depth + 1)),
+                _ => false,
+            })
+    }
+    load.result(0).is_ok_and(|r| only(r.into(), 0))
+}
+
+/// Whether the loop's mmas can stay in flight across iterations once its
+/// loads are carried: each accumulates into a carried tile that nothing
+/// else reads and yields the result straight back.
+fn mma_in_flight_shape(r#loop: OperationRef, loads: &[OperationRef]) -> bool {
+    let Some(body) = r#loop.region(0).ok().and_then(|r| r.first_block()) else { return false };
+    let mut found = false;
+    let mut next = body.first_operation();
+    while let Some(op) = next {
+        if op_name(op) == "tile.mma" {
+            found = true;
+            let Ok(accumulator) = op.operand(2) else { return false };
+            let Some(i) = crate::rewrite::argument_of(accumulator, body) else { return false };
+            let carried_back = op.result(0).is_ok_and(|r| {
+                crate::rewrite::single_use(r.into()).is_some_and(|(user, n)| op_name(user) == "scf.yield" && n + 1 == i)
+            });
+            let operands_loaded = (0..2).all(|k| {
+                op.operand(k).is_ok_and(|v| {
+                    crate::rewrite::defining_op(v).is_some_and(|d| {
+                        let d = if op_name(d) == "tile.permute" {
+                            match d.operand(0).ok().and_then(crate::rewrite::defining_op) {
+                                Some(inner) => inner,
+                                None => return false,
+                            }
+                        } else {
+                            d
+                        };
+                        loads.iter().any(|l| l.to_raw().ptr == d.to_raw().ptr)
+                    })
+                })
+            });
+            if crate::rewrite::uses(accumulator).len() != 1 || !carried_back || !operands_loaded {
+                return false;
+            }
+        }
+        next = op.next_in_block();
+    }
+    found
+}
+
+fn prefetch<'c>(
+    context: &'c Context,
+    op: OperationRef<'c, 'c>,
+    distance: i64,
+    stages_hint: Option<i64>,
+    next_ring: &mut usize,
+) -> Option<()> {
     let mut stores = false;
     op.walk(WalkOrder::PreOrder, |inner| {
         if op_name(inner) == "tile.store" {
@@ -268,7 +363,7 @@ fn prefetch<'c>(context: &'c Context, op: OperationRef<'c, 'c>, distance: i64) -
                     "its coordinates are not computable ahead (from values outside the loop, the induction \
                      variable and arith ops on them)",
                 );
-            } else if bytes > MAX_BYTES {
+            } else if bytes > MAX_BYTES && !feeds_mma_only(inner) {
                 missed(
                     inner,
                     &format!(
@@ -286,18 +381,44 @@ fn prefetch<'c>(context: &'c Context, op: OperationRef<'c, 'c>, distance: i64) -
         return Some(());
     }
 
-    // The first `distance` tiles of each load, before the loop.
+    // Loops of mma operands go further ahead (their tiles wait in shared
+    // memory, not registers), as far as the rings fit.
+    let operand_bytes: i64 = loads
+        .iter()
+        .filter(|l| feeds_mma_only(**l))
+        .filter_map(|l| tile_type(l.result(0).ok()?.r#type()))
+        .map(|(shape, e)| shape.iter().product::<i64>() * element_bytes(e))
+        .sum();
+    let in_flight = i64::from(mma_in_flight_shape(op, &loads));
+    let mut distance = distance;
+    if operand_bytes > 0 {
+        distance = distance.max(stages_hint.map_or(MMA_DISTANCE, |_| distance));
+        while distance > 1 && (distance + 2 + in_flight) * operand_bytes > RING_BUDGET {
+            distance -= 1;
+        }
+    }
+    let in_flight = if (distance + 2 + in_flight) * operand_bytes > RING_BUDGET { 0 } else { in_flight };
+    let slots = distance + 2 + in_flight;
+
+    // The first `distance` tiles of each load, before the loop, iteration
+    // by iteration (a ring's waits count the copies issued in that order).
     let before = At::before(context, op)?;
     let (lower, step) = (detach(op.operand(0).ok()?), detach(op.operand(2).ok()?));
     let carried = op.operand_count() - 3;
-    let mut tiles = Vec::new();
-    for &load in &loads {
-        for k in 0..distance {
-            let offset = before.muli(step, before.index(k)?)?;
-            let iv_k = before.addi(lower, offset)?;
-            tiles.push(load_at(context, &before, load, body, iv, iv_k)?);
+    let mut tiles = vec![None; loads.len() * distance as usize];
+    let first_ring = *next_ring;
+    *next_ring += loads.len();
+    let ring = |j: usize, index: i64| ring_attribute(context, first_ring + j, distance, index, slots);
+    for k in 0..distance {
+        let offset = before.muli(step, before.index(k)?)?;
+        let iv_k = before.addi(lower, offset)?;
+        for (j, &load) in loads.iter().enumerate() {
+            let tile = load_at(context, &before, load, body, iv, iv_k)?;
+            mark(tile, ring(j, k));
+            tiles[j * distance as usize + k as usize] = Some(tile);
         }
     }
+    let tiles: Vec<IrValue> = tiles.into_iter().collect::<Option<_>>()?;
 
     // The tiles become carried values: each iteration loads the tile
     // `distance` ahead, uses the oldest, and passes the others one slot down.
@@ -321,6 +442,7 @@ fn prefetch<'c>(context: &'c Context, op: OperationRef<'c, 'c>, distance: i64) -
         let first_slot = carried + j * distance;
         let slot = |k: usize| body.argument(1 + first_slot + k).ok().map(|a| detach(a.into()));
         let fresh = load_at(context, &at_start, load, body, iv, ahead)?;
+        mark(fresh, ring(j, -1));
         let value = load.result(0).ok()?;
         // SAFETY: both values are live; the load's users read the carried
         // tile instead, and the load is erased just below.

@@ -101,6 +101,22 @@ pub fn single_use<'c, 'a>(value: Value<'c, 'a>) -> Option<(OperationRef<'c, 'a>,
     }
 }
 
+/// Every use of `value`: its user and the operand position.
+pub fn uses<'c, 'a>(value: Value<'c, 'a>) -> Vec<(OperationRef<'c, 'a>, usize)> {
+    let mut found = Vec::new();
+    // SAFETY: `value` is live; the use list is read, not changed, and each
+    // user is a live op.
+    unsafe {
+        let mut next = mlir_sys::mlirValueGetFirstUse(value.to_raw());
+        while !next.ptr.is_null() {
+            let owner = OperationRef::from_raw(mlir_sys::mlirOpOperandGetOwner(next));
+            found.push((owner, mlir_sys::mlirOpOperandGetOperandNumber(next) as usize));
+            next = mlir_sys::mlirOpOperandGetNextUse(next);
+        }
+    }
+    found
+}
+
 /// Whether nothing uses `value`.
 pub fn unused(value: Value) -> bool {
     // SAFETY: `value` is live; its use list is only read.

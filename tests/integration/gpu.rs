@@ -53,16 +53,21 @@ fn every_example_compiles_to_ptx_that_ptxas_accepts() {
         let bundle = bundle(&name);
         assert!(bundle.ptx.contains(".target sm_90a"), "{name}: PTX for sm_90a");
         assert!(bundle.kernels[0].block[0] > 0, "{name}: a block size");
-        // Tile loads and stores copy 16-byte vectors (where aligned).
-        for access in ["ld.global.v4.b32", "st.global.v4.b32"] {
-            assert!(bundle.ptx.contains(access), "{name}: {access}");
-        }
+        // Tile loads and stores copy 16-byte vectors (where aligned): mma
+        // operands straight into shared memory, other tiles into registers.
+        assert!(bundle.ptx.contains("st.global.v4.b32"), "{name}: st.global.v4.b32");
+        let loads = ["ld.global.v4.b32", "cp.async.cg.shared.global"];
+        assert!(loads.iter().any(|l| bundle.ptx.contains(l)), "{name}: one of {loads:?}");
         // The 16-bit matmuls get a TMA + wgmma variant; the others do not.
         let wgmma = matches!(name.as_str(), "matmul" | "matmul_f16_f16" | "matmul_bf16" | "matmul_bf16_bf16");
         // Every tile.mma but f8's multiplies on wgmma: in the variant, or
         // from registers (the general kernels, attention, tf32).
         let mma = wgmma || matches!(name.as_str(), "matmul_f32" | "attention");
         assert_eq!(bundle.ptx.contains("wgmma.mma_async"), mma, "{name}: wgmma");
+        // The register path's operand loads go to shared memory by cp.async
+        // (an f16 or bf16 accumulator keeps the general kernel off it).
+        let register_mma = mma && name != "matmul_f16_f16";
+        assert_eq!(bundle.ptx.contains("cp.async.cg.shared.global"), register_mma, "{name}: cp.async");
         assert_eq!(bundle.ptx.contains("cp.async.bulk.tensor"), wgmma, "{name}: TMA");
         let variants = &bundle.kernels[0].variants;
         assert_eq!(variants.len(), usize::from(wgmma), "{name}: variants");

@@ -37,7 +37,9 @@
 //!
 //! A `tile.mma` anchors the wgmma accumulator layout (`#tile.wgmma`) on
 //! its result and accumulator, with one warpgroup for each 64 rows of the
-//! smallest mma (at most two); its operands keep their own layouts
+//! smallest mma (at most two). Its operands that come straight from loads
+//! (permuted or carried by loops on the way) stay in shared memory, in
+//! `#tile.shared` ([`super::shared`]); the others keep register layouts
 //! (`registers/mma.rs` writes them to shared memory).
 //!
 //! Caveats: kernels with a `tile.mma` wgmma cannot take from registers
@@ -575,6 +577,12 @@ fn assign(kernel: OperationRef) -> Option<()> {
     }
     let (warps, cluster) = kernel_warps(kernel);
     let mut state = Assignment { warps, cluster, values: HashMap::new(), order, ops, ties, changed: true };
+    // Shared-memory operands are fixed first; their register form (never
+    // made) only keeps the propagation below from reaching through them.
+    for (value, layout) in super::shared::shared_operands(kernel) {
+        let placeholder = state.coalesced(value)?.linear;
+        state.values.insert(key(value), Assigned { layout, linear: placeholder });
+    }
 
     while state.values.len() < state.order.len() {
         state.changed = true;
@@ -605,6 +613,9 @@ fn materialize<'c>(
         }
         let (input, value) = (detach(op.operand(0).ok()?), result(op, 0)?);
         let from = state.get(input)?.clone();
+        if matches!(from.layout, Layout::Shared { .. }) {
+            continue;
+        }
         let natural = match name.as_str() {
             "tile.reduce" => sliced(&from.layout, &from.linear, reduce_dim(op)?),
             "tile.reshape" => Assigned::linear(from.linear.reshape(&tile_type(value.r#type())?.0)),

@@ -16,6 +16,7 @@
 pub mod assign;
 pub mod linear;
 pub mod remove_conversions;
+pub mod shared;
 
 pub use linear::LinearLayout;
 

@@ -119,6 +119,7 @@ fn write<'c>(
     let element = element_of(registers.r#type())?;
     let width = vector_width(layout, element);
     let cluster = lowering.cluster;
+    lowering.thread_flat(layout)?;
     write_chunks(lowering, at, registers, layout, width, |at, chunk, index| {
         if cluster > 1 {
             super::cluster::store_everywhere(at, chunk, buffer, index, cluster)
@@ -131,16 +132,17 @@ fn write<'c>(
 
 /// Runs `store` for each chunk of `width` registers a thread writes (the
 /// first thread of those holding the same elements, each register once),
-/// with the chunk and the flat tile index of its first element.
+/// with the chunk and the flat tile index of its first element
+/// ([`Lowering::thread_flat`] of the layout made before).
 pub fn write_chunks<'c>(
-    lowering: &mut Lowering<'c>,
+    lowering: &Lowering<'c>,
     at: &At<'c, 'c>,
     registers: IrValue<'c>,
     layout: &LinearLayout,
     width: usize,
     store: impl Fn(&At<'c, 'c>, IrValue<'c>, IrValue<'c>) -> Option<()>,
 ) -> Option<()> {
-    let thread = lowering.thread_flat(layout)?;
+    let thread = lowering.thread_flat_made(layout)?;
     let all_chunks = |at: &At<'c, 'c>| -> Option<()> {
         for first in (0..layout.registers()).step_by(width) {
             if duplicate(layout, first) {

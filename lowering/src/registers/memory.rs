@@ -25,7 +25,7 @@ use melior::{
 };
 
 /// The uniform facts about one tile access.
-struct Access<'c> {
+pub(super) struct Access<'c> {
     /// The tile's first element, per dim.
     origin: Vec<IrValue<'c>>,
     /// The array's extents.
@@ -35,11 +35,16 @@ struct Access<'c> {
     /// and the tile lies inside it.
     checked: Vec<bool>,
     /// Whole tile inside, aligned: the vector path.
-    fast: IrValue<'c>,
-    width: usize,
+    pub fast: IrValue<'c>,
+    pub width: usize,
 }
 
-fn access<'c>(at: &At<'c, 'c>, view: &View<'c>, coords: &[IrValue<'c>], layout: &LinearLayout) -> Option<Access<'c>> {
+pub(super) fn access<'c>(
+    at: &At<'c, 'c>,
+    view: &View<'c>,
+    coords: &[IrValue<'c>],
+    layout: &LinearLayout,
+) -> Option<Access<'c>> {
     let element_bytes = crate::build::element_bits(view.element)?.div_ceil(8) as i64;
     let mut width = vector_width(layout, view.element) as i64;
     let memref_type = MemRefType::try_from(view.memref.r#type()).ok()?;
@@ -114,7 +119,7 @@ fn static_extent(memref_type: MemRefType, d: usize) -> Option<i64> {
 }
 
 /// The array index of register `r`: the tile's origin plus its index.
-fn indices<'c>(
+pub(super) fn indices<'c>(
     lowering: &Lowering<'c>,
     at: &At<'c, 'c>,
     access: &Access<'c>,
@@ -193,44 +198,56 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
             }
             Some(vec![concat(then, parts)?])
         },
-        |otherwise| {
-            let padding = padding_value(otherwise.context, view.padding, element)?;
-            let padding = otherwise.add(arith::constant(otherwise.context, padding, otherwise.location))?;
-            let zero = otherwise.index(0)?;
-            let nonempty: Vec<IrValue> =
-                access.dims.iter().map(|&n| otherwise.cmpi(CmpiPredicate::Sgt, n, zero)).collect::<Option<_>>()?;
-            let nonempty = all(otherwise, &nonempty)?;
-            let padded =
-                otherwise.add(ods::vector::broadcast(otherwise.context, vector, padding, otherwise.location))?;
-            let elements = if_else(
-                otherwise,
-                nonempty,
-                &[vector],
-                |inner| {
-                    let mut elements = Vec::new();
-                    for_each_element(lowering_ref, inner, &access, &layout, |_, index, inside| {
-                        let Some(inside) = inside else {
-                            elements.push(inner.add(memref::load(view.memref, &index, inner.location))?);
-                            return Some(());
-                        };
-                        let safe: Vec<IrValue> = index
-                            .iter()
-                            .zip(&access.checked)
-                            .map(|(&i, &checked)| if checked { inner.select(inside, i, zero) } else { Some(i) })
-                            .collect::<Option<_>>()?;
-                        let value = inner.add(memref::load(view.memref, &safe, inner.location))?;
-                        elements.push(inner.select(inside, value, padding)?);
-                        Some(())
-                    })?;
-                    Some(vec![from_elements(inner, &elements)?])
-                },
-                |_| Some(vec![padded]),
-            )?;
-            Some(elements)
-        },
+        |otherwise| Some(vec![load_elements(lowering_ref, otherwise, &view, &access, &layout, vector)?]),
     )?;
     lowering.map(result.into(), *values.first()?);
     Some(())
+}
+
+/// The registers of a tile in `layout` loaded element by element: each
+/// element inside the array read, each outside it the view's padding (an
+/// empty array reads nothing).
+pub(super) fn load_elements<'c>(
+    lowering: &Lowering<'c>,
+    otherwise: &At<'c, 'c>,
+    view: &View<'c>,
+    access: &Access<'c>,
+    layout: &LinearLayout,
+    vector: Type<'c>,
+) -> Option<IrValue<'c>> {
+    let element = crate::build::element_of(vector)?;
+    let padding = padding_value(otherwise.context, view.padding, element)?;
+    let padding = otherwise.add(arith::constant(otherwise.context, padding, otherwise.location))?;
+    let zero = otherwise.index(0)?;
+    let nonempty: Vec<IrValue> =
+        access.dims.iter().map(|&n| otherwise.cmpi(CmpiPredicate::Sgt, n, zero)).collect::<Option<_>>()?;
+    let nonempty = all(otherwise, &nonempty)?;
+    let padded = otherwise.add(ods::vector::broadcast(otherwise.context, vector, padding, otherwise.location))?;
+    let elements = if_else(
+        otherwise,
+        nonempty,
+        &[vector],
+        |inner| {
+            let mut elements = Vec::new();
+            for_each_element(lowering, inner, access, layout, |_, index, inside| {
+                let Some(inside) = inside else {
+                    elements.push(inner.add(memref::load(view.memref, &index, inner.location))?);
+                    return Some(());
+                };
+                let safe: Vec<IrValue> = index
+                    .iter()
+                    .zip(&access.checked)
+                    .map(|(&i, &checked)| if checked { inner.select(inside, i, zero) } else { Some(i) })
+                    .collect::<Option<_>>()?;
+                let value = inner.add(memref::load(view.memref, &safe, inner.location))?;
+                elements.push(inner.select(inside, value, padding)?);
+                Some(())
+            })?;
+            Some(vec![from_elements(inner, &elements)?])
+        },
+        |_| Some(vec![padded]),
+    )?;
+    elements.first().copied()
 }
 
 pub fn store<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option<()> {

@@ -1,54 +1,60 @@
-//! `tile.mma` on the tensor cores (Hopper `wgmma`), from tiles in
-//! registers.
+//! `tile.mma` on the tensor cores (Hopper `wgmma`).
 //!
 //! The accumulator lives in registers in the `#tile.wgmma` layout, which is
 //! the order `wgmma.mma_async` keeps its fragment in, so a loop carries it
-//! and element-wise ops read and rescale it without moving it. The operands
-//! go through shared memory: each thread writes its registers of A and of B
-//! into a swizzled, K-major buffer (rows of up to 128 bytes of K, the
-//! 16-byte chunks XOR-ed by the row as wgmma's 32, 64 and 128-byte swizzles
-//! read them; a K wider than 128 bytes is cut into such blocks), whatever
-//! layout they have: a loaded tile, a permuted one (a transposed operand)
-//! or a computed one (attention's P). Then a proxy fence and a barrier, and
-//! each warpgroup multiplies its 64-row blocks of the tile, one instruction
-//! per 64 rows and K step, and waits.
+//! and element-wise ops read and rescale it without moving it. wgmma reads
+//! the operands from shared memory, swizzled (rows of up to 128 bytes, the
+//! 16-byte chunks XOR-ed by the row as its 32, 64 and 128-byte swizzles
+//! read them; a longer row cut into such blocks):
+//!
+//! * a tile in shared memory already (`#tile.shared`: loaded by cp.async,
+//!   [`super::shared`]) is read where it is, K-major or, for 16-bit types,
+//!   M/N-major through the descriptor's transpose;
+//! * a tile in registers (a computed one, as attention's P, or one loaded
+//!   for other uses too) is written K-major into a buffer of its own.
+//!
+//! Then the wait for the operands' copies (`cp.async.wait_group`, as many
+//! groups left pending as the loop's ring distance allows), a proxy fence
+//! and a barrier, and each warpgroup multiplies its 64-row blocks of the
+//! tile, one instruction per 64 rows and K step. An mma whose accumulator
+//! is only carried to the next iteration's, reading tiles no load of the
+//! loop overwrites meanwhile, stays in flight (`wgmma.wait_group 1`); its
+//! loop's result, and any other mma's, is waited for by inline assembly
+//! that takes and gives back the accumulator's registers, so that LLVM
+//! cannot move a read of them above the wait (ptxas would then serialise
+//! every wgmma).
 //!
 //! ```text
 //! // A: M x K, B: K x N, C: M x N f32 in #tile.wgmma<warps_per_block = [4G, 1], instr_n = N>
-//! store A's registers at swizzle(m * S + k * e) of buffer A, B's at swizzle(n * S + k * e) of buffer B
-//! fence.proxy.async.shared::cta; bar.sync
+//! (registers only) store A's registers at swizzle(m * S + k * e) of a buffer, likewise B
+//! cp.async.wait_group P; fence.proxy.async.shared::cta; bar.sync
 //! wgmma.fence
 //! for each 64-row block i of this warpgroup, each K step:
-//!   d_i = wgmma.mma_async desc(A + rows of block i, step), desc(B, step), d_i   // m64nNk16 (k8 for tf32)
-//! wgmma.commit_group; wgmma.wait_group 0
+//!   d_i = wgmma.mma_async desc(A, block i, step), desc(B, step), d_i   // m64nNk16 (k8 for tf32)
+//! wgmma.commit_group; wgmma.wait_group 1 (in flight) or the tied wait for all
 //! ```
 //!
-//! Caveats: the operands go through registers into shared memory every
-//! time (no TMA, no ring of stages: a loop's loads are only issued one
-//! iteration ahead into registers by `tile-prefetch-loads`, and each mma
-//! is waited for), B is written transposed (K-major), one element at a
-//! time unless its registers run along K, and the accumulator of a
-//! 128-row tile takes 64 registers a thread beside the operands' (ptxas
-//! reaches 255). BENCHMARKS.md, session 13, has what that costs: 0.07 to
-//! 0.58 of cuBLAS, and 0.4-0.9 s to compile (LLVM's back end on the long
-//! straight-line writes). f16 and bf16 operands into an f32 accumulator,
-//! and f32 operands as tf32; M a multiple of 64, N a multiple of 8 up to
-//! 256, K at least 32 bytes; other mmas keep the kernel on the general
-//! path, with a remark saying why.
+//! Caveats: the threads issue the copies themselves (no TMA, no producer
+//! warpgroup) and synchronise with a block-wide barrier every mma; f16 and
+//! bf16 operands into an f32 accumulator, and f32 operands as tf32 (read
+//! K-major only); M a multiple of 64, N a multiple of 8 up to 256, K at
+//! least 32 bytes; other mmas keep the kernel on the general path, with a
+//! remark saying why. BENCHMARKS.md, session 14, has what it reaches.
 
+use super::shared::{self, Swizzled};
 use super::{Lowering, concat, in_loop, slice};
 use crate::{
     build::{At, element_bits, element_of},
-    layout::LinearLayout,
-    rewrite::IrValue,
+    rewrite::{IrValue, detach},
 };
+use melior::ir::RegionLike as _;
 use melior::{
-    dialect::{arith, llvm, ods},
+    dialect::{arith, llvm},
     ir::{
         Attribute, OperationRef, Type, ValueLike,
-        attribute::IntegerAttribute,
+        attribute::{IntegerAttribute, StringAttribute},
         operation::{OperationBuilder, OperationLike},
-        r#type::{IntegerType, MemRefType},
+        r#type::IntegerType,
     },
 };
 
@@ -91,34 +97,117 @@ fn element_bytes_of(name: &str) -> i64 {
     if name == "f32" { 4 } else { 2 }
 }
 
+/// An operand in shared memory as one wgmma reads it: where, how laid
+/// out, and whether K runs along its rows.
+struct Smem<'c> {
+    address: IrValue<'c>,
+    swizzled: Swizzled,
+    k_major: bool,
+}
+
+impl<'c> Smem<'c> {
+    /// The byte offset of the 8-row core matrices starting at row (M or N)
+    /// `mn` and K `k`; `mn` a multiple of 64, `k` of the K step.
+    fn offset(&self, mn: i64, k: i64) -> i64 {
+        let Swizzled { rows, row, bytes } = self.swizzled;
+        let per_row = row / bytes;
+        if self.k_major {
+            (k / per_row) * rows * row + mn * row + (k % per_row) * bytes
+        } else {
+            (mn / per_row) * rows * row + k * row
+        }
+    }
+
+    /// A wgmma matrix descriptor of the operand at byte `offset`: the
+    /// address, the leading byte offset (the next block of rows along M or
+    /// N for an M/N-major operand; unused K-major), the stride of 8 rows,
+    /// the swizzle mode.
+    fn descriptor(&self, at: &At<'c, 'c>, offset: IrValue<'c>) -> Option<IrValue<'c>> {
+        let Swizzled { rows, row, .. } = self.swizzled;
+        let leading = if self.k_major { 1 } else { (rows * row) >> 4 };
+        let i64_type: Type = IntegerType::new(at.context, 64).into();
+        let fixed = (leading << 16) | (((8 * row) >> 4) << 32) | (self.swizzled.mode() << 62);
+        let address = at.addi(self.address, offset)?;
+        let start = at.andi(at.add(arith::shrui(address, at.index(4)?, at.location))?, at.index(0x3FFF)?)?;
+        let start = at.add(arith::index_cast(start, i64_type, at.location))?;
+        let fixed = at.int(i64_type, fixed)?;
+        at.add(arith::ori(start, fixed, at.location))
+    }
+}
+
+/// Operand `index` (0: A, M x K; 1: B, K x N) where wgmma reads it: a
+/// shared tile where it is, a tile in registers written K-major into a
+/// buffer of its own.
+fn operand<'c>(
+    lowering: &mut Lowering<'c>,
+    at: &At<'c, 'c>,
+    value: melior::ir::Value<'c, '_>,
+    index: usize,
+) -> Option<Smem<'c>> {
+    if let Some(tile) = lowering.shared(value) {
+        let k_dim = 1 - index;
+        return Some(Smem {
+            address: lowering.registers(value)?,
+            swizzled: tile.swizzled(),
+            k_major: tile.contiguous_dim() == k_dim,
+        });
+    }
+    let layout = lowering.layout(value)?;
+    let registers = lowering.registers(value)?;
+    let element = element_of(registers.r#type())?;
+    let bytes = (element_bits(element)? / 8) as i64;
+    let (rows, k) = if index == 0 { (layout.shape[0], layout.shape[1]) } else { (layout.shape[1], layout.shape[0]) };
+    let swizzled = Swizzled { rows, row: (k * bytes).min(SWIZZLE), bytes };
+    let buffer = shared::aligned_scratch(lowering, rows * k, element)?;
+    lowering.thread_flat(&layout)?;
+    swizzled.write(lowering, at, (buffer, None), registers, &layout, index)?;
+    let address = shared::shared_address(at, buffer)?;
+    Some(Smem { address, swizzled, k_major: true })
+}
+
 /// Lowers one `tile.mma`.
 pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option<()> {
     let context = lowering.context;
     let (a, b, c) = (op.operand(0).ok()?, op.operand(1).ok()?, op.operand(2).ok()?);
     let result = op.result(0).ok()?;
     // Loop-carried operands have their register types by now: shapes come
-    // from the layouts, the element type from the registers.
-    let (la, lb, lc) = (lowering.layout(a)?, lowering.layout(b)?, lowering.layout(c)?);
-    let (ra, rb, rc) = (lowering.registers(a)?, lowering.registers(b)?, lowering.registers(c)?);
-    let element = element_of(ra.r#type())?;
-    let (m, k, n) = (la.shape[0], la.shape[1], lb.shape[1]);
+    // from the layouts or shared tiles, the element type from the
+    // registers or shared tiles.
+    let lc = lowering.layout(c)?;
+    let rc = lowering.registers(c)?;
+    let shape_of = |lowering: &Lowering<'c>, v| -> Option<(Vec<i64>, Type<'c>)> {
+        match lowering.shared(v) {
+            Some(tile) => Some((tile.shape, tile.element)),
+            None => Some((lowering.layout(v)?.shape, element_of(lowering.registers(v)?.r#type())?)),
+        }
+    };
+    let (shape_a, element) = shape_of(lowering, a)?;
+    let (shape_b, _) = shape_of(lowering, b)?;
+    let (k, n) = (shape_a[1], shape_b[1]);
     let (kind, k_step) = operand_kind(&element.to_string())?;
-    let bytes = (element_bits(element)? / 8) as i64;
-    let row = (k * bytes).min(SWIZZLE);
-    let atom_k = row / bytes;
     let at = At::before(context, op)?;
+    let (shared_a, shared_b) = (lowering.shared(a), lowering.shared(b));
 
-    // The operands, K-major and swizzled, in shared memory.
-    let buffer_a = scratch(lowering, m * k, element)?;
-    let buffer_b = scratch(lowering, n * k, element)?;
-    if in_loop(op) {
-        // The last iteration's wgmmas read the buffers (each warpgroup
-        // waited for its own; the barrier waits for the others).
+    if in_loop(op) && (shared_a.is_none() || shared_b.is_none()) {
+        // The last iteration's wgmmas read the buffers written below (each
+        // warpgroup waited for its own; the barrier waits for the others).
         lowering.barrier(&at)?;
     }
-    let operand = |rows: i64, row_dim: usize| Operand { rows, row_dim, row, atom_k, bytes };
-    write(lowering, &at, buffer_a, ra, &la, &operand(m, 0))?;
-    write(lowering, &at, buffer_b, rb, &lb, &operand(n, 1))?;
+    let smem_a = operand(lowering, &at, a, 0)?;
+    let smem_b = operand(lowering, &at, b, 1)?;
+    let i32_type: Type = IntegerType::new(context, 32).into();
+    if shared_a.is_some() || shared_b.is_some() {
+        let pending = copies_pending(lowering, op, &[a, b]);
+        at.insert(
+            OperationBuilder::new("nvvm.cp.async.wait.group", at.location)
+                .add_attributes(&[(
+                    melior::ir::Identifier::new(context, "n"),
+                    IntegerAttribute::new(i32_type, pending as i64).into(),
+                )])
+                .build()
+                .ok()?,
+        );
+    }
     at.insert(
         OperationBuilder::new("nvvm.fence.proxy", at.location)
             .add_attributes(&[
@@ -136,18 +225,17 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
     // This warpgroup's rows: 64 g, then every 64 G rows below.
     let warpgroups = lc.warps() / WARPGROUP_WARPS;
     let warpgroup = at.divui(lowering.warp, at.index(WARPGROUP_WARPS)?)?;
-    let base_a = shared_address(&at, buffer_a)?;
-    let base_b = shared_address(&at, buffer_b)?;
-    let own_rows = at.muli(warpgroup, at.index(WGMMA_M * row)?)?;
-    let base_a = at.addi(base_a, own_rows)?;
+    let own = at.muli(warpgroup, at.index(smem_a.offset(WGMMA_M, 0) - smem_a.offset(0, 0))?)?;
     let per_block = (n / 2) as usize;
     let blocks = lc.registers() / per_block;
     let f32_type = Type::float32(context);
     let fragment = llvm::r#type::r#struct(context, &vec![f32_type; per_block], false);
-    let i64_type: Type = IntegerType::new(context, 64).into();
     let shape = Attribute::parse(context, &format!("#nvvm.shape<m = {WGMMA_M}, n = {n}, k = {k_step}>"))?;
     let type_ab = Attribute::parse(context, &format!("#nvvm.wgmma_type<{kind}>"))?;
     let type_d = Attribute::parse(context, "#nvvm.wgmma_type<f32>")?;
+    let layout_a = if smem_a.k_major { "row" } else { "col" };
+    let layout_b = if smem_b.k_major { "col" } else { "row" };
+    let in_flight = in_flight(lowering, op);
     at.insert(OperationBuilder::new("nvvm.wgmma.fence.aligned", at.location).build().ok()?);
     let mut parts = Vec::new();
     for block in 0..blocks {
@@ -163,13 +251,11 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
                 at.location,
             ))?;
         }
-        let block_rows = block as i64 * warpgroups * WGMMA_M * row;
+        let block_rows = block as i64 * warpgroups * WGMMA_M;
         for step in 0..k / k_step {
-            let (atom, within) = ((step * k_step) / atom_k, (step * k_step) % atom_k * bytes);
-            let offset_a = atom * m * row + block_rows + within;
-            let offset_b = atom * n * row + within;
-            let descriptor_a = descriptor(&at, at.addi(base_a, at.index(offset_a)?)?, row, i64_type)?;
-            let descriptor_b = descriptor(&at, at.addi(base_b, at.index(offset_b)?)?, row, i64_type)?;
+            let offset_a = at.addi(own, at.index(smem_a.offset(block_rows, step * k_step))?)?;
+            let descriptor_a = smem_a.descriptor(&at, offset_a)?;
+            let descriptor_b = smem_b.descriptor(&at, at.index(smem_b.offset(0, step * k_step))?)?;
             let named = |name: &str, value: Attribute<'c>| (melior::ir::Identifier::new(context, name), value);
             fragment_value = at.add(
                 OperationBuilder::new("nvvm.wgmma.mma_async", at.location)
@@ -183,8 +269,8 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
                         named("scaleD", Attribute::parse(context, "#nvvm.wgmma_scale_out<one>")?),
                         named("scaleA", Attribute::parse(context, "#nvvm.wgmma_scale_in<one>")?),
                         named("scaleB", Attribute::parse(context, "#nvvm.wgmma_scale_in<one>")?),
-                        named("layoutA", Attribute::parse(context, "#nvvm.mma_layout<row>")?),
-                        named("layoutB", Attribute::parse(context, "#nvvm.mma_layout<col>")?),
+                        named("layoutA", Attribute::parse(context, &format!("#nvvm.mma_layout<{layout_a}>"))?),
+                        named("layoutB", Attribute::parse(context, &format!("#nvvm.mma_layout<{layout_b}>"))?),
                     ])
                     .build()
                     .ok()?,
@@ -193,130 +279,177 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
         parts.push(fragment_value);
     }
     at.insert(OperationBuilder::new("nvvm.wgmma.commit.group.sync.aligned", at.location).build().ok()?);
-    at.insert(
-        OperationBuilder::new("nvvm.wgmma.wait.group.sync.aligned", at.location)
-            .add_attributes(&[(
-                melior::ir::Identifier::new(context, "group"),
-                IntegerAttribute::new(i64_type, 0).into(),
-            )])
-            .build()
-            .ok()?,
-    );
-    let mut registers = Vec::new();
+    let mut values = Vec::new();
     for part in parts {
-        let values: Vec<IrValue> = (0..per_block)
-            .map(|i| {
-                at.add(llvm::extract_value(
-                    context,
-                    part,
-                    melior::ir::attribute::DenseI64ArrayAttribute::new(context, &[i as i64]),
-                    f32_type,
-                    at.location,
-                ))
-            })
-            .collect::<Option<_>>()?;
-        // Pairs joined by shuffles, not one long chain of inserts: LLVM's
-        // SLP vectoriser spends most of a second on a 64-element chain.
-        let pairs: Vec<IrValue> =
-            values.chunks(2).map(|pair| super::from_elements(&at, pair)).collect::<Option<_>>()?;
-        registers.push(concat(&at, pairs)?);
+        for i in 0..per_block {
+            values.push(at.add(llvm::extract_value(
+                context,
+                part,
+                melior::ir::attribute::DenseI64ArrayAttribute::new(context, &[i as i64]),
+                f32_type,
+                at.location,
+            ))?);
+        }
     }
-    let value = concat(&at, registers)?;
+    if in_flight {
+        // Only the next iteration's wgmmas read the accumulator; the loop's
+        // result waits for the last ones after the loop.
+        at.insert(wait_mmas(context, at.location, 1)?);
+        let r#loop = op.parent_operation()?;
+        let key = r#loop.to_raw().ptr as usize;
+        if !lowering.loops.get(&key).is_some_and(|s| s.mmas_waited) {
+            lowering.loops.entry(key).or_default().mmas_waited = true;
+            let body = r#loop.region(0).ok()?.first_block()?;
+            let index = crate::rewrite::argument_of(c, body)? - 1;
+            let after = At::before(context, r#loop.next_in_block()?)?;
+            let carried = detach(r#loop.result(index).ok()?.into());
+            let count = super::length(carried)?;
+            let elements: Vec<IrValue> =
+                (0..count).map(|i| super::extract(&after, carried, i)).collect::<Option<_>>()?;
+            let waited = wait_tied(&after, &elements)?;
+            let value = registers_of(&after, &waited)?;
+            lowering.map(r#loop.result(index).ok()?.into(), value);
+        }
+    } else {
+        values = wait_tied(&at, &values)?;
+    }
+    let value = registers_of(&at, &values)?;
     lowering.map(result.into(), value);
     Some(())
 }
 
-/// How an operand sits in its buffer: `rows` rows (M of A, N of B, the
-/// tile's dim `row_dim`) of `row` bytes of K, blocks of `atom_k` elements
-/// of K after one another.
-struct Operand {
-    rows: i64,
-    row_dim: usize,
-    row: i64,
-    atom_k: i64,
-    bytes: i64,
+/// The accumulator's registers from its scalars.
+fn registers_of<'c>(at: &At<'c, 'c>, values: &[IrValue<'c>]) -> Option<IrValue<'c>> {
+    // Pairs joined by shuffles, not one long chain of inserts: LLVM's SLP
+    // vectoriser spends most of a second on a 64-element chain.
+    let pairs: Vec<IrValue> = values.chunks(2).map(|pair| super::from_elements(at, pair)).collect::<Option<_>>()?;
+    concat(at, pairs)
 }
 
-/// A 1024-byte aligned shared buffer (a swizzle pattern repeats every 1024
-/// bytes at most, and the descriptors assume it starts a repetition).
-fn scratch<'c>(lowering: &Lowering<'c>, elements: i64, element: Type<'c>) -> Option<IrValue<'c>> {
-    let context = lowering.context;
-    let r#type = MemRefType::new(element, &[elements], None, None);
-    let alignment = IntegerAttribute::new(IntegerType::new(context, 64).into(), 1024);
-    lowering.entry.add(melior::dialect::memref::alloc(
-        context,
-        r#type,
-        &[],
-        &[],
-        Some(alignment),
-        lowering.entry.location,
-    ))
+/// `wgmma.wait_group 0`, as inline assembly that takes the accumulator's
+/// registers and gives them back: what reads them afterwards depends on
+/// the wait, so LLVM cannot move the reads above it (the intrinsic alone
+/// orders only memory, and ptxas then serialises every wgmma).
+fn wait_tied<'c>(at: &At<'c, 'c>, values: &[IrValue<'c>]) -> Option<Vec<IrValue<'c>>> {
+    let context = at.context;
+    let f32_type = Type::float32(context);
+    let count = values.len();
+    let outputs = vec!["=f"; count].join(",");
+    let inputs: Vec<String> = (0..count).map(|i| i.to_string()).collect();
+    let r#struct = llvm::r#type::r#struct(context, &vec![f32_type; count], false);
+    let named = |name: &str, value: Attribute<'c>| (melior::ir::Identifier::new(context, name), value);
+    let waited = at.add(
+        OperationBuilder::new("llvm.inline_asm", at.location)
+            .add_operands(values)
+            .add_results(&[r#struct])
+            .add_attributes(&[
+                named("asm_string", StringAttribute::new(context, "wgmma.wait_group.sync.aligned 0;").into()),
+                named("constraints", StringAttribute::new(context, &format!("{outputs},{}", inputs.join(","))).into()),
+                named("has_side_effects", Attribute::unit(context)),
+            ])
+            .build()
+            .ok()?,
+    )?;
+    (0..count)
+        .map(|i| {
+            at.add(llvm::extract_value(
+                context,
+                waited,
+                melior::ir::attribute::DenseI64ArrayAttribute::new(context, &[i as i64]),
+                f32_type,
+                at.location,
+            ))
+        })
+        .collect()
 }
 
-/// Writes a thread's registers of an operand into its K-major swizzled
-/// buffer.
-fn write<'c>(
-    lowering: &mut Lowering<'c>,
-    at: &At<'c, 'c>,
-    buffer: IrValue<'c>,
-    registers: IrValue<'c>,
-    layout: &LinearLayout,
-    operand: &Operand,
-) -> Option<()> {
-    let k_dim = 1 - operand.row_dim;
-    let shape = &layout.shape;
-    // Registers that run along K, up to a 16-byte chunk, go as one vector.
-    let k_stride = if k_dim == 1 { 1 } else { shape[1] as u64 };
-    let mut width = 1usize;
-    while (width as i64) * operand.bytes < 16
-        && layout.register.get(width.trailing_zeros() as usize) == Some(&(k_stride * width as u64))
-    {
-        width *= 2;
+/// `wgmma.wait_group pending`.
+fn wait_mmas<'c>(
+    context: &'c melior::Context,
+    location: melior::ir::Location<'c>,
+    pending: i64,
+) -> Option<melior::ir::Operation<'c>> {
+    OperationBuilder::new("nvvm.wgmma.wait.group.sync.aligned", location)
+        .add_attributes(&[(
+            melior::ir::Identifier::new(context, "group"),
+            IntegerAttribute::new(IntegerType::new(context, 64).into(), pending).into(),
+        )])
+        .build()
+        .ok()
+}
+
+/// The cp.async groups that may still be pending when the mma reads its
+/// shared operands: in a loop whose only shared loads are its rings, an
+/// iteration's tiles were loaded `distance` iterations before, and each
+/// iteration since (this one's loads included, which come first in the
+/// body) committed one group a ring; operands loaded before the loop
+/// (before its rings' first tiles) are older still. Anything else waits
+/// for every group.
+fn copies_pending(lowering: &Lowering, op: OperationRef, operands: &[melior::ir::Value]) -> usize {
+    let Some(r#loop) = op.parent_operation().filter(|p| crate::rewrite::op_name(*p) == "scf.for") else { return 0 };
+    let Some(state) = lowering.loops.get(&(r#loop.to_raw().ptr as usize)) else { return 0 };
+    let Some(body) = r#loop.region(0).ok().and_then(|r| r.first_block()) else { return 0 };
+    if state.other_loads {
+        return 0;
     }
-    let columns = shape[1];
-    let mask = (operand.row - 16).max(0) & 0x70;
-    super::convert::write_chunks(lowering, at, registers, layout, width, |at, chunk, flat| {
-        let (i, j) = (at.divui(flat, at.index(columns)?)?, at.remui(flat, at.index(columns)?)?);
-        let (row, kk) = if operand.row_dim == 0 { (i, j) } else { (j, i) };
-        // Byte offset: the K block, then the row, then the swizzled
-        // position in the row.
-        let atom = at.divui(kk, at.index(operand.atom_k)?)?;
-        let within = at.remui(kk, at.index(operand.atom_k)?)?;
-        let x = at.addi(at.muli(row, at.index(operand.row)?)?, at.muli(within, at.index(operand.bytes)?)?)?;
-        let swizzled = at.xori(x, at.andi(at.add(arith::shrui(x, at.index(3)?, at.location))?, at.index(mask)?)?)?;
-        let block = at.muli(atom, at.index(operand.rows * operand.row)?)?;
-        let offset = at.addi(block, swizzled)?;
-        let index = at.divui(offset, at.index(operand.bytes)?)?;
-        at.insert(super::convert::aligned_store_at(at, chunk, buffer, &[index], width * operand.bytes as usize)?);
-        Some(())
+    let mut distance = None;
+    let mut oldest_ring = usize::MAX;
+    let mut outside = Vec::new();
+    for &value in operands {
+        let Some(tile) = lowering.shared(value) else { continue };
+        let carried = carried_argument(value, body);
+        match (tile.ring, carried) {
+            (Some(ring), true) => {
+                if distance.is_some_and(|d| d != ring.distance) {
+                    return 0;
+                }
+                distance = Some(ring.distance);
+                oldest_ring = oldest_ring.min(lowering.rings.get(&ring.id).map_or(0, |r| r.first_commit));
+            }
+            _ if crate::rewrite::defined_outside(crate::rewrite::detach(value), body) => outside.push(tile.commit),
+            _ => return 0,
+        }
+    }
+    match distance {
+        Some(distance) if outside.iter().all(|&c| c < oldest_ring) => distance as usize * state.ring_loads,
+        _ => 0,
+    }
+}
+
+/// Whether `value` is (a permute of) an argument of `body`.
+fn carried_argument(value: melior::ir::Value, body: melior::ir::BlockRef) -> bool {
+    if crate::rewrite::argument_of(value, body).is_some() {
+        return true;
+    }
+    crate::rewrite::defining_op(value).is_some_and(|d| {
+        crate::rewrite::op_name(d) == "tile.permute" && d.operand(0).is_ok_and(|v| carried_argument(v, body))
     })
 }
 
-/// The shared-memory address of a buffer (bytes, `index`).
-fn shared_address<'c>(at: &At<'c, 'c>, buffer: IrValue<'c>) -> Option<IrValue<'c>> {
-    let context = at.context;
-    let generic =
-        at.add(ods::memref::extract_aligned_pointer_as_index(context, Type::index(context), buffer, at.location))?;
-    let i64_type: Type = IntegerType::new(context, 64).into();
-    let generic = at.add(arith::index_cast(generic, i64_type, at.location))?;
-    let pointer = at.add(ods::llvm::inttoptr(context, llvm::r#type::pointer(context, 0), generic, at.location))?;
-    let shared = at.add(ods::llvm::addrspacecast(context, llvm::r#type::pointer(context, 3), pointer, at.location))?;
-    let address = at.add(ods::llvm::ptrtoint(context, i64_type, shared, at.location))?;
-    at.add(arith::index_cast(address, Type::index(context), at.location))
-}
-
-/// A wgmma matrix descriptor of a K-major operand at shared `address`,
-/// rows of `row` bytes swizzled: the address, the stride of 8 rows, the
-/// swizzle mode (128, 64, 32 bytes: 1, 2, 3).
-fn descriptor<'c>(at: &At<'c, 'c>, address: IrValue<'c>, row: i64, i64_type: Type<'c>) -> Option<IrValue<'c>> {
-    let mode: i64 = match row {
-        128 => 1,
-        64 => 2,
-        _ => 3,
+/// Whether an mma may stay in flight into the next iteration: it
+/// accumulates into a carried tile that nothing else reads, yields the
+/// result straight back, and reads only shared tiles that no load of the
+/// loop overwrites while it runs (ring tiles whose ring has a slot more
+/// than its loads need, or tiles loaded before the loop).
+fn in_flight(lowering: &Lowering, op: OperationRef) -> bool {
+    let Some(r#loop) = op.parent_operation().filter(|p| crate::rewrite::op_name(*p) == "scf.for") else {
+        return false;
     };
-    let fixed = (1i64 << 16) | (((8 * row) >> 4) << 32) | (mode << 62);
-    let start = at.andi(at.add(arith::shrui(address, at.index(4)?, at.location))?, at.index(0x3FFF)?)?;
-    let start = at.add(arith::index_cast(start, i64_type, at.location))?;
-    let fixed = at.int(i64_type, fixed)?;
-    at.add(arith::ori(start, fixed, at.location))
+    let Some(body) = r#loop.region(0).ok().and_then(|r| r.first_block()) else { return false };
+    let Ok(accumulator) = op.operand(2) else { return false };
+    let Some(i) = crate::rewrite::argument_of(accumulator, body) else { return false };
+    let carried_back = op.result(0).is_ok_and(|r| {
+        crate::rewrite::single_use(r.into())
+            .is_some_and(|(user, n)| crate::rewrite::op_name(user) == "scf.yield" && n + 1 == i)
+    });
+    let operands_safe = (0..2).all(|k| {
+        op.operand(k).is_ok_and(|v| match lowering.shared(v) {
+            Some(tile) => match tile.ring {
+                Some(ring) => carried_argument(v, body) && ring.slots >= ring.distance + 3,
+                None => crate::rewrite::defined_outside(crate::rewrite::detach(v), body),
+            },
+            None => false,
+        })
+    });
+    crate::rewrite::single_use(accumulator).is_some() && carried_back && operands_safe
 }

@@ -53,6 +53,7 @@ pub mod convert;
 pub mod memory;
 pub mod mma;
 pub mod reduce;
+pub mod shared;
 
 use crate::{
     build::{At, GpuQuery, tile_type},
@@ -153,6 +154,7 @@ fn unlowerable_layout<'c>(kernel: OperationRef<'c, 'c>) -> Option<OperationRef<'
         let bad = op.results().any(|r| {
             tile_type(r.r#type()).is_some()
                 && tile_dialect::layout::Layout::of_type(r.r#type()).is_some()
+                && shared::SharedTile::of_type(r.r#type()).is_none()
                 && !layout_of_type(r.r#type()).is_some_and(|(_, l)| l.surjective() && l.warps() <= warps)
         });
         if bad {
@@ -167,7 +169,7 @@ fn unlowerable_layout<'c>(kernel: OperationRef<'c, 'c>) -> Option<OperationRef<'
 
 type Key = usize;
 
-fn key(value: Value) -> Key {
+pub(super) fn key(value: Value) -> Key {
     value.to_raw().ptr as usize
 }
 
@@ -190,19 +192,85 @@ pub struct Lowering<'c> {
     pub warp: IrValue<'c>,
     /// Blocks of the cluster the tile block runs as (1: none).
     pub cluster: i64,
+    /// Warps of the tile block.
+    pub warps: i64,
     values: HashMap<Key, IrValue<'c>>,
     layouts: HashMap<Key, LinearLayout>,
+    /// The tiles in shared memory (their registers are their addresses).
+    pub shared: HashMap<Key, shared::SharedTile<'c>>,
+    /// The rings of shared tiles loaded ahead, by id.
+    pub rings: HashMap<i64, shared::Ring<'c>>,
+    /// Cp.async groups committed so far, in program order.
+    pub commits: usize,
+    /// What the loads and mmas of each loop (by op) need after it.
+    pub loops: HashMap<usize, LoopState>,
     views: HashMap<Key, View<'c>>,
     thread_flat: HashMap<LinearLayout, IrValue<'c>>,
 }
 
+/// What the lowering noted of one loop.
+#[derive(Default)]
+pub struct LoopState {
+    /// Ring loads in its body (one cp.async group each an iteration).
+    pub ring_loads: usize,
+    /// A shared tile loaded in it outside a ring (the groups an iteration
+    /// commits are then not counted).
+    pub other_loads: bool,
+    /// A `cp.async.wait_group 0` follows it.
+    pub copies_waited: bool,
+    /// A `wgmma.wait_group 0` follows it.
+    pub mmas_waited: bool,
+}
+
 impl<'c> Lowering<'c> {
-    /// The registers of tile `value` (an operand of an op being lowered).
+    /// The registers of tile `value` (an operand of an op being lowered);
+    /// a shared tile's are its address.
     pub fn registers(&self, value: Value<'c, '_>) -> Option<IrValue<'c>> {
         if let Some(&mapped) = self.values.get(&key(value)) {
             return Some(mapped);
         }
-        is_vector(value.r#type()).then(|| detach(value))
+        (is_vector(value.r#type()) || self.shared.contains_key(&key(value))).then(|| detach(value))
+    }
+
+    /// The tile in shared memory `value` is, if it is one.
+    pub fn shared(&self, value: Value) -> Option<shared::SharedTile<'c>> {
+        self.shared.get(&key(value)).cloned()
+    }
+
+    /// Notes a ring load in `loop`'s body; the first puts a wait for all
+    /// copies after the loop (its last loads run past the end).
+    pub fn note_ring_load(&mut self, r#loop: OperationRef<'c, 'c>) -> Option<()> {
+        let state = self.loops.entry(r#loop.to_raw().ptr as usize).or_default();
+        state.ring_loads += 1;
+        if !state.copies_waited {
+            state.copies_waited = true;
+            let after = At::before(self.context, r#loop.next_in_block()?)?;
+            after.insert(
+                melior::ir::operation::OperationBuilder::new("nvvm.cp.async.wait.group", after.location)
+                    .add_attributes(&[(
+                        melior::ir::Identifier::new(self.context, "n"),
+                        melior::ir::attribute::IntegerAttribute::new(
+                            melior::ir::r#type::IntegerType::new(self.context, 32).into(),
+                            0,
+                        )
+                        .into(),
+                    )])
+                    .build()
+                    .ok()?,
+            );
+        }
+        Some(())
+    }
+
+    /// Notes a shared tile loaded outside a ring inside loops.
+    pub fn note_other_load(&mut self, op: OperationRef<'c, 'c>) {
+        let mut parent = op.parent_operation();
+        while let Some(p) = parent {
+            if op_name(p) == "scf.for" {
+                self.loops.entry(p.to_raw().ptr as usize).or_default().other_loads = true;
+            }
+            parent = p.parent_operation();
+        }
     }
 
     /// The layout of tile `value`, as its type had it.
@@ -243,6 +311,11 @@ impl<'c> Lowering<'c> {
         }
         self.thread_flat.insert(layout.clone(), flat);
         Some(flat)
+    }
+
+    /// [`Self::thread_flat`] of a layout, once made.
+    pub fn thread_flat_made(&self, layout: &LinearLayout) -> Option<IrValue<'c>> {
+        self.thread_flat.get(layout).copied()
     }
 
     /// The tile index (one value a dim) of register `r` of this thread;
@@ -322,8 +395,15 @@ pub fn length(value: Value) -> Option<usize> {
     Some(unsafe { mlir_sys::mlirShapedTypeGetDimSize(value.r#type().to_raw(), 0) } as usize)
 }
 
-/// The register vector type of a tile type with a layout.
+/// The register vector type of a tile type with a layout (a shared
+/// tile's address for a `#tile.shared` one).
 pub fn registers_type<'c>(tile: Type<'c>) -> Option<Type<'c>> {
+    if shared::SharedTile::of_type(tile).is_some() {
+        // SAFETY: the index type of the live type's own context.
+        return Some(unsafe {
+            Type::from_raw(mlir_sys::mlirIndexTypeGet(mlir_sys::mlirTypeGetContext(tile.to_raw())))
+        });
+    }
     let (_, linear) = layout_of_type(tile)?;
     let (_, element) = tile_type(tile)?;
     Some(vector_type(linear.registers(), element))
@@ -490,14 +570,20 @@ fn lower_kernel<'c>(kernel: OperationRef<'c, 'c>) -> Option<Result<(), Operation
         warp = entry.addi(warp, entry.muli(rank, entry.index(block_warps)?)?)?;
         cluster::barrier(&entry)?;
     }
+    let warps = crate::to_gpu::block_size(kernel) * blocks / 32;
     let mut lowering = Lowering {
         context,
         entry,
         lane,
         warp,
         cluster: blocks,
+        warps,
         values: HashMap::new(),
         layouts: HashMap::new(),
+        shared: HashMap::new(),
+        rings: HashMap::new(),
+        commits: 0,
+        loops: HashMap::new(),
         views: HashMap::new(),
         thread_flat: HashMap::new(),
     };
@@ -521,6 +607,10 @@ fn lower_kernel<'c>(kernel: OperationRef<'c, 'c>) -> Option<Result<(), Operation
                 lowering.views.insert(key(result.into()), view);
                 Some(())
             }
+            "tile.load" if shared::SharedTile::of_type(op.result(0).ok()?.r#type()).is_some() => {
+                shared::load(&mut lowering, op)
+            }
+            "tile.permute" if lowering.shared(op.operand(0).ok()?).is_some() => shared::permute(&mut lowering, op),
             "tile.load" => memory::load(&mut lowering, op),
             "tile.store" => memory::store(&mut lowering, op),
             "tile.num_tiles" => memory::num_tiles(&mut lowering, op),
@@ -567,36 +657,47 @@ fn lower_kernel<'c>(kernel: OperationRef<'c, 'c>) -> Option<Result<(), Operation
 fn control<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option<()> {
     // SAFETY: a live op of the kernel; only its operands and value types change.
     let mut op_mut = unsafe { OperationRefMut::from_raw(op.to_raw()) };
-    let retype = |lowering: &mut Lowering<'c>, value: Value<'c, '_>| -> Option<()> {
-        if let Some(vector) = registers_type(value.r#type()) {
-            let layout = layout_of_type(value.r#type())?.1;
-            lowering.layouts.insert(key(value), layout);
-            value.set_type(vector);
-        }
-        Some(())
-    };
+    let retype =
+        |lowering: &mut Lowering<'c>, value: Value<'c, '_>, tile: Option<shared::SharedTile<'c>>| -> Option<()> {
+            if let Some(tile) = tile {
+                lowering.shared.insert(key(value), tile);
+                value.set_type(Type::index(lowering.context));
+            } else if let Some(vector) = registers_type(value.r#type()) {
+                let layout = layout_of_type(value.r#type())?.1;
+                lowering.layouts.insert(key(value), layout);
+                value.set_type(vector);
+            }
+            Some(())
+        };
     match op_name(op).as_str() {
         "scf.for" => {
             let body = op.region(0).ok()?.first_block()?;
             for i in 0..op.result_count() {
                 let init = op.operand(3 + i).ok()?;
-                if registers_type(init.r#type()).is_some() {
+                let tile = lowering.shared(init);
+                if registers_type(init.r#type()).is_some() || tile.is_some() {
                     let registers = lowering.registers(init)?;
                     op_mut.set_operand(3 + i, registers);
                 }
-                retype(lowering, body.argument(i + 1).ok()?.into())?;
-                retype(lowering, op.result(i).ok()?.into())?;
+                let after = tile.clone().map(|t| shared::SharedTile { ring: None, ..t });
+                retype(lowering, body.argument(i + 1).ok()?.into(), tile)?;
+                retype(lowering, op.result(i).ok()?.into(), after)?;
             }
         }
         "scf.if" => {
             for i in 0..op.result_count() {
-                retype(lowering, op.result(i).ok()?.into())?;
+                let result = op.result(i).ok()?;
+                if shared::SharedTile::of_type(result.r#type()).is_some() {
+                    // Which buffer a branch's tile is in is not known here.
+                    return None;
+                }
+                retype(lowering, result.into(), None)?;
             }
         }
         _ => {
             for i in 0..op.operand_count() {
                 let value = op.operand(i).ok()?;
-                if registers_type(value.r#type()).is_some() {
+                if registers_type(value.r#type()).is_some() || lowering.shared.contains_key(&key(value)) {
                     let registers = lowering.registers(value)?;
                     op_mut.set_operand(i, registers);
                 }

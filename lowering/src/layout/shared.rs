@@ -1,0 +1,207 @@
+//! Which tiles `tile-assign-layouts` keeps in shared memory: the operands
+//! of a `tile.mma` that come straight from `tile.load`s.
+//!
+//! wgmma reads its operands from shared memory in a swizzled layout
+//! (`#tile.shared`). A tile that is loaded only to feed mmas (directly,
+//! through `tile.permute`s, or carried by loops, as `tile-prefetch-loads`
+//! carries the tiles it loads ahead) never needs to be in registers: the
+//! load copies it from global memory into that layout (`cp.async`), and
+//! the mma reads it there. Such a tile and everything tied to it (the
+//! permuted and carried values) form a *chain*; a chain is kept in shared
+//! memory when every value of it is one of these and every mma reading it
+//! can: 16-bit operands either way round (the descriptor's transpose
+//! reads an M- or N-major tile), f32 (tf32) operands only K-major, which
+//! is all wgmma reads for them, and rows of at least 32 bytes.
+//!
+//! Every value of a chain gets `#tile.shared<swizzle_bytes = R,
+//! element_bits = B, transposed = T>`: `R` the bytes of the loaded tile's
+//! rows up to 128, `T` whether the value is the loaded tile permuted.
+
+use crate::{
+    build::tile_type,
+    layout::element_bytes,
+    rewrite::{IrValue, detach, op_name, uses},
+};
+use melior::ir::{
+    BlockLike, OperationRef, RegionLike, Value, ValueLike,
+    operation::{OperationLike, WalkOrder, WalkResult},
+};
+use std::collections::HashMap;
+use tile_dialect::layout::Layout;
+
+/// The largest swizzle (bytes of a row) of a shared operand.
+pub const SWIZZLE: i64 = 128;
+
+fn key(value: Value) -> usize {
+    value.to_raw().ptr as usize
+}
+
+/// A chain: its values, each with whether it is its loads' tile permuted;
+/// the loads; the mma operands it feeds (the op, 0 or 1, permuted).
+#[derive(Default)]
+struct Chain<'c> {
+    values: HashMap<usize, (IrValue<'c>, bool)>,
+    loads: Vec<(OperationRef<'c, 'c>, bool)>,
+    mmas: Vec<(OperationRef<'c, 'c>, usize, bool)>,
+}
+
+/// The tiles of `kernel` to keep in shared memory, with their layouts.
+pub fn shared_operands<'c>(kernel: OperationRef<'c, '_>) -> Vec<(IrValue<'c>, Layout)> {
+    let mut mmas = Vec::new();
+    kernel.walk(WalkOrder::PreOrder, |op| {
+        if op_name(op) == "tile.mma" {
+            // SAFETY: an op of the kernel, alive for the whole pass.
+            mmas.push(unsafe { OperationRef::<'c, 'c>::from_raw(op.to_raw()) });
+        }
+        WalkResult::Advance
+    });
+    let mut seen = HashMap::new();
+    let mut chosen = Vec::new();
+    for mma in mmas {
+        for index in 0..2 {
+            let Ok(operand) = mma.operand(index) else { continue };
+            if seen.contains_key(&key(operand)) {
+                continue;
+            }
+            let chain = chain(detach(operand));
+            if let Some(chain) = &chain {
+                for &(value, _) in chain.values.values() {
+                    seen.insert(key(value), ());
+                }
+            }
+            seen.insert(key(operand), ());
+            if let Some(layouts) = chain.as_ref().and_then(layouts) {
+                chosen.extend(layouts);
+            }
+        }
+    }
+    chosen
+}
+
+/// The chain of `start`, if every value of it is a load, permute or
+/// carried value and every use an mma operand, permute or carry.
+fn chain(start: IrValue) -> Option<Chain> {
+    let mut chain = Chain::default();
+    let mut work = vec![(start, false)];
+    while let Some((value, permuted)) = work.pop() {
+        if let Some(&(_, was)) = chain.values.get(&key(value)) {
+            if was != permuted {
+                return None;
+            }
+            continue;
+        }
+        tile_type(value.r#type())?;
+        chain.values.insert(key(value), (value, permuted));
+        // Where the value comes from.
+        // SAFETY: read-only queries of a live value and its owner.
+        let argument = unsafe { mlir_sys::mlirValueIsABlockArgument(value.to_raw()) };
+        if argument {
+            // SAFETY: as above: the owner block of a block argument.
+            let (block, number) = unsafe {
+                (
+                    melior::ir::BlockRef::from_raw(mlir_sys::mlirBlockArgumentGetOwner(value.to_raw())),
+                    mlir_sys::mlirBlockArgumentGetArgNumber(value.to_raw()) as usize,
+                )
+            };
+            let owner = block.parent_operation()?;
+            if op_name(owner) != "scf.for" || number == 0 {
+                return None;
+            }
+            let i = number - 1;
+            work.push((detach(owner.operand(3 + i).ok()?), permuted));
+            work.push((detach(owner.result(i).ok()?.into()), permuted));
+            work.push((detach(yield_of(owner)?.operand(i).ok()?), permuted));
+        } else {
+            let result = melior::ir::operation::OperationResult::try_from(value).ok()?;
+            // SAFETY: the owner of a live result is a live op of the kernel.
+            let owner = unsafe { OperationRef::<'_, '_>::from_raw(result.owner().to_raw()) };
+            match op_name(owner).as_str() {
+                // SAFETY: as above.
+                "tile.load" => chain.loads.push((unsafe { OperationRef::from_raw(owner.to_raw()) }, permuted)),
+                "tile.permute" => work.push((detach(owner.operand(0).ok()?), !permuted)),
+                "scf.for" => {
+                    let i = result.result_number();
+                    let body = owner.region(0).ok()?.first_block()?;
+                    work.push((detach(body.argument(i + 1).ok()?.into()), permuted));
+                }
+                _ => return None,
+            }
+        }
+        // Where it goes.
+        for (user, number) in uses(value) {
+            match op_name(user).as_str() {
+                // SAFETY: a live op of the kernel.
+                "tile.mma" if number < 2 => {
+                    chain.mmas.push((unsafe { OperationRef::from_raw(user.to_raw()) }, number, permuted))
+                }
+                "tile.permute" => work.push((detach(user.result(0).ok()?.into()), !permuted)),
+                "scf.yield" => {
+                    let parent = user.parent_operation()?;
+                    if op_name(parent) != "scf.for" {
+                        return None;
+                    }
+                    work.push((detach(parent.result(number).ok()?.into()), permuted));
+                }
+                "scf.for" if number >= 3 => {
+                    let body = user.region(0).ok()?.first_block()?;
+                    work.push((detach(body.argument(number - 2).ok()?.into()), permuted));
+                }
+                _ => return None,
+            }
+        }
+    }
+    Some(chain)
+}
+
+/// The `scf.yield` of a loop.
+fn yield_of<'c, 'a>(r#loop: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+    let body = r#loop.region(0).ok()?.first_block()?;
+    let terminator = body.terminator()?;
+    // SAFETY: the terminator of a live loop's body lives as long as it.
+    Some(unsafe { OperationRef::from_raw(terminator.to_raw()) })
+}
+
+/// The layouts of a chain's values, if every load and mma of it can keep
+/// it in shared memory.
+fn layouts<'c>(chain: &Chain<'c>) -> Option<Vec<(IrValue<'c>, Layout)>> {
+    let &(first, load_permuted) = chain.loads.first()?;
+    if chain.mmas.is_empty() || chain.loads.iter().any(|&(_, p)| p != load_permuted) {
+        return None;
+    }
+    let (shape, element) = tile_type(first.result(0).ok()?.r#type())?;
+    let bytes = element_bytes(element);
+    let [_, columns] = shape[..] else { return None };
+    let row = columns * bytes;
+    if row < 32 || row.count_ones() != 1 {
+        return None;
+    }
+    for &(mma, index, permuted) in &chain.mmas {
+        let tile = |i: usize| mma.operand(i).ok().and_then(|v| tile_type(v.r#type()));
+        let ((a, ae), (b, be), (_, ce)) = (tile(0)?, tile(1)?, tile(2)?);
+        if crate::registers::mma::unsupported((&a, &ae.to_string()), (&b, &be.to_string()), &ce.to_string()).is_some() {
+            return None;
+        }
+        // K is the last dim of A and the first of B; the value's rows run
+        // along its contiguous dim unless it is transposed.
+        let transposed = permuted != load_permuted;
+        let k_major = if index == 0 { !transposed } else { transposed };
+        if bytes != 2 && !k_major {
+            return None;
+        }
+    }
+    let swizzle = row.min(SWIZZLE);
+    Some(
+        chain
+            .values
+            .values()
+            .map(|&(value, permuted)| {
+                let layout = Layout::Shared {
+                    swizzle_bytes: swizzle,
+                    element_bits: bytes * 8,
+                    transposed: permuted != load_permuted,
+                };
+                (value, layout)
+            })
+            .collect(),
+    )
+}

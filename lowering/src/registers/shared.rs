@@ -1,0 +1,427 @@
+//! Tiles in shared memory (`#tile.shared`): the mma operands that
+//! `tile-assign-layouts` keeps out of registers.
+//!
+//! A `tile.load` of such a tile copies it from global memory straight into
+//! a swizzled buffer, 16 bytes a `cp.async` (`cp.async.cg`: the copy skips
+//! L1 and the registers), one commit group per load; the tile value is
+//! then the buffer's shared-memory address (an `index`), which loops carry
+//! and `tile.permute` keeps (a permuted tile is the same bytes, read the
+//! other way round). A load that `tile-prefetch-loads` issued ahead
+//! (`tile.ring`) writes slot `(iteration + distance) % slots` of its ring,
+//! so the tiles in flight never share a slot with one an mma still reads;
+//! any other load has a buffer of its own. Where the tile does not lie
+//! whole and 16-byte aligned inside its array (the last tiles of a ragged
+//! array, rows of odd lengths), the threads load it element by element,
+//! padded as the view says, and store it swizzled.
+//!
+//! The layout in shared memory: rows of `R` bytes (the swizzle, the bytes
+//! of the loaded tile's rows up to 128), each row's 16-byte chunks
+//! XOR-ed with the row's index mod 8 as wgmma's and TMA's 32/64/128-byte
+//! swizzles read them; a loaded row longer than `R` is cut into blocks of
+//! `R` bytes, each block all the rows of the tile, one after the other.
+//!
+//! ```text
+//! %a = tile.load %view[%i, %k] {tile.ring = [0, 2, -1, 5]} -> tensor<128x64xf16, #tile.shared<...>>
+//! // becomes, for each 16-byte chunk (row r, column c) this thread copies:
+//! cp.async.cg.shared.global [ring0 + slot * 16384 + swizzle(r * 128 + c * 2)], [A + ((i*128 + r) * lda + k*64 + c) * 2], 16
+//! cp.async.commit_group
+//! ```
+//!
+//! Caveats: the mma that reads the tile waits for its group
+//! (`cp.async.wait_group`, counting the groups issued since from the
+//! ring's distance) and a barrier; the ring's slots are sized so that
+//! the loads of an iteration cannot overwrite a tile an mma still reads.
+
+use super::memory::{access, indices, load_elements};
+use super::{Lowering, in_loop, vector_type, when};
+use crate::{
+    build::{At, tile_type},
+    layout::{LinearLayout, element_bytes, linear::coalesced},
+    rewrite::{IrValue, detach, op_name},
+};
+use melior::ir::{BlockLike as _, RegionLike as _, ShapedTypeLike as _};
+use melior::{
+    dialect::{arith, llvm, ods},
+    ir::{
+        Attribute, OperationRef, Type, ValueLike,
+        attribute::{DenseI64ArrayAttribute, IntegerAttribute},
+        operation::{OperationBuilder, OperationLike},
+        r#type::{IntegerType, MemRefType},
+    },
+};
+use tile_dialect::layout::Layout;
+
+/// What the lowering knows of a tile in shared memory (its address is the
+/// value's registers).
+#[derive(Clone, Debug)]
+pub struct SharedTile<'c> {
+    /// The value's shape.
+    pub shape: Vec<i64>,
+    pub element: Type<'c>,
+    /// Bytes of an element.
+    pub bytes: i64,
+    /// Bytes of a swizzled row.
+    pub swizzle: i64,
+    /// Rows run along the value's dim 1 (it is its load's tile permuted).
+    pub transposed: bool,
+    /// The ring it was loaded into, if any.
+    pub ring: Option<RingUse>,
+    /// Cp.async groups committed before its load's.
+    pub commit: usize,
+}
+
+/// A ring tile's place: which ring, how far ahead its loop loads, the
+/// ring's slots.
+#[derive(Clone, Copy, Debug)]
+pub struct RingUse {
+    pub id: i64,
+    pub distance: i64,
+    pub slots: i64,
+}
+
+impl<'c> SharedTile<'c> {
+    /// The tile a `#tile.shared` tile type describes.
+    pub fn of_type(r#type: Type<'c>) -> Option<Self> {
+        let Layout::Shared { swizzle_bytes, element_bits, transposed } = Layout::of_type(r#type)? else {
+            return None;
+        };
+        let (shape, element) = tile_type(r#type)?;
+        (shape.len() == 2).then_some(Self {
+            shape,
+            element,
+            bytes: element_bits / 8,
+            swizzle: swizzle_bytes,
+            transposed,
+            ring: None,
+            commit: 0,
+        })
+    }
+
+    /// Rows of its buffer.
+    pub fn rows(&self) -> i64 {
+        self.shape[usize::from(self.transposed)]
+    }
+
+    /// The dim of the value that runs along a row.
+    pub fn contiguous_dim(&self) -> usize {
+        usize::from(!self.transposed)
+    }
+
+    /// The same bytes as the value permuted.
+    pub fn permuted(&self) -> Self {
+        Self { shape: vec![self.shape[1], self.shape[0]], transposed: !self.transposed, ..self.clone() }
+    }
+
+    /// How its buffer is laid out.
+    pub fn swizzled(&self) -> Swizzled {
+        Swizzled { rows: self.rows(), row: self.swizzle, bytes: self.bytes }
+    }
+}
+
+/// A swizzled buffer: `rows` rows of `row` bytes of elements of `bytes`
+/// bytes; a longer row is cut into blocks of `row` bytes, each block all
+/// the rows.
+#[derive(Clone, Copy, Debug)]
+pub struct Swizzled {
+    pub rows: i64,
+    pub row: i64,
+    pub bytes: i64,
+}
+
+impl Swizzled {
+    /// The byte offset of element `column` of row `row`.
+    pub fn offset<'c>(&self, at: &At<'c, 'c>, row: IrValue<'c>, column: IrValue<'c>) -> Option<IrValue<'c>> {
+        let per_row = self.row / self.bytes;
+        let block = at.divui(column, at.index(per_row)?)?;
+        let within = at.remui(column, at.index(per_row)?)?;
+        let x = at.addi(at.muli(row, at.index(self.row)?)?, at.muli(within, at.index(self.bytes)?)?)?;
+        let mask = (self.row - 16).max(0) & 0x70;
+        let swizzled = at.xori(x, at.andi(at.add(arith::shrui(x, at.index(3)?, at.location))?, at.index(mask)?)?)?;
+        at.addi(at.muli(block, at.index(self.rows * self.row)?)?, swizzled)
+    }
+
+    /// The wgmma descriptor's swizzle mode (128, 64, 32 bytes: 1, 2, 3).
+    pub fn mode(&self) -> i64 {
+        match self.row {
+            128 => 1,
+            64 => 2,
+            _ => 3,
+        }
+    }
+
+    /// Writes a thread's registers of a tile in `layout` whose dim
+    /// `row_dim` runs along the rows, into a buffer from element `first`
+    /// ([`Lowering::thread_flat`] of the layout made before).
+    pub fn write<'c>(
+        &self,
+        lowering: &Lowering<'c>,
+        at: &At<'c, 'c>,
+        (buffer, first): (IrValue<'c>, Option<IrValue<'c>>),
+        registers: IrValue<'c>,
+        layout: &LinearLayout,
+        row_dim: usize,
+    ) -> Option<()> {
+        let column_dim = 1 - row_dim;
+        let shape = &layout.shape;
+        // Registers that run along a row, up to a 16-byte chunk, go as one
+        // vector.
+        let stride = if column_dim == 1 { 1 } else { shape[1] as u64 };
+        let mut width = 1usize;
+        while (width as i64) * self.bytes < 16
+            && layout.register.get(width.trailing_zeros() as usize) == Some(&(stride * width as u64))
+        {
+            width *= 2;
+        }
+        let columns = shape[1];
+        let this = *self;
+        super::convert::write_chunks(lowering, at, registers, layout, width, |at, chunk, flat| {
+            let (i, j) = (at.divui(flat, at.index(columns)?)?, at.remui(flat, at.index(columns)?)?);
+            let (row, column) = if row_dim == 0 { (i, j) } else { (j, i) };
+            let offset = this.offset(at, row, column)?;
+            let index = at.divui(offset, at.index(this.bytes)?)?;
+            let index = match first {
+                Some(first) => at.addi(first, index)?,
+                None => index,
+            };
+            at.insert(super::convert::aligned_store_at(at, chunk, buffer, &[index], width * this.bytes as usize)?);
+            Some(())
+        })
+    }
+}
+
+/// A buffer of `elements` elements aligned to 1024 bytes (a swizzle
+/// pattern repeats every 1024 bytes at most, and the descriptors assume
+/// a buffer starts a repetition), allocated at the kernel's start.
+pub fn aligned_scratch<'c>(lowering: &Lowering<'c>, elements: i64, element: Type<'c>) -> Option<IrValue<'c>> {
+    let context = lowering.context;
+    let r#type = MemRefType::new(element, &[elements], None, None);
+    let alignment = IntegerAttribute::new(IntegerType::new(context, 64).into(), 1024);
+    lowering.entry.add(melior::dialect::memref::alloc(
+        context,
+        r#type,
+        &[],
+        &[],
+        Some(alignment),
+        lowering.entry.location,
+    ))
+}
+
+/// The shared-memory address of a buffer (bytes, `index`).
+pub fn shared_address<'c>(at: &At<'c, 'c>, buffer: IrValue<'c>) -> Option<IrValue<'c>> {
+    let context = at.context;
+    let generic =
+        at.add(ods::memref::extract_aligned_pointer_as_index(context, Type::index(context), buffer, at.location))?;
+    let i64_type: Type = IntegerType::new(context, 64).into();
+    let generic = at.add(arith::index_cast(generic, i64_type, at.location))?;
+    let pointer = at.add(ods::llvm::inttoptr(context, llvm::r#type::pointer(context, 0), generic, at.location))?;
+    let shared = at.add(ods::llvm::addrspacecast(context, llvm::r#type::pointer(context, 3), pointer, at.location))?;
+    let address = at.add(ods::llvm::ptrtoint(context, i64_type, shared, at.location))?;
+    at.add(arith::index_cast(address, Type::index(context), at.location))
+}
+
+/// A ring's buffer and its shared-memory address.
+#[derive(Clone, Copy)]
+pub struct Ring<'c> {
+    pub buffer: IrValue<'c>,
+    pub address: IrValue<'c>,
+    /// The commit count when its first tile was loaded.
+    pub first_commit: usize,
+}
+
+/// The `tile.ring` attribute of a load: ring, distance, index, slots.
+fn ring_of(op: OperationRef) -> Option<[i64; 4]> {
+    let attribute = DenseI64ArrayAttribute::try_from(op.attribute(tile_dialect::attrs::RING).ok()?).ok()?;
+    let values: Vec<i64> = (0..attribute.len()).map(|i| attribute.element(i).ok()).collect::<Option<_>>()?;
+    values.try_into().ok()
+}
+
+/// Lowers a `tile.load` of a shared tile.
+pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option<()> {
+    let context = lowering.context;
+    let result = op.result(0).ok()?;
+    let mut tile = SharedTile::of_type(result.r#type())?;
+    if tile.transposed {
+        return None;
+    }
+    let (shape, element) = tile_type(result.r#type())?;
+    let at = At::before(context, op)?;
+    let view = lowering.view(op.operand(0).ok()?)?;
+    let coords: Vec<IrValue> =
+        (1..op.operand_count()).map(|i| op.operand(i).ok().map(detach)).collect::<Option<_>>()?;
+    tile.commit = lowering.commits;
+    let elements = shape[0] * shape[1];
+    let parent = op.parent_operation().filter(|p| op_name(*p) == "scf.for");
+
+    // Where the tile goes: a ring slot, or a buffer of its own.
+    let (buffer, first) = match ring_of(op) {
+        Some([id, distance, index, slots]) if index >= 0 || parent.is_some() => {
+            let ring = match lowering.rings.get(&id) {
+                Some(&ring) => ring,
+                None => {
+                    let buffer = aligned_scratch(lowering, slots * elements, element)?;
+                    let address = shared_address(&lowering.entry, buffer)?;
+                    let ring = Ring { buffer, address, first_commit: lowering.commits };
+                    lowering.rings.insert(id, ring);
+                    ring
+                }
+            };
+            let slot = if index >= 0 {
+                if index == 0 && in_loop(op) {
+                    // An enclosing loop's last round of this ring may still
+                    // be read by another warpgroup's mmas.
+                    lowering.barrier(&at)?;
+                }
+                at.index(index)?
+            } else {
+                let r#loop = parent?;
+                let body = r#loop.region(0).ok()?.first_block()?;
+                let iv = detach(body.argument(0).ok()?.into());
+                let (lower, step) = (detach(r#loop.operand(0).ok()?), detach(r#loop.operand(2).ok()?));
+                let iteration = at.divui(at.subi(iv, lower)?, step)?;
+                lowering.note_ring_load(r#loop);
+                at.remui(at.addi(iteration, at.index(distance)?)?, at.index(slots)?)?
+            };
+            tile.ring = Some(RingUse { id, distance, slots });
+            (ring.buffer, Some(at.muli(slot, at.index(elements)?)?))
+        }
+        _ => {
+            if in_loop(op) {
+                // The last iteration's mmas read the buffer.
+                lowering.barrier(&at)?;
+                lowering.note_other_load(op);
+            }
+            (aligned_scratch(lowering, elements, element)?, None)
+        }
+    };
+    let base = match lowering.rings.values().find(|r| r.buffer == buffer) {
+        Some(ring) => ring.address,
+        None => shared_address(&lowering.entry, buffer)?,
+    };
+    let address = match first {
+        Some(first) => at.addi(base, at.muli(first, at.index(tile.bytes)?)?)?,
+        None => base,
+    };
+
+    // The copy: 16-byte cp.asyncs where the tile lies whole and aligned
+    // inside the array, else element by element.
+    let layout = LinearLayout::from_layout(&coalesced(&shape, element_bytes(element), lowering.warps), &shape)?;
+    let access = access(&at, &view, &coords, &layout)?;
+    lowering.thread_flat(&layout)?;
+    let swizzled = tile.swizzled();
+    let vector = vector_type(layout.registers(), element);
+    let width = access.width;
+    if (width as i64) * tile.bytes != 16 {
+        return None;
+    }
+    let first_copy = super::convert::first_copy(lowering, &at, &layout)?;
+    let lowering_ref = &*lowering;
+    super::if_else(
+        &at,
+        access.fast,
+        &[],
+        |then| {
+            let global = global_pointer(then, view.memref, tile.bytes)?;
+            let chunks = |at: &At<'c, 'c>| -> Option<()> {
+                for r in (0..layout.registers()).step_by(width) {
+                    if super::convert::duplicate(&layout, r) {
+                        continue;
+                    }
+                    let within = lowering_ref.element_index(at, &layout, r)?;
+                    let index = indices(lowering_ref, at, &access, &layout, r)?;
+                    let destination = at.addi(address, swizzled.offset(at, within[0], within[1])?)?;
+                    copy_async(at, destination, global.element(at, &index)?)?;
+                }
+                Some(())
+            };
+            match first_copy {
+                Some(condition) => when(then, condition, chunks)?,
+                None => chunks(then)?,
+            }
+            Some(vec![])
+        },
+        |otherwise| {
+            let registers = load_elements(lowering_ref, otherwise, &view, &access, &layout, vector)?;
+            swizzled.write(lowering_ref, otherwise, (buffer, first), registers, &layout, 0)?;
+            Some(vec![])
+        },
+    )?;
+    at.insert(OperationBuilder::new("nvvm.cp.async.commit.group", at.location).build().ok()?);
+    lowering.commits += 1;
+    lowering.map(result.into(), address);
+    lowering.shared.insert(super::key(result.into()), tile);
+    Some(())
+}
+
+/// A global array's address arithmetic: its aligned pointer, offset and
+/// strides.
+struct Global<'c> {
+    pointer: IrValue<'c>,
+    offset: IrValue<'c>,
+    strides: Vec<IrValue<'c>>,
+    bytes: i64,
+}
+
+fn global_pointer<'c>(at: &At<'c, 'c>, memref: IrValue<'c>, bytes: i64) -> Option<Global<'c>> {
+    let context = at.context;
+    let rank = MemRefType::try_from(memref.r#type()).ok()?.rank();
+    let pointer =
+        at.add(ods::memref::extract_aligned_pointer_as_index(context, Type::index(context), memref, at.location))?;
+    let metadata = at.insert(ods::memref::extract_strided_metadata(context, memref, at.location));
+    let offset = detach(metadata.result(1).ok()?.into());
+    let strides =
+        (0..rank).map(|d| metadata.result(2 + rank + d).ok().map(|r| detach(r.into()))).collect::<Option<_>>()?;
+    Some(Global { pointer, offset, strides, bytes })
+}
+
+impl<'c> Global<'c> {
+    /// The global-space pointer of the element at `index`.
+    fn element(&self, at: &At<'c, 'c>, index: &[IrValue<'c>]) -> Option<IrValue<'c>> {
+        let context = at.context;
+        let mut linear = self.offset;
+        for (&i, &stride) in index.iter().zip(&self.strides) {
+            linear = at.addi(linear, at.muli(i, stride)?)?;
+        }
+        let address = at.addi(self.pointer, at.muli(linear, at.index(self.bytes)?)?)?;
+        let i64_type: Type = IntegerType::new(context, 64).into();
+        let address = at.add(arith::index_cast(address, i64_type, at.location))?;
+        let pointer = at.add(ods::llvm::inttoptr(context, llvm::r#type::pointer(context, 0), address, at.location))?;
+        at.add(ods::llvm::addrspacecast(context, llvm::r#type::pointer(context, 1), pointer, at.location))
+    }
+}
+
+/// `cp.async.cg.shared.global [destination], [source], 16`.
+fn copy_async<'c>(at: &At<'c, 'c>, destination: IrValue<'c>, source: IrValue<'c>) -> Option<()> {
+    let context = at.context;
+    let i64_type: Type = IntegerType::new(context, 64).into();
+    let destination = at.add(arith::index_cast(destination, i64_type, at.location))?;
+    let destination =
+        at.add(ods::llvm::inttoptr(context, llvm::r#type::pointer(context, 3), destination, at.location))?;
+    at.insert(
+        OperationBuilder::new("nvvm.cp.async.shared.global", at.location)
+            .add_operands(&[destination, source])
+            .add_attributes(&[
+                (
+                    melior::ir::Identifier::new(context, "size"),
+                    IntegerAttribute::new(IntegerType::new(context, 32).into(), 16).into(),
+                ),
+                (
+                    melior::ir::Identifier::new(context, "modifier"),
+                    Attribute::parse(context, "#nvvm<load_cache_modifier cg>")?,
+                ),
+            ])
+            .build()
+            .ok()?,
+    );
+    Some(())
+}
+
+/// Lowers a `tile.permute` of a shared tile: the same address.
+pub fn permute<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option<()> {
+    let input = op.operand(0).ok()?;
+    let tile = lowering.shared(input)?.permuted();
+    let address = lowering.registers(input)?;
+    let result = op.result(0).ok()?;
+    lowering.map(result.into(), address);
+    lowering.shared.insert(super::key(result.into()), tile);
+    Some(())
+}
