@@ -293,15 +293,17 @@ func.func @mma(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) at
 // -----
 
 // Operands in shared memory (#tile.shared): each load copies its tile
-// 16 bytes a cp.async into a swizzled buffer of its own (or element by
-// element where it does not lie whole and aligned in the array), one commit
-// group a load; the mma waits for all groups, then reads the tiles where
+// 16 bytes a cp.async into a swizzled buffer of its own, the bytes outside
+// the array zero-filled (the cp.async's source size), or element by element
+// where the array's rows are not 16-byte aligned; one commit group a load; the mma waits for all groups, then reads the tiles where
 // they are: A K-major (row), B N-major (row: the descriptor's transpose,
 // its leading byte offset 32 rows of 128 bytes, 256 in 16-byte units).
 // CHECK-LABEL: func.func @mm_ab
 // CHECK: memref.alloc() {alignment = 1024 : i64} : memref<2048xf16>
 // CHECK: memref.alloc() {alignment = 1024 : i64} : memref<2048xf16>
-// CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache =  cg : !llvm.ptr<3>, !llvm.ptr<1>
+// CHECK: %[[BYTES:.*]] = arith.select %{{.*}}, %{{.*}}, %c0{{.*}} : index
+// CHECK: %[[SIZE:.*]] = arith.index_cast %[[BYTES]] : index to i32
+// CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache =  cg, %[[SIZE]] : !llvm.ptr<3>, !llvm.ptr<1>, i32
 // CHECK: nvvm.cp.async.commit.group
 // CHECK: nvvm.cp.async.commit.group
 // CHECK-NEXT: nvvm.cp.async.wait.group 0

@@ -238,8 +238,10 @@ fn load_at<'c>(
 /// `num_stages` hint.
 pub const MMA_DISTANCE: i64 = 2;
 
-/// The most bytes of shared memory a loop's operand rings take.
-pub const RING_BUDGET: i64 = 176 * 1024;
+/// The most bytes of shared memory a loop's operand rings take, with the
+/// kernel's other buffers (a Hopper block has 227 KiB; 8 are left for the
+/// exchanges of reductions and the like).
+pub const RING_BUDGET: i64 = 219 * 1024;
 
 /// The attribute on each load `tile-prefetch-loads` issues ahead: the
 /// ring it belongs to (one per load of the loop), the distance, which of
@@ -260,20 +262,59 @@ fn mark(tile: IrValue, ring: Attribute) {
     }
 }
 
-/// Whether every use of a load's tile is an mma operand (A or B), directly
-/// or through `tile.permute`s: the tiles `tile-assign-layouts` may keep in
-/// shared memory.
-pub fn feeds_mma_only(load: OperationRef) -> bool {
-    fn only(value: Value, depth: usize) -> bool {
-        let users = crate::rewrite::uses(value);
-        !users.is_empty()
-            && users.iter().all(|(user, number)| match op_name(*user).as_str() {
-                "tile.mma" => *number < 2,
-                "tile.permute" => depth < 4 && user.result(0).is_ok_and(|r| only(r.into(), depth + 1)),
-                _ => false,
-            })
+/// Shared memory the loop's mmas take besides their rings: each result's
+/// exchange (its accumulator converted for a store, at most its size) and
+/// each operand not loaded into a ring (written there from registers).
+fn other_shared_bytes(
+    r#loop: OperationRef,
+    loads: &[OperationRef],
+    shared_loads: &[bool],
+    bytes_of: &dyn Fn(Value) -> i64,
+) -> i64 {
+    let Some(body) = r#loop.region(0).ok().and_then(|r| r.first_block()) else { return 0 };
+    let mut total = 0;
+    let mut next = body.first_operation();
+    while let Some(op) = next {
+        if op_name(op) == "tile.mma" {
+            total += op.result(0).map_or(0, |r| exchange_bytes(r#loop, r.into(), bytes_of));
+            for k in 0..2 {
+                let Ok(operand) = op.operand(k) else { continue };
+                let mut source = crate::rewrite::defining_op(operand);
+                while let Some(d) = source.filter(|d| matches!(op_name(*d).as_str(), "tile.permute" | "tile.reshape")) {
+                    source = d.operand(0).ok().and_then(crate::rewrite::defining_op);
+                }
+                let ringed = source.is_some_and(|d| {
+                    loads.iter().zip(shared_loads).any(|(l, s)| *s && l.to_raw().ptr == d.to_raw().ptr)
+                });
+                if !ringed {
+                    total += bytes_of(operand);
+                }
+            }
+        }
+        next = op.next_in_block();
     }
-    load.result(0).is_ok_and(|r| only(r.into(), 0))
+    total
+}
+
+/// The bytes of an mma result's exchange: its size, or that of what the
+/// loop's result is narrowed to (`arith.truncf`) when that is all its
+/// users take.
+fn exchange_bytes(r#loop: OperationRef, result: Value, bytes_of: &dyn Fn(Value) -> i64) -> i64 {
+    let whole = bytes_of(result);
+    let Some((user, n)) = crate::rewrite::single_use(result) else { return whole };
+    if op_name(user) != "scf.yield" {
+        return whole;
+    }
+    let Ok(carried) = r#loop.result(n) else { return whole };
+    let users = crate::rewrite::uses(carried.into());
+    let narrowed: Option<Vec<i64>> = users
+        .iter()
+        .map(|(u, _)| (op_name(*u) == "arith.truncf").then(|| u.result(0).map_or(whole, |r| bytes_of(r.into()))))
+        .collect();
+    match narrowed {
+        Some(sizes) if !sizes.is_empty() => sizes.into_iter().max().unwrap_or(whole),
+        _ => whole,
+    }
 }
 
 /// Whether the loop's mmas can stay in flight across iterations once its
@@ -363,7 +404,7 @@ fn prefetch<'c>(
                     "its coordinates are not computable ahead (from values outside the loop, the induction \
                      variable and arith ops on them)",
                 );
-            } else if bytes > MAX_BYTES && !feeds_mma_only(inner) {
+            } else if bytes > MAX_BYTES && !crate::layout::shared::stays_shared(inner) {
                 missed(
                     inner,
                     &format!(
@@ -382,22 +423,32 @@ fn prefetch<'c>(
     }
 
     // Loops of mma operands go further ahead (their tiles wait in shared
-    // memory, not registers), as far as the rings fit.
+    // memory, not registers), as far as the rings fit beside the kernel's
+    // other shared memory: the operands written from registers and the
+    // accumulators' exchanges (at most their size).
+    let bytes_of = |value: Value| {
+        tile_type(value.r#type()).map_or(0, |(shape, e)| shape.iter().product::<i64>() * element_bytes(e))
+    };
+    let shared_loads: Vec<bool> = loads.iter().map(|l| crate::layout::shared::stays_shared(*l)).collect();
     let operand_bytes: i64 = loads
         .iter()
-        .filter(|l| feeds_mma_only(**l))
-        .filter_map(|l| tile_type(l.result(0).ok()?.r#type()))
-        .map(|(shape, e)| shape.iter().product::<i64>() * element_bytes(e))
+        .zip(&shared_loads)
+        .filter(|(_, s)| **s)
+        .filter_map(|(l, _)| l.result(0).ok())
+        .map(|r| bytes_of(r.into()))
         .sum();
-    let in_flight = i64::from(mma_in_flight_shape(op, &loads));
+    let other_bytes = other_shared_bytes(op, &loads, &shared_loads, &bytes_of);
+    let budget = RING_BUDGET - other_bytes;
+    let all_shared = shared_loads.iter().all(|s| *s);
+    let in_flight = i64::from(all_shared && mma_in_flight_shape(op, &loads));
     let mut distance = distance;
     if operand_bytes > 0 {
         distance = distance.max(stages_hint.map_or(MMA_DISTANCE, |_| distance));
-        while distance > 1 && (distance + 2 + in_flight) * operand_bytes > RING_BUDGET {
+        while distance > 1 && (distance + 2 + in_flight) * operand_bytes > budget {
             distance -= 1;
         }
     }
-    let in_flight = if (distance + 2 + in_flight) * operand_bytes > RING_BUDGET { 0 } else { in_flight };
+    let in_flight = if (distance + 2 + in_flight) * operand_bytes > budget { 0 } else { in_flight };
     let slots = distance + 2 + in_flight;
 
     // The first `distance` tiles of each load, before the loop, iteration

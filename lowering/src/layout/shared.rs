@@ -7,7 +7,8 @@
 //! carries the tiles it loads ahead) never needs to be in registers: the
 //! load copies it from global memory into that layout (`cp.async`), and
 //! the mma reads it there. Such a tile and everything tied to it (the
-//! permuted and carried values) form a *chain*; a chain is kept in shared
+//! permuted, carried and reshaped values: a `1 x R x C` tile read as
+//! `R x C`) form a *chain*; a chain is kept in shared
 //! memory when every value of it is one of these and every mma reading it
 //! can: 16-bit operands either way round (the descriptor's transpose
 //! reads an M- or N-major tile), f32 (tf32) operands only K-major, which
@@ -78,6 +79,12 @@ pub fn shared_operands<'c>(kernel: OperationRef<'c, '_>) -> Vec<(IrValue<'c>, La
     chosen
 }
 
+/// Whether the tile `load` loads stays in shared memory (an mma operand
+/// that the tensor cores can read there).
+pub fn stays_shared(load: OperationRef) -> bool {
+    load.result(0).is_ok_and(|r| chain(detach(r.into())).as_ref().and_then(layouts).is_some())
+}
+
 /// The chain of `start`, if every value of it is a load, permute or
 /// carried value and every use an mma operand, permute or carry.
 fn chain(start: IrValue) -> Option<Chain> {
@@ -119,6 +126,7 @@ fn chain(start: IrValue) -> Option<Chain> {
                 // SAFETY: as above.
                 "tile.load" => chain.loads.push((unsafe { OperationRef::from_raw(owner.to_raw()) }, permuted)),
                 "tile.permute" => work.push((detach(owner.operand(0).ok()?), !permuted)),
+                "tile.reshape" if drops_unit_dim(owner) => work.push((detach(owner.operand(0).ok()?), permuted)),
                 "scf.for" => {
                     let i = result.result_number();
                     let body = owner.region(0).ok()?.first_block()?;
@@ -135,6 +143,7 @@ fn chain(start: IrValue) -> Option<Chain> {
                     chain.mmas.push((unsafe { OperationRef::from_raw(user.to_raw()) }, number, permuted))
                 }
                 "tile.permute" => work.push((detach(user.result(0).ok()?.into()), !permuted)),
+                "tile.reshape" if drops_unit_dim(user) => work.push((detach(user.result(0).ok()?.into()), permuted)),
                 "scf.yield" => {
                     let parent = user.parent_operation()?;
                     if op_name(parent) != "scf.for" {
@@ -151,6 +160,16 @@ fn chain(start: IrValue) -> Option<Chain> {
         }
     }
     Some(chain)
+}
+
+/// Whether a `tile.reshape` only drops a leading unit dim (`1 x R x C` to
+/// `R x C`): the same bytes in shared memory.
+pub fn drops_unit_dim(op: OperationRef) -> bool {
+    let shape = |t: Option<melior::ir::Type>| t.and_then(|t| tile_type(t).map(|(s, _)| s));
+    match (shape(op.operand(0).ok().map(|v| v.r#type())), shape(op.result(0).ok().map(|r| r.r#type()))) {
+        (Some(from), Some(to)) => from.len() == 3 && from[0] == 1 && from[1..] == to[..],
+        _ => false,
+    }
 }
 
 /// The `scf.yield` of a loop.
@@ -170,7 +189,10 @@ fn layouts<'c>(chain: &Chain<'c>) -> Option<Vec<(IrValue<'c>, Layout)>> {
     }
     let (shape, element) = tile_type(first.result(0).ok()?.r#type())?;
     let bytes = element_bytes(element);
-    let [_, columns] = shape[..] else { return None };
+    let columns = match shape[..] {
+        [_, columns] | [1, _, columns] => columns,
+        _ => return None,
+    };
     let row = columns * bytes;
     if row < 32 || row.count_ones() != 1 {
         return None;

@@ -119,7 +119,7 @@ fn static_extent(memref_type: MemRefType, d: usize) -> Option<i64> {
 }
 
 /// The array index of register `r`: the tile's origin plus its index.
-pub(super) fn indices<'c>(
+fn indices<'c>(
     lowering: &Lowering<'c>,
     at: &At<'c, 'c>,
     access: &Access<'c>,

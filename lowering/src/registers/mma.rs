@@ -416,13 +416,14 @@ fn copies_pending(lowering: &Lowering, op: OperationRef, operands: &[melior::ir:
     }
 }
 
-/// Whether `value` is (a permute of) an argument of `body`.
+/// Whether `value` is (a permute or reshape of) an argument of `body`.
 fn carried_argument(value: melior::ir::Value, body: melior::ir::BlockRef) -> bool {
     if crate::rewrite::argument_of(value, body).is_some() {
         return true;
     }
     crate::rewrite::defining_op(value).is_some_and(|d| {
-        crate::rewrite::op_name(d) == "tile.permute" && d.operand(0).is_ok_and(|v| carried_argument(v, body))
+        matches!(crate::rewrite::op_name(d).as_str(), "tile.permute" | "tile.reshape")
+            && d.operand(0).is_ok_and(|v| carried_argument(v, body))
     })
 }
 

@@ -611,6 +611,7 @@ fn lower_kernel<'c>(kernel: OperationRef<'c, 'c>) -> Option<Result<(), Operation
                 shared::load(&mut lowering, op)
             }
             "tile.permute" if lowering.shared(op.operand(0).ok()?).is_some() => shared::permute(&mut lowering, op),
+            "tile.reshape" if lowering.shared(op.operand(0).ok()?).is_some() => shared::reshape(&mut lowering, op),
             "tile.load" => memory::load(&mut lowering, op),
             "tile.store" => memory::store(&mut lowering, op),
             "tile.num_tiles" => memory::num_tiles(&mut lowering, op),

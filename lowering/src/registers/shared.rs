@@ -32,16 +32,16 @@
 //! ring's distance) and a barrier; the ring's slots are sized so that
 //! the loads of an iteration cannot overwrite a tile an mma still reads.
 
-use super::memory::{access, indices, load_elements};
-use super::{Lowering, in_loop, vector_type, when};
+use super::memory::{access, load_elements};
+use super::{Lowering, in_loop, when};
 use crate::{
-    build::{At, tile_type},
+    build::{At, CmpiPredicate, tile_type},
     layout::{LinearLayout, element_bytes, linear::coalesced},
     rewrite::{IrValue, detach, op_name},
 };
 use melior::ir::{BlockLike as _, RegionLike as _, ShapedTypeLike as _};
 use melior::{
-    dialect::{arith, llvm, ods},
+    dialect::{arith, llvm, memref, ods},
     ir::{
         Attribute, OperationRef, Type, ValueLike,
         attribute::{DenseI64ArrayAttribute, IntegerAttribute},
@@ -86,7 +86,12 @@ impl<'c> SharedTile<'c> {
             return None;
         };
         let (shape, element) = tile_type(r#type)?;
-        (shape.len() == 2).then_some(Self {
+        // A `1 x R x C` tile (loaded so, then reshaped) is its `R x C`.
+        let shape = match shape[..] {
+            [r, c] | [1, r, c] => vec![r, c],
+            _ => return None,
+        };
+        Some(Self {
             shape,
             element,
             bytes: element_bits / 8,
@@ -165,14 +170,16 @@ impl Swizzled {
         let shape = &layout.shape;
         // Registers that run along a row, up to a 16-byte chunk, go as one
         // vector.
-        let stride = if column_dim == 1 { 1 } else { shape[1] as u64 };
+        let stride = if column_dim == 1 { 1 } else { *shape.last()? as u64 };
         let mut width = 1usize;
         while (width as i64) * self.bytes < 16
             && layout.register.get(width.trailing_zeros() as usize) == Some(&(stride * width as u64))
         {
             width *= 2;
         }
-        let columns = shape[1];
+        // The last dim runs along the rows (a leading unit dim changes no
+        // flat index).
+        let columns = *shape.last()?;
         let this = *self;
         super::convert::write_chunks(lowering, at, registers, layout, width, |at, chunk, flat| {
             let (i, j) = (at.divui(flat, at.index(columns)?)?, at.remui(flat, at.index(columns)?)?);
@@ -243,7 +250,8 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
     if tile.transposed {
         return None;
     }
-    let (shape, element) = tile_type(result.r#type())?;
+    let (full_shape, element) = tile_type(result.r#type())?;
+    let shape = tile.shape.clone();
     let at = At::before(context, op)?;
     let view = lowering.view(op.operand(0).ok()?)?;
     let coords: Vec<IrValue> =
@@ -302,46 +310,81 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
         None => base,
     };
 
-    // The copy: 16-byte cp.asyncs where the tile lies whole and aligned
-    // inside the array, else element by element.
-    let layout = LinearLayout::from_layout(&coalesced(&shape, element_bytes(element), lowering.warps), &shape)?;
-    let access = access(&at, &view, &coords, &layout)?;
-    lowering.thread_flat(&layout)?;
+    // The copy, 16-byte chunks: thread t takes chunks t, t + T, ... of the
+    // tile's rows (neighbouring threads, neighbouring chunks). Where the
+    // array's rows are 16-byte aligned, cp.asyncs that fill what lies
+    // outside the array with zeros (the view's padding, when it is zero);
+    // else the threads load element by element and store swizzled.
+    let tile_origin = origin(&at, &view, &coords)?;
+    let global = global_pointer(&at, view.memref, tile.bytes)?;
+    let per_chunk = 16 / tile.bytes;
+    let per_row = shape[1] / per_chunk;
+    let chunks = shape[0] * per_row;
+    let threads = lowering.warps * 32;
+    let rounds = (chunks + threads - 1) / threads;
+    let thread = at.addi(at.muli(lowering.warp, at.index(32)?)?, lowering.lane)?;
+    let zero_padding = matches!(view.padding, tile_dialect::types::Padding::Zero);
+    let aligned = if zero_padding { global.aligned(&at)? } else { at.int(Type::parse(context, "i1")?, 0)? };
     let swizzled = tile.swizzled();
-    let vector = vector_type(layout.registers(), element);
-    let width = access.width;
-    if (width as i64) * tile.bytes != 16 {
-        return None;
-    }
-    let first_copy = super::convert::first_copy(lowering, &at, &layout)?;
+    let full_layout =
+        LinearLayout::from_layout(&coalesced(&full_shape, element_bytes(element), lowering.warps), &full_shape)?;
+    lowering.thread_flat(&full_layout)?;
     let lowering_ref = &*lowering;
+    let chunk_at = |at: &At<'c, 'c>, round: IrValue<'c>| -> Option<Chunk<'c>> {
+        let q = at.addi(thread, at.muli(round, at.index(threads)?)?)?;
+        let row = at.divui(q, at.index(per_row)?)?;
+        let column = at.muli(at.remui(q, at.index(per_row)?)?, at.index(per_chunk)?)?;
+        let rank = tile_origin.first.len();
+        let i = at.addi(tile_origin.first[rank - 2], row)?;
+        let j = at.addi(tile_origin.first[rank - 1], column)?;
+        let mut rows_ok = at.cmpi(CmpiPredicate::Ult, i, tile_origin.dims[rank - 2])?;
+        let mut outer = tile_origin.first[..rank - 2].to_vec();
+        for (d, &first) in outer.clone().iter().enumerate() {
+            rows_ok = at.andi(rows_ok, at.cmpi(CmpiPredicate::Ult, first, tile_origin.dims[d])?)?;
+            outer[d] = first;
+        }
+        let live =
+            if chunks % threads == 0 { None } else { Some(at.cmpi(CmpiPredicate::Ult, q, at.index(chunks)?)?) };
+        Some(Chunk { row, column, outer, i, j, rows_ok, live })
+    };
     super::if_else(
         &at,
-        access.fast,
+        aligned,
         &[],
         |then| {
-            let global = global_pointer(then, view.memref, tile.bytes)?;
-            let chunks = |at: &At<'c, 'c>| -> Option<()> {
-                for r in (0..layout.registers()).step_by(width) {
-                    if super::convert::duplicate(&layout, r) {
-                        continue;
-                    }
-                    let within = lowering_ref.element_index(at, &layout, r)?;
-                    let index = indices(lowering_ref, at, &access, &layout, r)?;
-                    let destination = at.addi(address, swizzled.offset(at, within[0], within[1])?)?;
-                    copy_async(at, destination, global.element(at, &index)?)?;
+            for round in 0..rounds {
+                let chunk = chunk_at(then, then.index(round)?)?;
+                let copy = |at: &At<'c, 'c>| -> Option<()> {
+                    // Bytes inside the array: none past its rows, else up to
+                    // its columns' end (an unsigned compare also catches a
+                    // tile before the array's start).
+                    let columns = *tile_origin.dims.last()?;
+                    let columns_ok = at.cmpi(CmpiPredicate::Ult, chunk.j, columns)?;
+                    let inside = at.andi(chunk.rows_ok, columns_ok)?;
+                    let left = at.muli(at.subi(columns, chunk.j)?, at.index(tile.bytes)?)?;
+                    let bytes = at.select(inside, at.minui(left, at.index(16)?)?, at.index(0)?)?;
+                    let zero = at.index(0)?;
+                    let mut index: Vec<IrValue> =
+                        chunk.outer.iter().map(|&o| at.select(inside, o, zero)).collect::<Option<_>>()?;
+                    index.push(at.select(inside, chunk.i, zero)?);
+                    index.push(at.select(inside, chunk.j, zero)?);
+                    let destination = at.addi(address, swizzled.offset(at, chunk.row, chunk.column)?)?;
+                    copy_async(at, destination, global.element(at, &index)?, bytes)
+                };
+                match chunk.live {
+                    Some(live) => when(then, live, copy)?,
+                    None => copy(then)?,
                 }
-                Some(())
-            };
-            match first_copy {
-                Some(condition) => when(then, condition, chunks)?,
-                None => chunks(then)?,
             }
             Some(vec![])
         },
         |otherwise| {
-            let registers = load_elements(lowering_ref, otherwise, &view, &access, &layout, vector)?;
-            swizzled.write(lowering_ref, otherwise, (buffer, first), registers, &layout, 0)?;
+            // Element by element into registers (the tile's coalesced
+            // layout), then swizzled stores.
+            let access = access(otherwise, &view, &coords, &full_layout)?;
+            let vector = super::vector_type(full_layout.registers(), element);
+            let registers = load_elements(lowering_ref, otherwise, &view, &access, &full_layout, vector)?;
+            swizzled.write(lowering_ref, otherwise, (buffer, first), registers, &full_layout, 0)?;
             Some(vec![])
         },
     )?;
@@ -350,6 +393,43 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
     lowering.map(result.into(), address);
     lowering.shared.insert(super::key(result.into()), tile);
     Some(())
+}
+
+/// One 16-byte chunk a thread copies: its row and first column in the
+/// tile, its array index, whether its row is inside the array, and
+/// whether the thread has it (when the chunks do not divide evenly).
+struct Chunk<'c> {
+    row: IrValue<'c>,
+    column: IrValue<'c>,
+    /// The array index of the leading unit dim, if the tile has one.
+    outer: Vec<IrValue<'c>>,
+    i: IrValue<'c>,
+    j: IrValue<'c>,
+    rows_ok: IrValue<'c>,
+    live: Option<IrValue<'c>>,
+}
+
+/// A tile's first element in its array (each coordinate clamped to
+/// `[-1, dim / extent + 1]` first, as `tile.load` on registers does: no
+/// in-range coordinate changes, and no product wraps), and the array's
+/// extents.
+struct Origin<'c> {
+    first: Vec<IrValue<'c>>,
+    dims: Vec<IrValue<'c>>,
+}
+
+fn origin<'c>(at: &At<'c, 'c>, view: &super::View<'c>, coords: &[IrValue<'c>]) -> Option<Origin<'c>> {
+    let mut first = Vec::new();
+    let mut dims = Vec::new();
+    for (d, (&extent, &coord)) in view.tile.iter().zip(coords).enumerate() {
+        let dim = at.add(memref::dim(view.memref, at.index(d as i64)?, at.location))?;
+        let tile_extent = at.index(extent)?;
+        let beyond = at.addi(at.divui(dim, tile_extent)?, at.index(1)?)?;
+        let clamped = at.minsi(at.maxsi(coord, at.index(-1)?)?, beyond)?;
+        first.push(at.muli(clamped, tile_extent)?);
+        dims.push(dim);
+    }
+    Some(Origin { first, dims })
 }
 
 /// A global array's address arithmetic: its aligned pointer, offset and
@@ -374,6 +454,24 @@ fn global_pointer<'c>(at: &At<'c, 'c>, memref: IrValue<'c>, bytes: i64) -> Optio
 }
 
 impl<'c> Global<'c> {
+    /// Whether the array starts 16-byte aligned and its rows are whole
+    /// 16-byte chunks (innermost stride 1).
+    fn aligned(&self, at: &At<'c, 'c>) -> Option<IrValue<'c>> {
+        let zero = at.index(0)?;
+        let start = at.addi(self.pointer, at.muli(self.offset, at.index(self.bytes)?)?)?;
+        let mut conditions = vec![at.cmpi(CmpiPredicate::Eq, at.remui(start, at.index(16)?)?, zero)?];
+        let rank = self.strides.len();
+        for (d, &stride) in self.strides.iter().enumerate() {
+            let bytes = at.muli(stride, at.index(self.bytes)?)?;
+            if d + 1 == rank {
+                conditions.push(at.cmpi(CmpiPredicate::Eq, stride, at.index(1)?)?);
+            } else {
+                conditions.push(at.cmpi(CmpiPredicate::Eq, at.remui(bytes, at.index(16)?)?, zero)?);
+            }
+        }
+        super::all(at, &conditions)
+    }
+
     /// The global-space pointer of the element at `index`.
     fn element(&self, at: &At<'c, 'c>, index: &[IrValue<'c>]) -> Option<IrValue<'c>> {
         let context = at.context;
@@ -389,16 +487,18 @@ impl<'c> Global<'c> {
     }
 }
 
-/// `cp.async.cg.shared.global [destination], [source], 16`.
-fn copy_async<'c>(at: &At<'c, 'c>, destination: IrValue<'c>, source: IrValue<'c>) -> Option<()> {
+/// `cp.async.cg.shared.global [destination], [source], 16, bytes`: the
+/// 16 bytes past the first `bytes` are zeros.
+fn copy_async<'c>(at: &At<'c, 'c>, destination: IrValue<'c>, source: IrValue<'c>, bytes: IrValue<'c>) -> Option<()> {
     let context = at.context;
     let i64_type: Type = IntegerType::new(context, 64).into();
+    let bytes = at.add(arith::index_cast(bytes, IntegerType::new(context, 32).into(), at.location))?;
     let destination = at.add(arith::index_cast(destination, i64_type, at.location))?;
     let destination =
         at.add(ods::llvm::inttoptr(context, llvm::r#type::pointer(context, 3), destination, at.location))?;
     at.insert(
         OperationBuilder::new("nvvm.cp.async.shared.global", at.location)
-            .add_operands(&[destination, source])
+            .add_operands(&[destination, source, bytes])
             .add_attributes(&[
                 (
                     melior::ir::Identifier::new(context, "size"),
@@ -412,6 +512,18 @@ fn copy_async<'c>(at: &At<'c, 'c>, destination: IrValue<'c>, source: IrValue<'c>
             .build()
             .ok()?,
     );
+    Some(())
+}
+
+/// Lowers a `tile.reshape` of a shared tile that drops a leading unit dim:
+/// the same address and tile.
+pub fn reshape<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option<()> {
+    let input = op.operand(0).ok()?;
+    let tile = lowering.shared(input)?;
+    let address = lowering.registers(input)?;
+    let result = op.result(0).ok()?;
+    lowering.map(result.into(), address);
+    lowering.shared.insert(super::key(result.into()), tile);
     Some(())
 }
 
