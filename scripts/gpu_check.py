@@ -2,9 +2,11 @@
 """GPU check of every kernel in examples/: runs each through `tile-run
 --target cuda` on random data (sizes not multiples of the tiles) with
 poisoned (NaN / 0x5A5A5A5A) outputs, compares with a numpy reference, and,
-with --memcheck, runs each under compute-sanitizer's memcheck.
+with --memcheck, runs each under compute-sanitizer's memcheck (with
+--racecheck, its racecheck: shared-memory hazards, such as a ring slot
+written while an mma may still read it).
 
-usage: gpu_check.py TILE_RUN [--memcheck] [--large] [--only TEXT] [--all-configs] [--no-matmul]
+usage: gpu_check.py TILE_RUN [--memcheck | --racecheck] [--large] [--only TEXT] [--all-configs] [--no-matmul]
 --all-configs: instead of the cases, every configuration of the 16-bit
 matmul examples' tuning spaces (each distinct compiled kernel once) at a
 ragged shape whose last tile group mixes tiles that share B with tiles
@@ -16,7 +18,8 @@ import os, subprocess, sys, tempfile
 import numpy as np
 
 tile_run = os.path.abspath(sys.argv[1])
-memcheck = '--memcheck' in sys.argv
+racecheck = '--racecheck' in sys.argv
+memcheck = '--memcheck' in sys.argv or racecheck
 # --only TEXT: just the cases whose name contains TEXT (or one of its |-separated parts)
 only = sys.argv[sys.argv.index('--only') + 1] if '--only' in sys.argv else None
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -40,7 +43,8 @@ def run(example, grid, arrays, scalars=(), outputs=(), flags=(), target='cuda'):
     for i in outputs:
         cmd += ['--save', f'{i}={paths[i]}.out.npy']
     if memcheck and target == 'cuda':
-        cmd = ['compute-sanitizer', '--tool', 'memcheck', '--error-exitcode', '3', *cmd]
+        tool = 'racecheck' if racecheck else 'memcheck'
+        cmd = ['compute-sanitizer', '--tool', tool, '--error-exitcode', '3', *cmd]
     # Tuning (kernels with tile.tune) caches in the scratch directory; under
     # memcheck it is off, and the --config cases cover the configurations.
     env = dict(os.environ, TILE_TUNE_CACHE=os.path.join(work, 'tune'))
@@ -378,5 +382,5 @@ for name, f in [('softmax', softmax), ('layernorm', layernorm), ('fused_elementw
                 ('attention', attention), ('test kernels', test_kernels),
                 ('wide_rows', wide_rows), ('layernorm_wide', layernorm_wide)]:
     case(name, f)
-print(f'gpu_check: {failures} failures' + (' (under compute-sanitizer memcheck)' if memcheck else ''))
+print(f'gpu_check: {failures} failures' + (f" (under compute-sanitizer {'racecheck' if racecheck else 'memcheck'})" if memcheck else ''))
 sys.exit(1 if failures else 0)
