@@ -226,3 +226,34 @@ func.func @split_one(%A: memref<?xf32>) attributes {tile.kernel, tile.split_k = 
 "func.func"() <{sym_name = "k"}> ({
   "func.return"() : () -> ()
 }) {tile.persistent} : () -> ()
+
+// -----
+
+// tile.ring (written by tile-prefetch-loads): four integers on a tile.load.
+func.func @ring_short(%A: memref<?x?xf16>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<64x32xf16>
+  // expected-error @+1 {{'tile.ring' is array<i64: ring, distance, index, slots> on a tile.load, with ring >= 0, distance >= 1, -1 <= index < distance and distance < slots <= 64}}
+  %a = tile.load %pa[%c0, %c0] {tile.ring = array<i64: 0, 2, 0>} : !tile.partition_view<64x32xf16> -> tensor<64x32xf16>
+  return
+}
+
+// -----
+
+// Slots no more than the distance: a load would overwrite a tile in flight.
+func.func @ring_slots(%A: memref<?x?xf16>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<64x32xf16>
+  // expected-error @+1 {{'tile.ring' is array<i64: ring, distance, index, slots> on a tile.load}}
+  %a = tile.load %pa[%c0, %c0] {tile.ring = array<i64: 0, 2, 0, 2>} : !tile.partition_view<64x32xf16> -> tensor<64x32xf16>
+  return
+}
+
+// -----
+
+func.func @ring_not_a_load(%A: memref<?xf32>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.ring' is array<i64: ring, distance, index, slots> on a tile.load}}
+  %v = memref.load %A[%c0] {tile.ring = array<i64: 0, 1, 0, 3>} : memref<?xf32>
+  return
+}

@@ -36,8 +36,10 @@
 //! package that has it.
 //!
 //! Status: kernels keep their tiles in registers (issue #20), their
-//! `tile.mma`s on wgmma from shared memory written by the threads (issue
-//! #21, not pipelined yet); f16/bf16 mma main loops of the matcher's shape
+//! `tile.mma`s on wgmma (issue #21), the operands that come from loads
+//! copied by cp.async into rings of swizzled shared-memory slots, loaded
+//! two iterations ahead, the mma in flight across iterations (no TMA, no
+//! producer warpgroup yet); f16/bf16 mma main loops of the matcher's shape
 //! also get a variant on wgmma with a TMA ring (taken when the runtime can
 //! encode the descriptors); kernels the register path does not take (f8
 //! or f16-accumulator mmas) are SIMT code over tiles in shared memory.
