@@ -85,3 +85,57 @@ func.func @registers(%A: memref<?xf32>, %B: memref<?xf32>) attributes {tile.kern
   tile.store %b, %pb[%c0] : tensor<128xf32> -> !tile.partition_view<128xf32>
   return
 }
+
+// -----
+
+// An mma operand that does not stay in shared memory says why, at the mma:
+// a computed tile, a tile used by other ops too, an f32 (tf32) operand
+// loaded N-major.
+func.func @operand_computed(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<64x16xf16>
+  %pb = tile.partition_view %B : memref<?x?xf16> -> !tile.partition_view<16x64xf16>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<64x64xf32>
+  %x = tile.load %pa[%c0, %c0] : !tile.partition_view<64x16xf16> -> tensor<64x16xf16>
+  %a = arith.negf %x : tensor<64x16xf16>
+  %b = tile.load %pb[%c0, %c0] : !tile.partition_view<16x64xf16> -> tensor<16x64xf16>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  // expected-remark @below {{operand A of this tile.mma is written to shared memory from registers at every mma, not loaded there: it is computed (by 'arith.negf'), not loaded}}
+  %d = tile.mma %a, %b, %z : tensor<64x16xf16>, tensor<16x64xf16> into tensor<64x64xf32>
+  tile.store %d, %pc[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @operand_shared_use(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>, %D: memref<?x?xf16>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<64x16xf16>
+  %pb = tile.partition_view %B : memref<?x?xf16> -> !tile.partition_view<16x64xf16>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<64x64xf32>
+  %pd = tile.partition_view %D : memref<?x?xf16> -> !tile.partition_view<16x64xf16>
+  %a = tile.load %pa[%c0, %c0] : !tile.partition_view<64x16xf16> -> tensor<64x16xf16>
+  %b = tile.load %pb[%c0, %c0] : !tile.partition_view<16x64xf16> -> tensor<16x64xf16>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  // expected-remark @below {{operand B of this tile.mma is written to shared memory from registers at every mma, not loaded there: its tile is also used by 'tile.store'}}
+  %d = tile.mma %a, %b, %z : tensor<64x16xf16>, tensor<16x64xf16> into tensor<64x64xf32>
+  tile.store %b, %pd[%c0, %c0] : tensor<16x64xf16> -> !tile.partition_view<16x64xf16>
+  tile.store %d, %pc[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @operand_tf32_n_major(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %pa = tile.partition_view %A : memref<?x?xf32> -> !tile.partition_view<64x8xf32>
+  %pb = tile.partition_view %B : memref<?x?xf32> -> !tile.partition_view<8x64xf32>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<64x64xf32>
+  %a = tile.load %pa[%c0, %c0] : !tile.partition_view<64x8xf32> -> tensor<64x8xf32>
+  %b = tile.load %pb[%c0, %c0] : !tile.partition_view<8x64xf32> -> tensor<8x64xf32>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  // expected-remark @below {{operand B of this tile.mma is written to shared memory from registers at every mma, not loaded there: it is f32 (tf32), which wgmma reads only K-major, and its loaded rows run along N}}
+  %d = tile.mma %a, %b, %z : tensor<64x8xf32>, tensor<8x64xf32> into tensor<64x64xf32>
+  tile.store %d, %pc[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
+  return
+}

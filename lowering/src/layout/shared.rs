@@ -46,8 +46,9 @@ struct Chain<'c> {
     mmas: Vec<(OperationRef<'c, 'c>, usize, bool)>,
 }
 
-/// The tiles of `kernel` to keep in shared memory, with their layouts.
-pub fn shared_operands<'c>(kernel: OperationRef<'c, '_>) -> Vec<(IrValue<'c>, Layout)> {
+/// The tiles of `kernel` to keep in shared memory, with their layouts;
+/// with `remark`, a remark at each mma operand that is not one, saying why.
+pub fn shared_operands<'c>(kernel: OperationRef<'c, '_>, remark: bool) -> Vec<(IrValue<'c>, Layout)> {
     let mut mmas = Vec::new();
     kernel.walk(WalkOrder::PreOrder, |op| {
         if op_name(op) == "tile.mma" {
@@ -65,14 +66,25 @@ pub fn shared_operands<'c>(kernel: OperationRef<'c, '_>) -> Vec<(IrValue<'c>, La
                 continue;
             }
             let chain = chain(detach(operand));
-            if let Some(chain) = &chain {
+            if let Ok(chain) = &chain {
                 for &(value, _) in chain.values.values() {
                     seen.insert(key(value), ());
                 }
             }
             seen.insert(key(operand), ());
-            if let Some(layouts) = chain.as_ref().and_then(layouts) {
-                chosen.extend(layouts);
+            match chain.and_then(|c| layouts(&c)) {
+                Ok(layouts) => chosen.extend(layouts),
+                Err(why) if remark => crate::remarks::missed(
+                    mma.location(),
+                    <super::assign::AssignLayouts as crate::pass::TilePass>::INFO.argument,
+                    "SharedOperand",
+                    &format!(
+                        "operand {} of this tile.mma is written to shared memory from registers at every mma, \
+                         not loaded there: {why}",
+                        if index == 0 { "A" } else { "B" }
+                    ),
+                ),
+                Err(_) => {}
             }
         }
     }
@@ -82,22 +94,27 @@ pub fn shared_operands<'c>(kernel: OperationRef<'c, '_>) -> Vec<(IrValue<'c>, La
 /// Whether the tile `load` loads stays in shared memory (an mma operand
 /// that the tensor cores can read there).
 pub fn stays_shared(load: OperationRef) -> bool {
-    load.result(0).is_ok_and(|r| chain(detach(r.into())).as_ref().and_then(layouts).is_some())
+    load.result(0).is_ok_and(|r| chain(detach(r.into())).and_then(|c| layouts(&c)).is_ok())
 }
 
-/// The chain of `start`, if every value of it is a load, permute or
-/// carried value and every use an mma operand, permute or carry.
-fn chain(start: IrValue) -> Option<Chain> {
+/// The chain of `start`, if every value of it is a load, permute, reshape
+/// or carried value and every use an mma operand, permute, reshape or
+/// carry; else why not.
+fn chain(start: IrValue) -> Result<Chain, String> {
+    chain_of(start).map_err(|why| why.unwrap_or_else(|| "its values could not be followed".into()))
+}
+
+fn chain_of(start: IrValue) -> Result<Chain, Option<String>> {
     let mut chain = Chain::default();
     let mut work = vec![(start, false)];
     while let Some((value, permuted)) = work.pop() {
         if let Some(&(_, was)) = chain.values.get(&key(value)) {
             if was != permuted {
-                return None;
+                return Err(Some("its tile is read both as loaded and transposed".into()));
             }
             continue;
         }
-        tile_type(value.r#type())?;
+        tile_type(value.r#type()).ok_or(None)?;
         chain.values.insert(key(value), (value, permuted));
         // Where the value comes from.
         // SAFETY: read-only queries of a live value and its owner.
@@ -110,56 +127,59 @@ fn chain(start: IrValue) -> Option<Chain> {
                     mlir_sys::mlirBlockArgumentGetArgNumber(value.to_raw()) as usize,
                 )
             };
-            let owner = block.parent_operation()?;
+            let owner = block.parent_operation().ok_or(None)?;
             if op_name(owner) != "scf.for" || number == 0 {
-                return None;
+                return Err(Some(format!("it is an argument of '{}'", op_name(owner))));
             }
             let i = number - 1;
-            work.push((detach(owner.operand(3 + i).ok()?), permuted));
-            work.push((detach(owner.result(i).ok()?.into()), permuted));
-            work.push((detach(yield_of(owner)?.operand(i).ok()?), permuted));
+            work.push((detach(owner.operand(3 + i).map_err(|_| None)?), permuted));
+            work.push((detach(owner.result(i).map_err(|_| None)?.into()), permuted));
+            work.push((detach(yield_of(owner).ok_or(None)?.operand(i).map_err(|_| None)?), permuted));
         } else {
-            let result = melior::ir::operation::OperationResult::try_from(value).ok()?;
+            let result = melior::ir::operation::OperationResult::try_from(value).map_err(|_| None)?;
             // SAFETY: the owner of a live result is a live op of the kernel.
             let owner = unsafe { OperationRef::<'_, '_>::from_raw(result.owner().to_raw()) };
             match op_name(owner).as_str() {
                 // SAFETY: as above.
                 "tile.load" => chain.loads.push((unsafe { OperationRef::from_raw(owner.to_raw()) }, permuted)),
-                "tile.permute" => work.push((detach(owner.operand(0).ok()?), !permuted)),
-                "tile.reshape" if drops_unit_dim(owner) => work.push((detach(owner.operand(0).ok()?), permuted)),
+                "tile.permute" => work.push((detach(owner.operand(0).map_err(|_| None)?), !permuted)),
+                "tile.reshape" if drops_unit_dim(owner) => {
+                    work.push((detach(owner.operand(0).map_err(|_| None)?), permuted))
+                }
                 "scf.for" => {
                     let i = result.result_number();
-                    let body = owner.region(0).ok()?.first_block()?;
-                    work.push((detach(body.argument(i + 1).ok()?.into()), permuted));
+                    let body = owner.region(0).map_err(|_| None)?.first_block().ok_or(None)?;
+                    work.push((detach(body.argument(i + 1).map_err(|_| None)?.into()), permuted));
                 }
-                _ => return None,
+                name => return Err(Some(format!("it is computed (by '{name}'), not loaded"))),
             }
         }
         // Where it goes.
         for (user, number) in uses(value) {
+            let result = |i: usize| user.result(i).map(|r| detach(r.into())).map_err(|_| None);
             match op_name(user).as_str() {
                 // SAFETY: a live op of the kernel.
                 "tile.mma" if number < 2 => {
                     chain.mmas.push((unsafe { OperationRef::from_raw(user.to_raw()) }, number, permuted))
                 }
-                "tile.permute" => work.push((detach(user.result(0).ok()?.into()), !permuted)),
-                "tile.reshape" if drops_unit_dim(user) => work.push((detach(user.result(0).ok()?.into()), permuted)),
+                "tile.permute" => work.push((result(0)?, !permuted)),
+                "tile.reshape" if drops_unit_dim(user) => work.push((result(0)?, permuted)),
                 "scf.yield" => {
-                    let parent = user.parent_operation()?;
+                    let parent = user.parent_operation().ok_or(None)?;
                     if op_name(parent) != "scf.for" {
-                        return None;
+                        return Err(Some(format!("its tile is yielded by '{}'", op_name(parent))));
                     }
-                    work.push((detach(parent.result(number).ok()?.into()), permuted));
+                    work.push((detach(parent.result(number).map_err(|_| None)?.into()), permuted));
                 }
                 "scf.for" if number >= 3 => {
-                    let body = user.region(0).ok()?.first_block()?;
-                    work.push((detach(body.argument(number - 2).ok()?.into()), permuted));
+                    let body = user.region(0).map_err(|_| None)?.first_block().ok_or(None)?;
+                    work.push((detach(body.argument(number - 2).map_err(|_| None)?.into()), permuted));
                 }
-                _ => return None,
+                name => return Err(Some(format!("its tile is also used by '{name}'"))),
             }
         }
     }
-    Some(chain)
+    Ok(chain)
 }
 
 /// Whether a `tile.reshape` only drops a leading unit dim (`1 x R x C` to
@@ -181,49 +201,55 @@ fn yield_of<'c, 'a>(r#loop: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>
 }
 
 /// The layouts of a chain's values, if every load and mma of it can keep
-/// it in shared memory.
-fn layouts<'c>(chain: &Chain<'c>) -> Option<Vec<(IrValue<'c>, Layout)>> {
-    let &(first, load_permuted) = chain.loads.first()?;
+/// it in shared memory; else why not.
+fn layouts<'c>(chain: &Chain<'c>) -> Result<Vec<(IrValue<'c>, Layout)>, String> {
+    let unfollowed = || "its values could not be followed".to_string();
+    let &(first, load_permuted) = chain.loads.first().ok_or_else(unfollowed)?;
     if chain.mmas.is_empty() || chain.loads.iter().any(|&(_, p)| p != load_permuted) {
-        return None;
+        return Err(unfollowed());
     }
-    let (shape, element) = tile_type(first.result(0).ok()?.r#type())?;
+    let (shape, element) = first.result(0).ok().and_then(|r| tile_type(r.r#type())).ok_or_else(unfollowed)?;
     let bytes = element_bytes(element);
     let columns = match shape[..] {
         [_, columns] | [1, _, columns] => columns,
-        _ => return None,
+        _ => return Err(format!("its tile has {} dims", shape.len())),
     };
     let row = columns * bytes;
     if row < 32 || row.count_ones() != 1 {
-        return None;
+        return Err(format!("its loaded rows are {row} bytes (wgmma's swizzles take 32, 64 or 128)"));
     }
     for &(mma, index, permuted) in &chain.mmas {
         let tile = |i: usize| mma.operand(i).ok().and_then(|v| tile_type(v.r#type()));
-        let ((a, ae), (b, be), (_, ce)) = (tile(0)?, tile(1)?, tile(2)?);
-        if crate::registers::mma::unsupported((&a, &ae.to_string()), (&b, &be.to_string()), &ce.to_string()).is_some() {
-            return None;
+        let (Some((a, ae)), Some((b, be)), Some((_, ce))) = (tile(0), tile(1), tile(2)) else {
+            return Err(unfollowed());
+        };
+        if let Some(why) =
+            crate::registers::mma::unsupported((&a, &ae.to_string()), (&b, &be.to_string()), &ce.to_string())
+        {
+            return Err(why);
         }
         // K is the last dim of A and the first of B; the value's rows run
         // along its contiguous dim unless it is transposed.
         let transposed = permuted != load_permuted;
         let k_major = if index == 0 { !transposed } else { transposed };
         if bytes != 2 && !k_major {
-            return None;
+            return Err(format!(
+                "it is {element} (tf32), which wgmma reads only K-major, and its loaded rows run along {}",
+                if index == 0 { "M" } else { "N" }
+            ));
         }
     }
     let swizzle = row.min(SWIZZLE);
-    Some(
-        chain
-            .values
-            .values()
-            .map(|&(value, permuted)| {
-                let layout = Layout::Shared {
-                    swizzle_bytes: swizzle,
-                    element_bits: bytes * 8,
-                    transposed: permuted != load_permuted,
-                };
-                (value, layout)
-            })
-            .collect(),
-    )
+    Ok(chain
+        .values
+        .values()
+        .map(|&(value, permuted)| {
+            let layout = Layout::Shared {
+                swizzle_bytes: swizzle,
+                element_bits: bytes * 8,
+                transposed: permuted != load_permuted,
+            };
+            (value, layout)
+        })
+        .collect())
 }
