@@ -38,3 +38,24 @@ func.func @warps(%X: memref<?xf32>) attributes {tile.kernel, tile.block_size = 3
   tile.store %x, %px[%c0] : tensor<256xf32, #w> -> !tile.partition_view<256xf32>
   return
 }
+
+// -----
+
+// Two loads of one ring (tile.ring, written by tile-prefetch-loads) with
+// different distances and slots: refused at the second, not lowered into
+// a ring whose waits would not hold.
+func.func @bad(%A: memref<?x?xf16>, %C: memref<?x?xf32>) attributes {tile.kernel, tile.block_size = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<64x32xf16>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<64x64xf32>
+  %a = tile.load %pa[%c0, %c0] {tile.ring = array<i64: 0, 1, 0, 3>} : !tile.partition_view<64x32xf16> -> tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
+  // expected-error @+1 {{convert-tile-to-registers: cannot lower this op in registers}}
+  %b = tile.load %pa[%c0, %c0] {tile.ring = array<i64: 0, 2, 0, 4>} : !tile.partition_view<64x32xf16> -> tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
+  %bt = tile.permute %b [1, 0] : tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>> -> tensor<32x64xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = true>>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>>
+  %d = tile.mma %a, %bt, %z : tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<32x64xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = true>> into tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>>
+  %s = tile.convert_layout %d : tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>> -> tensor<64x64xf32, #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [2, 16], warps_per_block = [4, 1], order = [1, 0]>>
+  tile.store %s, %pc[%c0, %c0] : tensor<64x64xf32, #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [2, 16], warps_per_block = [4, 1], order = [1, 0]>> -> !tile.partition_view<64x64xf32>
+  return
+}
+

@@ -233,6 +233,8 @@ pub struct Ring<'c> {
     pub address: IrValue<'c>,
     /// The commit count when its first tile was loaded.
     pub first_commit: usize,
+    /// Its distance, slots and elements a slot.
+    pub shape: (i64, i64, i64),
 }
 
 /// The `tile.ring` attribute of a load: ring, distance, index, slots.
@@ -264,11 +266,15 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
     let (buffer, first) = match ring_of(op) {
         Some([id, distance, index, slots]) if index >= 0 || parent.is_some() => {
             let ring = match lowering.rings.get(&id) {
-                Some(&ring) => ring,
+                // Every load of a ring has its distance, slots and tile (a
+                // hand-written tile.ring that does not is refused).
+                Some(&ring) if ring.shape == (distance, slots, elements) => ring,
+                Some(_) => return None,
                 None => {
                     let buffer = aligned_scratch(lowering, slots * elements, element)?;
                     let address = shared_address(&lowering.entry, buffer)?;
-                    let ring = Ring { buffer, address, first_commit: lowering.commits };
+                    let shape = (distance, slots, elements);
+                    let ring = Ring { buffer, address, first_commit: lowering.commits, shape };
                     lowering.rings.insert(id, ring);
                     ring
                 }
