@@ -59,3 +59,19 @@ func.func @bad(%A: memref<?x?xf16>, %C: memref<?x?xf32>) attributes {tile.kernel
   return
 }
 
+// -----
+
+// A #tile.shared tile written by hand where only loads, permutes, reshapes
+// and loops make them: refused at the op, not lowered on its address.
+func.func @neg(%A: memref<?x?xf16>, %C: memref<?x?xf16>) attributes {tile.kernel, tile.block_size = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<64x32xf16>
+  %pc = tile.partition_view %C : memref<?x?xf16> -> !tile.partition_view<64x32xf16>
+  %a = tile.load %pa[%c0, %c0] : !tile.partition_view<64x32xf16> -> tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
+  // expected-error @+1 {{convert-tile-to-registers: cannot lower this op in registers}}
+  %n = arith.negf %a : tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
+  %b = tile.convert_layout %n : tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>> -> tensor<64x32xf16, #tile.blocked<size_per_thread = [1, 8], threads_per_warp = [8, 4], warps_per_block = [4, 1], order = [1, 0]>>
+  tile.store %b, %pc[%c0, %c0] : tensor<64x32xf16, #tile.blocked<size_per_thread = [1, 8], threads_per_warp = [8, 4], warps_per_block = [4, 1], order = [1, 0]>> -> !tile.partition_view<64x32xf16>
+  return
+}
+

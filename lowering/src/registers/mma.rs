@@ -235,7 +235,20 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
     let type_d = Attribute::parse(context, "#nvvm.wgmma_type<f32>")?;
     let layout_a = if smem_a.k_major { "row" } else { "col" };
     let layout_b = if smem_b.k_major { "col" } else { "row" };
-    let in_flight = in_flight(lowering, op);
+    let in_flight = match in_flight(lowering, op) {
+        Ok(()) => true,
+        Err(why) => {
+            if in_loop(op) && !why.is_empty() {
+                crate::remarks::missed(
+                    op.location(),
+                    <super::ConvertTileToRegisters as crate::pass::TilePass>::INFO.argument,
+                    "MmaInFlight",
+                    &format!("this tile.mma is waited for before the loop goes on (not kept in flight): {why}"),
+                );
+            }
+            false
+        }
+    };
     at.insert(OperationBuilder::new("nvvm.wgmma.fence.aligned", at.location).build().ok()?);
     let mut parts = Vec::new();
     for block in 0..blocks {
@@ -432,17 +445,22 @@ fn carried_argument(value: melior::ir::Value, body: melior::ir::BlockRef) -> boo
 /// result straight back, and reads only shared tiles that no load of the
 /// loop overwrites while it runs (ring tiles whose ring has a slot more
 /// than its loads need, or tiles loaded before the loop).
-fn in_flight(lowering: &Lowering, op: OperationRef) -> bool {
+fn in_flight(lowering: &Lowering, op: OperationRef) -> Result<(), &'static str> {
     let Some(r#loop) = op.parent_operation().filter(|p| crate::rewrite::op_name(*p) == "scf.for") else {
-        return false;
+        return Err("it is not directly in an scf.for");
     };
-    let Some(body) = r#loop.region(0).ok().and_then(|r| r.first_block()) else { return false };
-    let Ok(accumulator) = op.operand(2) else { return false };
-    let Some(i) = crate::rewrite::argument_of(accumulator, body) else { return false };
-    let carried_back = op.result(0).is_ok_and(|r| {
-        crate::rewrite::single_use(r.into())
-            .is_some_and(|(user, n)| crate::rewrite::op_name(user) == "scf.yield" && n + 1 == i)
+    let Some(body) = r#loop.region(0).ok().and_then(|r| r.first_block()) else { return Err("") };
+    let Ok(accumulator) = op.operand(2) else { return Err("") };
+    let carried = crate::rewrite::argument_of(accumulator, body);
+    let carried_back = carried.is_some_and(|i| {
+        op.result(0).is_ok_and(|r| {
+            crate::rewrite::single_use(r.into())
+                .is_some_and(|(user, n)| crate::rewrite::op_name(user) == "scf.yield" && n + 1 == i)
+        })
     });
+    if !carried_back || crate::rewrite::single_use(accumulator).is_none() {
+        return Err("its accumulator is read by other ops than the next iteration's mma");
+    }
     let operands_safe = (0..2).all(|k| {
         op.operand(k).is_ok_and(|v| match lowering.shared(v) {
             Some(tile) => match tile.ring {
@@ -452,5 +470,9 @@ fn in_flight(lowering: &Lowering, op: OperationRef) -> bool {
             None => false,
         })
     });
-    crate::rewrite::single_use(accumulator).is_some() && carried_back && operands_safe
+    if !operands_safe {
+        return Err("an operand is written in the loop while the mma could still read it (a tile from \
+                    registers, or a ring without the spare slot)");
+    }
+    Ok(())
 }

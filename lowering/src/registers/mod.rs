@@ -614,8 +614,9 @@ fn lower_kernel<'c>(kernel: OperationRef<'c, 'c>) -> Option<Result<(), Operation
             "tile.load" if shared::SharedTile::of_type(op.result(0).ok()?.r#type()).is_some() => {
                 shared::load(&mut lowering, op)
             }
-            "tile.permute" if lowering.shared(op.operand(0).ok()?).is_some() => shared::permute(&mut lowering, op),
-            "tile.reshape" if lowering.shared(op.operand(0).ok()?).is_some() => shared::reshape(&mut lowering, op),
+            "tile.permute" | "tile.reshape" if lowering.shared(op.operand(0).ok()?).is_some() => {
+                shared::view(&mut lowering, op)
+            }
             "tile.load" => memory::load(&mut lowering, op),
             "tile.store" => memory::store(&mut lowering, op),
             "tile.num_tiles" => memory::num_tiles(&mut lowering, op),
@@ -632,6 +633,9 @@ fn lower_kernel<'c>(kernel: OperationRef<'c, 'c>) -> Option<Result<(), Operation
                 control(&mut lowering, op)?;
                 continue;
             }
+            // Only loads, permutes, reshapes and loops make shared tiles
+            // (a hand-written #tile.shared anywhere else is refused here).
+            _ if op.results().any(|r| shared::SharedTile::of_type(r.r#type()).is_some()) => None,
             _ if crate::layout::assign::elementwise(&name)
                 && op.results().any(|r| registers_type(r.r#type()).is_some()) =>
             {

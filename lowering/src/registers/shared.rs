@@ -521,22 +521,13 @@ fn copy_async<'c>(at: &At<'c, 'c>, destination: IrValue<'c>, source: IrValue<'c>
     Some(())
 }
 
-/// Lowers a `tile.reshape` of a shared tile that drops a leading unit dim:
-/// the same address and tile.
-pub fn reshape<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option<()> {
+/// Lowers a `tile.permute` or a `tile.reshape` (one that drops a leading
+/// unit dim) of a shared tile: the same address, the same bytes read the
+/// other way round or as they are.
+pub fn view<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option<()> {
     let input = op.operand(0).ok()?;
     let tile = lowering.shared(input)?;
-    let address = lowering.registers(input)?;
-    let result = op.result(0).ok()?;
-    lowering.map(result.into(), address);
-    lowering.shared.insert(super::key(result.into()), tile);
-    Some(())
-}
-
-/// Lowers a `tile.permute` of a shared tile: the same address.
-pub fn permute<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option<()> {
-    let input = op.operand(0).ok()?;
-    let tile = lowering.shared(input)?.permuted();
+    let tile = if op_name(op) == "tile.permute" { tile.permuted() } else { tile };
     let address = lowering.registers(input)?;
     let result = op.result(0).ok()?;
     lowering.map(result.into(), address);
