@@ -953,6 +953,23 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                 "distance < slots <= 64";
     return success();
   }
+  if (name == attrs::kTmaLoad) {
+    // Written by tile-use-tma: the ring load is filled by the TMA through
+    // the descriptor passed as this argument of its kernel.
+    std::optional<int64_t> index = intValue(attr.getValue());
+    auto fn = op->getParentOfType<FunctionOpInterface>();
+    std::optional<ArrayRef<Type>> inputs =
+        fn ? argumentTypes(fn.getOperation()) : std::nullopt;
+    if (!index || *index < 0 || op->getName().getStringRef() != "tile.load" ||
+        !op->hasAttr(attrs::kRing) || !inputs ||
+        *index >= (int64_t)inputs->size() ||
+        !isa<LLVM::LLVMPointerType>((*inputs)[*index]))
+      return op->emitError()
+             << "'" << name
+             << "' is the index of an !llvm.ptr argument of the kernel, on a "
+                "tile.load with 'tile.ring'";
+    return success();
+  }
   return op->emitError() << "unknown tile attribute '" << name << "'";
 }
 

@@ -50,6 +50,10 @@ pub const CLUSTER: &str = "tile.cluster";
 /// how many iterations ahead the loop loads, which of the first tiles this
 /// load is (`-1`: the one in the loop) and the ring's slots.
 pub const RING: &str = "tile.ring";
+/// Written by `tile-use-tma` on the ring loads of a kernel's TMA variant:
+/// the index of the `!llvm.ptr` argument (a [`TMA`] descriptor) the
+/// Tensor Memory Accelerator fills the load's ring slots through.
+pub const TMA_LOAD: &str = "tile.tma_load";
 /// Argument attribute written by `convert-tile-to-nvgpu`: the `!llvm.ptr`
 /// is a TMA descriptor, `{arg, box, swizzle}`.
 pub const TMA: &str = "tile.tma";
@@ -83,7 +87,7 @@ pub const MAX_TILE_BYTES: i64 = 227 * 1024;
 
 /// Every attribute the dialect owns, as the reference lists them; the
 /// verifier rejects any other `tile.` attribute.
-pub static ATTRS: [Attr; 14] = [
+pub static ATTRS: [Attr; 15] = [
     Attr {
         name: KERNEL,
         on: "`func.func`",
@@ -177,6 +181,14 @@ pub static ATTRS: [Attr; 14] = [
         doc: "The load is issued ahead: if its tile stays in shared memory (an mma operand), it goes to slot \
               `(iteration + distance) % slots` of ring `ring` (`index`: the iteration it loads before the loop, \
               `-1` in the loop).",
+    },
+    Attr {
+        name: TMA_LOAD,
+        on: "`tile.load` with `tile.ring`",
+        by: "`tile-use-tma`",
+        value: Form::Text("non-negative integer: a `tile.tma` argument of the kernel"),
+        doc: "The load's ring slots are filled by the TMA through the descriptor passed as this argument, each slot \
+              with an mbarrier that the mma reading it waits on (else the threads copy the tile with `cp.async`).",
     },
     Attr {
         name: CLUSTER,

@@ -32,6 +32,7 @@ pub mod to_memref;
 pub mod to_nvgpu;
 pub mod to_scf;
 pub mod tune;
+pub mod use_tma;
 pub mod vectorize_copies;
 
 pub use pass::{PassInfo, TilePass, create_pass, register_passes};
@@ -47,6 +48,7 @@ pub(crate) const PASSES: &[fn()] = &[
     pass::register::<sink_loads::SinkLoads>,
     pass::register::<layout::assign::AssignLayouts>,
     pass::register::<layout::remove_conversions::RemoveLayoutConversions>,
+    pass::register::<use_tma::UseTma>,
     pass::register::<registers::ConvertTileToRegisters>,
     pass::register::<to_linalg::ConvertTileToLinalg>,
     pass::register::<to_memref::ConvertTileToMemref>,

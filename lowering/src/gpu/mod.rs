@@ -63,8 +63,9 @@ use tile_abi::{Bundle, KernelInfo, Variant};
 pub const DEFAULT_CHIP: &str = "sm_90a";
 
 /// The stages of `tile-to-ptx`, in order: a name and its passes, where
-/// `{chip}` and `{toolkit}` are the options and `{wgmma}` is
-/// `convert-tile-to-nvgpu` for `sm_90a` (the chip with wgmma), else nothing.
+/// `{chip}` and `{toolkit}` are the options, `{wgmma}` is
+/// `convert-tile-to-nvgpu` and `{tma}` `tile-use-tma` for `sm_90a` (the
+/// chip with wgmma and the TMA), else nothing.
 ///
 /// As on the CPU: bufferization may yield new buffers from loops and
 /// `tile-carry-in-place` then gives each carried tile one buffer (a
@@ -77,7 +78,7 @@ pub const DEFAULT_CHIP: &str = "sm_90a";
 pub const STAGES: &[(&str, &str)] = &[
     (
         "layouts",
-        "tile-specialize, tile-simplify, {wgmma}func.func(tile-defer-reductions, tile-prefetch-loads, tile-stream-stores, tile-sink-loads, tile-assign-layouts), tile-remove-layout-conversions",
+        "tile-specialize, tile-simplify, {wgmma}func.func(tile-defer-reductions, tile-prefetch-loads, tile-stream-stores, tile-sink-loads, tile-assign-layouts), tile-remove-layout-conversions{tma}",
     ),
     ("registers", "func.func(convert-tile-to-registers)"),
     ("linalg", "convert-tile-to-linalg"),
@@ -178,8 +179,8 @@ pub fn passes(chip: &str, toolkit: &str, last: &str) -> String {
 
 /// A stage's pass text (from [`STAGES`]) with the options filled in.
 pub fn stage_text(text: &str, chip: &str, toolkit: &str) -> String {
-    let wgmma = if chip == "sm_90a" { "convert-tile-to-nvgpu, " } else { "" };
-    text.replace("{chip}", chip).replace("{toolkit}", toolkit).replace("{wgmma}", wgmma)
+    let (wgmma, tma) = if chip == "sm_90a" { ("convert-tile-to-nvgpu, ", ", tile-use-tma") } else { ("", "") };
+    text.replace("{chip}", chip).replace("{toolkit}", toolkit).replace("{wgmma}", wgmma).replace("{tma}", tma)
 }
 
 impl TilePipeline for TileToPtx {

@@ -195,32 +195,50 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
     }
     let smem_a = operand(lowering, &at, a, 0)?;
     let smem_b = operand(lowering, &at, b, 1)?;
-    let i32_type: Type = IntegerType::new(context, 32).into();
-    if shared_a.is_some() || shared_b.is_some() {
-        let pending = copies_pending(lowering, op, &[a, b]);
-        at.insert(
-            OperationBuilder::new("nvvm.cp.async.wait.group", at.location)
-                .add_attributes(&[(
-                    melior::ir::Identifier::new(context, "n"),
-                    IntegerAttribute::new(i32_type, pending as i64).into(),
-                )])
-                .build()
-                .ok()?,
-        );
+    let by_tma = |tile: &Option<shared::SharedTile>| tile.as_ref().is_some_and(|t| t.tma);
+    // The rings the TMA fills that this mma reads, and this iteration.
+    let mut tma_rings = Vec::new();
+    for (value, tile) in [(a, &shared_a), (b, &shared_b)] {
+        if let Some(tile) = tile.as_ref().filter(|t| t.tma) {
+            tma_rings.push(wait_tma(lowering, &at, op, value, tile)?);
+        }
     }
-    at.insert(
-        OperationBuilder::new("nvvm.fence.proxy", at.location)
-            .add_attributes(&[
-                (
-                    melior::ir::Identifier::new(context, "kind"),
-                    Attribute::parse(context, "#nvvm.proxy_kind<async.shared>")?,
-                ),
-                (melior::ir::Identifier::new(context, "space"), Attribute::parse(context, "#nvvm.shared_space<cta>")?),
-            ])
-            .build()
-            .ok()?,
-    );
-    lowering.barrier(&at)?;
+    // A shared tile loaded before the loop by the threads' copies.
+    let body = op.parent_operation().filter(|p| crate::rewrite::op_name(*p) == "scf.for").and_then(|l| {
+        l.region(0).ok()?.first_block()
+    });
+    let before_loop = |value: melior::ir::Value<'c, '_>, tile: &Option<shared::SharedTile>| {
+        tile.is_some() && !by_tma(tile) && body.is_some_and(|body| crate::rewrite::defined_outside(detach(value), body))
+    };
+    let synced_before = !tma_rings.is_empty()
+        && [(a, &shared_a), (b, &shared_b)].iter().all(|(v, t)| by_tma(t) || before_loop(*v, t));
+    if synced_before {
+        // The TMA's barriers order each slot's writes and reads; what the
+        // threads copied before the loop is waited for once, before it.
+        if before_loop(a, &shared_a) || before_loop(b, &shared_b) {
+            let r#loop = op.parent_operation()?;
+            let state = lowering.loops.entry(r#loop.to_raw().ptr as usize).or_default();
+            if !state.synced_before {
+                state.synced_before = true;
+                let before = At::before(context, r#loop)?;
+                before.insert(wait_copies(context, before.location, 0)?);
+                before.insert(fence_proxy(context, before.location)?);
+                lowering.barrier(&before)?;
+            }
+        }
+    } else {
+        let copied = |tile: &Option<shared::SharedTile>| tile.is_some() && !by_tma(tile);
+        if copied(&shared_a) || copied(&shared_b) {
+            let pending = copies_pending(lowering, op, &[a, b]);
+            at.insert(wait_copies(context, at.location, pending as i64)?);
+        }
+        // What the threads wrote (cp.async copies, registers) is made
+        // visible to wgmma's proxy; the TMA writes in that proxy already.
+        if !(by_tma(&shared_a) && by_tma(&shared_b)) {
+            at.insert(fence_proxy(context, at.location)?);
+        }
+        lowering.barrier(&at)?;
+    }
 
     // This warpgroup's rows: 64 g, then every 64 G rows below.
     let warpgroups = lc.warps() / WARPGROUP_WARPS;
@@ -308,6 +326,13 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
         // Only the next iteration's wgmmas read the accumulator; the loop's
         // result waits for the last ones after the loop.
         at.insert(wait_mmas(context, at.location, 1)?);
+        // The previous iteration's wgmmas are done: their tiles' slots
+        // may be refilled.
+        for &(ring, iteration) in &tma_rings {
+            let previous = at.subi(iteration, at.index(1)?)?;
+            let live = at.cmpi(crate::build::CmpiPredicate::Sge, iteration, at.index(1)?)?;
+            super::tma::release(lowering, &at, ring, previous, Some(live))?;
+        }
         let r#loop = op.parent_operation()?;
         let key = r#loop.to_raw().ptr as usize;
         if !lowering.loops.get(&key).is_some_and(|s| s.mmas_waited) {
@@ -325,10 +350,66 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
         }
     } else {
         values = wait_tied(&at, &values)?;
+        for &(ring, iteration) in &tma_rings {
+            super::tma::release(lowering, &at, ring, iteration, None)?;
+        }
     }
     let value = registers_of(&at, &values)?;
     lowering.map(result.into(), value);
     Some(())
+}
+
+/// `fence.proxy.async.shared::cta`.
+fn fence_proxy<'c>(
+    context: &'c melior::Context,
+    location: melior::ir::Location<'c>,
+) -> Option<melior::ir::Operation<'c>> {
+    OperationBuilder::new("nvvm.fence.proxy", location)
+        .add_attributes(&[
+            (melior::ir::Identifier::new(context, "kind"), Attribute::parse(context, "#nvvm.proxy_kind<async.shared>")?),
+            (melior::ir::Identifier::new(context, "space"), Attribute::parse(context, "#nvvm.shared_space<cta>")?),
+        ])
+        .build()
+        .ok()
+}
+
+/// `cp.async.wait_group pending`.
+fn wait_copies<'c>(
+    context: &'c melior::Context,
+    location: melior::ir::Location<'c>,
+    pending: i64,
+) -> Option<melior::ir::Operation<'c>> {
+    OperationBuilder::new("nvvm.cp.async.wait.group", location)
+        .add_attributes(&[(
+            melior::ir::Identifier::new(context, "n"),
+            IntegerAttribute::new(IntegerType::new(context, 32).into(), pending).into(),
+        )])
+        .build()
+        .ok()
+}
+
+/// Waits for the TMA's copy of `value`, a tile of a ring that its loop
+/// loaded ahead and carries to this iteration (`tile-use-tma` gives the
+/// TMA only rings whose mmas are directly in their loop); the ring (its
+/// barriers and slots) and the iteration.
+#[allow(clippy::type_complexity)]
+fn wait_tma<'c>(
+    lowering: &Lowering<'c>,
+    at: &At<'c, 'c>,
+    op: OperationRef<'c, 'c>,
+    value: melior::ir::Value<'c, '_>,
+    tile: &shared::SharedTile<'c>,
+) -> Option<((IrValue<'c>, i64), IrValue<'c>)> {
+    let r#loop = op.parent_operation().filter(|p| crate::rewrite::op_name(*p) == "scf.for")?;
+    let body = r#loop.region(0).ok()?.first_block()?;
+    if !carried_argument(value, body) {
+        return None;
+    }
+    let ring = tile.ring?;
+    let barriers = lowering.rings.get(&ring.id)?.barriers?;
+    let iteration = super::tma::iteration(at, r#loop)?;
+    super::tma::wait(at, (barriers, ring.slots), iteration)?;
+    Some(((barriers, ring.slots), iteration))
 }
 
 /// The accumulator's registers from its scalars.
@@ -409,7 +490,7 @@ fn copies_pending(lowering: &Lowering, op: OperationRef, operands: &[melior::ir:
     let mut oldest_ring = usize::MAX;
     let mut outside = Vec::new();
     for &value in operands {
-        let Some(tile) = lowering.shared(value) else { continue };
+        let Some(tile) = lowering.shared(value).filter(|t| !t.tma) else { continue };
         let carried = carried_argument(value, body);
         match (tile.ring, carried) {
             (Some(ring), true) => {

@@ -58,6 +58,7 @@ pub mod memory;
 pub mod mma;
 pub mod reduce;
 pub mod shared;
+pub mod tma;
 
 use crate::{
     build::{At, GpuQuery, tile_type},
@@ -224,6 +225,12 @@ pub struct LoopState {
     pub copies_waited: bool,
     /// A `wgmma.wait_group 0` follows it.
     pub mmas_waited: bool,
+    /// Its rings the TMA fills, whose tiles past its end are waited for
+    /// after it.
+    pub tma_rings: Vec<i64>,
+    /// The shared tiles its mmas read that were copied before it are
+    /// waited for (with a fence and a barrier) before it.
+    pub synced_before: bool,
 }
 
 impl<'c> Lowering<'c> {
@@ -262,6 +269,25 @@ impl<'c> Lowering<'c> {
                     .build()
                     .ok()?,
             );
+        }
+        Some(())
+    }
+
+    /// Notes a load of ring `id`, which the TMA fills, in `loop`'s body;
+    /// the first puts the wait for its tiles past the loop's end after
+    /// the loop.
+    pub fn note_tma_ring(
+        &mut self,
+        r#loop: OperationRef<'c, 'c>,
+        id: i64,
+        ring: (IrValue<'c>, i64),
+        distance: i64,
+    ) -> Option<()> {
+        let state = self.loops.entry(r#loop.to_raw().ptr as usize).or_default();
+        if !state.tma_rings.contains(&id) {
+            state.tma_rings.push(id);
+            let after = At::before(self.context, r#loop.next_in_block()?)?;
+            tma::drain(&after, r#loop, ring, distance)?;
         }
         Some(())
     }

@@ -39,7 +39,7 @@ use crate::{
     layout::{LinearLayout, element_bytes, linear::coalesced},
     rewrite::{IrValue, detach, op_name},
 };
-use melior::ir::{BlockLike as _, RegionLike as _, ShapedTypeLike as _};
+use melior::ir::ShapedTypeLike as _;
 use melior::{
     dialect::{arith, llvm, memref, ods},
     ir::{
@@ -68,6 +68,8 @@ pub struct SharedTile<'c> {
     pub ring: Option<RingUse>,
     /// Cp.async groups committed before its load's.
     pub commit: usize,
+    /// Its ring's slots are filled by the TMA ([`super::tma`]).
+    pub tma: bool,
 }
 
 /// A ring tile's place: which ring, how far ahead its loop loads, the
@@ -99,6 +101,7 @@ impl<'c> SharedTile<'c> {
             transposed,
             ring: None,
             commit: 0,
+            tma: false,
         })
     }
 
@@ -235,6 +238,8 @@ pub struct Ring<'c> {
     pub first_commit: usize,
     /// Its distance, slots and elements a slot.
     pub shape: (i64, i64, i64),
+    /// The slots' mbarriers, when the TMA fills them.
+    pub barriers: Option<IrValue<'c>>,
 }
 
 /// The `tile.ring` attribute of a load: ring, distance, index, slots.
@@ -261,20 +266,37 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
     tile.commit = lowering.commits;
     let elements = shape[0] * shape[1];
     let parent = op.parent_operation().filter(|p| op_name(*p) == "scf.for");
+    // The descriptor argument, when the TMA fills this load's ring.
+    let tma_load = op
+        .attribute(tile_dialect::attrs::TMA_LOAD)
+        .ok()
+        .and_then(|a| IntegerAttribute::try_from(a).ok())
+        .and_then(|a| usize::try_from(a.value()).ok());
+    // The tile's iteration, for a ring the TMA fills.
+    let mut requested = None;
 
     // Where the tile goes: a ring slot, or a buffer of its own.
     let (buffer, first) = match ring_of(op) {
         Some([id, distance, index, slots]) if index >= 0 || parent.is_some() => {
             let ring = match lowering.rings.get(&id) {
-                // Every load of a ring has its distance, slots and tile (a
-                // hand-written tile.ring that does not is refused).
-                Some(&ring) if ring.shape == (distance, slots, elements) => ring,
+                // Every load of a ring has its distance, slots and tile, and
+                // all or none have the TMA (a hand-written tile.ring or
+                // tile.tma_load that does not is refused).
+                Some(&ring)
+                    if ring.shape == (distance, slots, elements) && ring.barriers.is_some() == tma_load.is_some() =>
+                {
+                    ring
+                }
                 Some(_) => return None,
                 None => {
                     let buffer = aligned_scratch(lowering, slots * elements, element)?;
                     let address = shared_address(&lowering.entry, buffer)?;
                     let shape = (distance, slots, elements);
-                    let ring = Ring { buffer, address, first_commit: lowering.commits, shape };
+                    let barriers = match tma_load {
+                        Some(_) => Some(super::tma::barriers(lowering, slots)?),
+                        None => None,
+                    };
+                    let ring = Ring { buffer, address, first_commit: lowering.commits, shape, barriers };
                     lowering.rings.insert(id, ring);
                     ring
                 }
@@ -284,16 +306,27 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
                     // An enclosing loop's last round of this ring may still
                     // be read by another warpgroup's mmas.
                     lowering.barrier(&at)?;
+                    if let Some(barriers) = ring.barriers {
+                        // Phases count from zero again.
+                        super::tma::initialise(lowering, &at, barriers, slots, true)?;
+                    }
                 }
+                requested = ring.barriers.map(|b| (b, at.index(index)));
                 at.index(index)?
             } else {
                 let r#loop = parent?;
-                let body = r#loop.region(0).ok()?.first_block()?;
-                let iv = detach(body.argument(0).ok()?.into());
-                let (lower, step) = (detach(r#loop.operand(0).ok()?), detach(r#loop.operand(2).ok()?));
-                let iteration = at.divui(at.subi(iv, lower)?, step)?;
-                lowering.note_ring_load(r#loop);
-                at.remui(at.addi(iteration, at.index(distance)?)?, at.index(slots)?)?
+                let iteration = super::tma::iteration(&at, r#loop)?;
+                let t = at.addi(iteration, at.index(distance)?)?;
+                match ring.barriers {
+                    Some(barriers) => {
+                        lowering.note_tma_ring(r#loop, id, (barriers, slots), distance)?;
+                        requested = Some((barriers, Some(t)));
+                    }
+                    None => {
+                        lowering.note_ring_load(r#loop);
+                    }
+                }
+                at.remui(t, at.index(slots)?)?
             };
             tile.ring = Some(RingUse { id, distance, slots });
             (ring.buffer, Some(at.muli(slot, at.index(elements)?)?))
@@ -315,6 +348,20 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
         Some(first) => at.addi(base, at.muli(first, at.index(tile.bytes)?)?)?,
         None => base,
     };
+    if let (Some((barriers, t)), Some(argument)) = (requested, tma_load) {
+        let RingUse { slots, .. } = tile.ring?;
+        let request = super::tma::Request {
+            descriptor: super::tma::descriptor(op, argument)?,
+            first: origin(&at, &view, &coords)?.first,
+            destination: address,
+            tile: tile.clone(),
+        };
+        super::tma::request(lowering, &at, &request, (barriers, slots), t?)?;
+        tile.tma = true;
+        lowering.map(result.into(), address);
+        lowering.shared.insert(super::key(result.into()), tile);
+        return Some(());
+    }
 
     // The copy, 16-byte chunks: thread t takes chunks t, t + T, ... of the
     // tile's rows (neighbouring threads, neighbouring chunks). Where the

@@ -1,0 +1,288 @@
+//! Ring slots filled by the Tensor Memory Accelerator (loads that
+//! `tile-use-tma` marked `tile.tma_load`), each slot with an mbarrier.
+//!
+//! Each slot has two barriers: `full`, which the TMA completes when the
+//! tile is in, and `empty`, which every warp arrives on once its wgmmas
+//! that read the tile are done. One thread asks for a tile: it waits until
+//! the slot is empty (the tile `slots` iterations before is read), then
+//! `mbarrier.arrive.expect_tx` on `full` with the tile's bytes, then one
+//! `cp.async.bulk.tensor` per block of swizzled rows (the TMA writes the
+//! same 32/64/128-byte swizzle the threads' copies do, [`super::shared`]).
+//! The tile of iteration `t` goes to slot `t % slots`, so the mma that
+//! reads it waits for phase `t / slots` of the slot's `full`
+//! (`mbarrier.try_wait.parity` with its parity); every thread waits, so
+//! neither the data nor the slots need a block-wide barrier.
+//!
+//! ```text
+//! entry:      thread 0: mbarrier.init full[s], 1 and empty[s], warps for each slot s;
+//!             fence.mbarrier_init; bar.sync
+//! tile.load:  thread 0: mbarrier.try_wait.parity empty[t % S], (t / S + 1) & 1
+//!                       mbarrier.arrive.expect_tx full[t % S], bytes
+//!                       cp.async.bulk.tensor.2d [ring + (t % S) * slot], [desc, {k, m}], [full[t % S]]
+//! tile.mma:   mbarrier.try_wait.parity full[t % S], (t / S) & 1
+//!             ... wgmma; once the wgmmas of tile u are waited for: lane 0: mbarrier.arrive empty[u % S]
+//! after loop: the same wait for the tiles loaded past its end (n .. n + distance)
+//! ```
+//!
+//! (A fresh barrier's phase 0 is in progress, so a wait for parity 1
+//! returns at once: the first round of slots is empty.)
+//!
+//! Caveats: the loads past the loop's end are issued and waited for (they
+//! read outside the array, which costs no memory traffic), so that no copy
+//! is in flight when the block exits or a ring starts again; a ring
+//! started again in an enclosing loop (a persistent kernel) first
+//! invalidates and initialises its barriers, so that phases count from
+//! zero each time.
+
+use super::{Lowering, when};
+use crate::{
+    build::At,
+    rewrite::{IrValue, detach},
+};
+use melior::ir::{BlockLike as _, RegionLike as _};
+use melior::{
+    dialect::{arith, llvm, ods},
+    ir::{
+        Attribute, OperationRef, Type,
+        attribute::{DenseI32ArrayAttribute, IntegerAttribute},
+        operation::{OperationBuilder, OperationLike},
+        r#type::{IntegerType, MemRefType},
+    },
+};
+
+/// Bytes of an mbarrier.
+const BARRIER_BYTES: i64 = 8;
+
+/// How long a thread may be suspended in one `mbarrier.try_wait` (ns),
+/// CUTLASS's choice.
+const SUSPEND_NS: i64 = 0x989680;
+
+/// The mbarriers of a ring's slots (`full`, then `empty`), made and
+/// initialised at the kernel's start: their shared-memory address.
+pub fn barriers<'c>(lowering: &Lowering<'c>, slots: i64) -> Option<IrValue<'c>> {
+    let context = lowering.context;
+    let i64_type: Type = IntegerType::new(context, 64).into();
+    let r#type = MemRefType::new(i64_type, &[2 * slots], None, None);
+    let alignment = IntegerAttribute::new(i64_type, BARRIER_BYTES);
+    let at = &lowering.entry;
+    let buffer = at.add(melior::dialect::memref::alloc(context, r#type, &[], &[], Some(alignment), at.location))?;
+    let address = super::shared::shared_address(at, buffer)?;
+    initialise(lowering, at, address, slots, false)?;
+    Some(address)
+}
+
+/// Thread 0 initialises the `slots` barriers at `address` (invalidating
+/// them first if `again`), then the block waits for it.
+pub fn initialise<'c>(
+    lowering: &Lowering<'c>,
+    at: &At<'c, 'c>,
+    address: IrValue<'c>,
+    slots: i64,
+    again: bool,
+) -> Option<()> {
+    let context = at.context;
+    let first = first_thread(lowering, at)?;
+    when(at, first, |at| {
+        let i32_type: Type = IntegerType::new(context, 32).into();
+        // `full` takes one arrival (with the bytes), `empty` one a warp.
+        let counts = [at.int(i32_type, 1)?, at.int(i32_type, lowering.warps)?];
+        for barrier in 0..2 * slots {
+            let count = counts[usize::from(barrier >= slots)];
+            let barrier = pointer(at, at.addi(address, at.index(barrier * BARRIER_BYTES)?)?)?;
+            if again {
+                at.insert(OperationBuilder::new("nvvm.mbarrier.inval", at.location).add_operands(&[barrier]).build().ok()?);
+            }
+            at.insert(
+                OperationBuilder::new("nvvm.mbarrier.init", at.location).add_operands(&[barrier, count]).build().ok()?,
+            );
+        }
+        Some(())
+    })?;
+    at.insert(OperationBuilder::new("nvvm.fence.mbarrier.init", at.location).build().ok()?);
+    lowering.barrier(at)
+}
+
+/// Whether this thread is the block's first.
+fn first_thread<'c>(lowering: &Lowering<'c>, at: &At<'c, 'c>) -> Option<IrValue<'c>> {
+    let thread = at.addi(at.muli(lowering.warp, at.index(32)?)?, lowering.lane)?;
+    at.cmpi(crate::build::CmpiPredicate::Eq, thread, at.index(0)?)
+}
+
+/// A shared-memory address (`index`) as an `!llvm.ptr<3>`.
+fn pointer<'c>(at: &At<'c, 'c>, address: IrValue<'c>) -> Option<IrValue<'c>> {
+    let context = at.context;
+    let i64_type: Type = IntegerType::new(context, 64).into();
+    let address = at.add(arith::index_cast(address, i64_type, at.location))?;
+    at.add(ods::llvm::inttoptr(context, llvm::r#type::pointer(context, 3), address, at.location))
+}
+
+/// The `full` barrier of the slot tile `t` goes to (`empty`: the other).
+fn slot_barrier<'c>(at: &At<'c, 'c>, barriers: IrValue<'c>, slots: i64, t: IrValue<'c>) -> Option<IrValue<'c>> {
+    let slot = at.remui(t, at.index(slots)?)?;
+    pointer(at, at.addi(barriers, at.muli(slot, at.index(BARRIER_BYTES)?)?)?)
+}
+
+/// The `empty` barriers of a ring whose `full` ones are at `barriers`.
+fn empty<'c>(at: &At<'c, 'c>, barriers: IrValue<'c>, slots: i64) -> Option<IrValue<'c>> {
+    at.addi(barriers, at.index(slots * BARRIER_BYTES)?)
+}
+
+/// `mbarrier.try_wait.parity` until the phase of `parity` is complete.
+fn wait_parity<'c>(at: &At<'c, 'c>, barrier: IrValue<'c>, parity: IrValue<'c>) -> Option<()> {
+    let i32_type: Type = IntegerType::new(at.context, 32).into();
+    let parity = at.add(arith::index_cast(parity, i32_type, at.location))?;
+    let ticks = at.int(i32_type, SUSPEND_NS)?;
+    at.insert(
+        OperationBuilder::new("nvvm.mbarrier.try_wait.parity", at.location)
+            .add_operands(&[barrier, parity, ticks])
+            .build()
+            .ok()?,
+    );
+    Some(())
+}
+
+/// The parity of tile `t`'s phase.
+fn parity<'c>(at: &At<'c, 'c>, slots: i64, t: IrValue<'c>) -> Option<IrValue<'c>> {
+    at.andi(at.divui(t, at.index(slots)?)?, at.index(1)?)
+}
+
+/// Each warp's lane 0 says that this warp's reads of tile `t` are done
+/// (its wgmmas that read it were waited for), when `live`.
+pub fn release<'c>(
+    lowering: &Lowering<'c>,
+    at: &At<'c, 'c>,
+    (barriers, slots): (IrValue<'c>, i64),
+    t: IrValue<'c>,
+    live: Option<IrValue<'c>>,
+) -> Option<()> {
+    let lane0 = at.cmpi(crate::build::CmpiPredicate::Eq, lowering.lane, at.index(0)?)?;
+    let condition = match live {
+        Some(live) => at.andi(lane0, live)?,
+        None => lane0,
+    };
+    when(at, condition, |at| {
+        let barrier = slot_barrier(at, empty(at, barriers, slots)?, slots, t)?;
+        at.insert(OperationBuilder::new("nvvm.mbarrier.arrive", at.location).add_operands(&[barrier]).build().ok()?);
+        Some(())
+    })
+}
+
+/// A tile's request, as `tile.load` makes it: the descriptor, the tile's
+/// first element (one coordinate per dim, outermost first), where it goes
+/// and how it is laid out there.
+pub struct Request<'c> {
+    pub descriptor: IrValue<'c>,
+    pub first: Vec<IrValue<'c>>,
+    pub destination: IrValue<'c>,
+    pub tile: super::shared::SharedTile<'c>,
+}
+
+/// Thread 0 asks the TMA for tile `t` of a ring with `slots` slots whose
+/// barriers are at `barriers`.
+pub fn request<'c>(
+    lowering: &Lowering<'c>,
+    at: &At<'c, 'c>,
+    request: &Request<'c>,
+    (barriers, slots): (IrValue<'c>, i64),
+    t: IrValue<'c>,
+) -> Option<()> {
+    let context = at.context;
+    let i32_type: Type = IntegerType::new(context, 32).into();
+    let tile = &request.tile;
+    let first = first_thread(lowering, at)?;
+    when(at, first, |at| {
+        // The slot's last tile, `slots` iterations before, is read.
+        let last = slot_barrier(at, empty(at, barriers, slots)?, slots, t)?;
+        wait_parity(at, last, at.xori(parity(at, slots, t)?, at.index(1)?)?)?;
+        let barrier = slot_barrier(at, barriers, slots, t)?;
+        let bytes = at.int(i32_type, tile.shape[0] * tile.shape[1] * tile.bytes)?;
+        at.insert(
+            OperationBuilder::new("nvvm.mbarrier.arrive.expect_tx", at.location)
+                .add_operands(&[barrier, bytes])
+                .build()
+                .ok()?,
+        );
+        let swizzled = tile.swizzled();
+        let per_block = swizzled.row / tile.bytes;
+        let rank = request.first.len();
+        for block in 0..tile.shape[1] / per_block {
+            let destination =
+                at.addi(request.destination, at.index(block * swizzled.rows * swizzled.row)?)?;
+            // A block's own shared-memory address is also its address in
+            // the cluster's window, where the copy's destination lies.
+            let destination = at.add(arith::index_cast(destination, IntegerType::new(context, 64).into(), at.location))?;
+            let destination =
+                at.add(ods::llvm::inttoptr(context, llvm::r#type::pointer(context, 7), destination, at.location))?;
+            // Innermost first, as the TMA takes them.
+            let mut coordinates = Vec::new();
+            for d in (0..rank).rev() {
+                let mut coordinate = request.first[d];
+                if d == rank - 1 {
+                    coordinate = at.addi(coordinate, at.index(block * per_block)?)?;
+                }
+                coordinates.push(at.add(arith::index_cast(coordinate, i32_type, at.location))?);
+            }
+            let mut operands = vec![destination, request.descriptor];
+            operands.extend(&coordinates);
+            operands.push(barrier);
+            let segments = DenseI32ArrayAttribute::new(context, &[1, 1, rank as i32, 1, 0, 0, 0, 0]);
+            at.insert(
+                OperationBuilder::new("nvvm.cp.async.bulk.tensor.shared.cluster.global", at.location)
+                    .add_operands(&operands)
+                    .add_attributes(&[(
+                        melior::ir::Identifier::new(context, "operandSegmentSizes"),
+                        Attribute::from(segments),
+                    )])
+                    .build()
+                    .ok()?,
+            );
+        }
+        Some(())
+    })
+}
+
+/// Every thread waits for tile `t` of a ring.
+pub fn wait<'c>(at: &At<'c, 'c>, (barriers, slots): (IrValue<'c>, i64), t: IrValue<'c>) -> Option<()> {
+    wait_parity(at, slot_barrier(at, barriers, slots, t)?, parity(at, slots, t)?)
+}
+
+/// The iteration number of `loop` (from 0), at `at` inside its body.
+pub fn iteration<'c>(at: &At<'c, 'c>, r#loop: OperationRef<'c, 'c>) -> Option<IrValue<'c>> {
+    let body = r#loop.region(0).ok()?.first_block()?;
+    let iv = detach(body.argument(0).ok()?.into());
+    let (lower, step) = (detach(r#loop.operand(0).ok()?), detach(r#loop.operand(2).ok()?));
+    at.divui(at.subi(iv, lower)?, step)
+}
+
+/// After `loop`, waits for the tiles its ring loaded past its end:
+/// iterations `n` to `n + distance - 1`, `n` its trip count.
+pub fn drain<'c>(
+    at: &At<'c, 'c>,
+    r#loop: OperationRef<'c, 'c>,
+    ring: (IrValue<'c>, i64),
+    distance: i64,
+) -> Option<()> {
+    let (lower, upper, step) =
+        (detach(r#loop.operand(0).ok()?), detach(r#loop.operand(1).ok()?), detach(r#loop.operand(2).ok()?));
+    let span = at.subi(upper, lower)?;
+    let rounded = at.addi(span, at.subi(step, at.index(1)?)?)?;
+    let trips = at.divui(rounded, step)?;
+    let runs = at.cmpi(crate::build::CmpiPredicate::Sgt, upper, lower)?;
+    let trips = at.select(runs, trips, at.index(0)?)?;
+    for d in 0..distance {
+        wait(at, ring, at.addi(trips, at.index(d)?)?)?;
+    }
+    Some(())
+}
+
+/// The descriptor argument `index` of the kernel `op` is in.
+pub fn descriptor<'c>(op: OperationRef<'c, 'c>, index: usize) -> Option<IrValue<'c>> {
+    let mut parent = op.parent_operation();
+    while let Some(p) = parent {
+        if crate::rewrite::op_name(p) == "func.func" {
+            return Some(detach(p.region(0).ok()?.first_block()?.argument(index).ok()?.into()));
+        }
+        parent = p.parent_operation();
+    }
+    None
+}

@@ -1,0 +1,297 @@
+//! `tile-use-tma`: a variant of each register-path kernel whose mma
+//! operand rings the Tensor Memory Accelerator fills.
+//!
+//! Summary: the threads' `cp.async` copies of an mma loop's operand tiles
+//! cost issue slots and registers that the mmas need; the TMA moves a
+//! whole tile on one thread's request. The TMA needs a descriptor of the
+//! array, which the runtime encodes only for arrays it can describe
+//! (16-byte aligned rows, see `tile_runtime::tma`), so the kernel stays as
+//! it is and this pass adds a variant, `@k__tma` (`tile.variant_of = @k`),
+//! with one `!llvm.ptr` argument per descriptor (`tile.tma`) after the
+//! kernel's, whose ring loads carry `tile.tma_load`, the argument to fill
+//! their slots through. The runtime takes the variant when it can encode
+//! every descriptor, else the kernel.
+//!
+//! Before (after `tile-prefetch-loads` and `tile-assign-layouts`):
+//! ```mlir
+//! func.func @k(%A: memref<?x?xf16>, ...) attributes {tile.kernel} {
+//!   %a0 = tile.load %pa[%m, %c0] {tile.ring = array<i64: 0, 2, 0, 5>} -> tensor<128x64xf16, #tile.shared<...>>
+//!   ...
+//! }
+//! ```
+//! After: the kernel as it was, and
+//! ```mlir
+//! func.func @k__tma(%A: memref<?x?xf16>, ..., %d0: !llvm.ptr {tile.tma = {arg = 0, box = array<i64: 128, 64>, swizzle = 128}})
+//!     attributes {tile.kernel, tile.variant_of = @k} {
+//!   %a0 = tile.load %pa[%m, %c0] {tile.ring = array<i64: 0, 2, 0, 5>, tile.tma_load = 3 : i64} -> ...
+//! }
+//! ```
+//!
+//! Caveats: only rings (loads issued ahead) go through the TMA, and only
+//! those whose loads read a kernel argument through a zero-padded view
+//! (the TMA fills what lies outside the array with zeros), with at most
+//! 256 rows, in a loop whose mmas are all directly in its body (each
+//! iteration waits for each slot it reads, which keeps the slots'
+//! mbarrier phases in step), in a kernel that is not a cluster. A ring
+//! that cannot says why in a remark at its loads.
+
+use crate::{
+    build::tile_type,
+    pass::{PassInfo, TilePass},
+    registers::shared::SharedTile,
+    rewrite::{argument_of, defining_op, op_name},
+};
+use melior::{
+    Context, ContextRef,
+    ir::{
+        Attribute, BlockLike, TypeLike, OperationRef, RegionLike, ValueLike,
+        attribute::{DenseI64ArrayAttribute, IntegerAttribute, StringAttribute},
+        operation::{OperationLike, OperationMutLike, WalkOrder, WalkResult},
+        r#type::IntegerType,
+    },
+    pass::{ExternalPass, RunExternalPass},
+};
+use std::collections::BTreeMap;
+use tile_abi::TmaDescriptor;
+use tile_dialect::attrs;
+
+/// The suffix of the variant's name.
+pub const VARIANT_SUFFIX: &str = "__tma";
+
+/// The `tile-use-tma` pass.
+#[derive(Clone, Default)]
+pub struct UseTma;
+
+impl TilePass for UseTma {
+    const INFO: PassInfo = PassInfo {
+        argument: "tile-use-tma",
+        name: "UseTma",
+        summary: "Add a variant of register-path kernels whose mma operand rings the TMA fills",
+        op_name: "builtin.module",
+    };
+    crate::pass_type_id!();
+
+    fn dependent_dialects() -> Vec<melior::dialect::DialectHandle> {
+        vec![melior::dialect::DialectHandle::llvm()]
+    }
+}
+
+impl<'c> RunExternalPass<'c> for UseTma {
+    fn initialize(&mut self, _context: ContextRef<'c>) {}
+
+    fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
+        let context = operation.context();
+        // SAFETY: the context outlives the pass run (and `to_ref` borrows
+        // the handle bound above, not a temporary).
+        let context = unsafe { context.to_ref() };
+        let Some(body) = operation.region(0).ok().and_then(|r| r.first_block()) else { return };
+        let mut kernels = Vec::new();
+        let mut next = body.first_operation();
+        while let Some(op) = next {
+            next = op.next_in_block();
+            if op_name(op) == "func.func" && op.has_attribute(attrs::KERNEL) && !op.has_attribute(attrs::VARIANT_OF) {
+                kernels.push(op.to_raw());
+            }
+        }
+        for raw in kernels {
+            // SAFETY: a live top-level function collected above; the pass
+            // only adds functions after it.
+            let kernel = unsafe { OperationRef::from_raw(raw) };
+            if add_variant(context, kernel).is_none() {
+                crate::rewrite::emit_error(kernel.location(), "tile-use-tma: could not build the TMA variant");
+                pass.signal_failure();
+                return;
+            }
+        }
+    }
+}
+
+/// A ring load the TMA can fill: the memref argument it reads and the
+/// descriptor's box and swizzle.
+struct Candidate {
+    load: mlir_sys::MlirOperation,
+    descriptor: TmaDescriptor,
+}
+
+/// The ring loads of `kernel` by ring id, each the TMA's or why not.
+fn rings(kernel: OperationRef) -> BTreeMap<i64, Result<Vec<Candidate>, String>> {
+    let mut rings: BTreeMap<i64, Result<Vec<Candidate>, String>> = BTreeMap::new();
+    let cluster = kernel.has_attribute(attrs::CLUSTER);
+    kernel.walk(WalkOrder::PreOrder, |op| {
+        if op_name(op) != "tile.load" {
+            return WalkResult::Advance;
+        }
+        let Some([id, _, index, _]) = ring_of(op) else { return WalkResult::Advance };
+        // SAFETY: an op of the kernel, alive for the pass run.
+        let load = unsafe { OperationRef::from_raw(op.to_raw()) };
+        let found = match candidate(kernel, load, index) {
+            Ok(_) if cluster => Err("the kernel's blocks run as a cluster".to_string()),
+            other => other,
+        };
+        let entry = rings.entry(id).or_insert_with(|| Ok(Vec::new()));
+        match (entry.as_mut(), found) {
+            (Ok(list), Ok(candidate)) => list.push(candidate),
+            (Ok(_), Err(why)) => *entry = Err(why),
+            (Err(_), _) => {}
+        }
+        WalkResult::Advance
+    });
+    rings
+}
+
+/// The `tile.ring` attribute of a load.
+fn ring_of(op: OperationRef) -> Option<[i64; 4]> {
+    let attribute = DenseI64ArrayAttribute::try_from(op.attribute(attrs::RING).ok()?).ok()?;
+    let values: Vec<i64> = (0..attribute.len()).map(|i| attribute.element(i).ok()).collect::<Option<_>>()?;
+    values.try_into().ok()
+}
+
+/// Whether the TMA can fill `load`'s tiles, and with which descriptor.
+fn candidate(kernel: OperationRef, load: OperationRef, index: i64) -> Result<Candidate, String> {
+    let result = load.result(0).map_err(|_| String::new())?;
+    let Some(tile) = SharedTile::of_type(result.r#type()) else {
+        return Err("its tiles are not kept in shared memory".into());
+    };
+    let (full_shape, _) = tile_type(result.r#type()).ok_or_else(String::new)?;
+    let view = load.operand(0).map_err(|_| String::new())?;
+    let Some(partition) = defining_op(view).filter(|d| op_name(*d) == "tile.partition_view") else {
+        return Err("its view is not made in the kernel".into());
+    };
+    let view_type = tile_dialect::types::PartitionViewType::try_from_type(view.r#type()).ok_or_else(String::new)?;
+    if !matches!(view_type.padding(), tile_dialect::types::Padding::Zero) {
+        return Err("its view pads with other values than zero, and the TMA fills with zeros".into());
+    }
+    let entry = kernel.region(0).ok().and_then(|r| r.first_block()).ok_or_else(String::new)?;
+    let memref = partition.operand(0).map_err(|_| String::new())?;
+    let Some(arg) = argument_of(memref, entry) else {
+        return Err("it reads no kernel argument directly".into());
+    };
+    let rows = tile.rows();
+    let per_row = tile.swizzle / tile.bytes;
+    if rows > attrs::TMA_MAX_BOX || per_row > attrs::TMA_MAX_BOX || (tile.shape[1] * tile.bytes) % tile.swizzle != 0 {
+        return Err(format!("its {rows}-row tile is over the TMA's 256-row box"));
+    }
+    if index < 0 {
+        let r#loop = load.parent_operation().filter(|p| op_name(*p) == "scf.for").ok_or_else(String::new)?;
+        if let Some(why) = nested_mma(r#loop) {
+            return Err(why);
+        }
+    }
+    let mut box_shape = vec![1u32; full_shape.len() - 2];
+    box_shape.extend([rows as u32, per_row as u32]);
+    Ok(Candidate { load: load.to_raw(), descriptor: TmaDescriptor { arg, box_shape, swizzle: tile.swizzle as u32 } })
+}
+
+/// Why the mmas of `loop` cannot wait for TMA slots each iteration: one
+/// of them is inside a nested region of its body.
+fn nested_mma(r#loop: OperationRef) -> Option<String> {
+    let mut nested = false;
+    r#loop.walk(WalkOrder::PreOrder, |op| {
+        if op_name(op) == "tile.mma" && op.parent_operation().is_none_or(|p| p.to_raw().ptr != r#loop.to_raw().ptr) {
+            nested = true;
+            return WalkResult::Interrupt;
+        }
+        WalkResult::Advance
+    });
+    nested.then(|| "a tile.mma of its loop is inside a nested region of the body".into())
+}
+
+/// Adds the TMA variant of `kernel` after it and its other variants if
+/// one of its rings can have the TMA; `Some` also when none can.
+fn add_variant<'c>(context: &'c Context, kernel: OperationRef<'c, '_>) -> Option<()> {
+    let name = StringAttribute::try_from(kernel.attribute("sym_name").ok()?).ok()?.value().to_string();
+    let found = rings(kernel);
+    remark_rejected(kernel, &found);
+    let chosen: Vec<&Candidate> = found.values().filter_map(|r| r.as_ref().ok()).flatten().collect();
+    if chosen.is_empty() {
+        return Some(());
+    }
+    // The loads' positions in walk order, to find them in the copy.
+    let mut positions = Vec::new();
+    let mut loads = 0usize;
+    kernel.walk(WalkOrder::PreOrder, |op| {
+        if op_name(op) == "tile.load" {
+            if let Some(c) = chosen.iter().find(|c| c.load.ptr == op.to_raw().ptr) {
+                positions.push((loads, c.descriptor.clone()));
+            }
+            loads += 1;
+        }
+        WalkResult::Advance
+    });
+
+    let block = kernel.block()?;
+    // After the kernel's other variants: `convert-tile-to-nvgpu`'s, made
+    // for one loop shape, is tried first.
+    let mut after = kernel;
+    while let Some(next) = after.next_in_block() {
+        let of = next.attribute(attrs::VARIANT_OF).ok().map(|a| a.to_string());
+        if of.as_deref() != Some(&format!("@{name}")) {
+            break;
+        }
+        after = next;
+    }
+    // SAFETY: mlirOperationClone returns a new op owned by the caller,
+    // which the block takes over.
+    let copy = unsafe { melior::ir::operation::Operation::from_raw(mlir_sys::mlirOperationClone(kernel.to_raw())) };
+    let variant = block.insert_operation_after(after, copy);
+    let originals = kernel.region(0).ok()?.first_block()?.argument_count();
+
+    // One descriptor per array, box and swizzle.
+    let mut descriptors: Vec<TmaDescriptor> = Vec::new();
+    let mut marks = Vec::new();
+    for (_, descriptor) in &positions {
+        let at = match descriptors.iter().position(|d| d == descriptor) {
+            Some(at) => at,
+            None => {
+                descriptors.push(descriptor.clone());
+                descriptors.len() - 1
+            }
+        };
+        marks.push(originals + at);
+    }
+    let mut loads_in_copy = Vec::new();
+    variant.walk(WalkOrder::PreOrder, |op| {
+        if op_name(op) == "tile.load" {
+            loads_in_copy.push(op.to_raw());
+        }
+        WalkResult::Advance
+    });
+    let i64_type = IntegerType::new(context, 64).into();
+    for ((position, _), mark) in positions.iter().zip(&marks) {
+        // SAFETY: a load of the copy, which is alive and only this pass
+        // changes.
+        let mut load = unsafe { melior::ir::operation::OperationRefMut::from_raw(*loads_in_copy.get(*position)?) };
+        load.set_attribute(attrs::TMA_LOAD, IntegerAttribute::new(i64_type, *mark as i64).into());
+    }
+    let entry = variant.region(0).ok()?.first_block()?;
+    let pointer = melior::dialect::llvm::r#type::pointer(context, 0);
+    for _ in &descriptors {
+        // SAFETY: `entry` is the live entry block of the copy.
+        unsafe { mlir_sys::mlirBlockAddArgument(entry.to_raw(), pointer.to_raw(), variant.location().to_raw()) };
+    }
+    // SAFETY: the copy, mutated only through this handle here.
+    let mut variant_mut = unsafe { melior::ir::operation::OperationRefMut::from_raw(variant.to_raw()) };
+    variant_mut.set_attribute("sym_name", StringAttribute::new(context, &format!("{name}{VARIANT_SUFFIX}")).into());
+    variant_mut.set_attribute(attrs::VARIANT_OF, Attribute::parse(context, &format!("@{name}"))?);
+    crate::to_nvgpu::retype(context, variant, &descriptors, false)
+}
+
+/// A remark at the first load of each ring the TMA does not fill.
+fn remark_rejected(kernel: OperationRef, found: &BTreeMap<i64, Result<Vec<Candidate>, String>>) {
+    let mut said = std::collections::HashSet::new();
+    kernel.walk(WalkOrder::PreOrder, |op| {
+        if let Some([id, ..]) = ring_of(op)
+            && let Some(Err(why)) = found.get(&id)
+            && !why.is_empty()
+            && said.insert(id)
+        {
+            crate::remarks::missed(
+                op.location(),
+                UseTma::INFO.argument,
+                "TmaLoad",
+                &format!("this ring of mma operand tiles is filled by cp.async copies, not the TMA: {why}"),
+            );
+        }
+        WalkResult::Advance
+    });
+}
