@@ -196,11 +196,11 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
     let smem_a = operand(lowering, &at, a, 0)?;
     let smem_b = operand(lowering, &at, b, 1)?;
     let by_tma = |tile: &Option<shared::SharedTile>| tile.as_ref().is_some_and(|t| t.tma);
-    // The rings the TMA fills that this mma reads, and this iteration.
-    let mut tma_rings = Vec::new();
+    let mut by_tma_count = 0;
     for (value, tile) in [(a, &shared_a), (b, &shared_b)] {
         if let Some(tile) = tile.as_ref().filter(|t| t.tma) {
-            tma_rings.push(wait_tma(lowering, &at, op, value, tile)?);
+            wait_tma(lowering, &at, op, value, tile)?;
+            by_tma_count += 1;
         }
     }
     // A shared tile loaded before the loop by the threads' copies.
@@ -210,11 +210,12 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
     let before_loop = |value: melior::ir::Value<'c, '_>, tile: &Option<shared::SharedTile>| {
         tile.is_some() && !by_tma(tile) && body.is_some_and(|body| crate::rewrite::defined_outside(detach(value), body))
     };
-    let synced_before = !tma_rings.is_empty()
+    let synced_before = by_tma_count > 0
         && [(a, &shared_a), (b, &shared_b)].iter().all(|(v, t)| by_tma(t) || before_loop(*v, t));
     if synced_before {
         // The TMA's barriers order each slot's writes and reads; what the
-        // threads copied before the loop is waited for once, before it.
+        // threads copied before the loop is waited for once, before it;
+        // the barrier below only keeps slots from being refilled early.
         if before_loop(a, &shared_a) || before_loop(b, &shared_b) {
             let r#loop = op.parent_operation()?;
             let state = lowering.loops.entry(r#loop.to_raw().ptr as usize).or_default();
@@ -233,12 +234,10 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
             at.insert(wait_copies(context, at.location, pending as i64)?);
         }
         // What the threads wrote (cp.async copies, registers) is made
-        // visible to wgmma's proxy; the TMA writes in that proxy already.
-        if !(by_tma(&shared_a) && by_tma(&shared_b)) {
-            at.insert(fence_proxy(context, at.location)?);
-        }
-        lowering.barrier(&at)?;
+        // visible to wgmma's proxy (the TMA writes in that proxy already).
+        at.insert(fence_proxy(context, at.location)?);
     }
+    lowering.barrier(&at)?;
 
     // This warpgroup's rows: 64 g, then every 64 G rows below.
     let warpgroups = lc.warps() / WARPGROUP_WARPS;
@@ -326,13 +325,6 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
         // Only the next iteration's wgmmas read the accumulator; the loop's
         // result waits for the last ones after the loop.
         at.insert(wait_mmas(context, at.location, 1)?);
-        // The previous iteration's wgmmas are done: their tiles' slots
-        // may be refilled.
-        for &(ring, iteration) in &tma_rings {
-            let previous = at.subi(iteration, at.index(1)?)?;
-            let live = at.cmpi(crate::build::CmpiPredicate::Sge, iteration, at.index(1)?)?;
-            super::tma::release(lowering, &at, ring, previous, Some(live))?;
-        }
         let r#loop = op.parent_operation()?;
         let key = r#loop.to_raw().ptr as usize;
         if !lowering.loops.get(&key).is_some_and(|s| s.mmas_waited) {
@@ -350,9 +342,6 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
         }
     } else {
         values = wait_tied(&at, &values)?;
-        for &(ring, iteration) in &tma_rings {
-            super::tma::release(lowering, &at, ring, iteration, None)?;
-        }
     }
     let value = registers_of(&at, &values)?;
     lowering.map(result.into(), value);
@@ -390,16 +379,14 @@ fn wait_copies<'c>(
 
 /// Waits for the TMA's copy of `value`, a tile of a ring that its loop
 /// loaded ahead and carries to this iteration (`tile-use-tma` gives the
-/// TMA only rings whose mmas are directly in their loop); the ring (its
-/// barriers and slots) and the iteration.
-#[allow(clippy::type_complexity)]
+/// TMA only rings whose mmas are directly in their loop).
 fn wait_tma<'c>(
     lowering: &Lowering<'c>,
     at: &At<'c, 'c>,
     op: OperationRef<'c, 'c>,
     value: melior::ir::Value<'c, '_>,
     tile: &shared::SharedTile<'c>,
-) -> Option<((IrValue<'c>, i64), IrValue<'c>)> {
+) -> Option<()> {
     let r#loop = op.parent_operation().filter(|p| crate::rewrite::op_name(*p) == "scf.for")?;
     let body = r#loop.region(0).ok()?.first_block()?;
     if !carried_argument(value, body) {
@@ -408,8 +395,7 @@ fn wait_tma<'c>(
     let ring = tile.ring?;
     let barriers = lowering.rings.get(&ring.id)?.barriers?;
     let iteration = super::tma::iteration(at, r#loop)?;
-    super::tma::wait(at, (barriers, ring.slots), iteration)?;
-    Some(((barriers, ring.slots), iteration))
+    super::tma::wait(at, (barriers, ring.slots), iteration)
 }
 
 /// The accumulator's registers from its scalars.

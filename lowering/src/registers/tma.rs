@@ -1,31 +1,29 @@
 //! Ring slots filled by the Tensor Memory Accelerator (loads that
 //! `tile-use-tma` marked `tile.tma_load`), each slot with an mbarrier.
 //!
-//! Each slot has two barriers: `full`, which the TMA completes when the
-//! tile is in, and `empty`, which every warp arrives on once its wgmmas
-//! that read the tile are done. One thread asks for a tile: it waits until
-//! the slot is empty (the tile `slots` iterations before is read), then
-//! `mbarrier.arrive.expect_tx` on `full` with the tile's bytes, then one
-//! `cp.async.bulk.tensor` per block of swizzled rows (the TMA writes the
-//! same 32/64/128-byte swizzle the threads' copies do, [`super::shared`]).
-//! The tile of iteration `t` goes to slot `t % slots`, so the mma that
-//! reads it waits for phase `t / slots` of the slot's `full`
-//! (`mbarrier.try_wait.parity` with its parity); every thread waits, so
-//! neither the data nor the slots need a block-wide barrier.
+//! One thread asks for a tile: `mbarrier.arrive.expect_tx` on the slot's
+//! barrier with the tile's bytes, then one `cp.async.bulk.tensor` per
+//! block of swizzled rows (the TMA writes the same 32/64/128-byte swizzle
+//! the threads' copies do, [`super::shared`]); in the loop it does so last
+//! in the body, after the iteration's wgmmas are issued. The tile of
+//! iteration `t` goes to slot `t % slots`, so the mma that reads it waits
+//! for phase `t / slots` of that slot's barrier (`mbarrier.try_wait.parity`
+//! with its parity); every thread waits, so the data needs no barrier.
+//! The block-wide barrier before each mma keeps a slot from being refilled
+//! while another warpgroup's wgmmas may still read it.
 //!
 //! ```text
-//! entry:      thread 0: mbarrier.init full[s], 1 and empty[s], warps for each slot s;
-//!             fence.mbarrier_init; bar.sync
-//! tile.load:  thread 0: mbarrier.try_wait.parity empty[t % S], (t / S + 1) & 1
-//!                       mbarrier.arrive.expect_tx full[t % S], bytes
-//!                       cp.async.bulk.tensor.2d [ring + (t % S) * slot], [desc, {k, m}], [full[t % S]]
-//! tile.mma:   mbarrier.try_wait.parity full[t % S], (t / S) & 1
-//!             ... wgmma; once the wgmmas of tile u are waited for: lane 0: mbarrier.arrive empty[u % S]
-//! after loop: the same wait for the tiles loaded past its end (n .. n + distance)
+//! entry:      thread 0: mbarrier.init [bars + 8 s], 1 for each slot s; fence.mbarrier_init; bar.sync
+//! tile.mma:   mbarrier.try_wait.parity [bars + 8 (t % S)], (t / S) & 1; bar.sync; wgmma ...
+//! tile.load:  thread 0: mbarrier.arrive.expect_tx [bars + 8 ((t + D) % S)], bytes
+//!                       cp.async.bulk.tensor.2d [ring + ((t + D) % S) * slot], [desc, {k, m}], [bars + ...]
+//! after loop: the same wait for the tiles loaded past its end (n .. n + D - 1)
 //! ```
 //!
-//! (A fresh barrier's phase 0 is in progress, so a wait for parity 1
-//! returns at once: the first round of slots is empty.)
+//! (A wait on `empty` barriers that warps arrive on once their wgmmas are
+//! done, in place of the block-wide barrier, measured a third slower: the
+//! wait for a free slot among the in-flight wgmmas costs ptxas 26 more
+//! registers and the overlap. A producer warp of its own would avoid it.)
 //!
 //! Caveats: the loads past the loop's end are issued and waited for (they
 //! read outside the array, which costs no memory traffic), so that no copy
@@ -57,12 +55,12 @@ const BARRIER_BYTES: i64 = 8;
 /// CUTLASS's choice.
 const SUSPEND_NS: i64 = 0x989680;
 
-/// The mbarriers of a ring's slots (`full`, then `empty`), made and
-/// initialised at the kernel's start: their shared-memory address.
+/// The mbarriers of a ring's slots, made and initialised at the kernel's
+/// start: their shared-memory address.
 pub fn barriers<'c>(lowering: &Lowering<'c>, slots: i64) -> Option<IrValue<'c>> {
     let context = lowering.context;
     let i64_type: Type = IntegerType::new(context, 64).into();
-    let r#type = MemRefType::new(i64_type, &[2 * slots], None, None);
+    let r#type = MemRefType::new(i64_type, &[slots], None, None);
     let alignment = IntegerAttribute::new(i64_type, BARRIER_BYTES);
     let at = &lowering.entry;
     let buffer = at.add(melior::dialect::memref::alloc(context, r#type, &[], &[], Some(alignment), at.location))?;
@@ -83,11 +81,9 @@ pub fn initialise<'c>(
     let context = at.context;
     let first = first_thread(lowering, at)?;
     when(at, first, |at| {
-        let i32_type: Type = IntegerType::new(context, 32).into();
-        // `full` takes one arrival (with the bytes), `empty` one a warp.
-        let counts = [at.int(i32_type, 1)?, at.int(i32_type, lowering.warps)?];
-        for barrier in 0..2 * slots {
-            let count = counts[usize::from(barrier >= slots)];
+        // One arrival, the request's (with the bytes).
+        let count = at.int(IntegerType::new(context, 32).into(), 1)?;
+        for barrier in 0..slots {
             let barrier = pointer(at, at.addi(address, at.index(barrier * BARRIER_BYTES)?)?)?;
             if again {
                 at.insert(OperationBuilder::new("nvvm.mbarrier.inval", at.location).add_operands(&[barrier]).build().ok()?);
@@ -116,15 +112,10 @@ fn pointer<'c>(at: &At<'c, 'c>, address: IrValue<'c>) -> Option<IrValue<'c>> {
     at.add(ods::llvm::inttoptr(context, llvm::r#type::pointer(context, 3), address, at.location))
 }
 
-/// The `full` barrier of the slot tile `t` goes to (`empty`: the other).
+/// The barrier of the slot tile `t` goes to.
 fn slot_barrier<'c>(at: &At<'c, 'c>, barriers: IrValue<'c>, slots: i64, t: IrValue<'c>) -> Option<IrValue<'c>> {
     let slot = at.remui(t, at.index(slots)?)?;
     pointer(at, at.addi(barriers, at.muli(slot, at.index(BARRIER_BYTES)?)?)?)
-}
-
-/// The `empty` barriers of a ring whose `full` ones are at `barriers`.
-fn empty<'c>(at: &At<'c, 'c>, barriers: IrValue<'c>, slots: i64) -> Option<IrValue<'c>> {
-    at.addi(barriers, at.index(slots * BARRIER_BYTES)?)
 }
 
 /// `mbarrier.try_wait.parity` until the phase of `parity` is complete.
@@ -144,27 +135,6 @@ fn wait_parity<'c>(at: &At<'c, 'c>, barrier: IrValue<'c>, parity: IrValue<'c>) -
 /// The parity of tile `t`'s phase.
 fn parity<'c>(at: &At<'c, 'c>, slots: i64, t: IrValue<'c>) -> Option<IrValue<'c>> {
     at.andi(at.divui(t, at.index(slots)?)?, at.index(1)?)
-}
-
-/// Each warp's lane 0 says that this warp's reads of tile `t` are done
-/// (its wgmmas that read it were waited for), when `live`.
-pub fn release<'c>(
-    lowering: &Lowering<'c>,
-    at: &At<'c, 'c>,
-    (barriers, slots): (IrValue<'c>, i64),
-    t: IrValue<'c>,
-    live: Option<IrValue<'c>>,
-) -> Option<()> {
-    let lane0 = at.cmpi(crate::build::CmpiPredicate::Eq, lowering.lane, at.index(0)?)?;
-    let condition = match live {
-        Some(live) => at.andi(lane0, live)?,
-        None => lane0,
-    };
-    when(at, condition, |at| {
-        let barrier = slot_barrier(at, empty(at, barriers, slots)?, slots, t)?;
-        at.insert(OperationBuilder::new("nvvm.mbarrier.arrive", at.location).add_operands(&[barrier]).build().ok()?);
-        Some(())
-    })
 }
 
 /// A tile's request, as `tile.load` makes it: the descriptor, the tile's
@@ -191,9 +161,6 @@ pub fn request<'c>(
     let tile = &request.tile;
     let first = first_thread(lowering, at)?;
     when(at, first, |at| {
-        // The slot's last tile, `slots` iterations before, is read.
-        let last = slot_barrier(at, empty(at, barriers, slots)?, slots, t)?;
-        wait_parity(at, last, at.xori(parity(at, slots, t)?, at.index(1)?)?)?;
         let barrier = slot_barrier(at, barriers, slots, t)?;
         let bytes = at.int(i32_type, tile.shape[0] * tile.shape[1] * tile.bytes)?;
         at.insert(
