@@ -39,7 +39,7 @@ use crate::{
     layout::{LinearLayout, element_bytes, linear::coalesced},
     rewrite::{IrValue, detach, op_name},
 };
-use melior::ir::{BlockLike as _, RegionLike as _, ShapedTypeLike as _};
+use melior::ir::ShapedTypeLike as _;
 use melior::{
     dialect::{arith, llvm, memref, ods},
     ir::{
@@ -356,17 +356,7 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
             destination: address,
             tile: tile.clone(),
         };
-        // In the loop, the request goes last in the body, after the
-        // iteration's wgmmas are issued and the slots they freed released:
-        // a wait for a free slot ahead of them would hold them back (and
-        // ptxas keeps more registers live across it).
-        let issue = match parent {
-            Some(r#loop) if ring_of(op).is_some_and(|r| r[2] < 0) => {
-                At::before(context, r#loop.region(0).ok()?.first_block()?.terminator()?)?
-            }
-            _ => at,
-        };
-        super::tma::request(lowering, &issue, &request, (barriers, slots), t?)?;
+        super::tma::request(lowering, &at, &request, (barriers, slots), t?)?;
         tile.tma = true;
         lowering.map(result.into(), address);
         lowering.shared.insert(super::key(result.into()), tile);

@@ -4,8 +4,9 @@
 //! One thread asks for a tile: `mbarrier.arrive.expect_tx` on the slot's
 //! barrier with the tile's bytes, then one `cp.async.bulk.tensor` per
 //! block of swizzled rows (the TMA writes the same 32/64/128-byte swizzle
-//! the threads' copies do, [`super::shared`]); in the loop it does so last
-//! in the body, after the iteration's wgmmas are issued. The tile of
+//! the threads' copies do, [`super::shared`]), where the load is: first
+//! in the loop's body (a request issued after the iteration's wgmmas
+//! measured a sixth slower: the copy then has less time to land). The tile of
 //! iteration `t` goes to slot `t % slots`, so the mma that reads it waits
 //! for phase `t / slots` of that slot's barrier (`mbarrier.try_wait.parity`
 //! with its parity); every thread waits, so the data needs no barrier.
@@ -14,9 +15,9 @@
 //!
 //! ```text
 //! entry:      thread 0: mbarrier.init [bars + 8 s], 1 for each slot s; fence.mbarrier_init; bar.sync
-//! tile.mma:   mbarrier.try_wait.parity [bars + 8 (t % S)], (t / S) & 1; bar.sync; wgmma ...
 //! tile.load:  thread 0: mbarrier.arrive.expect_tx [bars + 8 ((t + D) % S)], bytes
 //!                       cp.async.bulk.tensor.2d [ring + ((t + D) % S) * slot], [desc, {k, m}], [bars + ...]
+//! tile.mma:   mbarrier.try_wait.parity [bars + 8 (t % S)], (t / S) & 1; bar.sync; wgmma ...
 //! after loop: the same wait for the tiles loaded past its end (n .. n + D - 1)
 //! ```
 //!
