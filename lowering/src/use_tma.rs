@@ -44,7 +44,7 @@ use crate::{
 use melior::{
     Context, ContextRef,
     ir::{
-        Attribute, BlockLike, TypeLike, OperationRef, RegionLike, ValueLike,
+        Attribute, BlockLike, OperationRef, RegionLike, TypeLike, ValueLike,
         attribute::{DenseI64ArrayAttribute, IntegerAttribute, StringAttribute},
         operation::{OperationLike, OperationMutLike, WalkOrder, WalkResult},
         r#type::IntegerType,

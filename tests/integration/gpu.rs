@@ -68,10 +68,20 @@ fn every_example_compiles_to_ptx_that_ptxas_accepts() {
         // (an f16 or bf16 accumulator keeps the general kernel off it).
         let register_mma = mma && name != "matmul_f16_f16";
         assert_eq!(bundle.ptx.contains("cp.async.cg.shared.global"), register_mma, "{name}: cp.async");
-        assert_eq!(bundle.ptx.contains("cp.async.bulk.tensor"), wgmma, "{name}: TMA");
+        // The register path's mma kernels get a variant whose operand rings
+        // the TMA fills (`tile-use-tma`), after the matcher's.
+        assert_eq!(bundle.ptx.contains("cp.async.bulk.tensor"), wgmma || register_mma, "{name}: TMA");
         let variants = &bundle.kernels[0].variants;
-        assert_eq!(variants.len(), usize::from(wgmma), "{name}: variants");
-        if let Some(variant) = variants.first() {
+        let names: Vec<&str> = variants.iter().map(|v| v.name.as_str()).collect();
+        let mut expected = Vec::new();
+        if wgmma {
+            expected.push(format!("{name}__wgmma"));
+        }
+        if register_mma {
+            expected.push(format!("{name}__tma"));
+        }
+        assert_eq!(names, expected, "{name}: variants");
+        if let Some(variant) = variants.iter().find(|v| v.name.ends_with("__wgmma")) {
             assert_eq!(variant.block, [256, 1, 1], "{name}: two warpgroups, 64 accumulator rows each");
             let args: Vec<usize> = variant.tma.iter().map(|d| d.arg).collect();
             assert_eq!(args, [0, 1, 2], "{name}: descriptors of A and B, and of C for the TMA-store epilogue");
@@ -81,6 +91,17 @@ fn every_example_compiles_to_ptx_that_ptxas_accepts() {
             let columns = if matches!(name.as_str(), "matmul" | "matmul_bf16") { 32 } else { 64 };
             assert_eq!(variant.tma[2].box_shape, [128, columns], "{name}: C's boxes");
             assert!(bundle.ptx.contains("cp.async.bulk.tensor.2d.global.shared::cta"), "{name}: TMA store");
+        }
+        if let Some(variant) = variants.iter().find(|v| v.name.ends_with("__tma")) {
+            assert_eq!(variant.block, bundle.kernels[0].block, "{name}: the kernel's block");
+            assert!(!variant.tma.is_empty(), "{name}: descriptors");
+            for descriptor in &variant.tma {
+                let inner = *descriptor.box_shape.last().unwrap() as usize;
+                let bytes = if name == "matmul_f32" { 4 } else { 2 };
+                // One block of swizzled rows a box: the row is the swizzle.
+                assert_eq!(inner * bytes, descriptor.swizzle as usize, "{name}: {descriptor:?}");
+            }
+            assert!(bundle.ptx.contains("mbarrier.try_wait.parity"), "{name}: slots waited for");
         }
         if !ptxas.exists() {
             println!("skipping ptxas for {name}: {} not found", ptxas.display());
@@ -167,7 +188,10 @@ fn wgmma_variants_are_not_serialised() {
         tile_lowering::tune::apply(&context, &mut module, "matmul_bf16_bf16", &parsed).unwrap();
         let bundle =
             gpu::compile(&context, module, None, gpu::DEFAULT_CHIP).unwrap_or_else(|e| panic!("{config}: {e}"));
-        assert_eq!(bundle.kernels[0].variants.len(), 1, "{config}: a wgmma variant");
+        // The matcher's variant first; the register path's TMA variant,
+        // where it has one, is checked by the same ptxas run.
+        let variants: Vec<&str> = bundle.kernels[0].variants.iter().map(|v| v.name.as_str()).collect();
+        assert_eq!(variants.first().copied(), Some("matmul_bf16_bf16__wgmma"), "{config}: a wgmma variant first");
         let log = run_ptxas(&ptxas, &bundle.ptx, config);
         assert!(!log.contains("serialized"), "{config}: {log}");
         // ...nor ignore the persistent producer's `setmaxnreg` (C7508).

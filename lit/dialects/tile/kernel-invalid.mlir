@@ -257,3 +257,37 @@ func.func @ring_not_a_load(%A: memref<?xf32>) attributes {tile.kernel} {
   %v = memref.load %A[%c0] {tile.ring = array<i64: 0, 1, 0, 3>} : memref<?xf32>
   return
 }
+
+// -----
+
+// tile.tma_load (written by tile-use-tma) names an !llvm.ptr argument of
+// the kernel: here argument 0 is the memref.
+func.func @tma_load_not_a_pointer(%A: memref<?x?xf16>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<64x32xf16>
+  // expected-error @+1 {{'tile.tma_load' is the index of an !llvm.ptr argument of the kernel, on a tile.load with 'tile.ring'}}
+  %a = tile.load %pa[%c0, %c0] {tile.ring = array<i64: 0, 2, 0, 4>, tile.tma_load = 0 : i64} : !tile.partition_view<64x32xf16> -> tensor<64x32xf16>
+  return
+}
+
+// -----
+
+// Past the kernel's arguments.
+func.func @tma_load_out_of_range(%A: memref<?x?xf16>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<64x32xf16>
+  // expected-error @+1 {{'tile.tma_load' is the index of an !llvm.ptr argument of the kernel}}
+  %a = tile.load %pa[%c0, %c0] {tile.ring = array<i64: 0, 2, 0, 4>, tile.tma_load = 5 : i64} : !tile.partition_view<64x32xf16> -> tensor<64x32xf16>
+  return
+}
+
+// -----
+
+// Only a ring load is filled by the TMA.
+func.func @tma_load_without_ring(%A: memref<?x?xf16>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<64x32xf16>
+  // expected-error @+1 {{'tile.tma_load' is the index of an !llvm.ptr argument of the kernel, on a tile.load with 'tile.ring'}}
+  %a = tile.load %pa[%c0, %c0] {tile.tma_load = 0 : i64} : !tile.partition_view<64x32xf16> -> tensor<64x32xf16>
+  return
+}

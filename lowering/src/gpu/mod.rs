@@ -10,7 +10,9 @@
 //!    `tile-defer-reductions`,
 //!    `tile-prefetch-loads`, `tile-stream-stores`, `tile-sink-loads`,
 //!    `tile-assign-layouts`,
-//!    `tile-remove-layout-conversions` and `convert-tile-to-registers`:
+//!    `tile-remove-layout-conversions`, for `sm_90a` `tile-use-tma` (a
+//!    variant whose mma operand rings the TMA fills) and
+//!    `convert-tile-to-registers`:
 //!    their tiles in registers, per-thread code from here on; for the
 //!    others `convert-tile-to-linalg`, `convert-tile-to-memref`: as on the
 //!    CPU, so padding and masking are the same code;
@@ -38,10 +40,11 @@
 //! Status: kernels keep their tiles in registers (issue #20), their
 //! `tile.mma`s on wgmma (issue #21), the operands that come from loads
 //! copied by cp.async into rings of swizzled shared-memory slots, loaded
-//! two iterations ahead, the mma in flight across iterations (no TMA, no
-//! producer warpgroup yet); f16/bf16 mma main loops of the matcher's shape
-//! also get a variant on wgmma with a TMA ring (taken when the runtime can
-//! encode the descriptors); kernels the register path does not take (f8
+//! two iterations ahead, the mma in flight across iterations, and a
+//! variant (`tile-use-tma`) whose rings the TMA fills, taken where the
+//! runtime can encode its descriptors (no producer warpgroup yet);
+//! f16/bf16 mma main loops of the matcher's shape also get a variant on
+//! wgmma with a TMA ring, tried first; kernels the register path does not take (f8
 //! or f16-accumulator mmas) are SIMT code over tiles in shared memory.
 
 use crate::{

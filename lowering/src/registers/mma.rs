@@ -204,14 +204,15 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
         }
     }
     // A shared tile loaded before the loop by the threads' copies.
-    let body = op.parent_operation().filter(|p| crate::rewrite::op_name(*p) == "scf.for").and_then(|l| {
-        l.region(0).ok()?.first_block()
-    });
+    let body = op
+        .parent_operation()
+        .filter(|p| crate::rewrite::op_name(*p) == "scf.for")
+        .and_then(|l| l.region(0).ok()?.first_block());
     let before_loop = |value: melior::ir::Value<'c, '_>, tile: &Option<shared::SharedTile>| {
         tile.is_some() && !by_tma(tile) && body.is_some_and(|body| crate::rewrite::defined_outside(detach(value), body))
     };
-    let synced_before = by_tma_count > 0
-        && [(a, &shared_a), (b, &shared_b)].iter().all(|(v, t)| by_tma(t) || before_loop(*v, t));
+    let synced_before =
+        by_tma_count > 0 && [(a, &shared_a), (b, &shared_b)].iter().all(|(v, t)| by_tma(t) || before_loop(*v, t));
     if synced_before {
         // The TMA's barriers order each slot's writes and reads; what the
         // threads copied before the loop is waited for once, before it;
@@ -355,7 +356,10 @@ fn fence_proxy<'c>(
 ) -> Option<melior::ir::Operation<'c>> {
     OperationBuilder::new("nvvm.fence.proxy", location)
         .add_attributes(&[
-            (melior::ir::Identifier::new(context, "kind"), Attribute::parse(context, "#nvvm.proxy_kind<async.shared>")?),
+            (
+                melior::ir::Identifier::new(context, "kind"),
+                Attribute::parse(context, "#nvvm.proxy_kind<async.shared>")?,
+            ),
             (melior::ir::Identifier::new(context, "space"), Attribute::parse(context, "#nvvm.shared_space<cta>")?),
         ])
         .build()

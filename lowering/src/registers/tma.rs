@@ -87,10 +87,15 @@ pub fn initialise<'c>(
         for barrier in 0..slots {
             let barrier = pointer(at, at.addi(address, at.index(barrier * BARRIER_BYTES)?)?)?;
             if again {
-                at.insert(OperationBuilder::new("nvvm.mbarrier.inval", at.location).add_operands(&[barrier]).build().ok()?);
+                at.insert(
+                    OperationBuilder::new("nvvm.mbarrier.inval", at.location).add_operands(&[barrier]).build().ok()?,
+                );
             }
             at.insert(
-                OperationBuilder::new("nvvm.mbarrier.init", at.location).add_operands(&[barrier, count]).build().ok()?,
+                OperationBuilder::new("nvvm.mbarrier.init", at.location)
+                    .add_operands(&[barrier, count])
+                    .build()
+                    .ok()?,
             );
         }
         Some(())
@@ -174,11 +179,11 @@ pub fn request<'c>(
         let per_block = swizzled.row / tile.bytes;
         let rank = request.first.len();
         for block in 0..tile.shape[1] / per_block {
-            let destination =
-                at.addi(request.destination, at.index(block * swizzled.rows * swizzled.row)?)?;
+            let destination = at.addi(request.destination, at.index(block * swizzled.rows * swizzled.row)?)?;
             // A block's own shared-memory address is also its address in
             // the cluster's window, where the copy's destination lies.
-            let destination = at.add(arith::index_cast(destination, IntegerType::new(context, 64).into(), at.location))?;
+            let destination =
+                at.add(arith::index_cast(destination, IntegerType::new(context, 64).into(), at.location))?;
             let destination =
                 at.add(ods::llvm::inttoptr(context, llvm::r#type::pointer(context, 7), destination, at.location))?;
             // Innermost first, as the TMA takes them.
@@ -224,12 +229,7 @@ pub fn iteration<'c>(at: &At<'c, 'c>, r#loop: OperationRef<'c, 'c>) -> Option<Ir
 
 /// After `loop`, waits for the tiles its ring loaded past its end:
 /// iterations `n` to `n + distance - 1`, `n` its trip count.
-pub fn drain<'c>(
-    at: &At<'c, 'c>,
-    r#loop: OperationRef<'c, 'c>,
-    ring: (IrValue<'c>, i64),
-    distance: i64,
-) -> Option<()> {
+pub fn drain<'c>(at: &At<'c, 'c>, r#loop: OperationRef<'c, 'c>, ring: (IrValue<'c>, i64), distance: i64) -> Option<()> {
     let (lower, upper, step) =
         (detach(r#loop.operand(0).ok()?), detach(r#loop.operand(1).ok()?), detach(r#loop.operand(2).ok()?));
     let span = at.subi(upper, lower)?;

@@ -431,7 +431,12 @@ fn add_variant<'c>(context: &'c Context, kernel: OperationRef<'c, '_>) -> Option
 
 /// The variant's function type and argument attributes after its
 /// descriptor arguments were added.
-pub(crate) fn retype(context: &Context, variant: OperationRef, descriptors: &[TmaDescriptor], persistent: bool) -> Option<()> {
+pub(crate) fn retype(
+    context: &Context,
+    variant: OperationRef,
+    descriptors: &[TmaDescriptor],
+    persistent: bool,
+) -> Option<()> {
     let old =
         FunctionType::try_from(TypeAttribute::try_from(variant.attribute("function_type").ok()?).ok()?.value()).ok()?;
     let originals = old.input_count();

@@ -1,0 +1,140 @@
+// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(tile-prefetch-loads, tile-assign-layouts), tile-remove-layout-conversions, tile-use-tma)' | FileCheck %s
+// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(tile-prefetch-loads, tile-assign-layouts), tile-remove-layout-conversions, tile-use-tma, func.func(convert-tile-to-registers))' | FileCheck %s --check-prefix=REG
+
+// The GEMM loop's operand rings get a TMA variant after the kernel: one
+// descriptor argument per array (box = the tile, one block of swizzled
+// rows; swizzle = the row), each ring load naming its descriptor. The
+// kernel itself is unchanged.
+// CHECK-LABEL: func.func @plain(
+// CHECK-NOT:   tile.tma_load
+// CHECK:       return
+// CHECK-LABEL: func.func @plain__tma(
+// CHECK-SAME:    %[[DA:[a-z0-9]+]]: !llvm.ptr {tile.tma = {arg = 0 : i64, box = array<i64: 64, 32>, swizzle = 64 : i64}}
+// CHECK-SAME:    %[[DB:[a-z0-9]+]]: !llvm.ptr {tile.tma = {arg = 1 : i64, box = array<i64: 32, 64>, swizzle = 128 : i64}}
+// CHECK-SAME:    tile.variant_of = @plain
+// CHECK:       tile.load {{.*}}tile.ring = array<i64: 0, 2, 0, 5>, tile.tma_load = 3 : i64
+// CHECK:       tile.load {{.*}}tile.ring = array<i64: 1, 2, 0, 5>, tile.tma_load = 4 : i64
+// CHECK:       scf.for
+// CHECK:         tile.load {{.*}}tile.ring = array<i64: 0, 2, -1, 5>, tile.tma_load = 3 : i64
+// CHECK:         tile.load {{.*}}tile.ring = array<i64: 1, 2, -1, 5>, tile.tma_load = 4 : i64
+
+// Lowered: the kernel keeps its cp.async copies; the variant's slots get
+// an mbarrier each, initialised by thread 0; thread 0 requests each tile
+// (the bytes, then the copy into the slot), every thread waits for the
+// slot's phase before the wgmmas, and after the loop for the tiles loaded
+// past its end.
+// REG-LABEL: func.func @plain(
+// REG:         nvvm.cp.async.shared.global
+// REG-NOT:     nvvm.cp.async.bulk.tensor
+// REG:         return
+// REG-LABEL: func.func @plain__tma(
+// REG-NOT:     nvvm.cp.async.shared.global
+// REG:         nvvm.mbarrier.init {{.*}} : !llvm.ptr<3>, i32
+// REG:         nvvm.fence.mbarrier.init
+// REG:         gpu.barrier
+// REG:         scf.if
+// REG:           nvvm.mbarrier.arrive.expect_tx {{.*}} : !llvm.ptr<3>, i32
+// REG:           nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}}, %arg3, {{.*}} box[{{.*}}] : !llvm.ptr<7>, !llvm.ptr
+// REG:         scf.for
+// REG:           nvvm.mbarrier.arrive.expect_tx
+// REG:           nvvm.cp.async.bulk.tensor.shared.cluster.global
+// REG:           nvvm.mbarrier.try_wait.parity
+// REG:           nvvm.mbarrier.try_wait.parity
+// REG-NOT:       nvvm.fence.proxy
+// REG:           gpu.barrier
+// REG:           nvvm.wgmma.mma_async
+// REG:           nvvm.wgmma.wait.group.sync.aligned 1
+// REG:         "wgmma.wait_group.sync.aligned 0;"
+// REG-COUNT-4: nvvm.mbarrier.try_wait.parity
+func.func @plain(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<64x32xf16>
+  %pb = tile.partition_view %B : memref<?x?xf16> -> !tile.partition_view<32x64xf16>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<64x64xf32>
+  %nk = tile.num_tiles %pa dim 1 : !tile.partition_view<64x32xf16>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%in = %z) -> (tensor<64x64xf32>) {
+    %a = tile.load %pa[%c0, %k] : !tile.partition_view<64x32xf16> -> tensor<64x32xf16>
+    %b = tile.load %pb[%k, %c0] : !tile.partition_view<32x64xf16> -> tensor<32x64xf16>
+    %d = tile.mma %a, %b, %in : tensor<64x32xf16>, tensor<32x64xf16> into tensor<64x64xf32>
+    scf.yield %d : tensor<64x64xf32>
+  }
+  tile.store %acc, %pc[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
+  return
+}
+
+// -----
+
+// Two loads of one array with one box share a descriptor.
+// CHECK-LABEL: func.func @square__tma(
+// CHECK-SAME:    %arg2: !llvm.ptr {tile.tma = {arg = 0 : i64, box = array<i64: 64, 64>, swizzle = 128 : i64}})
+// CHECK-SAME:    tile.variant_of = @square
+// CHECK:       scf.for
+// CHECK:         tile.load {{.*}}tile.tma_load = 2 : i64
+// CHECK:         tile.load {{.*}}tile.tma_load = 2 : i64
+func.func @square(%X: memref<?x?xf16>, %C: memref<?x?xf32>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %px = tile.partition_view %X : memref<?x?xf16> -> !tile.partition_view<64x64xf16>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<64x64xf32>
+  %nk = tile.num_tiles %px dim 1 : !tile.partition_view<64x64xf16>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%in = %z) -> (tensor<64x64xf32>) {
+    %a = tile.load %px[%c0, %k] : !tile.partition_view<64x64xf16> -> tensor<64x64xf16>
+    %b = tile.load %px[%k, %c0] : !tile.partition_view<64x64xf16> -> tensor<64x64xf16>
+    %d = tile.mma %a, %b, %in : tensor<64x64xf16>, tensor<64x64xf16> into tensor<64x64xf32>
+    scf.yield %d : tensor<64x64xf32>
+  }
+  tile.store %acc, %pc[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
+  return
+}
+
+// -----
+
+// A B tile whose rows are 256 bytes is two blocks of 128-byte rows: the
+// descriptor's box is one block, and each request is two copies.
+// CHECK-LABEL: func.func @wide__tma(
+// CHECK-SAME:    !llvm.ptr {tile.tma = {arg = 1 : i64, box = array<i64: 32, 64>, swizzle = 128 : i64}}
+// REG-LABEL: func.func @wide__tma(
+// REG:         scf.for
+// REG:           nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}}, %arg3,
+// REG-NOT:       nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}}, %arg3,
+// REG:           nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}}, %arg4,
+// REG:           nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}}, %arg4,
+// REG:           nvvm.wgmma.mma_async
+func.func @wide(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<64x32xf16>
+  %pb = tile.partition_view %B : memref<?x?xf16> -> !tile.partition_view<32x128xf16>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<64x128xf32>
+  %nk = tile.num_tiles %pa dim 1 : !tile.partition_view<64x32xf16>
+  %z = arith.constant dense<0.0> : tensor<64x128xf32>
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%in = %z) -> (tensor<64x128xf32>) {
+    %a = tile.load %pa[%c0, %k] : !tile.partition_view<64x32xf16> -> tensor<64x32xf16>
+    %b = tile.load %pb[%k, %c0] : !tile.partition_view<32x128xf16> -> tensor<32x128xf16>
+    %d = tile.mma %a, %b, %in : tensor<64x32xf16>, tensor<32x128xf16> into tensor<64x128xf32>
+    scf.yield %d : tensor<64x128xf32>
+  }
+  tile.store %acc, %pc[%c0, %c0] : tensor<64x128xf32> -> !tile.partition_view<64x128xf32>
+  return
+}
+
+// -----
+
+// A kernel without rings gets no variant.
+// CHECK-LABEL: func.func @no_loop(
+// CHECK-NOT:   func.func @no_loop__tma
+func.func @no_loop(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<64x32xf16>
+  %pb = tile.partition_view %B : memref<?x?xf16> -> !tile.partition_view<32x64xf16>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<64x64xf32>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %a = tile.load %pa[%c0, %c0] : !tile.partition_view<64x32xf16> -> tensor<64x32xf16>
+  %b = tile.load %pb[%c0, %c0] : !tile.partition_view<32x64xf16> -> tensor<32x64xf16>
+  %d = tile.mma %a, %b, %z : tensor<64x32xf16>, tensor<32x64xf16> into tensor<64x64xf32>
+  tile.store %d, %pc[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
+  return
+}
