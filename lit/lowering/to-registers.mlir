@@ -294,8 +294,9 @@ func.func @mma(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) at
 
 // Operands in shared memory (#tile.shared): each load copies its tile
 // 16 bytes a cp.async into a swizzled buffer of its own, the bytes outside
-// the array zero-filled (the cp.async's source size), or element by element
-// where the array's rows are not 16-byte aligned; one commit group a load; the mma waits for all groups, then reads the tiles where
+// the array zero-filled (the cp.async's source size), 8 bytes a cp.async.ca
+// where the array's rows are 8-byte but not 16-byte aligned, or element by
+// element where not even that; one commit group a load; the mma waits for all groups, then reads the tiles where
 // they are: A K-major (row), B N-major (row: the descriptor's transpose,
 // its leading byte offset 32 rows of 128 bytes, 256 in 16-byte units).
 // CHECK-LABEL: func.func @mm_ab
@@ -304,6 +305,10 @@ func.func @mma(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) at
 // CHECK: %[[BYTES:.*]] = arith.select %{{.*}}, %{{.*}}, %c0{{.*}} : index
 // CHECK: %[[SIZE:.*]] = arith.index_cast %[[BYTES]] : index to i32
 // CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache =  cg, %[[SIZE]] : !llvm.ptr<3>, !llvm.ptr<1>, i32
+// CHECK: } else {
+// CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 8, cache =  ca, %{{.*}} : !llvm.ptr<3>, !llvm.ptr<1>, i32
+// CHECK: } else {
+// CHECK: vector.store
 // CHECK: nvvm.cp.async.commit.group
 // CHECK: nvvm.cp.async.commit.group
 // CHECK-NEXT: nvvm.cp.async.wait.group 0

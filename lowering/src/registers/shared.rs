@@ -9,10 +9,12 @@
 //! other way round). A load that `tile-prefetch-loads` issued ahead
 //! (`tile.ring`) writes slot `(iteration + distance) % slots` of its ring,
 //! so the tiles in flight never share a slot with one an mma still reads;
-//! any other load has a buffer of its own. Where the tile does not lie
-//! whole and 16-byte aligned inside its array (the last tiles of a ragged
-//! array, rows of odd lengths), the threads load it element by element,
-//! padded as the view says, and store it swizzled.
+//! any other load has a buffer of its own. Where the array's rows are not
+//! whole 16-byte chunks but whole 8-byte ones (K = 4100 in f16), the copies
+//! are 8-byte `cp.async.ca`s; where not even that (rows of odd lengths),
+//! or the view pads with other values than zero, the threads load the
+//! tile element by element, padded as the view says, and store it
+//! swizzled. A ring the TMA fills ([`super::tma`]) is requested instead.
 //!
 //! The layout in shared memory: rows of `R` bytes (the swizzle, the bytes
 //! of the loaded tile's rows up to 128), each row's 16-byte chunks
@@ -370,74 +372,83 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
     // else the threads load element by element and store swizzled.
     let tile_origin = origin(&at, &view, &coords)?;
     let global = global_pointer(&at, view.memref, tile.bytes)?;
-    let per_chunk = 16 / tile.bytes;
-    let per_row = shape[1] / per_chunk;
-    let chunks = shape[0] * per_row;
     let threads = lowering.warps * 32;
-    let rounds = (chunks + threads - 1) / threads;
     let thread = at.addi(at.muli(lowering.warp, at.index(32)?)?, lowering.lane)?;
     let zero_padding = matches!(view.padding, tile_dialect::types::Padding::Zero);
-    let aligned = if zero_padding { global.aligned(&at)? } else { at.int(Type::parse(context, "i1")?, 0)? };
+    let never = at.int(Type::parse(context, "i1")?, 0)?;
+    let aligned = |bytes: i64| if zero_padding { global.aligned(&at, bytes) } else { Some(never) };
+    let (aligned16, aligned8) = (aligned(16)?, aligned(8)?);
     let swizzled = tile.swizzled();
     let full_layout =
         LinearLayout::from_layout(&coalesced(&full_shape, element_bytes(element), lowering.warps), &full_shape)?;
     lowering.thread_flat(&full_layout)?;
     let lowering_ref = &*lowering;
-    let chunk_at = |at: &At<'c, 'c>, round: IrValue<'c>| -> Option<Chunk<'c>> {
-        let q = at.addi(thread, at.muli(round, at.index(threads)?)?)?;
-        let row = at.divui(q, at.index(per_row)?)?;
-        let column = at.muli(at.remui(q, at.index(per_row)?)?, at.index(per_chunk)?)?;
-        let rank = tile_origin.first.len();
-        let i = at.addi(tile_origin.first[rank - 2], row)?;
-        let j = at.addi(tile_origin.first[rank - 1], column)?;
-        let mut rows_ok = at.cmpi(CmpiPredicate::Ult, i, tile_origin.dims[rank - 2])?;
-        let mut outer = tile_origin.first[..rank - 2].to_vec();
-        for (d, &first) in outer.clone().iter().enumerate() {
-            rows_ok = at.andi(rows_ok, at.cmpi(CmpiPredicate::Ult, first, tile_origin.dims[d])?)?;
-            outer[d] = first;
+    // The copies of `size`-byte chunks: thread t takes chunks t, t + T, ...
+    let copies = |then: &At<'c, 'c>, size: i64| -> Option<Vec<IrValue<'c>>> {
+        let per_chunk = size / tile.bytes;
+        let per_row = shape[1] / per_chunk;
+        let chunks = shape[0] * per_row;
+        for round in 0..(chunks + threads - 1) / threads {
+            let at = then;
+            let q = at.addi(thread, at.index(round * threads)?)?;
+            let row = at.divui(q, at.index(per_row)?)?;
+            let column = at.muli(at.remui(q, at.index(per_row)?)?, at.index(per_chunk)?)?;
+            let rank = tile_origin.first.len();
+            let i = at.addi(tile_origin.first[rank - 2], row)?;
+            let j = at.addi(tile_origin.first[rank - 1], column)?;
+            let mut rows_ok = at.cmpi(CmpiPredicate::Ult, i, tile_origin.dims[rank - 2])?;
+            let outer = tile_origin.first[..rank - 2].to_vec();
+            for (d, &first) in outer.iter().enumerate() {
+                rows_ok = at.andi(rows_ok, at.cmpi(CmpiPredicate::Ult, first, tile_origin.dims[d])?)?;
+            }
+            let copy = |at: &At<'c, 'c>| -> Option<()> {
+                // Bytes inside the array: none past its rows, else up to
+                // its columns' end (an unsigned compare also catches a
+                // tile before the array's start).
+                let columns = *tile_origin.dims.last()?;
+                let columns_ok = at.cmpi(CmpiPredicate::Ult, j, columns)?;
+                let inside = at.andi(rows_ok, columns_ok)?;
+                let left = at.muli(at.subi(columns, j)?, at.index(tile.bytes)?)?;
+                let bytes = at.select(inside, at.minui(left, at.index(size)?)?, at.index(0)?)?;
+                let zero = at.index(0)?;
+                let mut index: Vec<IrValue> =
+                    outer.iter().map(|&o| at.select(inside, o, zero)).collect::<Option<_>>()?;
+                index.push(at.select(inside, i, zero)?);
+                index.push(at.select(inside, j, zero)?);
+                let destination = at.addi(address, swizzled.offset(at, row, column)?)?;
+                copy_async(at, destination, global.element(at, &index)?, (bytes, size))
+            };
+            if chunks % threads == 0 {
+                copy(at)?;
+            } else {
+                when(at, at.cmpi(CmpiPredicate::Ult, q, at.index(chunks)?)?, copy)?;
+            }
         }
-        let live =
-            if chunks % threads == 0 { None } else { Some(at.cmpi(CmpiPredicate::Ult, q, at.index(chunks)?)?) };
-        Some(Chunk { row, column, outer, i, j, rows_ok, live })
+        Some(vec![])
     };
+    // 16-byte copies where the array's rows allow them, else 8-byte ones
+    // (rows of 8 bytes times an odd number, as K = 4100 in f16), else the
+    // threads load element by element (into registers, the tile's
+    // coalesced layout) and store swizzled.
     super::if_else(
         &at,
-        aligned,
+        aligned16,
         &[],
-        |then| {
-            for round in 0..rounds {
-                let chunk = chunk_at(then, then.index(round)?)?;
-                let copy = |at: &At<'c, 'c>| -> Option<()> {
-                    // Bytes inside the array: none past its rows, else up to
-                    // its columns' end (an unsigned compare also catches a
-                    // tile before the array's start).
-                    let columns = *tile_origin.dims.last()?;
-                    let columns_ok = at.cmpi(CmpiPredicate::Ult, chunk.j, columns)?;
-                    let inside = at.andi(chunk.rows_ok, columns_ok)?;
-                    let left = at.muli(at.subi(columns, chunk.j)?, at.index(tile.bytes)?)?;
-                    let bytes = at.select(inside, at.minui(left, at.index(16)?)?, at.index(0)?)?;
-                    let zero = at.index(0)?;
-                    let mut index: Vec<IrValue> =
-                        chunk.outer.iter().map(|&o| at.select(inside, o, zero)).collect::<Option<_>>()?;
-                    index.push(at.select(inside, chunk.i, zero)?);
-                    index.push(at.select(inside, chunk.j, zero)?);
-                    let destination = at.addi(address, swizzled.offset(at, chunk.row, chunk.column)?)?;
-                    copy_async(at, destination, global.element(at, &index)?, bytes)
-                };
-                match chunk.live {
-                    Some(live) => when(then, live, copy)?,
-                    None => copy(then)?,
-                }
-            }
-            Some(vec![])
-        },
+        |then| copies(then, 16),
         |otherwise| {
-            // Element by element into registers (the tile's coalesced
-            // layout), then swizzled stores.
-            let access = access(otherwise, &view, &coords, &full_layout)?;
-            let vector = super::vector_type(full_layout.registers(), element);
-            let registers = load_elements(lowering_ref, otherwise, &view, &access, &full_layout, vector)?;
-            swizzled.write(lowering_ref, otherwise, (buffer, first), registers, &full_layout, 0)?;
+            super::if_else(
+                otherwise,
+                aligned8,
+                &[],
+                |then| copies(then, 8),
+                |otherwise| {
+                    let access = access(otherwise, &view, &coords, &full_layout)?;
+                    let vector = super::vector_type(full_layout.registers(), element);
+                    let registers = load_elements(lowering_ref, otherwise, &view, &access, &full_layout, vector)?;
+                    swizzled.write(lowering_ref, otherwise, (buffer, first), registers, &full_layout, 0)?;
+                    Some(vec![])
+                },
+            )?;
             Some(vec![])
         },
     )?;
@@ -446,20 +457,6 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
     lowering.map(result.into(), address);
     lowering.shared.insert(super::key(result.into()), tile);
     Some(())
-}
-
-/// One 16-byte chunk a thread copies: its row and first column in the
-/// tile, its array index, whether its row is inside the array, and
-/// whether the thread has it (when the chunks do not divide evenly).
-struct Chunk<'c> {
-    row: IrValue<'c>,
-    column: IrValue<'c>,
-    /// The array index of the leading unit dim, if the tile has one.
-    outer: Vec<IrValue<'c>>,
-    i: IrValue<'c>,
-    j: IrValue<'c>,
-    rows_ok: IrValue<'c>,
-    live: Option<IrValue<'c>>,
 }
 
 /// A tile's first element in its array (each coordinate clamped to
@@ -507,19 +504,19 @@ fn global_pointer<'c>(at: &At<'c, 'c>, memref: IrValue<'c>, bytes: i64) -> Optio
 }
 
 impl<'c> Global<'c> {
-    /// Whether the array starts 16-byte aligned and its rows are whole
-    /// 16-byte chunks (innermost stride 1).
-    fn aligned(&self, at: &At<'c, 'c>) -> Option<IrValue<'c>> {
+    /// Whether the array starts `alignment`-byte aligned and its rows are
+    /// whole chunks of that many bytes (innermost stride 1).
+    fn aligned(&self, at: &At<'c, 'c>, alignment: i64) -> Option<IrValue<'c>> {
         let zero = at.index(0)?;
         let start = at.addi(self.pointer, at.muli(self.offset, at.index(self.bytes)?)?)?;
-        let mut conditions = vec![at.cmpi(CmpiPredicate::Eq, at.remui(start, at.index(16)?)?, zero)?];
+        let mut conditions = vec![at.cmpi(CmpiPredicate::Eq, at.remui(start, at.index(alignment)?)?, zero)?];
         let rank = self.strides.len();
         for (d, &stride) in self.strides.iter().enumerate() {
             let bytes = at.muli(stride, at.index(self.bytes)?)?;
             if d + 1 == rank {
                 conditions.push(at.cmpi(CmpiPredicate::Eq, stride, at.index(1)?)?);
             } else {
-                conditions.push(at.cmpi(CmpiPredicate::Eq, at.remui(bytes, at.index(16)?)?, zero)?);
+                conditions.push(at.cmpi(CmpiPredicate::Eq, at.remui(bytes, at.index(alignment)?)?, zero)?);
             }
         }
         super::all(at, &conditions)
@@ -540,9 +537,15 @@ impl<'c> Global<'c> {
     }
 }
 
-/// `cp.async.cg.shared.global [destination], [source], 16, bytes`: the
-/// 16 bytes past the first `bytes` are zeros.
-fn copy_async<'c>(at: &At<'c, 'c>, destination: IrValue<'c>, source: IrValue<'c>, bytes: IrValue<'c>) -> Option<()> {
+/// `cp.async.cg.shared.global [destination], [source], 16, bytes` (`.ca`
+/// for an 8-byte `size`: `.cg` copies 16 only): the bytes past the first
+/// `bytes` are zeros.
+fn copy_async<'c>(
+    at: &At<'c, 'c>,
+    destination: IrValue<'c>,
+    source: IrValue<'c>,
+    (bytes, size): (IrValue<'c>, i64),
+) -> Option<()> {
     let context = at.context;
     let i64_type: Type = IntegerType::new(context, 64).into();
     let bytes = at.add(arith::index_cast(bytes, IntegerType::new(context, 32).into(), at.location))?;
@@ -555,11 +558,14 @@ fn copy_async<'c>(at: &At<'c, 'c>, destination: IrValue<'c>, source: IrValue<'c>
             .add_attributes(&[
                 (
                     melior::ir::Identifier::new(context, "size"),
-                    IntegerAttribute::new(IntegerType::new(context, 32).into(), 16).into(),
+                    IntegerAttribute::new(IntegerType::new(context, 32).into(), size).into(),
                 ),
                 (
                     melior::ir::Identifier::new(context, "modifier"),
-                    Attribute::parse(context, "#nvvm<load_cache_modifier cg>")?,
+                    Attribute::parse(
+                        context,
+                        if size == 16 { "#nvvm<load_cache_modifier cg>" } else { "#nvvm<load_cache_modifier ca>" },
+                    )?,
                 ),
             ])
             .build()
