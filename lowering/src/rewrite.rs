@@ -123,6 +123,44 @@ pub fn unused(value: Value) -> bool {
     unsafe { mlir_sys::mlirValueGetFirstUse(value.to_raw()).ptr.is_null() }
 }
 
+/// Runs `add` on each kernel of module `operation` (variants left out),
+/// which may add functions after its kernel; the first that fails is
+/// reported at its kernel with `error`, and fails the pass.
+pub fn add_to_kernels(
+    operation: OperationRef<'_, '_>,
+    pass: &melior::pass::ExternalPass<'_>,
+    error: &str,
+    add: impl for<'k> Fn(&'k Context, OperationRef<'k, 'k>) -> Option<()>,
+) {
+    use melior::ir::{BlockLike as _, RegionLike as _};
+    let context = operation.context();
+    // SAFETY: the context outlives the pass run (and `to_ref` borrows the
+    // handle bound above, not a temporary).
+    let context = unsafe { context.to_ref() };
+    let Some(body) = operation.region(0).ok().and_then(|r| r.first_block()) else { return };
+    let mut kernels = Vec::new();
+    let mut next = body.first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        if op_name(op) == "func.func"
+            && op.has_attribute(tile_dialect::attrs::KERNEL)
+            && !op.has_attribute(tile_dialect::attrs::VARIANT_OF)
+        {
+            kernels.push(op.to_raw());
+        }
+    }
+    for raw in kernels {
+        // SAFETY: a live top-level function collected above; `add` only
+        // adds functions after it.
+        let kernel = unsafe { OperationRef::from_raw(raw) };
+        if add(context, kernel).is_none() {
+            emit_error(kernel.location(), error);
+            pass.signal_failure();
+            return;
+        }
+    }
+}
+
 /// The position of `value` among the arguments of `block`, if it is one.
 pub fn argument_of(value: Value, block: melior::ir::BlockRef) -> Option<usize> {
     // SAFETY: read-only queries of a live value.

@@ -372,13 +372,7 @@ fn wait_copies<'c>(
     location: melior::ir::Location<'c>,
     pending: i64,
 ) -> Option<melior::ir::Operation<'c>> {
-    OperationBuilder::new("nvvm.cp.async.wait.group", location)
-        .add_attributes(&[(
-            melior::ir::Identifier::new(context, "n"),
-            IntegerAttribute::new(IntegerType::new(context, 32).into(), pending).into(),
-        )])
-        .build()
-        .ok()
+    wait_op(context, location, ("nvvm.cp.async.wait.group", "n", 32), pending)
 }
 
 /// Waits for the TMA's copy of `value`, a tile of a ring that its loop
@@ -453,10 +447,21 @@ fn wait_mmas<'c>(
     location: melior::ir::Location<'c>,
     pending: i64,
 ) -> Option<melior::ir::Operation<'c>> {
-    OperationBuilder::new("nvvm.wgmma.wait.group.sync.aligned", location)
+    wait_op(context, location, ("nvvm.wgmma.wait.group.sync.aligned", "group", 64), pending)
+}
+
+/// An NVVM wait op `name` whose one attribute `attribute` (an integer of
+/// `bits` bits) is the count left pending.
+fn wait_op<'c>(
+    context: &'c melior::Context,
+    location: melior::ir::Location<'c>,
+    (name, attribute, bits): (&str, &str, u32),
+    pending: i64,
+) -> Option<melior::ir::Operation<'c>> {
+    OperationBuilder::new(name, location)
         .add_attributes(&[(
-            melior::ir::Identifier::new(context, "group"),
-            IntegerAttribute::new(IntegerType::new(context, 64).into(), pending).into(),
+            melior::ir::Identifier::new(context, attribute),
+            IntegerAttribute::new(IntegerType::new(context, bits).into(), pending).into(),
         )])
         .build()
         .ok()

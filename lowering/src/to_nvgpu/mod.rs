@@ -226,34 +226,12 @@ impl<'c> RunExternalPass<'c> for ConvertTileToNvgpu {
     fn initialize(&mut self, _context: ContextRef<'c>) {}
 
     fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
-        let context = operation.context();
-        // SAFETY: the context outlives the pass run.
-        let context = unsafe { context.to_ref() };
-        let Some(body) = operation.region(0).ok().and_then(|r| r.first_block()) else { return };
-        let mut kernels = Vec::new();
-        let mut next = body.first_operation();
-        while let Some(op) = next {
-            next = op.next_in_block();
-            if op_name(op) == "func.func"
-                && op.has_attribute(tile_dialect::attrs::KERNEL)
-                && !op.has_attribute(tile_dialect::attrs::VARIANT_OF)
-            {
-                kernels.push(op.to_raw());
-            }
-        }
-        for raw in kernels {
-            // SAFETY: a live top-level function collected above; the pass
-            // only adds functions next to it.
-            let kernel = unsafe { OperationRef::from_raw(raw) };
-            if add_variant(context, kernel).is_none() {
-                crate::rewrite::emit_error(
-                    kernel.location(),
-                    "convert-tile-to-nvgpu: could not build the wgmma variant",
-                );
-                pass.signal_failure();
-                return;
-            }
-        }
+        crate::rewrite::add_to_kernels(
+            operation,
+            &pass,
+            "convert-tile-to-nvgpu: could not build the wgmma variant",
+            add_variant,
+        );
     }
 }
 
