@@ -353,7 +353,7 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
     if let (Some((barriers, t)), Some(argument)) = (requested, tma_load) {
         let RingUse { slots, .. } = tile.ring?;
         let request = super::tma::Request {
-            descriptor: super::tma::descriptor(op, argument)?,
+            descriptor: super::tma::descriptor(op, argument, &tile)?,
             first: origin(&at, &view, &coords)?.first,
             destination: address,
             tile: tile.clone(),

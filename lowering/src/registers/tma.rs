@@ -243,11 +243,31 @@ pub fn drain<'c>(at: &At<'c, 'c>, r#loop: OperationRef<'c, 'c>, ring: (IrValue<'
     Some(())
 }
 
-/// The descriptor argument `index` of the kernel `op` is in.
-pub fn descriptor<'c>(op: OperationRef<'c, 'c>, index: usize) -> Option<IrValue<'c>> {
+/// The descriptor argument `index` of the kernel `op` is in, if its
+/// `tile.tma` describes `tile`'s boxes (one block of swizzled rows, the
+/// swizzle the tile's): a hand-written `tile.tma_load` naming another
+/// descriptor is refused, since the TMA would then deliver other bytes
+/// than the slot's barrier expects.
+pub fn descriptor<'c>(
+    op: OperationRef<'c, 'c>,
+    index: usize,
+    tile: &super::shared::SharedTile<'c>,
+) -> Option<IrValue<'c>> {
     let mut parent = op.parent_operation();
     while let Some(p) = parent {
         if crate::rewrite::op_name(p) == "func.func" {
+            let attrs = melior::ir::attribute::ArrayAttribute::try_from(p.attribute("arg_attrs").ok()?).ok()?;
+            let described = crate::abi::read_tma(attrs.element(index).ok()?)??;
+            let per_row = tile.swizzle / tile.bytes;
+            let whole_rows = (tile.shape[1] * tile.bytes) % tile.swizzle == 0;
+            let [.., rows, columns] = described.box_shape[..] else { return None };
+            let fits = whole_rows
+                && i64::from(rows) == tile.rows()
+                && i64::from(columns) == per_row
+                && i64::from(described.swizzle) == tile.swizzle;
+            if !fits {
+                return None;
+            }
             return Some(detach(p.region(0).ok()?.first_block()?.argument(index).ok()?.into()));
         }
         parent = p.parent_operation();
