@@ -5,6 +5,8 @@
 # Here:   cargo build --release -p tile-run &&
 #         strip target/release/tile-run -o .carry/tile-run && xz -6 -T4 -f .carry/tile-run
 # There:  bash scripts/profile-kernel.sh ab|abt M N K   (device tool, carry .carry)
+#         VARIANTS=1 bash scripts/profile-kernel.sh ...   the launch as the runtime chooses
+#         it (a variant, such as @k__tma), not the general kernel
 #   e.g.  bash scripts/profile-kernel.sh abt 4096 4096 4096
 # ncu reads the counters on Firecracker machines only (device KINDS.md); the
 # clocks are left alone (--clock-control none), as METHOD.md asks.
@@ -33,5 +35,6 @@ metrics+=,sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_elapse
 metrics+=,smsp__warps_active.avg.per_cycle_active,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
 metrics+=',regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio'
 "$ncu" --clock-control none --metrics "$metrics" -c 1 \
-  /tmp/tile-run "$work/k.mlir" --target cuda --grid tiles:2 --no-variants "$work/a.npy" "$work/b.npy" "$work/c.npy" 2>&1 \
+  /tmp/tile-run "$work/k.mlir" --target cuda --grid tiles:2 $([ -n "${VARIANTS:-}" ] || echo --no-variants) \
+  "$work/a.npy" "$work/b.npy" "$work/c.npy" 2>&1 \
   | grep -vE "^==PROF==|^\s*$|Section:|----|Metric Name" | awk '$NF != "0" && $NF != "0.00"' | cut -c1-150
