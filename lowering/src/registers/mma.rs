@@ -161,7 +161,7 @@ fn operand<'c>(
     let buffer = shared::aligned_scratch(lowering, rows * k, element)?;
     lowering.thread_flat(&layout)?;
     swizzled.write(lowering, at, (buffer, None), registers, &layout, index)?;
-    let address = shared::shared_address(at, buffer)?;
+    let address = super::shared_address(at, buffer)?;
     Some(Smem { address, swizzled, k_major: true })
 }
 

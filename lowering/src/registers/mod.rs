@@ -68,12 +68,12 @@ use crate::{
 };
 use melior::{
     Context, ContextRef,
-    dialect::{arith, memref, scf},
+    dialect::{arith, llvm, memref, ods, scf},
     ir::{
         Attribute, Block, BlockLike, Location, OperationRef, Region, RegionLike, Type, TypeLike, Value, ValueLike,
         attribute::DenseI64ArrayAttribute,
         operation::{OperationLike, OperationMutLike, OperationRefMut, WalkOrder, WalkResult},
-        r#type::MemRefType,
+        r#type::{IntegerType, MemRefType},
     },
     pass::{ExternalPass, RunExternalPass},
 };
@@ -494,6 +494,19 @@ pub fn all<'c>(at: &At<'c, 'c>, conditions: &[IrValue<'c>]) -> Option<IrValue<'c
         result = at.andi(result, condition)?;
     }
     Some(result)
+}
+
+/// The shared-memory address of a buffer (bytes, `index`).
+pub fn shared_address<'c>(at: &At<'c, 'c>, buffer: IrValue<'c>) -> Option<IrValue<'c>> {
+    let context = at.context;
+    let generic =
+        at.add(ods::memref::extract_aligned_pointer_as_index(context, Type::index(context), buffer, at.location))?;
+    let i64_type: Type = IntegerType::new(context, 64).into();
+    let generic = at.add(arith::index_cast(generic, i64_type, at.location))?;
+    let pointer = at.add(ods::llvm::inttoptr(context, llvm::r#type::pointer(context, 0), generic, at.location))?;
+    let shared = at.add(ods::llvm::addrspacecast(context, llvm::r#type::pointer(context, 3), pointer, at.location))?;
+    let address = at.add(ods::llvm::ptrtoint(context, i64_type, shared, at.location))?;
+    at.add(arith::index_cast(address, Type::index(context), at.location))
 }
 
 /// Element `i` of a register vector.

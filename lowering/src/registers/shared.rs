@@ -218,19 +218,6 @@ pub fn aligned_scratch<'c>(lowering: &Lowering<'c>, elements: i64, element: Type
     ))
 }
 
-/// The shared-memory address of a buffer (bytes, `index`).
-pub fn shared_address<'c>(at: &At<'c, 'c>, buffer: IrValue<'c>) -> Option<IrValue<'c>> {
-    let context = at.context;
-    let generic =
-        at.add(ods::memref::extract_aligned_pointer_as_index(context, Type::index(context), buffer, at.location))?;
-    let i64_type: Type = IntegerType::new(context, 64).into();
-    let generic = at.add(arith::index_cast(generic, i64_type, at.location))?;
-    let pointer = at.add(ods::llvm::inttoptr(context, llvm::r#type::pointer(context, 0), generic, at.location))?;
-    let shared = at.add(ods::llvm::addrspacecast(context, llvm::r#type::pointer(context, 3), pointer, at.location))?;
-    let address = at.add(ods::llvm::ptrtoint(context, i64_type, shared, at.location))?;
-    at.add(arith::index_cast(address, Type::index(context), at.location))
-}
-
 /// A ring's buffer and its shared-memory address.
 #[derive(Clone, Copy)]
 pub struct Ring<'c> {
@@ -292,7 +279,7 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
                 Some(_) => return None,
                 None => {
                     let buffer = aligned_scratch(lowering, slots * elements, element)?;
-                    let address = shared_address(&lowering.entry, buffer)?;
+                    let address = super::shared_address(&lowering.entry, buffer)?;
                     let shape = (distance, slots, elements);
                     let barriers = match tma_load {
                         Some(_) => Some(super::tma::barriers(lowering, slots)?),
@@ -344,7 +331,7 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
     };
     let base = match lowering.rings.values().find(|r| r.buffer == buffer) {
         Some(ring) => ring.address,
-        None => shared_address(&lowering.entry, buffer)?,
+        None => super::shared_address(&lowering.entry, buffer)?,
     };
     let address = match first {
         Some(first) => at.addi(base, at.muli(first, at.index(tile.bytes)?)?)?,
@@ -352,11 +339,13 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
     };
     if let (Some((barriers, t)), Some(argument)) = (requested, tma_load) {
         let RingUse { slots, .. } = tile.ring?;
+        let boxes =
+            super::tma::Boxes { rows: tile.rows(), columns: shape[1], bytes: tile.bytes, swizzle: tile.swizzle };
         let request = super::tma::Request {
-            descriptor: super::tma::descriptor(op, argument, &tile)?,
+            descriptor: super::tma::descriptor(op, argument, &boxes)?,
             first: origin(&at, &view, &coords)?.first,
             destination: address,
-            tile: tile.clone(),
+            boxes,
         };
         super::tma::request(lowering, &at, &request, (barriers, slots), t?)?;
         tile.tma = true;

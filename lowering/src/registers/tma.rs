@@ -65,7 +65,7 @@ pub fn barriers<'c>(lowering: &Lowering<'c>, slots: i64) -> Option<IrValue<'c>> 
     let alignment = IntegerAttribute::new(i64_type, BARRIER_BYTES);
     let at = &lowering.entry;
     let buffer = at.add(melior::dialect::memref::alloc(context, r#type, &[], &[], Some(alignment), at.location))?;
-    let address = super::shared::shared_address(at, buffer)?;
+    let address = super::shared_address(at, buffer)?;
     initialise(lowering, at, address, slots, false)?;
     Some(address)
 }
@@ -143,6 +143,24 @@ fn parity<'c>(at: &At<'c, 'c>, slots: i64, t: IrValue<'c>) -> Option<IrValue<'c>
     at.andi(at.divui(t, at.index(slots)?)?, at.index(1)?)
 }
 
+/// How a tile lies in its slot: `rows` rows of `columns` elements of
+/// `bytes` bytes, cut into boxes of `swizzle`-byte rows (one TMA copy
+/// each, all the rows), one after the other.
+#[derive(Clone, Copy, Debug)]
+pub struct Boxes {
+    pub rows: i64,
+    pub columns: i64,
+    pub bytes: i64,
+    pub swizzle: i64,
+}
+
+impl Boxes {
+    /// Elements along a box's row.
+    fn per_box(&self) -> i64 {
+        self.swizzle / self.bytes
+    }
+}
+
 /// A tile's request, as `tile.load` makes it: the descriptor, the tile's
 /// first element (one coordinate per dim, outermost first), where it goes
 /// and how it is laid out there.
@@ -150,7 +168,7 @@ pub struct Request<'c> {
     pub descriptor: IrValue<'c>,
     pub first: Vec<IrValue<'c>>,
     pub destination: IrValue<'c>,
-    pub tile: super::shared::SharedTile<'c>,
+    pub boxes: Boxes,
 }
 
 /// Thread 0 asks the TMA for tile `t` of a ring with `slots` slots whose
@@ -164,22 +182,21 @@ pub fn request<'c>(
 ) -> Option<()> {
     let context = at.context;
     let i32_type: Type = IntegerType::new(context, 32).into();
-    let tile = &request.tile;
+    let boxes = request.boxes;
     let first = first_thread(lowering, at)?;
     when(at, first, |at| {
         let barrier = slot_barrier(at, barriers, slots, t)?;
-        let bytes = at.int(i32_type, tile.shape[0] * tile.shape[1] * tile.bytes)?;
+        let bytes = at.int(i32_type, boxes.rows * boxes.columns * boxes.bytes)?;
         at.insert(
             OperationBuilder::new("nvvm.mbarrier.arrive.expect_tx", at.location)
                 .add_operands(&[barrier, bytes])
                 .build()
                 .ok()?,
         );
-        let swizzled = tile.swizzled();
-        let per_block = swizzled.row / tile.bytes;
+        let per_block = boxes.per_box();
         let rank = request.first.len();
-        for block in 0..tile.shape[1] / per_block {
-            let destination = at.addi(request.destination, at.index(block * swizzled.rows * swizzled.row)?)?;
+        for block in 0..boxes.columns / per_block {
+            let destination = at.addi(request.destination, at.index(block * boxes.rows * boxes.swizzle)?)?;
             // A block's own shared-memory address is also its address in
             // the cluster's window, where the copy's destination lies.
             let destination =
@@ -244,27 +261,22 @@ pub fn drain<'c>(at: &At<'c, 'c>, r#loop: OperationRef<'c, 'c>, ring: (IrValue<'
 }
 
 /// The descriptor argument `index` of the kernel `op` is in, if its
-/// `tile.tma` describes `tile`'s boxes (one block of swizzled rows, the
-/// swizzle the tile's): a hand-written `tile.tma_load` naming another
+/// `tile.tma` describes `boxes` (one block of swizzled rows, the tile's
+/// swizzle): a hand-written `tile.tma_load` naming another
 /// descriptor is refused, since the TMA would then deliver other bytes
 /// than the slot's barrier expects.
-pub fn descriptor<'c>(
-    op: OperationRef<'c, 'c>,
-    index: usize,
-    tile: &super::shared::SharedTile<'c>,
-) -> Option<IrValue<'c>> {
+pub fn descriptor<'c>(op: OperationRef<'c, 'c>, index: usize, boxes: &Boxes) -> Option<IrValue<'c>> {
     let mut parent = op.parent_operation();
     while let Some(p) = parent {
         if crate::rewrite::op_name(p) == "func.func" {
             let attrs = melior::ir::attribute::ArrayAttribute::try_from(p.attribute("arg_attrs").ok()?).ok()?;
             let described = crate::abi::read_tma(attrs.element(index).ok()?)??;
-            let per_row = tile.swizzle / tile.bytes;
-            let whole_rows = (tile.shape[1] * tile.bytes) % tile.swizzle == 0;
+            let whole_rows = (boxes.columns * boxes.bytes) % boxes.swizzle == 0;
             let [.., rows, columns] = described.box_shape[..] else { return None };
             let fits = whole_rows
-                && i64::from(rows) == tile.rows()
-                && i64::from(columns) == per_row
-                && i64::from(described.swizzle) == tile.swizzle;
+                && i64::from(rows) == boxes.rows
+                && i64::from(columns) == boxes.per_box()
+                && i64::from(described.swizzle) == boxes.swizzle;
             if !fits {
                 return None;
             }
