@@ -13,9 +13,12 @@
 //! * a tile in registers (a computed one, as attention's P, or one loaded
 //!   for other uses too) is written K-major into a buffer of its own.
 //!
-//! Then the wait for the operands' copies (`cp.async.wait_group`, as many
-//! groups left pending as the loop's ring distance allows), a proxy fence
-//! and a barrier, and each warpgroup multiplies its 64-row blocks of the
+//! Then the wait for the operands' copies: for a ring slot the TMA fills
+//! ([`super::tma`]), the slot's mbarrier phase; for the threads' copies,
+//! `cp.async.wait_group` (as many groups left pending as the loop's ring
+//! distance allows) and a proxy fence, once before the loop for tiles
+//! copied before it when the others are the TMA's; then a barrier, and
+//! each warpgroup multiplies its 64-row blocks of the
 //! tile, one instruction per 64 rows and K step. An mma whose accumulator
 //! is only carried to the next iteration's, reading tiles no load of the
 //! loop overwrites meanwhile, stays in flight (`wgmma.wait_group 1`); its
@@ -27,19 +30,23 @@
 //! ```text
 //! // A: M x K, B: K x N, C: M x N f32 in #tile.wgmma<warps_per_block = [4G, 1], instr_n = N>
 //! (registers only) store A's registers at swizzle(m * S + k * e) of a buffer, likewise B
-//! cp.async.wait_group P; fence.proxy.async.shared::cta; bar.sync
+//! (TMA slots) mbarrier.try_wait.parity [slot's barrier], phase
+//! (cp.async) cp.async.wait_group P; fence.proxy.async.shared::cta
+//! bar.sync
 //! wgmma.fence
 //! for each 64-row block i of this warpgroup, each K step:
 //!   d_i = wgmma.mma_async desc(A, block i, step), desc(B, step), d_i   // m64nNk16 (k8 for tf32)
 //! wgmma.commit_group; wgmma.wait_group 1 (in flight) or the tied wait for all
 //! ```
 //!
-//! Caveats: the threads issue the copies themselves (no TMA, no producer
-//! warpgroup) and synchronise with a block-wide barrier every mma; f16 and
+//! Caveats: no producer warp: one consumer thread requests the TMA's
+//! copies (or the threads copy), and a block-wide barrier every mma keeps
+//! slots from being refilled early (BENCHMARKS.md, session 15, says why
+//! mbarriers do not replace it yet); f16 and
 //! bf16 operands into an f32 accumulator, and f32 operands as tf32 (read
 //! K-major only); M a multiple of 64, N a multiple of 8 up to 256, K at
 //! least 32 bytes; other mmas keep the kernel on the general path, with a
-//! remark saying why. BENCHMARKS.md, session 14, has what it reaches.
+//! remark saying why. BENCHMARKS.md, session 15, has what it reaches.
 
 use super::shared::{self, Swizzled};
 use super::{Lowering, concat, in_loop, slice};

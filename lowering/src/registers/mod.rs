@@ -16,9 +16,10 @@
 //!   each thread already holds what it needs, else one shared-memory round
 //!   trip;
 //! * [`shared`]: tiles in shared memory (`#tile.shared`, the mma operands
-//!   `tile-assign-layouts` keeps there): `tile.load` by 16-byte
+//!   `tile-assign-layouts` keeps there): `tile.load` by 16- or 8-byte
 //!   `cp.async`s into a swizzled ring slot or buffer, whose address is the
-//!   tile's value; [`mma`]: `tile.mma` on wgmma;
+//!   tile's value; [`tma`]: ring slots the TMA fills instead (loads marked
+//!   `tile.tma_load`), an mbarrier a slot; [`mma`]: `tile.mma` on wgmma;
 //! * [`memory`]: `tile.load` and `tile.store` as 16-byte vector accesses
 //!   when the whole tile is inside the array and aligned (one uniform
 //!   check), else element by element with the view's padding and masking;

@@ -261,6 +261,12 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
         .ok()
         .and_then(|a| IntegerAttribute::try_from(a).ok())
         .and_then(|a| usize::try_from(a.value()).ok());
+    // A block of a cluster has slots of its own that its barriers do not
+    // order with the others' (`tile-use-tma` gives clusters no TMA; a
+    // hand-written `tile.tma_load` there is refused).
+    if tma_load.is_some() && lowering.cluster > 1 {
+        return None;
+    }
     // The tile's iteration, for a ring the TMA fills.
     let mut requested = None;
 
