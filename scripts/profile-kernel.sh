@@ -8,6 +8,8 @@
 #         VARIANTS=1 bash scripts/profile-kernel.sh ...   the launch as the runtime chooses
 #         it (a variant, such as @k__tma), not the general kernel
 #   e.g.  bash scripts/profile-kernel.sh abt 4096 4096 4096
+#         PROGRAM=bench/experiments/abt_stages2.mlir bash scripts/profile-kernel.sh abt ...
+#         profiles another program of that layout
 # ncu reads the counters on Firecracker machines only (device KINDS.md); the
 # clocks are left alone (--clock-control none), as METHOD.md asks.
 set -uo pipefail
@@ -18,7 +20,7 @@ python3 -c "import lzma,shutil; shutil.copyfileobj(lzma.open('.carry/tile-run.xz
 chmod +x /tmp/tile-run
 export CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 work=$(mktemp -d)
-sed 's/f16/bf16/g' "bench/gemm/$layout.mlir" > "$work/k.mlir"
+sed 's/f16/bf16/g' "${PROGRAM:-bench/gemm/$layout.mlir}" > "$work/k.mlir"
 python3 - "$layout" "$m" "$n" "$k" "$work" <<'PY'
 import sys, numpy as np
 layout, m, n, k, work = sys.argv[1], *map(int, sys.argv[2:5]), sys.argv[5]
@@ -33,6 +35,7 @@ metrics=gpu__time_duration.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed
 metrics+=,dram__throughput.avg.pct_of_peak_sustained_elapsed,lts__t_sector_hit_rate.pct,launch__registers_per_thread
 metrics+=,sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_elapsed,launch__occupancy_limit_registers
 metrics+=,smsp__warps_active.avg.per_cycle_active,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
+metrics+=,smsp__inst_executed.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum
 metrics+=',regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio'
 "$ncu" --clock-control none --metrics "$metrics" -c 1 \
   /tmp/tile-run "$work/k.mlir" --target cuda --grid tiles:2 $([ -n "${VARIANTS:-}" ] || echo --no-variants) \

@@ -335,7 +335,8 @@ func.func @mm_ab(%arg0: memref<?x?xf16>, %arg1: memref<?x?xf16>, %arg2: memref<?
 
 // A loop of ring loads (tile-prefetch-loads' tile.ring: two ahead, five
 // slots): each ring is one buffer of five tiles, the loop's load writes
-// slot (iteration + 2) % 5; the loop carries the tiles' addresses. The mma
+// slot (iteration + 2) % 5 (in 32 bits); the loop carries the tiles'
+// addresses. The mma
 // waits until at most 4 groups (two iterations of two loads) are pending,
 // reads B = W^T K-major (col), and stays in flight (wait_group 1); after
 // the loop, the accumulator goes through the wait for all, and the copies
@@ -343,7 +344,7 @@ func.func @mm_ab(%arg0: memref<?x?xf16>, %arg1: memref<?x?xf16>, %arg2: memref<?
 // CHECK-LABEL: func.func @mm_loop
 // CHECK: memref.alloc() {alignment = 1024 : i64} : memref<10240xf16>
 // CHECK: scf.for {{.*}} -> (vector<32xf32>, index, index, index, index) {
-// CHECK: arith.remui %{{.*}}, %c5 : index
+// CHECK: arith.remui %{{.*}}, %c5_i32 : i32
 // CHECK: nvvm.cp.async.shared.global
 // CHECK: nvvm.cp.async.commit.group
 // CHECK: nvvm.cp.async.commit.group

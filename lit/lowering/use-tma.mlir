@@ -138,3 +138,112 @@ func.func @no_loop(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>
   tile.store %d, %pc[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
   return
 }
+
+// -----
+
+// A ring one tile ahead (num_stages = 2): the consumers' own requests
+// could not run far ahead, so the variant gets a producer warp after its
+// 4 consumer warps (tile.block_size 160). Every thread initialises the
+// `full` barriers (one arrival: the request) and the `empty` ones (128:
+// every consumer thread), then the kernel splits on the warp: the
+// producer's side keeps only the requests, each waiting for its slot's
+// `empty` phase; the consumers' side waits, multiplies, gives the slots
+// back after the wgmmas, and meets at named barrier 1 of 128 threads.
+// REG-LABEL: func.func @shallow__tma(
+// REG-SAME:    tile.block_size = 160 : i64
+// REG:         nvvm.mbarrier.init {{.*}}, %c1_i32
+// REG:         nvvm.mbarrier.init {{.*}}, %c128_i32
+// REG:         nvvm.fence.mbarrier.init
+// REG-NEXT:    gpu.barrier
+// REG:         %[[ROLE:.*]] = arith.cmpi uge, %{{.*}}, %c4{{.*}} : index
+// REG:         scf.if %[[ROLE]] {
+// REG-NOT:       nvvm.wgmma.mma_async
+// REG:           nvvm.mbarrier.try_wait.parity
+// REG:           nvvm.mbarrier.arrive.expect_tx
+// REG:           nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}}, %arg3,
+// REG:           nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}}, %arg4,
+// REG:           scf.for
+// REG:             nvvm.mbarrier.try_wait.parity
+// REG:             nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}}, %arg3,
+// REG:             nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}}, %arg4,
+// REG-NOT:       nvvm.cp.async.bulk.tensor
+// REG-NOT:       gpu.barrier
+// REG:           nvvm.wgmma.mma_async
+// REG:           nvvm.wgmma.wait.group.sync.aligned 1
+// REG:           scf.if
+// REG:             nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<3>
+// REG:             nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<3>
+// REG-NOT:       nvvm.cp.async.bulk.tensor
+// REG-NOT:       gpu.barrier
+// REG:           nvvm.barrier id = %{{.*}} number_of_threads = %c128_i32
+// REG:         return
+func.func @shallow(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>)
+    attributes {tile.kernel, tile.hints = {num_stages = 2}} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<64x32xf16>
+  %pb = tile.partition_view %B : memref<?x?xf16> -> !tile.partition_view<32x64xf16>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<64x64xf32>
+  %nk = tile.num_tiles %pa dim 1 : !tile.partition_view<64x32xf16>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%in = %z) -> (tensor<64x64xf32>) {
+    %a = tile.load %pa[%c0, %k] : !tile.partition_view<64x32xf16> -> tensor<64x32xf16>
+    %b = tile.load %pb[%k, %c0] : !tile.partition_view<32x64xf16> -> tensor<32x64xf16>
+    %d = tile.mma %a, %b, %in : tensor<64x32xf16>, tensor<32x64xf16> into tensor<64x64xf32>
+    scf.yield %d : tensor<64x64xf32>
+  }
+  tile.store %acc, %pc[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
+  return
+}
+
+// -----
+
+// Two ahead with a spare slot, the consumers request the tiles
+// themselves unless the kernel asks for a producer warp
+// (warp_specialize = 1); warp_specialize = 0 keeps it off even where it
+// would be used.
+// REG-LABEL: func.func @asked__tma(
+// REG-SAME:    tile.block_size = 160 : i64
+// REG:         arith.cmpi uge
+// REG-LABEL: func.func @refused__tma(
+// REG-SAME:    tile.block_size = 128 : i64
+// REG-NOT:     arith.cmpi uge
+// REG:         gpu.barrier
+// REG:         nvvm.wgmma.mma_async
+// REG:         return
+func.func @asked(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>)
+    attributes {tile.kernel, tile.hints = {warp_specialize = 1}} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<64x32xf16>
+  %pb = tile.partition_view %B : memref<?x?xf16> -> !tile.partition_view<32x64xf16>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<64x64xf32>
+  %nk = tile.num_tiles %pa dim 1 : !tile.partition_view<64x32xf16>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%in = %z) -> (tensor<64x64xf32>) {
+    %a = tile.load %pa[%c0, %k] : !tile.partition_view<64x32xf16> -> tensor<64x32xf16>
+    %b = tile.load %pb[%k, %c0] : !tile.partition_view<32x64xf16> -> tensor<32x64xf16>
+    %d = tile.mma %a, %b, %in : tensor<64x32xf16>, tensor<32x64xf16> into tensor<64x64xf32>
+    scf.yield %d : tensor<64x64xf32>
+  }
+  tile.store %acc, %pc[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
+  return
+}
+func.func @refused(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>)
+    attributes {tile.kernel, tile.hints = {num_stages = 2, warp_specialize = 0}} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<64x32xf16>
+  %pb = tile.partition_view %B : memref<?x?xf16> -> !tile.partition_view<32x64xf16>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<64x64xf32>
+  %nk = tile.num_tiles %pa dim 1 : !tile.partition_view<64x32xf16>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%in = %z) -> (tensor<64x64xf32>) {
+    %a = tile.load %pa[%c0, %k] : !tile.partition_view<64x32xf16> -> tensor<64x32xf16>
+    %b = tile.load %pb[%k, %c0] : !tile.partition_view<32x64xf16> -> tensor<32x64xf16>
+    %d = tile.mma %a, %b, %in : tensor<64x32xf16>, tensor<32x64xf16> into tensor<64x64xf32>
+    scf.yield %d : tensor<64x64xf32>
+  }
+  tile.store %acc, %pc[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
+  return
+}

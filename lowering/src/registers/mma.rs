@@ -245,7 +245,15 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
         // visible to wgmma's proxy (the TMA writes in that proxy already).
         at.insert(fence_proxy(context, at.location)?);
     }
-    lowering.barrier(&at)?;
+    // With a producer warp, the `empty` barriers keep slots from being
+    // refilled early: the consumers give them back below.
+    let released = released_rings(lowering, op, [&shared_a, &shared_b]);
+    match released {
+        // The producer would wait for slots nobody gives back.
+        None if lowering.producer.is_some() && in_loop(op) => return None,
+        None => lowering.barrier(&at)?,
+        Some(_) => {}
+    }
 
     // This warpgroup's rows: 64 g, then every 64 G rows below.
     let warpgroups = lc.warps() / WARPGROUP_WARPS;
@@ -334,6 +342,12 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
         // result waits for the last ones after the loop.
         at.insert(wait_mmas(context, at.location, 1)?);
         let r#loop = op.parent_operation()?;
+        if let Some(rings) = &released {
+            // The previous iteration's wgmmas are done.
+            let t = super::tma::iteration(&at, r#loop)?;
+            let later = at.cmpi(crate::build::CmpiPredicate::Ugt, t, at.index(0)?)?;
+            super::tma::release(&at, rings, at.subi(t, at.index(1)?)?, Some(later))?;
+        }
         let key = r#loop.to_raw().ptr as usize;
         if !lowering.loops.get(&key).is_some_and(|s| s.mmas_waited) {
             lowering.loops.entry(key).or_default().mmas_waited = true;
@@ -350,10 +364,35 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
         }
     } else {
         values = wait_tied(&at, &values)?;
+        if let Some(rings) = &released {
+            let t = super::tma::iteration(&at, op.parent_operation()?)?;
+            super::tma::release(&at, rings, t, None)?;
+        }
     }
     let value = registers_of(&at, &values)?;
     lowering.map(result.into(), value);
     Some(())
+}
+
+/// The rings (barriers, slots) whose slots the mma gives back to the
+/// producer warp once its wgmmas are done with them: each operand's, in a
+/// kernel with a producer warp where the TMA fills both.
+fn released_rings<'c>(
+    lowering: &Lowering<'c>,
+    op: OperationRef<'c, 'c>,
+    tiles: [&Option<shared::SharedTile<'c>>; 2],
+) -> Option<Vec<(IrValue<'c>, i64)>> {
+    lowering.producer?;
+    op.parent_operation().filter(|p| crate::rewrite::op_name(*p) == "scf.for")?;
+    let mut rings: Vec<(IrValue<'c>, i64)> = Vec::new();
+    for tile in tiles {
+        let ring = tile.as_ref().filter(|t| t.tma)?.ring?;
+        let barriers = lowering.rings.get(&ring.id)?.barriers?;
+        if !rings.iter().any(|(b, _)| *b == barriers) {
+            rings.push((barriers, ring.slots));
+        }
+    }
+    Some(rings)
 }
 
 /// `fence.proxy.async.shared::cta`.

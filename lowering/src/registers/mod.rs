@@ -60,6 +60,7 @@ pub mod mma;
 pub mod reduce;
 pub mod shared;
 pub mod tma;
+pub mod warps;
 
 use crate::{
     build::{At, GpuQuery, tile_type},
@@ -72,7 +73,7 @@ use melior::{
     dialect::{arith, llvm, memref, ods, scf},
     ir::{
         Attribute, Block, BlockLike, Location, OperationRef, Region, RegionLike, Type, TypeLike, Value, ValueLike,
-        attribute::DenseI64ArrayAttribute,
+        attribute::{DenseI64ArrayAttribute, IntegerAttribute},
         operation::{OperationLike, OperationMutLike, OperationRefMut, WalkOrder, WalkResult},
         r#type::{IntegerType, MemRefType},
     },
@@ -212,6 +213,8 @@ pub struct Lowering<'c> {
     pub loops: HashMap<usize, LoopState>,
     views: HashMap<Key, View<'c>>,
     thread_flat: HashMap<LinearLayout, IrValue<'c>>,
+    /// The kernel gets a producer warp ([`warps`]).
+    pub producer: Option<warps::Producer>,
 }
 
 /// What the lowering noted of one loop.
@@ -449,6 +452,18 @@ pub fn if_else<'c>(
     then: impl FnOnce(&At<'c, 'c>) -> Option<Vec<IrValue<'c>>>,
     otherwise: impl FnOnce(&At<'c, 'c>) -> Option<Vec<IrValue<'c>>>,
 ) -> Option<Vec<IrValue<'c>>> {
+    let op = if_else_op(at, condition, types, then, otherwise)?;
+    (0..op.result_count()).map(|i| op.result(i).ok().map(|r| detach(r.into()))).collect()
+}
+
+/// [`if_else`], giving the `scf.if` itself.
+pub fn if_else_op<'c>(
+    at: &At<'c, 'c>,
+    condition: IrValue<'c>,
+    types: &[Type<'c>],
+    then: impl FnOnce(&At<'c, 'c>) -> Option<Vec<IrValue<'c>>>,
+    otherwise: impl FnOnce(&At<'c, 'c>) -> Option<Vec<IrValue<'c>>>,
+) -> Option<OperationRef<'c, 'c>> {
     let regions = [Region::new(), Region::new()];
     let mut blocks = Vec::new();
     for region in &regions {
@@ -467,7 +482,7 @@ pub fn if_else<'c>(
         let values = build(&inner)?;
         inner.insert(scf::r#yield(&values, at.location));
     }
-    (0..op.result_count()).map(|i| op.result(i).ok().map(|r| detach(r.into()))).collect()
+    Some(op)
 }
 
 /// An `scf.if` without results.
@@ -602,7 +617,14 @@ fn lower_kernel<'c>(kernel: OperationRef<'c, 'c>) -> Option<Result<(), Operation
     let first = body.first_operation()?;
     // SAFETY: the kernel's first op lives as long as the kernel.
     let first = unsafe { OperationRef::from_raw(first.to_raw()) };
-    let entry = At::before(context, first)?;
+    // The set-up goes before the marker, the kernel's own code after it
+    // (where a producer warp's kernel splits).
+    let marker = At::before(context, first)?.insert(arith::constant(
+        context,
+        IntegerAttribute::new(Type::index(context), 0).into(),
+        kernel.location(),
+    ));
+    let entry = At::before(context, marker)?;
     let thread = entry.gpu(GpuQuery::ThreadId)?;
     let warp_size = entry.index(32)?;
     let lane = entry.remui(thread, warp_size)?;
@@ -630,6 +652,7 @@ fn lower_kernel<'c>(kernel: OperationRef<'c, 'c>) -> Option<Result<(), Operation
         loops: HashMap::new(),
         views: HashMap::new(),
         thread_flat: HashMap::new(),
+        producer: warps::producer(kernel, blocks),
     };
 
     let mut ops = Vec::new();
@@ -693,6 +716,11 @@ fn lower_kernel<'c>(kernel: OperationRef<'c, 'c>) -> Option<Result<(), Operation
         // (reverse program order) or was moved to its registers; nothing
         // refers to it any more.
         unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
+    }
+    match lowering.producer {
+        Some(producer) => warps::specialize(&lowering, kernel, marker, producer)?,
+        // SAFETY: the marker is a constant nothing uses.
+        None => unsafe { mlir_sys::mlirOperationDestroy(marker.to_raw()) },
     }
     // SAFETY: the kernel is the op the pass runs on; only an attribute changes.
     let mut kernel = unsafe { OperationRefMut::from_raw(kernel.to_raw()) };

@@ -232,7 +232,7 @@ pub struct Ring<'c> {
 }
 
 /// The `tile.ring` attribute of a load: ring, distance, index, slots.
-fn ring_of(op: OperationRef) -> Option<[i64; 4]> {
+pub(super) fn ring_of(op: OperationRef) -> Option<[i64; 4]> {
     let attribute = DenseI64ArrayAttribute::try_from(op.attribute(tile_dialect::attrs::RING).ok()?).ok()?;
     let values: Vec<i64> = (0..attribute.len()).map(|i| attribute.element(i).ok()).collect::<Option<_>>()?;
     values.try_into().ok()
@@ -321,7 +321,7 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
                         lowering.note_ring_load(r#loop);
                     }
                 }
-                at.remui(t, at.index(slots)?)?
+                super::tma::ring_position(&at, t, slots)?.0
             };
             tile.ring = Some(RingUse { id, distance, slots });
             (ring.buffer, Some(at.muli(slot, at.index(elements)?)?))

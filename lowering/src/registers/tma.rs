@@ -33,7 +33,7 @@
 //! invalidates and initialises its barriers, so that phases count from
 //! zero each time.
 
-use super::{Lowering, when};
+use super::{Lowering, if_else_op, when};
 use crate::{
     build::At,
     rewrite::{IrValue, detach},
@@ -44,7 +44,7 @@ use melior::{
     ir::{
         Attribute, OperationRef, Type,
         attribute::{DenseI32ArrayAttribute, IntegerAttribute},
-        operation::{OperationBuilder, OperationLike},
+        operation::{OperationBuilder, OperationLike, OperationMutLike, OperationRefMut},
         r#type::{IntegerType, MemRefType},
     },
 };
@@ -61,9 +61,11 @@ const SUSPEND_NS: i64 = 0x989680;
 pub fn barriers<'c>(lowering: &Lowering<'c>, slots: i64) -> Option<IrValue<'c>> {
     let context = lowering.context;
     let i64_type: Type = IntegerType::new(context, 64).into();
-    let r#type = MemRefType::new(i64_type, &[slots], None, None);
     let alignment = IntegerAttribute::new(i64_type, BARRIER_BYTES);
     let at = &lowering.entry;
+    // With a producer warp, the `empty` barriers follow the `full` ones.
+    let count = if lowering.producer.is_some() { 2 * slots } else { slots };
+    let r#type = MemRefType::new(i64_type, &[count], None, None);
     let buffer = at.add(melior::dialect::memref::alloc(context, r#type, &[], &[], Some(alignment), at.location))?;
     let address = super::shared_address(at, buffer)?;
     initialise(lowering, at, address, slots, false)?;
@@ -82,10 +84,15 @@ pub fn initialise<'c>(
     let context = at.context;
     let first = first_thread(lowering, at)?;
     when(at, first, |at| {
-        // One arrival, the request's (with the bytes).
-        let count = at.int(IntegerType::new(context, 32).into(), 1)?;
-        for barrier in 0..slots {
-            let barrier = pointer(at, at.addi(address, at.index(barrier * BARRIER_BYTES)?)?)?;
+        let i32_type: Type = IntegerType::new(context, 32).into();
+        // A `full` barrier has one arrival, the request's (with the bytes);
+        // an `empty` one, one from each consumer thread.
+        let mut counts = vec![at.int(i32_type, 1)?; slots as usize];
+        if let Some(producer) = &lowering.producer {
+            counts.extend(vec![at.int(i32_type, producer.consumer_warps * 32)?; slots as usize]);
+        }
+        for (barrier, count) in counts.into_iter().enumerate() {
+            let barrier = pointer(at, at.addi(address, at.index(barrier as i64 * BARRIER_BYTES)?)?)?;
             if again {
                 at.insert(
                     OperationBuilder::new("nvvm.mbarrier.inval", at.location).add_operands(&[barrier]).build().ok()?,
@@ -118,9 +125,23 @@ fn pointer<'c>(at: &At<'c, 'c>, address: IrValue<'c>) -> Option<IrValue<'c>> {
     at.add(ods::llvm::inttoptr(context, llvm::r#type::pointer(context, 3), address, at.location))
 }
 
+/// The thread that requests the tiles: the block's first, or the
+/// producer warp's.
+fn requester<'c>(lowering: &Lowering<'c>, at: &At<'c, 'c>) -> Option<IrValue<'c>> {
+    let first = lowering.producer.as_ref().map_or(0, |p| p.consumer_warps * 32);
+    let thread = at.addi(at.muli(lowering.warp, at.index(32)?)?, lowering.lane)?;
+    at.cmpi(crate::build::CmpiPredicate::Eq, thread, at.index(first)?)
+}
+
+/// The `empty` barrier of the slot tile `t` goes to (a ring of a kernel
+/// with a producer warp).
+fn empty_barrier<'c>(at: &At<'c, 'c>, barriers: IrValue<'c>, slots: i64, t: IrValue<'c>) -> Option<IrValue<'c>> {
+    slot_barrier(at, at.addi(barriers, at.index(slots * BARRIER_BYTES)?)?, slots, t)
+}
+
 /// The barrier of the slot tile `t` goes to.
 fn slot_barrier<'c>(at: &At<'c, 'c>, barriers: IrValue<'c>, slots: i64, t: IrValue<'c>) -> Option<IrValue<'c>> {
-    let slot = at.remui(t, at.index(slots)?)?;
+    let (slot, _) = ring_position(at, t, slots)?;
     pointer(at, at.addi(barriers, at.muli(slot, at.index(BARRIER_BYTES)?)?)?)
 }
 
@@ -138,9 +159,23 @@ fn wait_parity<'c>(at: &At<'c, 'c>, barrier: IrValue<'c>, parity: IrValue<'c>) -
     Some(())
 }
 
+/// Tile `t`'s slot (`t % slots`) and round (`t / slots`) of a ring, in
+/// 32 bits: a ring of 3, 5 or 6 slots divides every iteration, and a
+/// 64-bit division by a constant is a dozen dependent instructions on the
+/// way to each wait and wgmma (measured: a fifth of a GEMM's time).
+pub fn ring_position<'c>(at: &At<'c, 'c>, t: IrValue<'c>, slots: i64) -> Option<(IrValue<'c>, IrValue<'c>)> {
+    let i32_type: Type = IntegerType::new(at.context, 32).into();
+    let narrow = at.add(arith::index_castui(t, i32_type, at.location))?;
+    let slots = at.int(i32_type, slots)?;
+    let slot = at.remui(narrow, slots)?;
+    let round = at.divui(narrow, slots)?;
+    let wide = |v| at.add(arith::index_castui(v, Type::index(at.context), at.location));
+    Some((wide(slot)?, wide(round)?))
+}
+
 /// The parity of tile `t`'s phase.
 fn parity<'c>(at: &At<'c, 'c>, slots: i64, t: IrValue<'c>) -> Option<IrValue<'c>> {
-    at.andi(at.divui(t, at.index(slots)?)?, at.index(1)?)
+    at.andi(ring_position(at, t, slots)?.1, at.index(1)?)
 }
 
 /// How a tile lies in its slot: `rows` rows of `columns` elements of
@@ -180,52 +215,104 @@ pub fn request<'c>(
     (barriers, slots): (IrValue<'c>, i64),
     t: IrValue<'c>,
 ) -> Option<()> {
+    let requester = requester(lowering, at)?;
+    let producer = lowering.producer.is_some();
+    let op = if_else_op(
+        at,
+        requester,
+        &[],
+        |at| {
+            issue(at, request, (barriers, slots), t, producer)?;
+            Some(vec![])
+        },
+        |_| Some(vec![]),
+    )?;
+    // SAFETY: the scf.if just built; only an attribute is added.
+    let mut op = unsafe { OperationRefMut::from_raw(op.to_raw()) };
+    op.set_attribute(super::warps::REQUEST, Attribute::unit(at.context));
+    Some(())
+}
+
+/// The requester's part of [`request`]: with a producer warp, first the
+/// wait for the slot's `empty` phase before tile `t`'s (the previous
+/// round's mmas done with it; the first round's counts as complete).
+fn issue<'c>(
+    at: &At<'c, 'c>,
+    request: &Request<'c>,
+    (barriers, slots): (IrValue<'c>, i64),
+    t: IrValue<'c>,
+    producer: bool,
+) -> Option<()> {
     let context = at.context;
     let i32_type: Type = IntegerType::new(context, 32).into();
     let boxes = request.boxes;
-    let first = first_thread(lowering, at)?;
-    when(at, first, |at| {
-        let barrier = slot_barrier(at, barriers, slots, t)?;
-        let bytes = at.int(i32_type, boxes.rows * boxes.columns * boxes.bytes)?;
+    if producer {
+        let before = at.xori(parity(at, slots, t)?, at.index(1)?)?;
+        wait_parity(at, empty_barrier(at, barriers, slots, t)?, before)?;
+    }
+    let barrier = slot_barrier(at, barriers, slots, t)?;
+    let bytes = at.int(i32_type, boxes.rows * boxes.columns * boxes.bytes)?;
+    at.insert(
+        OperationBuilder::new("nvvm.mbarrier.arrive.expect_tx", at.location)
+            .add_operands(&[barrier, bytes])
+            .build()
+            .ok()?,
+    );
+    let per_block = boxes.per_box();
+    let rank = request.first.len();
+    for block in 0..boxes.columns / per_block {
+        let destination = at.addi(request.destination, at.index(block * boxes.rows * boxes.swizzle)?)?;
+        // A block's own shared-memory address is also its address in
+        // the cluster's window, where the copy's destination lies.
+        let destination =
+            at.add(arith::index_cast(destination, IntegerType::new(context, 64).into(), at.location))?;
+        let destination =
+            at.add(ods::llvm::inttoptr(context, llvm::r#type::pointer(context, 7), destination, at.location))?;
+        // Innermost first, as the TMA takes them.
+        let mut coordinates = Vec::new();
+        for d in (0..rank).rev() {
+            let mut coordinate = request.first[d];
+            if d == rank - 1 {
+                coordinate = at.addi(coordinate, at.index(block * per_block)?)?;
+            }
+            coordinates.push(at.add(arith::index_cast(coordinate, i32_type, at.location))?);
+        }
+        let mut operands = vec![destination, request.descriptor];
+        operands.extend(&coordinates);
+        operands.push(barrier);
+        let segments = DenseI32ArrayAttribute::new(context, &[1, 1, rank as i32, 1, 0, 0, 0, 0]);
         at.insert(
-            OperationBuilder::new("nvvm.mbarrier.arrive.expect_tx", at.location)
-                .add_operands(&[barrier, bytes])
+            OperationBuilder::new("nvvm.cp.async.bulk.tensor.shared.cluster.global", at.location)
+                .add_operands(&operands)
+                .add_attributes(&[(
+                    melior::ir::Identifier::new(context, "operandSegmentSizes"),
+                    Attribute::from(segments),
+                )])
                 .build()
                 .ok()?,
         );
-        let per_block = boxes.per_box();
-        let rank = request.first.len();
-        for block in 0..boxes.columns / per_block {
-            let destination = at.addi(request.destination, at.index(block * boxes.rows * boxes.swizzle)?)?;
-            // A block's own shared-memory address is also its address in
-            // the cluster's window, where the copy's destination lies.
-            let destination =
-                at.add(arith::index_cast(destination, IntegerType::new(context, 64).into(), at.location))?;
-            let destination =
-                at.add(ods::llvm::inttoptr(context, llvm::r#type::pointer(context, 7), destination, at.location))?;
-            // Innermost first, as the TMA takes them.
-            let mut coordinates = Vec::new();
-            for d in (0..rank).rev() {
-                let mut coordinate = request.first[d];
-                if d == rank - 1 {
-                    coordinate = at.addi(coordinate, at.index(block * per_block)?)?;
-                }
-                coordinates.push(at.add(arith::index_cast(coordinate, i32_type, at.location))?);
-            }
-            let mut operands = vec![destination, request.descriptor];
-            operands.extend(&coordinates);
-            operands.push(barrier);
-            let segments = DenseI32ArrayAttribute::new(context, &[1, 1, rank as i32, 1, 0, 0, 0, 0]);
-            at.insert(
-                OperationBuilder::new("nvvm.cp.async.bulk.tensor.shared.cluster.global", at.location)
-                    .add_operands(&operands)
-                    .add_attributes(&[(
-                        melior::ir::Identifier::new(context, "operandSegmentSizes"),
-                        Attribute::from(segments),
-                    )])
-                    .build()
-                    .ok()?,
-            );
+    }
+    Some(())
+}
+
+/// Every consumer thread (where `now`, if given) tells the producer warp
+/// that its mmas are done with tile `t` of each of `rings`: an arrival on
+/// the slot's `empty` barrier, which counts them all. (No branch on the
+/// lane: the arrivals cost less than a divergent path among the wgmmas.)
+pub fn release<'c>(
+    at: &At<'c, 'c>,
+    rings: &[(IrValue<'c>, i64)],
+    t: IrValue<'c>,
+    now: Option<IrValue<'c>>,
+) -> Option<()> {
+    let condition = match now {
+        Some(now) => now,
+        None => at.int(melior::ir::Type::parse(at.context, "i1")?, 1)?,
+    };
+    when(at, condition, |at| {
+        for &(barriers, slots) in rings {
+            let barrier = empty_barrier(at, barriers, slots, t)?;
+            at.insert(OperationBuilder::new("nvvm.mbarrier.arrive", at.location).add_operands(&[barrier]).build().ok()?);
         }
         Some(())
     })

@@ -1,0 +1,437 @@
+//! Warp specialisation of a kernel whose mma operands the TMA loads: a
+//! producer warp of its own asks for every tile, and the consumer warps
+//! only wait for tiles, multiply and give slots back.
+//!
+//! Without it, one consumer thread requests the tiles and a block-wide
+//! barrier before each mma keeps a slot from being refilled while another
+//! warpgroup's wgmmas may still read it; an `empty` mbarrier waited for
+//! by that thread instead costs a third (BENCHMARKS.md, session 15): the
+//! spin sits among the in-flight wgmmas. A warp that does nothing else
+//! can wait.
+//!
+//! The lowering ([`super::tma`], [`super::mma`]) has already written the
+//! kernel for both roles: the requests (each an `scf.if` on the producer
+//! warp's first thread, marked [`REQUEST`]) wait for their slot's `empty`
+//! phase first, and after each mma every consumer thread arrives on the
+//! `empty` barrier of the tile its wgmmas are done with (the previous
+//! iteration's, when the mma stays in flight), in place of the block
+//! barrier before it. [`specialize`] then splits the kernel after its
+//! set-up (allocations and barrier initialisation, which every thread
+//! runs):
+//!
+//! ```text
+//! before:                          after:
+//! set-up; bar.sync                 set-up; bar.sync
+//! request tiles 0, 1               scf.if warp >= W (the producer warp)
+//! scf.for t                          request tiles 0, 1
+//!   request tile t + 2               scf.for t: request tile t + 2
+//!   wait full[t]; mma; release       (only what the requests need)
+//! wait tiles n, n + 1; store       else (the W consumer warps)
+//!                                    scf.for t: wait full[t]; mma; release
+//!                                    wait tiles n, n + 1; store
+//!                                    (block barriers: bar.sync 1, 32 W)
+//! ```
+//!
+//! The producer's side is a copy of the consumers' with every op the
+//! requests do not need erased (their loops keep only the carried values
+//! the requests read; the others start from zero and are carried
+//! unchanged, which LLVM folds away). The consumers' side loses the
+//! requests, and its barriers become a named barrier of the consumer
+//! warps, since the producer warp has left.
+//!
+//! Caveats: only kernels whose every shared tile is a TMA ring tile of a
+//! loop not nested in another, each such loop with one `tile.mma` reading
+//! two of them, and no cluster (a persistent kernel's rings start again
+//! each tile; attention's P comes from registers); the producer warp
+//! holds as many registers as a consumer thread (no `setmaxnreg`, which
+//! needs a warpgroup).
+
+use super::{Lowering, if_else_op, shared::SharedTile};
+use crate::{
+    build::{At, CmpiPredicate},
+    rewrite::{IrValue, detach, op_name},
+};
+use melior::{
+    Context,
+    dialect::arith,
+    ir::{
+        Attribute, BlockLike, BlockRef, OperationRef, RegionLike, Type, TypeLike, ValueLike,
+        operation::{OperationLike, OperationMutLike, OperationRefMut, WalkOrder, WalkResult},
+    },
+};
+use std::collections::{HashMap, HashSet};
+
+/// Marks the `scf.if` of a request until [`specialize`] has split the
+/// kernel (a discardable attribute outside the tile dialect, removed by
+/// the same pass).
+pub const REQUEST: &str = "tile_request";
+
+/// Tiles ahead that the consumers' own requests reach with the mma kept
+/// in flight (a spare slot), past which a producer warp, unasked, is not
+/// used: there it measured slower for 128x128x64 and 64x128x32 tiles
+/// (BENCHMARKS.md, session 16), and faster where the ring is shallower.
+const AHEAD: i64 = 2;
+
+/// The named barrier the consumer warps meet at (0 is the block's).
+const CONSUMER_BARRIER: i64 = 1;
+
+/// A kernel that gets a producer warp after its consumer warps.
+#[derive(Clone, Copy, Debug)]
+pub struct Producer {
+    pub consumer_warps: i64,
+}
+
+/// Whether `kernel` (of blocks of `cluster` blocks) gets a producer warp:
+/// every shared tile is loaded by the TMA into a ring, at the kernel's
+/// top level or in a loop there, and every mma reads two shared tiles,
+/// one mma a loop.
+pub fn producer(kernel: OperationRef, cluster: i64) -> Option<Producer> {
+    let asked = crate::to_nvgpu::hint(kernel, tile_dialect::attrs::knob::WARP_SPECIALIZE.key);
+    if asked == Some(0) {
+        return None;
+    }
+    let threads = crate::to_gpu::block_size(kernel);
+    if cluster > 1 || threads % (32 * super::mma::WARPGROUP_WARPS) != 0 || threads + 32 > 1024 {
+        return None;
+    }
+    let top = |op: OperationRef| op.parent_operation().is_some_and(|p| op_name(p) == "func.func");
+    let in_top_loop = |op: OperationRef| {
+        op.parent_operation().is_some_and(|p| op_name(p) == "scf.for" && top(p))
+    };
+    let shared = |op: OperationRef, i: usize| {
+        op.operand(i).is_ok_and(|v| SharedTile::of_type(v.r#type()).is_some())
+    };
+    let (mut fits, mut requests, mut ahead) = (true, 0, true);
+    let mut mmas: HashMap<usize, usize> = HashMap::new();
+    kernel.walk(WalkOrder::PreOrder, |op| {
+        match op_name(op).as_str() {
+            "tile.load" if op.result(0).is_ok_and(|r| SharedTile::of_type(r.r#type()).is_some()) => {
+                match super::shared::ring_of(op) {
+                    Some([_, distance, index, slots]) if op.has_attribute(tile_dialect::attrs::TMA_LOAD) => {
+                        requests += 1;
+                        ahead &= distance >= AHEAD && slots >= distance + 3;
+                        fits &= if index >= 0 { top(op) } else { in_top_loop(op) };
+                    }
+                    _ => fits = false,
+                }
+            }
+            "tile.mma" => {
+                fits &= shared(op, 0) && shared(op, 1) && in_top_loop(op);
+                if let Some(parent) = op.parent_operation() {
+                    *mmas.entry(parent.to_raw().ptr as usize).or_default() += 1;
+                }
+            }
+            _ => {}
+        }
+        WalkResult::Advance
+    });
+    // Unasked, a producer warp only where the consumers' own requests
+    // could not run far ahead.
+    let wanted = asked == Some(1) || !ahead;
+    (wanted && fits && requests > 0 && mmas.values().all(|&n| n == 1))
+        .then_some(Producer { consumer_warps: threads / 32 })
+}
+
+/// Splits the lowered `kernel` after `marker` (the end of its set-up)
+/// into the producer warp's side and the consumers', and makes its
+/// blocks a warp larger.
+pub fn specialize<'c>(
+    lowering: &Lowering<'c>,
+    kernel: OperationRef<'c, 'c>,
+    marker: OperationRef<'c, 'c>,
+    producer: Producer,
+) -> Option<()> {
+    let context = lowering.context;
+    let body = kernel.region(0).ok()?.first_block()?;
+    let terminator = body.terminator()?;
+    let mut moved = Vec::new();
+    let mut next = marker.next_in_block();
+    while let Some(op) = next {
+        if op.to_raw().ptr == terminator.to_raw().ptr {
+            break;
+        }
+        // SAFETY: ops of the kernel's body, alive while it is.
+        moved.push(unsafe { OperationRef::from_raw(op.to_raw()) });
+        next = op.next_in_block();
+    }
+    let at = At::before(context, marker)?;
+    // Warp-uniform: a branch on the thread would put the consumers'
+    // wgmmas after a divergent path, which ptxas serialises.
+    let role = at.cmpi(CmpiPredicate::Uge, lowering.warp, at.index(producer.consumer_warps)?)?;
+    let split = if_else_op(&at, role, &[], |_| Some(vec![]), |_| Some(vec![]))?;
+    let consumers = split.region(1).ok()?.first_block()?;
+    let end = consumers.terminator()?;
+    for op in moved {
+        // SAFETY: both ops are alive; the op moves into the else block, in
+        // the same order, so every use stays after its definition.
+        unsafe { mlir_sys::mlirOperationMoveBefore(op.to_raw(), end.to_raw()) };
+    }
+    // SAFETY: mlirOperationClone returns a new op owned by the caller,
+    // destroyed below once its else region's body has moved out of it;
+    // the clone's uses of values outside it are the original's.
+    unsafe {
+        let copy = mlir_sys::mlirOperationClone(split.to_raw());
+        let from = mlir_sys::mlirOperationGetRegion(copy, 1);
+        mlir_sys::mlirRegionTakeBody(split.region(0).ok()?.to_raw(), from);
+        mlir_sys::mlirOperationDestroy(copy);
+    }
+    let producer_side = split.region(0).ok()?.first_block()?;
+    prune(context, producer_side, split)?;
+    consumers_only(context, consumers, producer)?;
+    // SAFETY: the kernel the pass runs on; only an attribute changes.
+    let mut kernel_mut = unsafe { OperationRefMut::from_raw(kernel.to_raw()) };
+    let threads = producer.consumer_warps * 32 + 32;
+    kernel_mut.set_attribute(tile_dialect::attrs::BLOCK_SIZE, Attribute::parse(context, &format!("{threads} : i64"))?);
+    // SAFETY: the marker is a constant nothing uses.
+    unsafe { mlir_sys::mlirOperationDestroy(marker.to_raw()) };
+    Some(())
+}
+
+fn ptr(op: OperationRef) -> usize {
+    op.to_raw().ptr as usize
+}
+
+/// Whether `op` lies inside `container`.
+fn inside(op: OperationRef, container: usize) -> bool {
+    let mut parent = op.parent_operation();
+    while let Some(p) = parent {
+        if ptr(p) == container {
+            return true;
+        }
+        parent = p.parent_operation();
+    }
+    false
+}
+
+/// What the producer's requests need, found backwards from them.
+#[derive(Default)]
+struct Needed<'c> {
+    /// Ops kept with everything in them.
+    whole: HashSet<usize>,
+    /// Loops and ifs kept for what is inside, their bodies pruned.
+    shells: HashSet<usize>,
+    /// The carried values of shell loops that are kept: (loop, index).
+    carried: HashSet<(usize, usize)>,
+    values: Vec<IrValue<'c>>,
+    ops: Vec<OperationRef<'c, 'c>>,
+}
+
+impl<'c> Needed<'c> {
+    fn shell(&mut self, op: OperationRef<'c, 'c>, split: usize) {
+        if ptr(op) == split || !inside(op, split) || self.whole.contains(&ptr(op)) {
+            return;
+        }
+        let name = op_name(op);
+        if name != "scf.for" && !(name == "scf.if" && op.result_count() == 0) {
+            self.ops.push(op);
+            return;
+        }
+        if !self.shells.insert(ptr(op)) {
+            return;
+        }
+        let bounds = if name == "scf.for" { 3 } else { 1 };
+        for i in 0..bounds {
+            if let Ok(value) = op.operand(i) {
+                self.values.push(detach(value));
+            }
+        }
+        if let Some(parent) = op.parent_operation() {
+            // SAFETY: an op of the kernel, alive while it is.
+            self.shell(unsafe { OperationRef::from_raw(parent.to_raw()) }, split);
+        }
+    }
+
+    fn carry(&mut self, r#loop: OperationRef<'c, 'c>, index: usize, split: usize) -> Option<()> {
+        self.shell(r#loop, split);
+        if self.carried.insert((ptr(r#loop), index)) {
+            self.values.push(detach(r#loop.operand(3 + index).ok()?));
+            let end = r#loop.region(0).ok()?.first_block()?.terminator()?;
+            self.values.push(detach(end.operand(index).ok()?));
+        }
+        Some(())
+    }
+
+    fn whole(&mut self, op: OperationRef<'c, 'c>, split: usize) {
+        if !self.whole.insert(ptr(op)) {
+            return;
+        }
+        let mut operands = Vec::new();
+        op.walk(WalkOrder::PreOrder, |nested| {
+            self.whole.insert(ptr(nested));
+            // SAFETY: values of the kernel's ops, alive while they are.
+            operands.extend(nested.operands().map(|v| unsafe { IrValue::from_raw(v.to_raw()) }));
+            WalkResult::Advance
+        });
+        self.values.extend(operands);
+        if let Some(parent) = op.parent_operation() {
+            // SAFETY: an op of the kernel, alive while it is.
+            self.shell(unsafe { OperationRef::from_raw(parent.to_raw()) }, split);
+        }
+    }
+
+    /// Keeps what defines `value`, if it is inside the producer's side.
+    fn value(&mut self, value: IrValue<'c>, split: usize) -> Option<()> {
+        // SAFETY: read-only queries of a live value; owners outlive it.
+        unsafe {
+            let raw = value.to_raw();
+            if mlir_sys::mlirValueIsAOpResult(raw) {
+                let owner = OperationRef::from_raw(mlir_sys::mlirOpResultGetOwner(raw));
+                if !inside(owner, split) {
+                    return Some(());
+                }
+                if op_name(owner) == "scf.for" {
+                    let index = mlir_sys::mlirOpResultGetResultNumber(raw) as usize;
+                    return self.carry(owner, index, split);
+                }
+                self.ops.push(owner);
+            } else {
+                let block = mlir_sys::mlirBlockArgumentGetOwner(raw);
+                let parent = mlir_sys::mlirBlockGetParentOperation(block);
+                if parent.ptr.is_null() {
+                    return Some(());
+                }
+                let parent = OperationRef::from_raw(parent);
+                if !inside(parent, split) {
+                    return Some(());
+                }
+                let number = mlir_sys::mlirBlockArgumentGetArgNumber(raw) as usize;
+                match (op_name(parent).as_str(), number) {
+                    ("scf.for", 0) => self.shell(parent, split),
+                    ("scf.for", n) => self.carry(parent, n - 1, split)?,
+                    _ => self.ops.push(parent),
+                }
+            }
+        }
+        Some(())
+    }
+}
+
+/// Erases from the producer's side (`block`, in `split`) everything its
+/// requests do not need.
+fn prune<'c>(context: &'c Context, block: BlockRef<'c, 'c>, split: OperationRef<'c, 'c>) -> Option<()> {
+    let split_ptr = ptr(split);
+    let mut all = Vec::new();
+    let mut requests = Vec::new();
+    for op in operations(block) {
+        op.walk(WalkOrder::PreOrder, |nested| {
+            // SAFETY: ops of the kernel, alive until erased below.
+            let nested = unsafe { OperationRef::from_raw(nested.to_raw()) };
+            if nested.has_attribute(REQUEST) {
+                requests.push(nested);
+            }
+            all.push(nested);
+            WalkResult::Advance
+        });
+    }
+    let mut needed = Needed::default();
+    needed.ops.extend(requests.iter().copied());
+    loop {
+        if let Some(op) = needed.ops.pop() {
+            needed.whole(op, split_ptr);
+        } else if let Some(value) = needed.values.pop() {
+            needed.value(value, split_ptr)?;
+        } else {
+            break;
+        }
+    }
+    // The carried values no request reads: zero, carried unchanged.
+    for &op in &all {
+        if op_name(op) != "scf.for" || !needed.shells.contains(&ptr(op)) {
+            continue;
+        }
+        let body = op.region(0).ok()?.first_block()?;
+        let end = body.terminator()?;
+        // SAFETY: the loop and its yield are alive; only operands change.
+        let (mut op_mut, mut end_mut) =
+            unsafe { (OperationRefMut::from_raw(op.to_raw()), OperationRefMut::from_raw(end.to_raw())) };
+        for i in 0..op.result_count() {
+            if needed.carried.contains(&(ptr(op), i)) {
+                continue;
+            }
+            let argument = body.argument(i + 1).ok()?;
+            end_mut.set_operand(i, argument.into());
+            let at = At::before(context, op)?;
+            op_mut.set_operand(3 + i, zero(&at, argument.r#type())?);
+        }
+    }
+    let kept = |op: OperationRef| needed.whole.contains(&ptr(op)) || needed.shells.contains(&ptr(op));
+    let mut erase = Vec::new();
+    for &op in &all {
+        let parent_kept = op.parent_operation().is_some_and(|p| ptr(p) == split_ptr || kept(p));
+        let terminator = op.next_in_block().is_none();
+        if parent_kept && !terminator && !kept(op) {
+            erase.push(op);
+        }
+    }
+    for op in erase.into_iter().rev() {
+        // SAFETY: no kept op uses it (what they use was kept), and every
+        // other user comes after it in program order, erased already.
+        unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
+    }
+    for op in requests {
+        let name = std::ffi::CString::new(REQUEST).ok()?;
+        // SAFETY: a live op and a NUL-terminated name that outlives the call.
+        unsafe {
+            mlir_sys::mlirOperationRemoveAttributeByName(op.to_raw(), mlir_sys::mlirStringRefCreateFromCString(name.as_ptr()));
+        }
+    }
+    Some(())
+}
+
+/// The consumers' side (`block`): no requests, and the block's barriers
+/// become the consumer warps' named barrier.
+fn consumers_only<'c>(context: &'c Context, block: BlockRef<'c, 'c>, producer: Producer) -> Option<()> {
+    let (mut requests, mut barriers) = (Vec::new(), Vec::new());
+    for op in operations(block) {
+        op.walk(WalkOrder::PreOrder, |nested| {
+            // SAFETY: ops of the kernel, alive until erased below.
+            let nested = unsafe { OperationRef::from_raw(nested.to_raw()) };
+            if nested.has_attribute(REQUEST) {
+                requests.push(nested);
+            } else if op_name(nested) == "gpu.barrier" {
+                barriers.push(nested);
+            }
+            WalkResult::Advance
+        });
+    }
+    let i32_type: Type = melior::ir::r#type::IntegerType::new(context, 32).into();
+    for barrier in barriers {
+        let at = At::before(context, barrier)?;
+        let id = at.int(i32_type, CONSUMER_BARRIER)?;
+        let threads = at.int(i32_type, producer.consumer_warps * 32)?;
+        let named = melior::ir::operation::OperationBuilder::new("nvvm.barrier", at.location)
+            .add_operands(&[id, threads])
+            .build()
+            .ok()?;
+        at.insert(crate::build::with_segments(named, context, &[1, 1, 0])?);
+        requests.push(barrier);
+    }
+    for op in requests {
+        // SAFETY: a request has no results and a barrier none either;
+        // nothing refers to them.
+        unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
+    }
+    Some(())
+}
+
+/// The ops of `block`, in order.
+fn operations<'c>(block: BlockRef<'c, 'c>) -> Vec<OperationRef<'c, 'c>> {
+    let mut ops = Vec::new();
+    let mut next = block.first_operation();
+    while let Some(op) = next {
+        // SAFETY: ops of a live block.
+        let op = unsafe { OperationRef::from_raw(op.to_raw()) };
+        ops.push(op);
+        next = op.next_in_block();
+    }
+    ops
+}
+
+/// A zero of `r#type` (an integer, index or float, or a vector of them).
+fn zero<'c>(at: &At<'c, 'c>, r#type: Type<'c>) -> Option<IrValue<'c>> {
+    let element = crate::build::element_of(r#type).unwrap_or(r#type);
+    let literal = if element.is_integer() || element.is_index() { "0" } else { "0.0" };
+    let text = if super::is_vector(r#type) { format!("dense<{literal}> : {type}") } else { format!("{literal} : {type}") };
+    let value = Attribute::parse(at.context, &text)?;
+    at.add(arith::constant(at.context, value, at.location))
+}

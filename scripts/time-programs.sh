@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# One-off timings of GEMM programs (bench/gemm or bench/experiments) on the
+# device machine, each beside torch's matmul of the same shape in the same
+# run: tile-run --bench 20 on random f16 data.
+# Here:   cargo build --release -p tile-run &&
+#         strip target/release/tile-run -o .carry/tile-run && xz -6 -T4 -f .carry/tile-run
+# There:  bash scripts/time-programs.sh ab|abt|atb M N K PROGRAM.mlir...  (device tool, carry .carry)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+[ $# -ge 5 ] || { echo "usage: $0 ab|abt|atb M N K PROGRAM.mlir..." >&2; exit 1; }
+layout=$1 m=$2 n=$3 k=$4
+shift 4
+python3 -c "import lzma,shutil; shutil.copyfileobj(lzma.open('.carry/tile-run.xz'), open('/tmp/tile-run','wb'))"
+chmod +x /tmp/tile-run
+work=$(mktemp -d)
+python3 - "$layout" "$m" "$n" "$k" "$work" <<'PY'
+import sys, numpy as np, torch
+layout, m, n, k, work = sys.argv[1], *map(int, sys.argv[2:5]), sys.argv[5]
+rng = np.random.default_rng(0)
+a = rng.uniform(-1, 1, (k, m) if layout == 'atb' else (m, k)).astype(np.float16)
+b = rng.uniform(-1, 1, (n, k) if layout == 'abt' else (k, n)).astype(np.float16)
+np.save(f'{work}/a.npy', a); np.save(f'{work}/b.npy', b); np.save(f'{work}/c.npy', np.zeros((m, n), np.float16))
+ta, tb = torch.tensor(a, device='cuda'), torch.tensor(b, device='cuda')
+f = {'ab': lambda: ta @ tb, 'abt': lambda: ta @ tb.T, 'atb': lambda: ta.T @ tb}[layout]
+for _ in range(5): f()
+start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+times = []
+for _ in range(20):
+    start.record(); f(); end.record(); torch.cuda.synchronize(); times.append(start.elapsed_time(end))
+ms = sorted(times)[10]
+print(f'torch {layout} {m}x{n}x{k}: {ms:.4f} ms, {2*m*n*k/ms/1e9:.0f} TFLOP/s')
+PY
+for program in "$@"; do
+  out=$(/tmp/tile-run "$program" --grid tiles:2 --bench 20 "$work/a.npy" "$work/b.npy" "$work/c.npy" 2>&1 | tail -1)
+  ms=$(echo "$out" | grep -oE '[0-9.]+ ms' | head -1 | cut -d' ' -f1)
+  echo "$program: $out" | cut -c1-160
+  [ -n "$ms" ] && python3 -c "print(f'  {2*$m*$n*$k/$ms/1e9:.0f} TFLOP/s')"
+done
