@@ -408,7 +408,9 @@ pub mod knob {
         min: 0,
         max: Some(1),
         default: Some(0),
-        doc: "A producer warpgroup that requests the wgmma main loop's stages while the others multiply.",
+        doc: "A producer that requests the wgmma main loop's tiles while the others multiply: a warpgroup in the \
+              matcher's variant (off unless asked); a warp in the register path's TMA variant, which, unasked, \
+              has one where its rings are too shallow for the consumers to request far ahead (0 turns it off).",
     };
     /// `persistent`: resident blocks that walk several tiles.
     pub const PERSISTENT: Knob = Knob {

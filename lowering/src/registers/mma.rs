@@ -39,10 +39,14 @@
 //! wgmma.commit_group; wgmma.wait_group 1 (in flight) or the tied wait for all
 //! ```
 //!
-//! Caveats: no producer warp: one consumer thread requests the TMA's
-//! copies (or the threads copy), and a block-wide barrier every mma keeps
-//! slots from being refilled early (BENCHMARKS.md, session 15, says why
-//! mbarriers do not replace it yet); f16 and
+//! With a producer warp ([`super::warps`]), the consumers give each slot
+//! back after the wgmmas that read it (an arrival on its `empty`
+//! mbarrier) instead of the barrier before the mma.
+//!
+//! Caveats: without a producer warp, one consumer thread requests the
+//! TMA's copies (or the threads copy), and a block-wide barrier every mma
+//! keeps slots from being refilled early (BENCHMARKS.md, session 15, says
+//! why a consumer's wait on `empty` mbarriers does not replace it); f16 and
 //! bf16 operands into an f32 accumulator, and f32 operands as tf32 (read
 //! K-major only); M a multiple of 64, N a multiple of 8 up to 256, K at
 //! least 32 bytes; other mmas keep the kernel on the general path, with a

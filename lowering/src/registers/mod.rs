@@ -20,6 +20,8 @@
 //!   `cp.async`s into a swizzled ring slot or buffer, whose address is the
 //!   tile's value; [`tma`]: ring slots the TMA fills instead (loads marked
 //!   `tile.tma_load`), an mbarrier a slot; [`mma`]: `tile.mma` on wgmma;
+//!   [`warps`]: a producer warp that requests a TMA variant's tiles while
+//!   the others multiply (the kernel split in two after its set-up);
 //! * [`memory`]: `tile.load` and `tile.store` as 16-byte vector accesses
 //!   when the whole tile is inside the array and aligned (one uniform
 //!   check), else element by element with the view's padding and masking;

@@ -24,7 +24,11 @@
 //! (A wait on `empty` barriers that warps arrive on once their wgmmas are
 //! done, in place of the block-wide barrier, measured a third slower: the
 //! wait for a free slot among the in-flight wgmmas costs ptxas 26 more
-//! registers and the overlap. A producer warp of its own would avoid it.)
+//! registers and the overlap.) With a producer warp ([`super::warps`]),
+//! each slot has an `empty` barrier too, after the `full` ones: the
+//! producer's first thread waits for its phase before each request, and
+//! the consumer threads arrive on it after their wgmmas ([`release`]).
+//! Slots and phases are computed in 32 bits ([`ring_position`]).
 //!
 //! Caveats: the loads past the loop's end are issued and waited for (they
 //! read outside the array, which costs no memory traffic), so that no copy
