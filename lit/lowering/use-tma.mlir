@@ -143,18 +143,20 @@ func.func @no_loop(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>
 
 // A ring one tile ahead (num_stages = 2): the consumers' own requests
 // could not run far ahead, so the variant gets a producer warp after its
-// 4 consumer warps (tile.block_size 160). Every thread initialises the
-// `full` barriers (one arrival: the request) and the `empty` ones (128:
-// every consumer thread), then the kernel splits on the warp: the
+// 4 consumer warps (tile.block_size 160). The loop's two rings move in
+// step and share one set of barriers: every thread initialises the
+// `full` ones (two arrivals: the two requests) and the `empty` ones (128:
+// every consumer thread), once; then the kernel splits on the warp: the
 // producer's side keeps only the requests, each waiting for its slot's
 // `empty` phase; the consumers' side waits, multiplies, gives the slots
 // back after the wgmmas, and meets at named barrier 1 of 128 threads.
 // REG-LABEL: func.func @shallow__tma(
 // REG-SAME:    tile.block_size = 160 : i64
-// REG:         nvvm.mbarrier.init {{.*}}, %c1_i32
+// REG:         nvvm.mbarrier.init {{.*}}, %c2_i32
 // REG:         nvvm.mbarrier.init {{.*}}, %c128_i32
 // REG:         nvvm.fence.mbarrier.init
 // REG-NEXT:    gpu.barrier
+// REG-NOT:     nvvm.mbarrier.init
 // REG:         %[[ROLE:.*]] = arith.cmpi uge, %{{.*}}, %c4{{.*}} : index
 // REG:         scf.if %[[ROLE]] {
 // REG-NOT:       nvvm.wgmma.mma_async
@@ -172,7 +174,8 @@ func.func @no_loop(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>
 // REG:           nvvm.wgmma.wait.group.sync.aligned 1
 // REG:           scf.if
 // REG:             nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<3>
-// REG:             nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<3>
+// REG-NOT:         nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<3>
+// REG:           }
 // REG-NOT:       nvvm.cp.async.bulk.tensor
 // REG-NOT:       gpu.barrier
 // REG:           nvvm.barrier id = %{{.*}} number_of_threads = %c128_i32

@@ -386,7 +386,7 @@ fn released_rings<'c>(
     op: OperationRef<'c, 'c>,
     tiles: [&Option<shared::SharedTile<'c>>; 2],
 ) -> Option<Vec<(IrValue<'c>, i64)>> {
-    lowering.producer?;
+    lowering.producer.as_ref()?;
     op.parent_operation().filter(|p| crate::rewrite::op_name(*p) == "scf.for")?;
     let mut rings: Vec<(IrValue<'c>, i64)> = Vec::new();
     for tile in tiles {

@@ -719,7 +719,7 @@ fn lower_kernel<'c>(kernel: OperationRef<'c, 'c>) -> Option<Result<(), Operation
         // refers to it any more.
         unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
     }
-    match lowering.producer {
+    match &lowering.producer {
         Some(producer) => warps::specialize(&lowering, kernel, marker, producer)?,
         // SAFETY: the marker is a constant nothing uses.
         None => unsafe { mlir_sys::mlirOperationDestroy(marker.to_raw()) },

@@ -287,9 +287,16 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
                     let buffer = aligned_scratch(lowering, slots * elements, element)?;
                     let address = super::shared_address(&lowering.entry, buffer)?;
                     let shape = (distance, slots, elements);
-                    let barriers = match tma_load {
-                        Some(_) => Some(super::tma::barriers(lowering, slots)?),
-                        None => None,
+                    let barriers = match (tma_load, &lowering.producer) {
+                        (Some(_), Some(producer)) => {
+                            let (leader, requests) = producer.barriers_of(id);
+                            match lowering.rings.get(&leader).and_then(|r| r.barriers) {
+                                Some(barriers) if leader != id => Some(barriers),
+                                _ => Some(super::tma::barriers(lowering, slots, requests)?),
+                            }
+                        }
+                        (Some(_), None) => Some(super::tma::barriers(lowering, slots, 1)?),
+                        (None, _) => None,
                     };
                     let ring = Ring { buffer, address, first_commit: lowering.commits, shape, barriers };
                     lowering.rings.insert(id, ring);
@@ -303,7 +310,7 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
                     lowering.barrier(&at)?;
                     if let Some(barriers) = ring.barriers {
                         // Phases count from zero again.
-                        super::tma::initialise(lowering, &at, barriers, slots, true)?;
+                        super::tma::initialise(lowering, &at, barriers, (slots, 1), true)?;
                     }
                 }
                 requested = ring.barriers.map(|b| (b, at.index(index)));

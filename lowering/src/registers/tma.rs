@@ -62,7 +62,7 @@ const SUSPEND_NS: i64 = 0x989680;
 
 /// The mbarriers of a ring's slots, made and initialised at the kernel's
 /// start: their shared-memory address.
-pub fn barriers<'c>(lowering: &Lowering<'c>, slots: i64) -> Option<IrValue<'c>> {
+pub fn barriers<'c>(lowering: &Lowering<'c>, slots: i64, requests: i64) -> Option<IrValue<'c>> {
     let context = lowering.context;
     let i64_type: Type = IntegerType::new(context, 64).into();
     let alignment = IntegerAttribute::new(i64_type, BARRIER_BYTES);
@@ -72,26 +72,27 @@ pub fn barriers<'c>(lowering: &Lowering<'c>, slots: i64) -> Option<IrValue<'c>> 
     let r#type = MemRefType::new(i64_type, &[count], None, None);
     let buffer = at.add(melior::dialect::memref::alloc(context, r#type, &[], &[], Some(alignment), at.location))?;
     let address = super::shared_address(at, buffer)?;
-    initialise(lowering, at, address, slots, false)?;
+    initialise(lowering, at, address, (slots, requests), false)?;
     Some(address)
 }
 
-/// Thread 0 initialises the `slots` barriers at `address` (invalidating
-/// them first if `again`), then the block waits for it.
+/// Thread 0 initialises the `slots` barriers at `address` for `requests`
+/// requests a phase (invalidating them first if `again`), then the block
+/// waits for it.
 pub fn initialise<'c>(
     lowering: &Lowering<'c>,
     at: &At<'c, 'c>,
     address: IrValue<'c>,
-    slots: i64,
+    (slots, requests): (i64, i64),
     again: bool,
 ) -> Option<()> {
     let context = at.context;
     let first = first_thread(lowering, at)?;
     when(at, first, |at| {
         let i32_type: Type = IntegerType::new(context, 32).into();
-        // A `full` barrier has one arrival, the request's (with the bytes);
+        // A `full` barrier has one arrival a request (with its bytes);
         // an `empty` one, one from each consumer thread.
-        let mut counts = vec![at.int(i32_type, 1)?; slots as usize];
+        let mut counts = vec![at.int(i32_type, requests)?; slots as usize];
         if let Some(producer) = &lowering.producer {
             counts.extend(vec![at.int(i32_type, producer.consumer_warps * 32)?; slots as usize]);
         }
@@ -268,8 +269,7 @@ fn issue<'c>(
         let destination = at.addi(request.destination, at.index(block * boxes.rows * boxes.swizzle)?)?;
         // A block's own shared-memory address is also its address in
         // the cluster's window, where the copy's destination lies.
-        let destination =
-            at.add(arith::index_cast(destination, IntegerType::new(context, 64).into(), at.location))?;
+        let destination = at.add(arith::index_cast(destination, IntegerType::new(context, 64).into(), at.location))?;
         let destination =
             at.add(ods::llvm::inttoptr(context, llvm::r#type::pointer(context, 7), destination, at.location))?;
         // Innermost first, as the TMA takes them.
@@ -316,7 +316,9 @@ pub fn release<'c>(
     when(at, condition, |at| {
         for &(barriers, slots) in rings {
             let barrier = empty_barrier(at, barriers, slots, t)?;
-            at.insert(OperationBuilder::new("nvvm.mbarrier.arrive", at.location).add_operands(&[barrier]).build().ok()?);
+            at.insert(
+                OperationBuilder::new("nvvm.mbarrier.arrive", at.location).add_operands(&[barrier]).build().ok()?,
+            );
         }
         Some(())
     })

@@ -32,6 +32,12 @@
 //!                                    (block barriers: bar.sync 1, 32 W)
 //! ```
 //!
+//! The rings of one loop move in step, so they share one set of barriers
+//! (the first ring's; a `full` phase counts one arrival per ring's
+//! request), as a stage of the matcher's ring holds both operands: one
+//! wait and one arrival an iteration instead of one a ring. (Measured the
+//! same as a set per ring, BENCHMARKS.md, session 16.)
+//!
 //! The producer's side is a copy of the consumers' with every op the
 //! requests do not need erased (their loops keep only the carried values
 //! the requests read; the others start from zero and are carried
@@ -76,9 +82,23 @@ const AHEAD: i64 = 2;
 const CONSUMER_BARRIER: i64 = 1;
 
 /// A kernel that gets a producer warp after its consumer warps.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Producer {
     pub consumer_warps: i64,
+    /// The rings of one loop, which move in step, share the barriers of
+    /// the first of them (as a stage of the matcher's ring holds both
+    /// operands): ring id -> that ring's id, and the rings sharing each.
+    leaders: HashMap<i64, i64>,
+    shared_by: HashMap<i64, i64>,
+}
+
+impl Producer {
+    /// The ring whose barriers ring `id` uses, and how many rings request
+    /// tiles on them (the arrivals of a `full` phase).
+    pub fn barriers_of(&self, id: i64) -> (i64, i64) {
+        let leader = self.leaders.get(&id).copied().unwrap_or(id);
+        (leader, self.shared_by.get(&leader).copied().unwrap_or(1))
+    }
 }
 
 /// Whether `kernel` (of blocks of `cluster` blocks) gets a producer warp:
@@ -95,20 +115,21 @@ pub fn producer(kernel: OperationRef, cluster: i64) -> Option<Producer> {
         return None;
     }
     let top = |op: OperationRef| op.parent_operation().is_some_and(|p| op_name(p) == "func.func");
-    let in_top_loop = |op: OperationRef| {
-        op.parent_operation().is_some_and(|p| op_name(p) == "scf.for" && top(p))
-    };
-    let shared = |op: OperationRef, i: usize| {
-        op.operand(i).is_ok_and(|v| SharedTile::of_type(v.r#type()).is_some())
-    };
+    let in_top_loop = |op: OperationRef| op.parent_operation().is_some_and(|p| op_name(p) == "scf.for" && top(p));
+    let shared = |op: OperationRef, i: usize| op.operand(i).is_ok_and(|v| SharedTile::of_type(v.r#type()).is_some());
     let (mut fits, mut requests, mut ahead) = (true, 0, true);
     let mut mmas: HashMap<usize, usize> = HashMap::new();
+    // Each loop's rings (ids, first seen first), and their shapes.
+    let mut rings: Vec<(usize, i64, (i64, i64))> = Vec::new();
     kernel.walk(WalkOrder::PreOrder, |op| {
         match op_name(op).as_str() {
             "tile.load" if op.result(0).is_ok_and(|r| SharedTile::of_type(r.r#type()).is_some()) => {
                 match super::shared::ring_of(op) {
-                    Some([_, distance, index, slots]) if op.has_attribute(tile_dialect::attrs::TMA_LOAD) => {
+                    Some([id, distance, index, slots]) if op.has_attribute(tile_dialect::attrs::TMA_LOAD) => {
                         requests += 1;
+                        if let (true, Some(parent)) = (index < 0, op.parent_operation()) {
+                            rings.push((ptr(parent), id, (distance, slots)));
+                        }
                         ahead &= distance >= AHEAD && slots >= distance + 3;
                         fits &= if index >= 0 { top(op) } else { in_top_loop(op) };
                     }
@@ -128,8 +149,30 @@ pub fn producer(kernel: OperationRef, cluster: i64) -> Option<Producer> {
     // Unasked, a producer warp only where the consumers' own requests
     // could not run far ahead.
     let wanted = asked == Some(1) || !ahead;
-    (wanted && fits && requests > 0 && mmas.values().all(|&n| n == 1))
-        .then_some(Producer { consumer_warps: threads / 32 })
+    let fits = fits && mmas.values().all(|&n| n == 1);
+    if asked == Some(1) && requests > 0 && !fits {
+        crate::remarks::missed(
+            kernel.location(),
+            <super::ConvertTileToRegisters as crate::pass::TilePass>::INFO.argument,
+            "ProducerWarp",
+            "this kernel asks for a producer warp (warp_specialize = 1), but not every shared tile is a TMA ring \
+             tile of a loop at the kernel's top level, or a loop has other than one tile.mma reading two of them; \
+             its consumers request the tiles themselves",
+        );
+    }
+    if !(wanted && fits && requests > 0) {
+        return None;
+    }
+    let (mut leaders, mut shared_by) = (HashMap::new(), HashMap::new());
+    for &(r#loop, id, shape) in &rings {
+        // The loop's first ring of the same shape leads (its prologue
+        // loads come first, so its barriers exist first).
+        let leader = rings.iter().find(|(l, _, s)| *l == r#loop && *s == shape).map_or(id, |r| r.1);
+        if leaders.insert(id, leader).is_none() {
+            *shared_by.entry(leader).or_insert(0) += 1;
+        }
+    }
+    Some(Producer { consumer_warps: threads / 32, leaders, shared_by })
 }
 
 /// Splits the lowered `kernel` after `marker` (the end of its set-up)
@@ -139,7 +182,7 @@ pub fn specialize<'c>(
     lowering: &Lowering<'c>,
     kernel: OperationRef<'c, 'c>,
     marker: OperationRef<'c, 'c>,
-    producer: Producer,
+    producer: &Producer,
 ) -> Option<()> {
     let context = lowering.context;
     let body = kernel.region(0).ok()?.first_block()?;
@@ -372,7 +415,10 @@ fn prune<'c>(context: &'c Context, block: BlockRef<'c, 'c>, split: OperationRef<
         let name = std::ffi::CString::new(REQUEST).ok()?;
         // SAFETY: a live op and a NUL-terminated name that outlives the call.
         unsafe {
-            mlir_sys::mlirOperationRemoveAttributeByName(op.to_raw(), mlir_sys::mlirStringRefCreateFromCString(name.as_ptr()));
+            mlir_sys::mlirOperationRemoveAttributeByName(
+                op.to_raw(),
+                mlir_sys::mlirStringRefCreateFromCString(name.as_ptr()),
+            );
         }
     }
     Some(())
@@ -380,7 +426,7 @@ fn prune<'c>(context: &'c Context, block: BlockRef<'c, 'c>, split: OperationRef<
 
 /// The consumers' side (`block`): no requests, and the block's barriers
 /// become the consumer warps' named barrier.
-fn consumers_only<'c>(context: &'c Context, block: BlockRef<'c, 'c>, producer: Producer) -> Option<()> {
+fn consumers_only<'c>(context: &'c Context, block: BlockRef<'c, 'c>, producer: &Producer) -> Option<()> {
     let (mut requests, mut barriers) = (Vec::new(), Vec::new());
     for op in operations(block) {
         op.walk(WalkOrder::PreOrder, |nested| {
@@ -431,7 +477,8 @@ fn operations<'c>(block: BlockRef<'c, 'c>) -> Vec<OperationRef<'c, 'c>> {
 fn zero<'c>(at: &At<'c, 'c>, r#type: Type<'c>) -> Option<IrValue<'c>> {
     let element = crate::build::element_of(r#type).unwrap_or(r#type);
     let literal = if element.is_integer() || element.is_index() { "0" } else { "0.0" };
-    let text = if super::is_vector(r#type) { format!("dense<{literal}> : {type}") } else { format!("{literal} : {type}") };
+    let text =
+        if super::is_vector(r#type) { format!("dense<{literal}> : {type}") } else { format!("{literal} : {type}") };
     let value = Attribute::parse(at.context, &text)?;
     at.add(arith::constant(at.context, value, at.location))
 }
