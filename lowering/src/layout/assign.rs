@@ -579,7 +579,7 @@ fn assign(kernel: OperationRef) -> Option<()> {
     let mut state = Assignment { warps, cluster, values: HashMap::new(), order, ops, ties, changed: true };
     // Shared-memory operands are fixed first; their register form (never
     // made) only keeps the propagation below from reaching through them.
-    for (value, layout) in super::shared::shared_operands(kernel, true) {
+    for (value, layout) in super::shared::shared_operands(kernel, Some(<AssignLayouts as TilePass>::INFO.argument)) {
         let placeholder = state.coalesced(value)?.linear;
         state.values.insert(key(value), Assigned { layout, linear: placeholder });
     }

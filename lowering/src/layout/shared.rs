@@ -47,8 +47,9 @@ struct Chain<'c> {
 }
 
 /// The tiles of `kernel` to keep in shared memory, with their layouts;
-/// with `remark`, a remark at each mma operand that is not one, saying why.
-pub fn shared_operands<'c>(kernel: OperationRef<'c, '_>, remark: bool) -> Vec<(IrValue<'c>, Layout)> {
+/// with `remark` (the pass that asks), a remark at each mma operand that
+/// is not one, saying why.
+pub fn shared_operands<'c>(kernel: OperationRef<'c, '_>, remark: Option<&str>) -> Vec<(IrValue<'c>, Layout)> {
     let mut mmas = Vec::new();
     kernel.walk(WalkOrder::PreOrder, |op| {
         if op_name(op) == "tile.mma" {
@@ -72,11 +73,11 @@ pub fn shared_operands<'c>(kernel: OperationRef<'c, '_>, remark: bool) -> Vec<(I
                 }
             }
             seen.insert(key(operand), ());
-            match chain.and_then(|c| layouts(&c)) {
-                Ok(layouts) => chosen.extend(layouts),
-                Err(why) if remark => crate::remarks::missed(
+            match (chain.and_then(|c| layouts(&c)), remark) {
+                (Ok(layouts), _) => chosen.extend(layouts),
+                (Err(why), Some(pass)) => crate::remarks::missed(
                     mma.location(),
-                    <super::assign::AssignLayouts as crate::pass::TilePass>::INFO.argument,
+                    pass,
                     "SharedOperand",
                     &format!(
                         "operand {} of this tile.mma is written to shared memory from registers at every mma, \
@@ -84,7 +85,7 @@ pub fn shared_operands<'c>(kernel: OperationRef<'c, '_>, remark: bool) -> Vec<(I
                         if index == 0 { "A" } else { "B" }
                     ),
                 ),
-                Err(_) => {}
+                (Err(_), None) => {}
             }
         }
     }

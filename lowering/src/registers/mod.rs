@@ -217,6 +217,9 @@ pub struct Lowering<'c> {
     thread_flat: HashMap<LinearLayout, IrValue<'c>>,
     /// The kernel gets a producer warp ([`warps`]).
     pub producer: Option<warps::Producer>,
+    /// With a producer warp, the barriers of each group of rings that
+    /// share them, by the group's leading ring.
+    pub group_barriers: HashMap<i64, IrValue<'c>>,
 }
 
 /// What the lowering noted of one loop.
@@ -655,6 +658,7 @@ fn lower_kernel<'c>(kernel: OperationRef<'c, 'c>) -> Option<Result<(), Operation
         views: HashMap::new(),
         thread_flat: HashMap::new(),
         producer: warps::producer(kernel, blocks),
+        group_barriers: HashMap::new(),
     };
 
     let mut ops = Vec::new();

@@ -287,14 +287,18 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
                     let buffer = aligned_scratch(lowering, slots * elements, element)?;
                     let address = super::shared_address(&lowering.entry, buffer)?;
                     let shape = (distance, slots, elements);
-                    let barriers = match (tma_load, &lowering.producer) {
-                        (Some(_), Some(producer)) => {
-                            let (leader, requests) = producer.barriers_of(id);
-                            match lowering.rings.get(&leader).and_then(|r| r.barriers) {
-                                Some(barriers) if leader != id => Some(barriers),
-                                _ => Some(super::tma::barriers(lowering, slots, requests)?),
+                    let group = lowering.producer.as_ref().map(|p| p.barriers_of(id));
+                    let barriers = match (tma_load, group) {
+                        // The first ring of a group to be lowered makes the
+                        // group's barriers, whichever it is.
+                        (Some(_), Some((leader, requests))) => match lowering.group_barriers.get(&leader) {
+                            Some(&barriers) => Some(barriers),
+                            None => {
+                                let barriers = super::tma::barriers(lowering, slots, requests)?;
+                                lowering.group_barriers.insert(leader, barriers);
+                                Some(barriers)
                             }
-                        }
+                        },
                         (Some(_), None) => Some(super::tma::barriers(lowering, slots, 1)?),
                         (None, _) => None,
                     };

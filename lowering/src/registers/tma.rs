@@ -53,6 +53,11 @@ use melior::{
     },
 };
 
+/// Marks the `scf.if` of a request until [`super::warps::specialize`] has
+/// split the kernel for a producer warp (a discardable attribute outside
+/// the tile dialect, removed by the same pass).
+pub const REQUEST: &str = "tile_request";
+
 /// Bytes of an mbarrier.
 const BARRIER_BYTES: i64 = 8;
 
@@ -232,9 +237,11 @@ pub fn request<'c>(
         },
         |_| Some(vec![]),
     )?;
-    // SAFETY: the scf.if just built; only an attribute is added.
-    let mut op = unsafe { OperationRefMut::from_raw(op.to_raw()) };
-    op.set_attribute(super::warps::REQUEST, Attribute::unit(at.context));
+    if producer {
+        // SAFETY: the scf.if just built; only an attribute is added.
+        let mut op = unsafe { OperationRefMut::from_raw(op.to_raw()) };
+        op.set_attribute(REQUEST, Attribute::unit(at.context));
+    }
     Some(())
 }
 

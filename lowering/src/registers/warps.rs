@@ -52,7 +52,7 @@
 //! holds as many registers as a consumer thread (no `setmaxnreg`, which
 //! needs a warpgroup).
 
-use super::{Lowering, if_else_op, shared::SharedTile};
+use super::{Lowering, if_else_op, shared::SharedTile, tma::REQUEST};
 use crate::{
     build::{At, CmpiPredicate},
     rewrite::{IrValue, detach, op_name},
@@ -66,11 +66,6 @@ use melior::{
     },
 };
 use std::collections::{HashMap, HashSet};
-
-/// Marks the `scf.if` of a request until [`specialize`] has split the
-/// kernel (a discardable attribute outside the tile dialect, removed by
-/// the same pass).
-pub const REQUEST: &str = "tile_request";
 
 /// Tiles ahead that the consumers' own requests reach with the mma kept
 /// in flight (a spare slot), past which a producer warp, unasked, is not
