@@ -250,3 +250,34 @@ func.func @refused(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>
   tile.store %acc, %pc[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
   return
 }
+
+// -----
+
+// A hand-written `tile_request` (the lowering's own marker of requests)
+// is dropped before lowering, so the split does not take its op for a
+// request and erase it while in use (which left an unlinked operand).
+// REG-LABEL: func.func @marked__tma(
+// REG-NOT:     tile_request
+// REG:         arith.cmpi uge
+// REG:         arith.minui
+// REG:         nvvm.wgmma.mma_async
+// REG-NOT:     tile_request
+func.func @marked(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>)
+    attributes {tile.kernel, tile.hints = {num_stages = 2}} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<64x32xf16>
+  %pb = tile.partition_view %B : memref<?x?xf16> -> !tile.partition_view<32x64xf16>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<64x64xf32>
+  %nk = tile.num_tiles %pa dim 1 : !tile.partition_view<64x32xf16>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%in = %z) -> (tensor<64x64xf32>) {
+    %k2 = arith.minui %k, %nk {tile_request} : index
+    %a = tile.load %pa[%c0, %k2] : !tile.partition_view<64x32xf16> -> tensor<64x32xf16>
+    %b = tile.load %pb[%k, %c0] : !tile.partition_view<32x64xf16> -> tensor<32x64xf16>
+    %d = tile.mma %a, %b, %in : tensor<64x32xf16>, tensor<32x64xf16> into tensor<64x64xf32>
+    scf.yield %d : tensor<64x64xf32>
+  }
+  tile.store %acc, %pc[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
+  return
+}

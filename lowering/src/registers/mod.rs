@@ -661,6 +661,9 @@ fn lower_kernel<'c>(kernel: OperationRef<'c, 'c>) -> Option<Result<(), Operation
         group_barriers: HashMap::new(),
     };
 
+    if lowering.producer.is_some() {
+        warps::clear_markers(kernel)?;
+    }
     let mut ops = Vec::new();
     kernel.walk(WalkOrder::PreOrder, |op| {
         // SAFETY: ops of the kernel, alive until erased at the end.

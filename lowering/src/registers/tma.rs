@@ -92,7 +92,7 @@ pub fn initialise<'c>(
     again: bool,
 ) -> Option<()> {
     let context = at.context;
-    let first = first_thread(lowering, at)?;
+    let first = is_thread(lowering, at, 0)?;
     when(at, first, |at| {
         let i32_type: Type = IntegerType::new(context, 32).into();
         // A `full` barrier has one arrival a request (with its bytes);
@@ -121,10 +121,10 @@ pub fn initialise<'c>(
     lowering.barrier(at)
 }
 
-/// Whether this thread is the block's first.
-fn first_thread<'c>(lowering: &Lowering<'c>, at: &At<'c, 'c>) -> Option<IrValue<'c>> {
+/// Whether this thread is the block's thread `n`.
+fn is_thread<'c>(lowering: &Lowering<'c>, at: &At<'c, 'c>, n: i64) -> Option<IrValue<'c>> {
     let thread = at.addi(at.muli(lowering.warp, at.index(32)?)?, lowering.lane)?;
-    at.cmpi(crate::build::CmpiPredicate::Eq, thread, at.index(0)?)
+    at.cmpi(crate::build::CmpiPredicate::Eq, thread, at.index(n)?)
 }
 
 /// A shared-memory address (`index`) as an `!llvm.ptr<3>`.
@@ -138,9 +138,7 @@ fn pointer<'c>(at: &At<'c, 'c>, address: IrValue<'c>) -> Option<IrValue<'c>> {
 /// The thread that requests the tiles: the block's first, or the
 /// producer warp's.
 fn requester<'c>(lowering: &Lowering<'c>, at: &At<'c, 'c>) -> Option<IrValue<'c>> {
-    let first = lowering.producer.as_ref().map_or(0, |p| p.consumer_warps * 32);
-    let thread = at.addi(at.muli(lowering.warp, at.index(32)?)?, lowering.lane)?;
-    at.cmpi(crate::build::CmpiPredicate::Eq, thread, at.index(first)?)
+    is_thread(lowering, at, lowering.producer.as_ref().map_or(0, |p| p.consumer_warps * 32))
 }
 
 /// The `empty` barrier of the slot tile `t` goes to (a ring of a kernel
@@ -172,7 +170,7 @@ fn wait_parity<'c>(at: &At<'c, 'c>, barrier: IrValue<'c>, parity: IrValue<'c>) -
 /// Tile `t`'s slot (`t % slots`) and round (`t / slots`) of a ring, in
 /// 32 bits: a ring of 3, 5 or 6 slots divides every iteration, and a
 /// 64-bit division by a constant is a dozen dependent instructions on the
-/// way to each wait and wgmma (measured: a fifth of a GEMM's time).
+/// way to each wait and wgmma (BENCHMARKS.md, session 16).
 pub fn ring_position<'c>(at: &At<'c, 'c>, t: IrValue<'c>, slots: i64) -> Option<(IrValue<'c>, IrValue<'c>)> {
     let i32_type: Type = IntegerType::new(at.context, 32).into();
     let narrow = at.add(arith::index_castui(t, i32_type, at.location))?;

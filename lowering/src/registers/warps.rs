@@ -170,6 +170,24 @@ pub fn producer(kernel: OperationRef, cluster: i64) -> Option<Producer> {
     Some(Producer { consumer_warps: threads / 32, leaders, shared_by })
 }
 
+/// Removes the request marker from every op of `kernel` before it is
+/// lowered: the split trusts that only [`super::tma::request`] put it
+/// there (a hand-written one would have its op erased while in use).
+pub fn clear_markers(kernel: OperationRef) -> Option<()> {
+    let name = std::ffi::CString::new(REQUEST).ok()?;
+    kernel.walk(WalkOrder::PreOrder, |op| {
+        // SAFETY: a live op and a NUL-terminated name that outlives the call.
+        unsafe {
+            mlir_sys::mlirOperationRemoveAttributeByName(
+                op.to_raw(),
+                mlir_sys::mlirStringRefCreateFromCString(name.as_ptr()),
+            );
+        }
+        WalkResult::Advance
+    });
+    Some(())
+}
+
 /// Splits the lowered `kernel` after `marker` (the end of its set-up)
 /// into the producer warp's side and the consumers', and makes its
 /// blocks a warp larger.
