@@ -113,7 +113,9 @@ def matmul(example, m, n, k, dtype, flags=()):
             a = rng.integers(0, 256, (m, k), dtype=np.uint8); b = rng.integers(0, 256, (k, n), dtype=np.uint8)
             a[(a & 0x7F) == 0x7F] = 0; b[(b & 0x7F) == 0x7F] = 0
             av, bv = f8e4m3(a), f8e4m3(b)
-        out = {'matmul_f16_f16': np.float16, 'matmul_bf16_bf16': np.uint16}.get(example, np.float32)
+        suite_ab = example.endswith('.mlir') and os.path.basename(example).startswith('ab')
+        out = np.float16 if example == 'matmul_f16_f16' or suite_ab else \
+            {'matmul_bf16_bf16': np.uint16}.get(example, np.float32)
         # poisoned: NaN (bf16 as raw bits)
         c = np.full((m, n), 0x7FC1, np.uint16) if out == np.uint16 else np.full((m, n), np.nan, out)
         # One block per tile of C, whatever tile sizes the configuration has.
@@ -219,6 +221,18 @@ if '--no-matmul' not in sys.argv:
             matmul('matmul_f16_f16', 300, 200, 40, 'f16', flags=['--config', config])
             matmul('matmul_bf16_bf16', 136, 2104, 200, 'bf16', flags=['--config', config])
             matmul('matmul_f16_f16', 128, 1024, 4096, 'f16', flags=['--config', config])
+    # A row-major program (bench/gemm/ab.mlir): tile-group-blocks relabels
+    # its blocks, also for the wgmma variant, which makes the program's grid
+    # its virtual blocks when persistent; full groups, a last partial group
+    # of rows, and a partial last tile row.
+    ab = open(os.path.join(root, 'bench/gemm/ab.mlir')).read()
+    for name, hints in [('default', ''), ('group3', 'group_m = 3'), ('persistent', 'persistent = 1'),
+                        ('producer_persistent', 'persistent = 1, warp_specialize = 1'), ('rowmajor', 'group_m = 1')]:
+        path = os.path.join(work, f'ab_{name}.mlir')
+        with open(path, 'w') as f:
+            f.write(ab.replace('attributes {tile.kernel}', 'attributes {tile.kernel, tile.hints = {%s}}' % hints) if hints else ab)
+        for (m, n, k) in [(1024, 1024, 256), (2120, 2800, 136), (4040, 1976, 200)]:
+            matmul(path, m, n, k, 'f16')
     # The general kernel (tiles in registers, wgmma from shared memory):
     # forced, and where the rows are not 16-byte aligned (no TMA variant).
     for example, dtype in [('matmul', 'f16'), ('matmul_bf16', 'bf16'), ('matmul_bf16_bf16', 'bf16'), ('matmul_f32', 'f32')]:

@@ -431,6 +431,17 @@ pub mod knob {
         doc: "Blocks of a cluster that split each tile's K loop (`tile.split_k`); 2 is implemented, without \
               `persistent`. Maximum: a portable cluster's size, the most `tile.split_k` takes.",
     };
+    /// `group_m`: tile rows that consecutive blocks walk together.
+    pub const GROUP_M: Knob = Knob {
+        key: "group_m",
+        kind: Kind::Count,
+        min: 1,
+        max: Some(1024),
+        default: Some(8),
+        doc: "Tile rows that consecutive blocks (or a persistent loop's consecutive tiles) walk column by column \
+              where the kernel splits its index row-major (`tile-group-blocks`), so that the blocks resident at \
+              once share operand tiles in L2. 1 keeps the program's order.",
+    };
     /// `pingpong`: consumer warpgroups on alternate tiles.
     pub const PINGPONG: Knob = Knob {
         key: "pingpong",
@@ -447,7 +458,7 @@ pub static TILE_KNOBS: [Knob; 3] = [knob::TILE_M, knob::TILE_N, knob::TILE_K];
 
 /// The knobs that are hints: `tile.hints` keys, and `tile.config` and
 /// `tile.tune` keys that `tile-specialize` moves into `tile.hints`.
-pub static HINT_KNOBS: [Knob; 7] = [
+pub static HINT_KNOBS: [Knob; 8] = [
     knob::NUM_STAGES,
     knob::OCCUPANCY,
     knob::NUM_CTAS,
@@ -455,11 +466,12 @@ pub static HINT_KNOBS: [Knob; 7] = [
     knob::PERSISTENT,
     knob::SPLIT_K,
     knob::PINGPONG,
+    knob::GROUP_M,
 ];
 
 /// Every key of `tile.config` and `tile.tune`: the tile sizes, then the
 /// hints.
-pub static KNOBS: [Knob; 10] = [
+pub static KNOBS: [Knob; 11] = [
     knob::TILE_M,
     knob::TILE_N,
     knob::TILE_K,
@@ -470,6 +482,7 @@ pub static KNOBS: [Knob; 10] = [
     knob::PERSISTENT,
     knob::SPLIT_K,
     knob::PINGPONG,
+    knob::GROUP_M,
 ];
 
 /// The hint named `key`.

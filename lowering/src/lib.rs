@@ -14,6 +14,7 @@ pub mod defer_reductions;
 pub mod distribute;
 pub mod expand_copies;
 pub mod gpu;
+pub mod group_blocks;
 pub mod layout;
 pub mod loops;
 pub mod pass;
@@ -41,6 +42,7 @@ pub use pass::{PassInfo, TilePass, create_pass, register_passes};
 pub(crate) const PASSES: &[fn()] = &[
     pass::register::<specialize::Specialize>,
     pass::register::<simplify::Simplify>,
+    pass::register::<group_blocks::GroupBlocks>,
     pass::register::<to_nvgpu::ConvertTileToNvgpu>,
     pass::register::<defer_reductions::DeferReductions>,
     pass::register::<stream_stores::StreamStores>,

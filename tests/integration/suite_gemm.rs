@@ -229,6 +229,33 @@ fn gemm_batched() {
     }
 }
 
+/// `tile-group-blocks` relabels the blocks (or the persistent loop's
+/// tiles) of `ab` and `persistent` to walk 3 tile rows at a time: on a
+/// 5 x 4 grid of ragged tiles (a last group of 2 rows), with as many
+/// blocks as tiles and more (the extra ones keep their ids and write
+/// nothing), and the persistent loop on fewer and more blocks, every tile
+/// of C is computed once, as the reference says.
+#[test]
+fn grouped_block_orders() {
+    let (m, n, k) = (5 * 128 - 7, 4 * 128 - 1, K);
+    for (file, grids) in [("ab", &[20, 23][..]), ("persistent", &[3, 7, 20, 26][..])] {
+        let text = program(file, DType::F16)
+            .replace("attributes {tile.kernel}", "attributes {tile.kernel, tile.hints = {group_m = 3}}");
+        assert!(text.contains("group_m = 3"), "{file}: no hint inserted");
+        let context = context();
+        let kernel = CpuKernel::compile_text(&context, &text, &format!("{file}.mlir"), None).unwrap();
+        let mut rng = Rng::new(31 + file.len() as u64);
+        let a = operand(&mut rng, DType::F16, &[m, k]);
+        let b = operand(&mut rng, DType::F16, &[k, n]);
+        let (want, magnitude) = r::matmul(&values(&a), &values(&b), m, n, k);
+        for &blocks in grids {
+            let (mut a, mut b, mut c) = (a.clone(), b.clone(), poisoned(DType::F16, &[m, n]));
+            kernel.launch(&mut [Arg::Array(&mut a), Arg::Array(&mut b), Arg::Array(&mut c)], grid(blocks, 1)).unwrap();
+            check(&format!("{file} group_m = 3 {m}x{n}x{k} on {blocks} blocks"), &c, &want, &magnitude, 1.0);
+        }
+    }
+}
+
 /// ptxas's messages on `ptx` for sm_90a; it must accept it.
 fn run_ptxas(ptxas: &std::path::Path, ptx: &str, what: &str) -> String {
     let path =

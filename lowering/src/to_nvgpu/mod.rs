@@ -368,6 +368,12 @@ fn add_variant<'c>(context: &'c Context, kernel: OperationRef<'c, '_>) -> Option
             // SAFETY: as for the descriptors above; added after all of them.
             let value =
                 unsafe { mlir_sys::mlirBlockAddArgument(entry.to_raw(), index.to_raw(), variant.location().to_raw()) };
+            // The program's grid is the virtual blocks, not the launch's.
+            for grid in found.persistent.iter().flat_map(|p| &p.grids) {
+                // SAFETY: a live `tile.num_blocks x` result of the variant;
+                // its users read the new entry argument, which dominates them.
+                unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(*grid, value) };
+            }
             // SAFETY: a block argument just added, owned by `entry`.
             Some(unsafe { IrValue::from_raw(value) })
         } else {

@@ -33,9 +33,12 @@ use crate::{
 use melior::ir::{BlockLike, OperationRef, RegionLike, ValueLike, operation::OperationLike};
 use std::collections::HashMap;
 
-/// The value of the kernel's one `tile.block_id x`.
+/// The value of the kernel's one `tile.block_id x`, and those of its
+/// `tile.num_blocks x` (the program's grid: `tile-group-blocks` reads it),
+/// which the variant replaces by its count of virtual blocks.
 pub(super) struct Persistent {
     pub block_id: mlir_sys::MlirValue,
+    pub grids: Vec<mlir_sys::MlirValue>,
 }
 
 /// Whether the kernel around `for_op` can run persistently.
@@ -53,6 +56,7 @@ pub(super) fn find(
         return None;
     }
     let mut block_id = None;
+    let mut grids = Vec::new();
     let mut after_loop = false;
     let mut next = entry.first_operation();
     while let Some(op) = next {
@@ -79,6 +83,13 @@ pub(super) fn find(
             block_id = Some(op.result(0).ok()?.to_raw());
             continue;
         }
+        if name == "tile.num_blocks" {
+            if !op.attribute("axis").ok()?.to_string().ends_with("x>") {
+                return None;
+            }
+            grids.push(op.result(0).ok()?.to_raw());
+            continue;
+        }
         let pure = name.starts_with("arith.") || name == "tile.partition_view" || name == "tile.num_tiles";
         if !pure || op.region_count() != 0 {
             return None;
@@ -89,7 +100,7 @@ pub(super) fn find(
     if depends(detach(for_op.operand(1).ok()?), block_id) {
         return None;
     }
-    Some(Persistent { block_id })
+    Some(Persistent { block_id, grids })
 }
 
 /// Whether `value` is computed from `of`.
