@@ -11,7 +11,8 @@ usage: gpu_check.py TILE_RUN [--memcheck | --racecheck] [--large] [--only TEXT] 
 matmul examples' tuning spaces (each distinct compiled kernel once) at a
 ragged shape whose last tile group mixes tiles that share B with tiles
 that do not, for 64- and 128-row tiles alike (2350x1000x200: 37 and 19 tile
-rows, groups of 8), each bounded in time.
+rows, groups of 8; ALL_CONFIGS_SHAPE=M,N,K for another), each bounded in
+time (CASE_SECONDS); --only TEXT picks the examples.
 (on a machine with a GPU and numpy)
 Prints one line per case and exits 1 if any case fails."""
 import os, subprocess, sys, tempfile
@@ -159,8 +160,11 @@ def distinct(example, configs):
 
 
 if '--all-configs' in sys.argv:
-    m, n, k = 2350, 1000, 200
+    # ALL_CONFIGS_SHAPE=M,N,K another shape (such as an unaligned one).
+    m, n, k = map(int, os.environ.get('ALL_CONFIGS_SHAPE', '2350,1000,200').split(','))
     for example, dtype in [('matmul_bf16_bf16', 'bf16'), ('matmul_f16_f16', 'f16')]:
+        if only and not any(part in example for part in only.split('|')):
+            continue
         configs = tuning_space(example)
         kept = distinct(example, configs)
         print(f'{example}: {len(configs)} configurations, {len(kept)} distinct kernels', flush=True)
