@@ -36,8 +36,6 @@ pub(super) struct Access<'c> {
     checked: Vec<bool>,
     /// Whole tile inside, aligned: the vector path.
     pub fast: IrValue<'c>,
-    /// Whole tile inside (aligned or not): no element needs a check.
-    inside: IrValue<'c>,
     pub width: usize,
 }
 
@@ -74,10 +72,6 @@ pub(super) fn access<'c>(
         origin.push(first);
         dims.push(dim);
     }
-    let inside = match conditions.is_empty() {
-        true => at.int(Type::parse(at.context, "i1")?, 1)?,
-        false => all(at, &conditions)?,
-    };
     if width > 1 {
         // Unit innermost stride (the contract's memrefs have it); the start
         // and every row 16-byte aligned.
@@ -111,7 +105,7 @@ pub(super) fn access<'c>(
             }
         }
     }
-    Some(Access { origin, dims, checked, fast: all(at, &conditions)?, inside, width: width as usize })
+    Some(Access { origin, dims, checked, fast: all(at, &conditions)?, width: width as usize })
 }
 
 /// Extent `d` of a memref type, if static.
@@ -213,13 +207,6 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
 /// The registers of a tile in `layout` loaded element by element: each
 /// element inside the array read, each outside it the view's padding (an
 /// empty array reads nothing).
-///
-/// A run of registers contiguous along the innermost dim (a thread's chunk
-/// of a row) that lies wholly inside the array is read without a check an
-/// element: one index, then loads at constant offsets from it. Only a run
-/// that crosses the array's edge (or lies outside it) checks each element,
-/// and reads a clamped index where it is outside (each dim clamped on its
-/// own, so that a row's clamped index is shared by the row's elements).
 pub(super) fn load_elements<'c>(
     lowering: &Lowering<'c>,
     otherwise: &At<'c, 'c>,
@@ -236,110 +223,27 @@ pub(super) fn load_elements<'c>(
         access.dims.iter().map(|&n| otherwise.cmpi(CmpiPredicate::Sgt, n, zero)).collect::<Option<_>>()?;
     let nonempty = all(otherwise, &nonempty)?;
     let padded = otherwise.add(ods::vector::broadcast(otherwise.context, vector, padding, otherwise.location))?;
-    let inner = access.dims.len() - 1;
-    let run = layout.contiguous().max(1);
-    let load = |at: &At<'c, 'c>, index: &[IrValue<'c>]| at.add(memref::load(view.memref, index, at.location));
-    // A tile wholly inside the array (most of a large array's) reads every
-    // element unchecked.
-    let unchecked = |at: &At<'c, 'c>| -> Option<Vec<IrValue<'c>>> {
-        let elements: Vec<IrValue> = (0..layout.registers())
-            .map(|r| load(at, &indices(lowering, at, access, layout, r)?))
-            .collect::<Option<_>>()?;
-        Some(vec![from_elements(at, &elements)?])
-    };
     let elements = if_else(
         otherwise,
         nonempty,
         &[vector],
-        |at| {
-            if_else(at, access.inside, &[vector], unchecked, |at| {
-                let mut elements = Vec::new();
-                for start in (0..layout.registers()).step_by(run) {
-                    let base = indices(lowering, at, access, layout, start)?;
-                    let at_offset = |at: &At<'c, 'c>, k: usize| -> Option<Vec<IrValue<'c>>> {
-                        let mut index = base.clone();
-                        if k > 0 {
-                            index[inner] = at.addi(base[inner], at.index(k as i64)?)?;
-                        }
-                        Some(index)
-                    };
-                    let mut outer = Vec::new();
-                    for d in (0..inner).filter(|&d| access.checked[d]) {
-                        outer.push(at.cmpi(CmpiPredicate::Ult, base[d], access.dims[d])?);
-                    }
-                    let outer = if outer.is_empty() { None } else { Some(all(at, &outer)?) };
-                    if outer.is_none() && !access.checked[inner] {
-                        for k in 0..run {
-                            elements.push(load(at, &at_offset(at, k)?)?);
-                        }
-                        continue;
-                    }
-                    // Element by element, each checked.
-                    let checked = |at: &At<'c, 'c>| -> Option<Vec<IrValue<'c>>> {
-                        let mut values = Vec::new();
-                        let rows: Vec<IrValue> = (0..inner)
-                            .map(|d| match (access.checked[d], outer) {
-                                (true, Some(outer)) => at.select(outer, base[d], zero),
-                                _ => Some(base[d]),
-                            })
-                            .collect::<Option<_>>()?;
-                        for k in 0..run {
-                            let index = at_offset(at, k)?;
-                            let here = match access.checked[inner] {
-                                true => Some(at.cmpi(CmpiPredicate::Ult, index[inner], access.dims[inner])?),
-                                false => None,
-                            };
-                            let inside = match (outer, here) {
-                                (Some(outer), Some(here)) => at.andi(outer, here)?,
-                                (Some(condition), None) | (None, Some(condition)) => condition,
-                                (None, None) => unreachable!("a run with no check takes the path above"),
-                            };
-                            let mut safe = rows.clone();
-                            safe.push(match here {
-                                Some(here) => at.select(here, index[inner], zero)?,
-                                None => index[inner],
-                            });
-                            let value = load(at, &safe)?;
-                            values.push(at.select(inside, value, padding)?);
-                        }
-                        Some(values)
-                    };
-                    if run == 1 {
-                        elements.extend(checked(at)?);
-                        continue;
-                    }
-                    // The whole run inside: its row, and its first and last
-                    // element (two unsigned compares, as a run may start before
-                    // the array) where the columns are checked.
-                    let whole = match outer {
-                        Some(outer) if !access.checked[inner] => outer,
-                        outer => {
-                            let first_ok = at.cmpi(CmpiPredicate::Ult, base[inner], access.dims[inner])?;
-                            let last = at.addi(base[inner], at.index(run as i64 - 1)?)?;
-                            let last_ok = at.cmpi(CmpiPredicate::Ult, last, access.dims[inner])?;
-                            let columns = at.andi(first_ok, last_ok)?;
-                            match outer {
-                                Some(outer) => at.andi(columns, outer)?,
-                                None => columns,
-                            }
-                        }
-                    };
-                    let types = vec![element; run];
-                    elements.extend(if_else(
-                        at,
-                        whole,
-                        &types,
-                        |then| (0..run).map(|k| load(then, &at_offset(then, k)?)).collect(),
-                        // Columns never outside: a run not wholly inside is
-                        // outside, all padding.
-                        |at| match access.checked[inner] {
-                            true => checked(at),
-                            false => Some(vec![padding; run]),
-                        },
-                    )?);
-                }
-                Some(vec![from_elements(at, &elements)?])
-            })
+        |inner| {
+            let mut elements = Vec::new();
+            for_each_element(lowering, inner, access, layout, |_, index, inside| {
+                let Some(inside) = inside else {
+                    elements.push(inner.add(memref::load(view.memref, &index, inner.location))?);
+                    return Some(());
+                };
+                let safe: Vec<IrValue> = index
+                    .iter()
+                    .zip(&access.checked)
+                    .map(|(&i, &checked)| if checked { inner.select(inside, i, zero) } else { Some(i) })
+                    .collect::<Option<_>>()?;
+                let value = inner.add(memref::load(view.memref, &safe, inner.location))?;
+                elements.push(inner.select(inside, value, padding)?);
+                Some(())
+            })?;
+            Some(vec![from_elements(inner, &elements)?])
         },
         |_| Some(vec![padded]),
     )?;
