@@ -99,7 +99,9 @@ impl<'c> RunExternalPass<'c> for GroupBlocks {
         if !operation.has_attribute("tile.kernel") || operation.has_attribute("tile.persistent") {
             return;
         }
-        let group = crate::to_nvgpu::hint(operation, knob::GROUP_M.key).unwrap_or(DEFAULT_GROUP);
+        // Without the hint, the knob's default (8 rows, as Triton's tutorials
+        // and CUTLASS's rasterisation use).
+        let group = crate::to_nvgpu::hint(operation, knob::GROUP_M.key).or(knob::GROUP_M.default).unwrap_or(1);
         if group <= 1 {
             return;
         }
@@ -129,10 +131,6 @@ impl<'c> RunExternalPass<'c> for GroupBlocks {
         }
     }
 }
-
-/// Tile rows a group walks without a `group_m` hint, as Triton's tutorials
-/// and CUTLASS's rasterisation use.
-pub const DEFAULT_GROUP: i64 = 8;
 
 fn remark(location: melior::ir::Location, what: &str) {
     let reason = format!("{what} the tiles in groups of rows for L2 reuse (group_m)");
@@ -215,7 +213,7 @@ fn group_block_id<'c>(
         if at_of(def)? > at_of(after)? {
             after = def;
         }
-    } else if columns.to_raw().ptr != id.to_raw().ptr && !is_entry_argument(columns, entry) {
+    } else if !is_entry_argument(columns, entry) {
         return None;
     }
     let users = uses(id.into());
