@@ -281,6 +281,11 @@ def gemm_cases():
     case(f'gemm f8e4m3->bf16 {m}x{n}x{k}', 'gemm/f8.mlir', 'gemm_f8', {}, [a8, b8, poison((m, n), torch.bfloat16)], [],
          (tiles,), 2, {'_scaled_mm': (lambda: torch._scaled_mm(a8, b8t, one, one, out_dtype=torch.bfloat16), want)},
          2 * m * n * k, 'TFLOP/s', close(2e-2))
+    # The same with B given as _scaled_mm takes it (N x K, K contiguous).
+    case(f'gemm f8e4m3 abt->bf16 {m}x{n}x{k}', 'gemm/f8_abt.mlir', 'gemm_f8_abt', {},
+         [a8, b8t.t(), poison((m, n), torch.bfloat16)], [], (tiles,), 2,
+         {'_scaled_mm': (lambda: torch._scaled_mm(a8, b8t, one, one, out_dtype=torch.bfloat16), want)},
+         2 * m * n * k, 'TFLOP/s', close(2e-2))
 
 
 # ---- norms -----------------------------------------------------------------

@@ -100,7 +100,8 @@ def f8e4m3(bits):
     return np.where(e == 0, s * m / 8 * 2.0 ** -6, s * (1 + m / 8) * 2.0 ** (e.astype(np.float64) - 7))
 
 
-def matmul(example, m, n, k, dtype, flags=()):
+def matmul(example, m, n, k, dtype, flags=(), b_nk=False):
+    """C = A B on random operands; with b_nk, B is given N x K (its transpose)."""
     def f():
         if dtype == 'f16':
             a = rng.uniform(-1, 1, (m, k)).astype(np.float16); b = rng.uniform(-1, 1, (k, n)).astype(np.float16)
@@ -111,12 +112,17 @@ def matmul(example, m, n, k, dtype, flags=()):
             a = rng.uniform(-1, 1, (m, k)).astype(np.float32); b = rng.uniform(-1, 1, (k, n)).astype(np.float32)
             av, bv = a.astype(np.float64), b.astype(np.float64)
         else:
-            a = rng.integers(0, 256, (m, k), dtype=np.uint8); b = rng.integers(0, 256, (k, n), dtype=np.uint8)
+            a = rng.integers(0, 256, (m, k), dtype=np.uint8)
+            b = rng.integers(0, 256, (n, k) if b_nk else (k, n), dtype=np.uint8)
             a[(a & 0x7F) == 0x7F] = 0; b[(b & 0x7F) == 0x7F] = 0
             av, bv = f8e4m3(a), f8e4m3(b)
+            if b_nk:
+                bv = bv.T
         suite_ab = example.endswith('.mlir') and os.path.basename(example).startswith('ab')
+        # The suite's f8 programs round to bf16.
+        suite_f8 = example.endswith('.mlir') and os.path.basename(example).startswith('f8')
         out = np.float16 if example == 'matmul_f16_f16' or suite_ab else \
-            {'matmul_bf16_bf16': np.uint16}.get(example, np.float32)
+            np.uint16 if suite_f8 else {'matmul_bf16_bf16': np.uint16}.get(example, np.float32)
         # poisoned: NaN (bf16 as raw bits)
         c = np.full((m, n), 0x7FC1, np.uint16) if out == np.uint16 else np.full((m, n), np.nan, out)
         # One block per tile of C, whatever tile sizes the configuration has.
@@ -128,7 +134,10 @@ def matmul(example, m, n, k, dtype, flags=()):
         # A sequential f16 accumulator rounds every partial sum.
         # f32 operands multiply as tf32 (the contract): each rounded to 10
         # bits of mantissa.
-        rel = 5e-3 if out == np.float16 else 2e-3 if dtype == 'f32' else 1e-5
+        # wgmma adds 8-bit float products keeping about 14 bits (the
+        # DeepSeek-V3 report measured this on Hopper; torch._scaled_mm does
+        # the same): 2^-14 of the magnitude a K step of 32, as tf32's bound.
+        rel = 5e-3 if out == np.float16 else 2e-3 if dtype in ('f32', 'f8') else 1e-5
         rtol = {np.float16: 1e-3, np.uint16: 1 / 128}.get(out, 0)
         check(f'{example} {m}x{n}x{k} ({run.entry})', got, want, atol=rel * mag + 1e-6, rtol=rtol)
     case(f'{example} {m}x{n}x{k}' + ''.join(' ' + x for x in flags if x.startswith('tile_')), f)
@@ -237,6 +246,13 @@ if '--no-matmul' not in sys.argv:
             f.write(ab.replace('attributes {tile.kernel}', 'attributes {tile.kernel, tile.hints = {%s}}' % hints) if hints else ab)
         for (m, n, k) in [(1024, 1024, 256), (2120, 2800, 136), (4040, 1976, 200)]:
             matmul(path, m, n, k, 'f16')
+    # 8-bit float operands both K-major (bench/gemm/f8_abt.mlir): the TMA
+    # variant, the general kernel, and rows not 16-byte aligned; K = 72 and
+    # 200 end in a partial K step of 128.
+    f8_abt = os.path.join(root, 'bench/gemm/f8_abt.mlir')
+    for (m, n, k) in [(1024, 1024, 256), (520, 264, 200), (301, 203, 72)]:
+        matmul(f8_abt, m, n, k, 'f8', b_nk=True)
+    matmul(f8_abt, 520, 264, 200, 'f8', flags=['--no-variants'], b_nk=True)
     # The general kernel (tiles in registers, wgmma from shared memory):
     # forced, and where the rows are not 16-byte aligned (no TMA variant).
     for example, dtype in [('matmul', 'f16'), ('matmul_bf16', 'bf16'), ('matmul_bf16_bf16', 'bf16'), ('matmul_f32', 'f32')]:

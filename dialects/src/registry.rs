@@ -43,16 +43,27 @@ pub fn register_upstream_passes() {
 }
 
 /// LLVM options this compiler sets for the whole process (LLVM's options
-/// are global): `gpu-module-to-binary` runs LLVM's O2 pipeline, whose SLP
-/// vectoriser looks for chains among every store of a function; the
-/// register path writes many (its operands and exchanges through shared
-/// memory) and vectorises its accesses itself, and at the default bound a
-/// GEMM's kernel spent 0.6 of its 0.9 s there (BENCHMARKS.md, session 13).
-pub const LLVM_OPTIONS: &[&str] = &["-slp-schedule-budget=100"];
+/// are global, so the CPU target's JIT sees them too):
+/// `gpu-module-to-binary` runs LLVM's O2 pipeline, whose SLP vectoriser
+/// looks for chains among every store of a function. The register path
+/// writes many (its operands and exchanges through shared memory) and
+/// vectorises its accesses itself: on the GEMMs the vectoriser changed no
+/// instruction and took a sixth of the compile, and on attention and the
+/// 16-bit norms it only packed half-precision values into 32-bit words
+/// with shifts (BENCHMARKS.md, sessions 13 and 18). So it is off.
+pub const LLVM_OPTIONS: &[&str] = &["-vectorize-slp=false"];
+
+/// The environment variable whose whitespace-separated LLVM options are
+/// set after [`LLVM_OPTIONS`] (`TILE_LLVM_OPTIONS=-vectorize-slp=true`
+/// turns the SLP vectoriser back on), for programs that embed the
+/// compiler; `tile-opt` takes them on its command line.
+pub const LLVM_OPTIONS_VARIABLE: &str = "TILE_LLVM_OPTIONS";
 
 fn set_llvm_options() {
     let mut arguments: Vec<std::ffi::CString> = vec![c"tile".into()];
     arguments.extend(LLVM_OPTIONS.iter().filter_map(|o| std::ffi::CString::new(*o).ok()));
+    let extra = std::env::var(LLVM_OPTIONS_VARIABLE).unwrap_or_default();
+    arguments.extend(extra.split_whitespace().filter_map(|o| std::ffi::CString::new(o).ok()));
     let pointers: Vec<*const std::ffi::c_char> = arguments.iter().map(|a| a.as_ptr()).collect();
     // SAFETY: the strings outlive the call and LLVM copies what it keeps.
     // An option LLVM does not know prints an error and changes nothing.

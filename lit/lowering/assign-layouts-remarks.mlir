@@ -139,3 +139,34 @@ func.func @operand_tf32_n_major(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: me
   tile.store %d, %pc[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
   return
 }
+
+// -----
+
+func.func @operand_f8_n_major(%A: memref<?x?xf8E4M3FN>, %B: memref<?x?xf8E4M3FN>, %C: memref<?x?xf32>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %pa = tile.partition_view %A : memref<?x?xf8E4M3FN> -> !tile.partition_view<64x32xf8E4M3FN>
+  %pb = tile.partition_view %B : memref<?x?xf8E4M3FN> -> !tile.partition_view<32x64xf8E4M3FN>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<64x64xf32>
+  %a = tile.load %pa[%c0, %c0] : !tile.partition_view<64x32xf8E4M3FN> -> tensor<64x32xf8E4M3FN>
+  %b = tile.load %pb[%c0, %c0] : !tile.partition_view<32x64xf8E4M3FN> -> tensor<32x64xf8E4M3FN>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  // expected-remark @below {{operand B of this tile.mma is written to shared memory from registers at every mma, not loaded there: it is f8E4M3FN, which wgmma reads only K-major, and its loaded rows run along N}}
+  %d = tile.mma %a, %b, %z : tensor<64x32xf8E4M3FN>, tensor<32x64xf8E4M3FN> into tensor<64x64xf32>
+  tile.store %d, %pc[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
+  return
+}
+
+// -----
+
+// An 8-bit float tile that is not only an mma operand: no arithmetic on
+// them is lowered in registers.
+func.func @f8_widened(%A: memref<?xf8E4M3FN>, %B: memref<?xf32>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %pa = tile.partition_view %A : memref<?xf8E4M3FN> -> !tile.partition_view<128xf8E4M3FN>
+  %pb = tile.partition_view %B : memref<?xf32> -> !tile.partition_view<128xf32>
+  // expected-remark @below {{this kernel keeps its tiles in shared memory (the general path): it loads or stores f8E4M3FN tiles for other uses than a tile.mma's operands}}
+  %a = tile.load %pa[%c0] : !tile.partition_view<128xf8E4M3FN> -> tensor<128xf8E4M3FN>
+  %w = arith.extf %a : tensor<128xf8E4M3FN> to tensor<128xf32>
+  tile.store %w, %pb[%c0] : tensor<128xf32> -> !tile.partition_view<128xf32>
+  return
+}

@@ -226,3 +226,45 @@ func.func @mm_tf32(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>
   tile.store %d, %pc[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
   return
 }
+
+// -----
+
+// 8-bit float operands loaded K-major (B as N x K, permuted) stay in
+// shared memory, 32-byte rows swizzled by 32 bytes.
+// CHECK-LABEL: func.func @mm_f8_k_major
+// CHECK: tile.load {{.*}} -> tensor<64x32xf8E4M3FN, #tile.shared<swizzle_bytes = 32, element_bits = 8, transposed = false>>
+// CHECK: tile.load {{.*}} -> tensor<64x32xf8E4M3FN, #tile.shared<swizzle_bytes = 32, element_bits = 8, transposed = false>>
+// CHECK: tile.permute {{.*}} -> tensor<32x64xf8E4M3FN, #tile.shared<swizzle_bytes = 32, element_bits = 8, transposed = true>>
+func.func @mm_f8_k_major(%A: memref<?x?xf8E4M3FN>, %B: memref<?x?xf8E4M3FN>, %C: memref<?x?xf32>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %pa = tile.partition_view %A : memref<?x?xf8E4M3FN> -> !tile.partition_view<64x32xf8E4M3FN>
+  %pb = tile.partition_view %B : memref<?x?xf8E4M3FN> -> !tile.partition_view<64x32xf8E4M3FN>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<64x64xf32>
+  %a = tile.load %pa[%c0, %c0] : !tile.partition_view<64x32xf8E4M3FN> -> tensor<64x32xf8E4M3FN>
+  %b = tile.load %pb[%c0, %c0] : !tile.partition_view<64x32xf8E4M3FN> -> tensor<64x32xf8E4M3FN>
+  %bt = tile.permute %b [1, 0] : tensor<64x32xf8E4M3FN> -> tensor<32x64xf8E4M3FN>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %d = tile.mma %a, %bt, %z : tensor<64x32xf8E4M3FN>, tensor<32x64xf8E4M3FN> into tensor<64x64xf32>
+  tile.store %d, %pc[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
+  return
+}
+
+// -----
+
+// B loaded N-major (E5M2 too) stays in registers; the lowering writes its
+// bytes K-major for the mma.
+// CHECK-LABEL: func.func @mm_f8_n_major
+// CHECK: tile.load {{.*}} -> tensor<64x32xf8E5M2, #tile.shared<swizzle_bytes = 32, element_bits = 8, transposed = false>>
+// CHECK: tile.load {{.*}} -> tensor<32x64xf8E5M2, #tile.blocked<
+func.func @mm_f8_n_major(%A: memref<?x?xf8E5M2>, %B: memref<?x?xf8E5M2>, %C: memref<?x?xf32>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %pa = tile.partition_view %A : memref<?x?xf8E5M2> -> !tile.partition_view<64x32xf8E5M2>
+  %pb = tile.partition_view %B : memref<?x?xf8E5M2> -> !tile.partition_view<32x64xf8E5M2>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<64x64xf32>
+  %a = tile.load %pa[%c0, %c0] : !tile.partition_view<64x32xf8E5M2> -> tensor<64x32xf8E5M2>
+  %b = tile.load %pb[%c0, %c0] : !tile.partition_view<32x64xf8E5M2> -> tensor<32x64xf8E5M2>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %d = tile.mma %a, %b, %z : tensor<64x32xf8E5M2>, tensor<32x64xf8E5M2> into tensor<64x64xf32>
+  tile.store %d, %pc[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
+  return
+}

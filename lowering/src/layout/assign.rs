@@ -43,10 +43,11 @@
 //! (`registers/mma.rs` writes them to shared memory).
 //!
 //! Caveats: kernels with a `tile.mma` wgmma cannot take from registers
-//! (f8 or f16-accumulator types, shapes off the instruction's) stay on the
+//! (f16-accumulator types, shapes off the instruction's) stay on the
 //! general path, as do kernels with loop-carried
-//! tiles in `scf.while`, constant tiles that are not splats, and loads or
-//! stores of `i1` or 8-bit float tiles; the pass leaves them unchanged and
+//! tiles in `scf.while`, constant tiles that are not splats, loads or
+//! stores of `i1` tiles, and 8-bit float tiles for other uses than mma
+//! operands; the pass leaves them unchanged and
 //! says why in a remark at the op that keeps them off
 //! (`--remarks-filter=tile`).
 //! A kernel whose tiles already carry layouts is left as it is.
@@ -132,7 +133,15 @@ pub fn eligible<'c>(kernel: OperationRef<'c, '_>) -> Result<(), (String, Locatio
                 let tile = if name == "tile.load" { op.result(0).ok().map(Value::from) } else { op.operand(0).ok() };
                 let element = tile.and_then(|t| tile_type(t.r#type())).map(|(_, e)| e.to_string());
                 match element.as_deref() {
-                    Some(e @ ("i1" | "f8E4M3FN" | "f8E5M2")) => Some(format!("it loads or stores {e} tiles")),
+                    // An 8-bit float tile only mmas read: loaded K-major it
+                    // stays in shared memory, else registers carry its bytes
+                    // to the mma's K-major buffer. No arithmetic on 8-bit
+                    // floats is lowered in registers.
+                    Some("f8E4M3FN" | "f8E5M2") if name == "tile.load" && super::shared::feeds_only_mmas(op) => None,
+                    Some(e @ ("f8E4M3FN" | "f8E5M2")) => {
+                        Some(format!("it loads or stores {e} tiles for other uses than a tile.mma's operands"))
+                    }
+                    Some(e @ "i1") => Some(format!("it loads or stores {e} tiles")),
                     None => Some("it loads or stores a tile of no tile type".to_string()),
                     _ => None,
                 }

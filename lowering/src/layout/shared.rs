@@ -11,8 +11,9 @@
 //! `R x C`) form a *chain*; a chain is kept in shared
 //! memory when every value of it is one of these and every mma reading it
 //! can: 16-bit operands either way round (the descriptor's transpose
-//! reads an M- or N-major tile), f32 (tf32) operands only K-major, which
-//! is all wgmma reads for them, and rows of at least 32 bytes.
+//! reads an M- or N-major tile), f32 (tf32) and 8-bit float operands only
+//! K-major, which is all wgmma reads for them, and rows of at least 32
+//! bytes.
 //!
 //! Every value of a chain gets `#tile.shared<swizzle_bytes = R,
 //! element_bits = B, transposed = T>`: `R` the bytes of the loaded tile's
@@ -96,6 +97,12 @@ pub fn shared_operands<'c>(kernel: OperationRef<'c, '_>, remark: Option<&str>) -
 /// that the tensor cores can read there).
 pub fn stays_shared(load: OperationRef) -> bool {
     load.result(0).is_ok_and(|r| chain(detach(r.into())).and_then(|c| layouts(&c)).is_ok())
+}
+
+/// Whether the tile `load` loads only feeds mmas (directly, permuted,
+/// reshaped or carried by loops), wherever the mma reads it from.
+pub fn feeds_only_mmas(load: OperationRef) -> bool {
+    load.result(0).is_ok_and(|r| chain(detach(r.into())).is_ok())
 }
 
 /// The chain of `start`, if every value of it is a load, permute, reshape
@@ -235,7 +242,8 @@ fn layouts<'c>(chain: &Chain<'c>) -> Result<Vec<(IrValue<'c>, Layout)>, String> 
         let k_major = if index == 0 { !transposed } else { transposed };
         if bytes != 2 && !k_major {
             return Err(format!(
-                "it is {element} (tf32), which wgmma reads only K-major, and its loaded rows run along {}",
+                "it is {element}{}, which wgmma reads only K-major, and its loaded rows run along {}",
+                if bytes == 4 { " (tf32)" } else { "" },
                 if index == 0 { "M" } else { "N" }
             ));
         }

@@ -83,6 +83,8 @@ pub fn operand_kind(element: &str) -> Option<(&'static str, i64)> {
         "f16" => Some(("f16", 16)),
         "bf16" => Some(("bf16", 16)),
         "f32" => Some(("tf32", 8)),
+        "f8E4M3FN" => Some(("e4m3", 32)),
+        "f8E5M2" => Some(("e5m2", 32)),
         _ => None,
     }
 }
@@ -93,7 +95,7 @@ pub fn unsupported(a: (&[i64], &str), b: (&[i64], &str), accumulator: &str) -> O
     let ([m, k], [_, n]) = (a.0, b.0) else { return Some("it is not two-dimensional".into()) };
     if a.1 != b.1 || operand_kind(a.1).is_none() || accumulator != "f32" {
         return Some(format!(
-            "its types ({} x {} -> {accumulator}) are not f16, bf16 or f32 (tf32) operands into f32",
+            "its types ({} x {} -> {accumulator}) are not f16, bf16, f32 (tf32) or 8-bit float operands into f32",
             a.1, b.1
         ));
     }
@@ -105,7 +107,11 @@ pub fn unsupported(a: (&[i64], &str), b: (&[i64], &str), accumulator: &str) -> O
 }
 
 fn element_bytes_of(name: &str) -> i64 {
-    if name == "f32" { 4 } else { 2 }
+    match name {
+        "f32" => 4,
+        "f8E4M3FN" | "f8E5M2" => 1,
+        _ => 2,
+    }
 }
 
 /// An operand in shared memory as one wgmma reads it: where, how laid
