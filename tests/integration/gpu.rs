@@ -60,9 +60,9 @@ fn every_example_compiles_to_ptx_that_ptxas_accepts() {
         assert!(loads.iter().any(|l| bundle.ptx.contains(l)), "{name}: one of {loads:?}");
         // The 16-bit matmuls get a TMA + wgmma variant; the others do not.
         let wgmma = matches!(name.as_str(), "matmul" | "matmul_f16_f16" | "matmul_bf16" | "matmul_bf16_bf16");
-        // Every tile.mma but f8's multiplies on wgmma: in the variant, or
-        // from registers (the general kernels, attention, tf32).
-        let mma = wgmma || matches!(name.as_str(), "matmul_f32" | "attention");
+        // Every tile.mma multiplies on wgmma: in the variant, or from
+        // registers (the general kernels, attention, tf32, f8).
+        let mma = wgmma || matches!(name.as_str(), "matmul_f32" | "attention" | "matmul_f8");
         assert_eq!(bundle.ptx.contains("wgmma.mma_async"), mma, "{name}: wgmma");
         // The register path's operand loads go to shared memory by cp.async
         // (an f16 or bf16 accumulator keeps the general kernel off it).
@@ -106,7 +106,11 @@ fn every_example_compiles_to_ptx_that_ptxas_accepts() {
             assert!(!variant.tma.is_empty(), "{name}: descriptors");
             for descriptor in &variant.tma {
                 let inner = *descriptor.box_shape.last().unwrap() as usize;
-                let bytes = if name == "matmul_f32" { 4 } else { 2 };
+                let bytes = match name.as_str() {
+                    "matmul_f32" => 4,
+                    "matmul_f8" => 1,
+                    _ => 2,
+                };
                 // One block of swizzled rows a box: the row is the swizzle.
                 assert_eq!(inner * bytes, descriptor.swizzle as usize, "{name}: {descriptor:?}");
             }
