@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# 8-bit float GEMMs on wgmma (issue #21): the f8 programs against numpy,
+# 8-bit float and tf32 GEMMs on wgmma (issue #21): the f8 and f32 programs against numpy,
 # plainly and under compute-sanitizer's memcheck (the TMA variant, the
 # general kernel, rows 8-byte aligned), then the suite's f8 and tf32
 # cases timed beside torch (_scaled_mm, cuBLAS tf32).
@@ -14,7 +14,7 @@ export CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 status=0
 for mode in "" --memcheck; do
   echo "== gpu_check f8 $mode"
-  python3 scripts/gpu_check.py /tmp/tile-run --only "f8" $mode || status=1
+  python3 scripts/gpu_check.py /tmp/tile-run --only "f8|matmul_f32" $mode || status=1
 done
 echo "== suite ${1:-f8|tf32}"
 PYTHONUNBUFFERED=1 python3 scripts/bench-suite.py /tmp/tile-run --only "${1:-f8|tf32}" 2>&1 | tail -20 || status=1

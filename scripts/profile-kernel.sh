@@ -10,6 +10,7 @@
 #   e.g.  bash scripts/profile-kernel.sh abt 4096 4096 4096
 #         PROGRAM=bench/experiments/abt_stages2.mlir bash scripts/profile-kernel.sh abt ...
 #         profiles another program of that layout
+#         DTYPE=f32 PROGRAM=bench/gemm/tf32.mlir VARIANTS=1 bash scripts/profile-kernel.sh ab 4096 4096 4096
 # ncu reads the counters on Firecracker machines only (device KINDS.md); the
 # clocks are left alone (--clock-control none), as METHOD.md asks.
 set -uo pipefail
@@ -20,15 +21,25 @@ python3 -c "import lzma,shutil; shutil.copyfileobj(lzma.open('.carry/tile-run.xz
 chmod +x /tmp/tile-run
 export CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 work=$(mktemp -d)
-sed 's/f16/bf16/g' "${PROGRAM:-bench/gemm/$layout.mlir}" > "$work/k.mlir"
-python3 - "$layout" "$m" "$n" "$k" "$work" <<'PY'
+# DTYPE=f32 (with PROGRAM=bench/gemm/tf32.mlir) or f8 (f8.mlir, f8_abt.mlir:
+# bf16 output) run a program as written on those operands.
+dtype=${DTYPE:-bf16}
+if [ "$dtype" = bf16 ]; then
+  sed 's/f16/bf16/g' "${PROGRAM:-bench/gemm/$layout.mlir}" > "$work/k.mlir"
+else
+  cp "${PROGRAM:?PROGRAM names the program for DTYPE=$dtype}" "$work/k.mlir"
+fi
+python3 - "$layout" "$m" "$n" "$k" "$work" "$dtype" <<'PY'
 import sys, numpy as np
-layout, m, n, k, work = sys.argv[1], *map(int, sys.argv[2:5]), sys.argv[5]
+layout, m, n, k, work, dtype = sys.argv[1], *map(int, sys.argv[2:5]), sys.argv[5], sys.argv[6]
 rng = np.random.default_rng(0)
 bf16 = lambda shape: (rng.uniform(-1, 1, shape).astype(np.float32).view(np.uint32) >> 16).astype(np.uint16)
-np.save(f'{work}/a.npy', bf16((m, k)))
-np.save(f'{work}/b.npy', bf16((n, k) if layout == 'abt' else (k, n)))
-np.save(f'{work}/c.npy', np.zeros((m, n), np.uint16))
+f32 = lambda shape: rng.uniform(-1, 1, shape).astype(np.float32)
+f8 = lambda shape: rng.integers(0, 0x7E, shape, dtype=np.uint8)
+operand = {'bf16': bf16, 'f32': f32, 'f8': f8}[dtype]
+np.save(f'{work}/a.npy', operand((m, k)))
+np.save(f'{work}/b.npy', operand((n, k) if layout == 'abt' else (k, n)))
+np.save(f'{work}/c.npy', np.zeros((m, n), np.float32 if dtype == 'f32' else np.uint16))
 PY
 ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
 metrics=gpu__time_duration.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed

@@ -529,6 +529,49 @@ fn backward(state: &mut Assignment) -> Option<()> {
     Some(())
 }
 
+/// The layout of a `K x N` B operand that stays in registers, which the
+/// mma writes K-major into shared memory (tf32 and 8-bit floats loaded
+/// N-major; 16-bit ones stay in shared memory as loaded): each thread's registers run along N first (the loads'
+/// vectors, up to 16 bytes), then 4 along K (the K-major writes' vectors:
+/// 16 bytes of tf32, 4 of 8-bit floats); the first 8 lanes of a warp step
+/// along K, so a quarter warp's vector writes fall in 8 rows of K-major
+/// chunks that the swizzle spreads over the banks, and the other 4 along
+/// N; warps take K, then N. The default coalesced layout runs a warp's
+/// lanes along N, and its writes to the K-major buffer met 16-way bank
+/// conflicts (BENCHMARKS.md, session 18). `None` where the tile does not
+/// hold at least one such vector a thread.
+fn staging(shape: &[i64], element_bytes: i64, warps: i64) -> Option<LinearLayout> {
+    let [k, n] = shape[..] else { return None };
+    let threads = super::linear::WARP * warps;
+    let per_thread = k * n / threads;
+    let k_run = 4.min(k);
+    let mut n_run = (16 / element_bytes).min(n);
+    while n_run * k_run > per_thread && n_run > 1 {
+        n_run /= 2;
+    }
+    let k_lanes = 8.min(k / k_run);
+    let n_lanes = super::linear::WARP / k_lanes;
+    if n_run * k_run > per_thread || n_run * n_lanes > n {
+        return None;
+    }
+    let log2 = |x: i64| x.trailing_zeros() as usize;
+    let along_k = |from: i64, count: usize| (0..count).map(move |i| ((from << i) * n) as u64);
+    let along_n = |from: i64, count: usize| (0..count).map(move |i| (from << i) as u64);
+    let mut register: Vec<u64> = along_n(1, log2(n_run)).chain(along_k(1, log2(k_run))).collect();
+    let lane: Vec<u64> = along_k(k_run, log2(k_lanes)).chain(along_n(n_run, log2(n_lanes))).collect();
+    let (k_done, n_done) = (k_run * k_lanes, n_run * n_lanes);
+    let k_warps = (k / k_done).min(warps);
+    let n_warps = warps / k_warps;
+    if n_done * n_warps > n {
+        return None;
+    }
+    let warp: Vec<u64> = along_k(k_done, log2(k_warps)).chain(along_n(n_done, log2(n_warps))).collect();
+    let (k_done, n_done) = (k_done * k_warps, n_done * n_warps);
+    register.extend(along_n(n_done, log2(n / n_done)));
+    register.extend(along_k(k_done, log2(k / k_done)));
+    Some(LinearLayout { shape: shape.to_vec(), register, lane, warp })
+}
+
 /// The layout an op needs operand `index` in, if any.
 fn required(state: &Assignment, op: OperationRef, index: usize) -> Option<Assigned> {
     let name = op_name(op);
@@ -593,6 +636,26 @@ fn assign(kernel: OperationRef) -> Option<()> {
         state.values.insert(key(value), Assigned { layout, linear: placeholder });
     }
 
+    // A B operand the mma writes K-major from registers, loaded (and
+    // carried by loops) as it is used, takes the staging layout from its
+    // loads on.
+    for op in state.ops.clone() {
+        if op_name(op) != "tile.mma" || state.cluster != 1 {
+            continue;
+        }
+        let b = detach(op.operand(1).ok()?);
+        let Some((shape, element)) = tile_type(b.r#type()) else { continue };
+        if state.known(b) || element_bytes(element) == 2 {
+            continue;
+        }
+        if let (Some(values), Some(linear)) =
+            (super::shared::unpermuted_chain(b), staging(&shape, element_bytes(element), state.warps))
+        {
+            for value in values {
+                state.set(value, Assigned::linear(linear.clone()));
+            }
+        }
+    }
     while state.values.len() < state.order.len() {
         state.changed = true;
         while state.changed {

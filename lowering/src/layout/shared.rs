@@ -99,6 +99,17 @@ pub fn stays_shared(load: OperationRef) -> bool {
     load.result(0).is_ok_and(|r| chain(detach(r.into())).and_then(|c| layouts(&c)).is_ok())
 }
 
+/// The values tied to `start` (its loads, the loops carrying it, the mma
+/// operands it is) when every one is a load, carried value or mma operand
+/// of `start`'s shape, none permuted or reshaped.
+pub fn unpermuted_chain(start: IrValue) -> Option<Vec<IrValue>> {
+    let chain = chain(start).ok()?;
+    let shape = tile_type(start.r#type())?.0;
+    let same = |value: IrValue| tile_type(value.r#type()).is_some_and(|(s, _)| s == shape);
+    let values: Vec<IrValue> = chain.values.values().map(|&(value, _)| value).collect();
+    (chain.values.values().all(|&(_, permuted)| !permuted) && values.iter().all(|v| same(*v))).then_some(values)
+}
+
 /// Whether the tile `load` loads only feeds mmas (directly, permuted,
 /// reshaped or carried by loops), wherever the mma reads it from.
 pub fn feeds_only_mmas(load: OperationRef) -> bool {

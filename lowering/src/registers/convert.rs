@@ -142,14 +142,40 @@ pub fn write_chunks<'c>(
     width: usize,
     store: impl Fn(&At<'c, 'c>, IrValue<'c>, IrValue<'c>) -> Option<()>,
 ) -> Option<()> {
+    let positions: Vec<usize> = (0..width.trailing_zeros() as usize).collect();
+    write_gathered(lowering, at, registers, layout, &positions, store)
+}
+
+/// As [`write_chunks`], a chunk being the registers that register bases
+/// `positions` reach from its first (bit `j` of the chunk's index sets
+/// basis `positions[j]`), wherever those bases are among the registers'.
+pub fn write_gathered<'c>(
+    lowering: &Lowering<'c>,
+    at: &At<'c, 'c>,
+    registers: IrValue<'c>,
+    layout: &LinearLayout,
+    positions: &[usize],
+    store: impl Fn(&At<'c, 'c>, IrValue<'c>, IrValue<'c>) -> Option<()>,
+) -> Option<()> {
     let thread = lowering.thread_flat_made(layout)?;
+    let width = 1usize << positions.len();
+    let chunk_bits = positions.iter().fold(0usize, |bits, p| bits | 1 << p);
+    let leading = positions.iter().enumerate().all(|(j, &p)| j == p);
     let all_chunks = |at: &At<'c, 'c>| -> Option<()> {
-        for first in (0..layout.registers()).step_by(width) {
+        for first in (0..layout.registers()).filter(|r| r & chunk_bits == 0) {
             if duplicate(layout, first) {
                 continue;
             }
             let index = at.addi(thread, at.index(layout.register_index(first) as i64)?)?;
-            store(at, slice(at, registers, first, width)?, index)?;
+            let chunk = if leading {
+                slice(at, registers, first, width)?
+            } else {
+                let gathered: Vec<usize> = (0..width)
+                    .map(|c| positions.iter().enumerate().fold(first, |r, (j, p)| r | (c >> j & 1) << p))
+                    .collect();
+                super::shuffle(at, registers, registers, &gathered)?
+            };
+            store(at, chunk, index)?;
         }
         Some(())
     };

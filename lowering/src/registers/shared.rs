@@ -174,19 +174,24 @@ impl Swizzled {
         let column_dim = 1 - row_dim;
         let shape = &layout.shape;
         // Registers that run along a row, up to a 16-byte chunk, go as one
-        // vector.
+        // vector, wherever their bases are among the registers' (a tile
+        // loaded along its other dim, written across it, keeps the loads'
+        // runs first).
         let stride = if column_dim == 1 { 1 } else { *shape.last()? as u64 };
-        let mut width = 1usize;
-        while (width as i64) * self.bytes < 16
-            && layout.register.get(width.trailing_zeros() as usize) == Some(&(stride * width as u64))
-        {
-            width *= 2;
+        let mut positions = Vec::new();
+        while (1i64 << positions.len()) * self.bytes < 16 {
+            let basis = stride << positions.len();
+            match layout.register.iter().position(|&b| b == basis) {
+                Some(p) => positions.push(p),
+                None => break,
+            }
         }
+        let width = 1usize << positions.len();
         // The last dim runs along the rows (a leading unit dim changes no
         // flat index).
         let columns = *shape.last()?;
         let this = *self;
-        super::convert::write_chunks(lowering, at, registers, layout, width, |at, chunk, flat| {
+        super::convert::write_gathered(lowering, at, registers, layout, &positions, |at, chunk, flat| {
             let (i, j) = (at.divui(flat, at.index(columns)?)?, at.remui(flat, at.index(columns)?)?);
             let (row, column) = if row_dim == 0 { (i, j) } else { (j, i) };
             let offset = this.offset(at, row, column)?;
