@@ -211,9 +211,12 @@ func.func @mm_permuted(%A: memref<?x?xf16>, %W: memref<?x?xf16>, %C: memref<?x?x
 
 // wgmma reads f32 (tf32) operands only K-major: B loaded N-major stays in
 // registers (the lowering writes it K-major), A goes to shared memory.
+// B's staging layout: 4 registers along K (one 16-byte write), lanes along
+// K first; this tile holds no more than 4 elements a thread, so no run
+// along N.
 // CHECK-LABEL: func.func @mm_tf32
 // CHECK: tile.load {{.*}} -> tensor<64x8xf32, #tile.shared<swizzle_bytes = 32, element_bits = 32, transposed = false>>
-// CHECK: tile.load {{.*}} -> tensor<8x64xf32, #tile.blocked<
+// CHECK: tile.load {{.*}} -> tensor<8x64xf32, #tile.linear<register = {{\[}}[1, 0], [2, 0]], lane = {{\[}}[4, 0], [0, 1], [0, 2], [0, 4], [0, 8]], warp = {{\[}}[0, 16], [0, 32]]>>
 func.func @mm_tf32(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) attributes {tile.kernel} {
   %c0 = arith.constant 0 : index
   %pa = tile.partition_view %A : memref<?x?xf32> -> !tile.partition_view<64x8xf32>
@@ -252,10 +255,11 @@ func.func @mm_f8_k_major(%A: memref<?x?xf8E4M3FN>, %B: memref<?x?xf8E4M3FN>, %C:
 // -----
 
 // B loaded N-major (E5M2 too) stays in registers; the lowering writes its
-// bytes K-major for the mma.
+// bytes K-major for the mma, 4 along K at a time: 4 registers along N (the
+// loads' vector), then 4 along K; 8 lanes along K, then 4 along N.
 // CHECK-LABEL: func.func @mm_f8_n_major
 // CHECK: tile.load {{.*}} -> tensor<64x32xf8E5M2, #tile.shared<swizzle_bytes = 32, element_bits = 8, transposed = false>>
-// CHECK: tile.load {{.*}} -> tensor<32x64xf8E5M2, #tile.blocked<
+// CHECK: tile.load {{.*}} -> tensor<32x64xf8E5M2, #tile.linear<register = {{\[}}[0, 1], [0, 2], [1, 0], [2, 0]], lane = {{\[}}[4, 0], [8, 0], [16, 0], [0, 4], [0, 8]], warp = {{\[}}[0, 16], [0, 32]]>>
 func.func @mm_f8_n_major(%A: memref<?x?xf8E5M2>, %B: memref<?x?xf8E5M2>, %C: memref<?x?xf32>) attributes {tile.kernel} {
   %c0 = arith.constant 0 : index
   %pa = tile.partition_view %A : memref<?x?xf8E5M2> -> !tile.partition_view<64x32xf8E5M2>

@@ -404,3 +404,30 @@ func.func @mm_f8(%arg0: memref<?x?xf8E4M3FN>, %arg1: memref<?x?xf8E4M3FN>, %arg2
   tile.store %7, %2[%c0, %c0] : tensor<64x64xf32, #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [2, 16], warps_per_block = [4, 1], order = [1, 0]>> -> !tile.partition_view<64x64xf32>
   return
 }
+
+// -----
+
+// B in registers (8-bit floats loaded N-major, tile-assign-layouts' staging
+// layout: 4 registers along N, then 4 along K), written K-major for the
+// mma: each write gathers the 4 registers of a K run (register bases 2 and
+// 3) into one 4-byte store.
+// CHECK-LABEL: func.func @mm_f8_staged
+// CHECK: %[[CHUNK:.*]] = vector.shuffle %[[B:.*]], %[[B]] [0, 4, 8, 12] : vector<16xf8E5M2>, vector<16xf8E5M2>
+// CHECK-NEXT: vector.store %[[CHUNK]], %{{.*}}[%{{.*}}] {alignment = 4 : i64} : memref<2048xf8E5M2>, vector<4xf8E5M2>
+// CHECK: vector.shuffle %[[B]], %[[B]] [1, 5, 9, 13]
+// CHECK: vector.shuffle %[[B]], %[[B]] [2, 6, 10, 14]
+// CHECK: vector.shuffle %[[B]], %[[B]] [3, 7, 11, 15]
+// CHECK: nvvm.wgmma.mma_async {{.*}} A[<e5m2>, <one>, <row>], B[<e5m2>, <one>, <col>]
+func.func @mm_f8_staged(%arg0: memref<?x?xf8E5M2>, %arg1: memref<?x?xf8E5M2>, %arg2: memref<?x?xf32>) attributes {tile.block_size = 128 : i64, tile.kernel} {
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>>
+  %c0 = arith.constant 0 : index
+  %0 = tile.partition_view %arg0 : memref<?x?xf8E5M2> -> !tile.partition_view<64x32xf8E5M2>
+  %1 = tile.partition_view %arg1 : memref<?x?xf8E5M2> -> !tile.partition_view<32x64xf8E5M2>
+  %2 = tile.partition_view %arg2 : memref<?x?xf32> -> !tile.partition_view<64x64xf32>
+  %3 = tile.load %0[%c0, %c0] : !tile.partition_view<64x32xf8E5M2> -> tensor<64x32xf8E5M2, #tile.shared<swizzle_bytes = 32, element_bits = 8, transposed = false>>
+  %4 = tile.load %1[%c0, %c0] : !tile.partition_view<32x64xf8E5M2> -> tensor<32x64xf8E5M2, #tile.linear<register = [[0, 1], [0, 2], [1, 0], [2, 0]], lane = [[4, 0], [8, 0], [16, 0], [0, 4], [0, 8]], warp = [[0, 16], [0, 32]]>>
+  %5 = tile.mma %3, %4, %cst : tensor<64x32xf8E5M2, #tile.shared<swizzle_bytes = 32, element_bits = 8, transposed = false>>, tensor<32x64xf8E5M2, #tile.linear<register = [[0, 1], [0, 2], [1, 0], [2, 0]], lane = [[4, 0], [8, 0], [16, 0], [0, 4], [0, 8]], warp = [[0, 16], [0, 32]]>> into tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>>
+  %6 = tile.convert_layout %5 : tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>> -> tensor<64x64xf32, #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [2, 16], warps_per_block = [4, 1], order = [1, 0]>>
+  tile.store %6, %2[%c0, %c0] : tensor<64x64xf32, #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [2, 16], warps_per_block = [4, 1], order = [1, 0]>> -> !tile.partition_view<64x64xf32>
+  return
+}
