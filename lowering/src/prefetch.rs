@@ -270,6 +270,7 @@ fn other_shared_bytes(
     loads: &[OperationRef],
     shared_loads: &[bool],
     bytes_of: &dyn Fn(Value) -> i64,
+    register_copies: i64,
 ) -> i64 {
     let Some(body) = r#loop.region(0).ok().and_then(|r| r.first_block()) else { return 0 };
     let mut total = 0;
@@ -287,7 +288,7 @@ fn other_shared_bytes(
                     loads.iter().zip(shared_loads).any(|(l, s)| *s && l.to_raw().ptr == d.to_raw().ptr)
                 });
                 if !ringed {
-                    total += bytes_of(operand);
+                    total += register_copies * bytes_of(operand);
                 }
             }
         }
@@ -437,10 +438,11 @@ fn prefetch<'c>(
         .filter_map(|(l, _)| l.result(0).ok())
         .map(|r| bytes_of(r.into()))
         .sum();
-    let other_bytes = other_shared_bytes(op, &loads, &shared_loads, &bytes_of);
+    // An mma kept in flight writes its operands from registers into two
+    // buffers in turn (`registers/mma.rs`).
+    let in_flight = i64::from(mma_in_flight_shape(op, &loads));
+    let other_bytes = other_shared_bytes(op, &loads, &shared_loads, &bytes_of, 1 + in_flight);
     let budget = RING_BUDGET - other_bytes;
-    let all_shared = shared_loads.iter().all(|s| *s);
-    let in_flight = i64::from(all_shared && mma_in_flight_shape(op, &loads));
     let mut distance = distance;
     if operand_bytes > 0 {
         distance = distance.max(stages_hint.map_or(MMA_DISTANCE, |_| distance));

@@ -155,11 +155,17 @@ impl<'c> Smem<'c> {
 /// Operand `index` (0: A, M x K; 1: B, K x N) where wgmma reads it: a
 /// shared tile where it is, a tile in registers written K-major into a
 /// buffer of its own.
+///
+/// With `slots` of 2 (an mma kept in flight, in a loop) the buffer holds
+/// two tiles and iteration `t` writes tile `t % 2`: the mma of `t - 1` may
+/// still read the other, and the barrier before the write comes after
+/// every warpgroup's wait for the mma of `t - 2`.
 fn operand<'c>(
     lowering: &mut Lowering<'c>,
     at: &At<'c, 'c>,
     value: melior::ir::Value<'c, '_>,
     index: usize,
+    r#loop: Option<OperationRef<'c, 'c>>,
 ) -> Option<Smem<'c>> {
     if let Some(tile) = lowering.shared(value) {
         let k_dim = 1 - index;
@@ -175,10 +181,21 @@ fn operand<'c>(
     let bytes = (element_bits(element)? / 8) as i64;
     let (rows, k) = if index == 0 { (layout.shape[0], layout.shape[1]) } else { (layout.shape[1], layout.shape[0]) };
     let swizzled = Swizzled { rows, row: (k * bytes).min(SWIZZLE), bytes };
-    let buffer = shared::aligned_scratch(lowering, rows * k, element)?;
+    let slots = if r#loop.is_some() { 2 } else { 1 };
+    let buffer = shared::aligned_scratch(lowering, slots * rows * k, element)?;
     lowering.thread_flat(&layout)?;
-    swizzled.write(lowering, at, (buffer, None), registers, &layout, index)?;
-    let address = super::shared_address(at, buffer)?;
+    let first = match r#loop {
+        Some(r#loop) => {
+            let slot = at.remui(super::tma::iteration(at, r#loop)?, at.index(2)?)?;
+            Some(at.muli(slot, at.index(rows * k)?)?)
+        }
+        None => None,
+    };
+    swizzled.write(lowering, at, (buffer, first), registers, &layout, index)?;
+    let mut address = super::shared_address(at, buffer)?;
+    if let Some(first) = first {
+        address = at.addi(address, at.muli(first, at.index(bytes)?)?)?;
+    }
     Some(Smem { address, swizzled, k_major: true })
 }
 
@@ -210,8 +227,12 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
         // warpgroup waited for its own; the barrier waits for the others).
         lowering.barrier(&at)?;
     }
-    let smem_a = operand(lowering, &at, a, 0)?;
-    let smem_b = operand(lowering, &at, b, 1)?;
+    // An mma kept in flight writes its operands from registers into two
+    // tiles in turn.
+    let in_flight = in_flight(lowering, op);
+    let double = in_flight.is_ok().then(|| op.parent_operation()).flatten();
+    let smem_a = operand(lowering, &at, a, 0, double)?;
+    let smem_b = operand(lowering, &at, b, 1, double)?;
     let by_tma = |tile: &Option<shared::SharedTile>| tile.as_ref().is_some_and(|t| t.tma);
     let mut by_tma_count = 0;
     for (value, tile) in [(a, &shared_a), (b, &shared_b)] {
@@ -278,7 +299,7 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
     let type_d = Attribute::parse(context, "#nvvm.wgmma_type<f32>")?;
     let layout_a = if smem_a.k_major { "row" } else { "col" };
     let layout_b = if smem_b.k_major { "col" } else { "row" };
-    let in_flight = match in_flight(lowering, op) {
+    let in_flight = match in_flight {
         Ok(()) => true,
         Err(why) => {
             if in_loop(op) && !why.is_empty() {
@@ -574,9 +595,10 @@ fn carried_argument(value: melior::ir::Value, body: melior::ir::BlockRef) -> boo
 
 /// Whether an mma may stay in flight into the next iteration: it
 /// accumulates into a carried tile that nothing else reads, yields the
-/// result straight back, and reads only shared tiles that no load of the
-/// loop overwrites while it runs (ring tiles whose ring has a slot more
-/// than its loads need, or tiles loaded before the loop).
+/// result straight back, and reads only tiles that nothing of the loop
+/// overwrites while it runs (ring tiles whose ring has a slot more than
+/// its loads need, tiles loaded before the loop, and tiles from registers,
+/// which it writes into two buffers in turn).
 fn in_flight(lowering: &Lowering, op: OperationRef) -> Result<(), &'static str> {
     let Some(r#loop) = op.parent_operation().filter(|p| crate::rewrite::op_name(*p) == "scf.for") else {
         return Err("it is not directly in an scf.for");
@@ -599,12 +621,13 @@ fn in_flight(lowering: &Lowering, op: OperationRef) -> Result<(), &'static str> 
                 Some(ring) => carried_argument(v, body) && ring.slots >= ring.distance + 3,
                 None => crate::rewrite::defined_outside(crate::rewrite::detach(v), body),
             },
-            None => false,
+            // Written into the other of two tiles each iteration.
+            None => true,
         })
     });
     if !operands_safe {
-        return Err("an operand is written in the loop while the mma could still read it (a tile from \
-                    registers, or a ring without the spare slot)");
+        return Err("an operand is written in the loop while the mma could still read it (a ring without \
+                    the spare slot)");
     }
     Ok(())
 }
