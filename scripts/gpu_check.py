@@ -118,7 +118,7 @@ def matmul(example, m, n, k, dtype, flags=(), b_nk=False):
             av, bv = f8e4m3(a), f8e4m3(b)
             if b_nk:
                 bv = bv.T
-        suite_ab = example.endswith('.mlir') and os.path.basename(example).startswith('ab')
+        suite_ab = example.endswith('.mlir') and os.path.basename(example).startswith(('ab', 'small_k'))
         # The suite's f8 programs round to bf16.
         suite_f8 = example.endswith('.mlir') and os.path.basename(example).startswith('f8')
         out = np.float16 if example == 'matmul_f16_f16' or suite_ab else \
@@ -246,6 +246,13 @@ if '--no-matmul' not in sys.argv:
             f.write(ab.replace('attributes {tile.kernel}', 'attributes {tile.kernel, tile.hints = {%s}}' % hints) if hints else ab)
         for (m, n, k) in [(1024, 1024, 256), (2120, 2800, 136), (4040, 1976, 200)]:
             matmul(path, m, n, k, 'f16')
+    # K tiles of 32 taken two at a time (tile-widen-k, bench/gemm/small_k.mlir):
+    # an odd count of narrow K tiles (the last wide one half past K), K
+    # not a multiple of 32, rows not 16-byte aligned, the general kernel.
+    small_k = os.path.join(root, 'bench/gemm/small_k.mlir')
+    for (m, n, k) in [(1024, 1024, 96), (520, 264, 200), (301, 203, 99), (1000, 1000, 1000)]:
+        matmul(small_k, m, n, k, 'f16')
+    matmul(small_k, 520, 264, 200, 'f16', flags=['--no-variants'])
     # 8-bit float operands both K-major (bench/gemm/f8_abt.mlir): the TMA
     # variant, the general kernel, and rows not 16-byte aligned; K = 72 and
     # 200 end in a partial K step of 128.

@@ -35,6 +35,7 @@ pub mod to_scf;
 pub mod tune;
 pub mod use_tma;
 pub mod vectorize_copies;
+pub mod widen_k;
 
 pub use pass::{PassInfo, TilePass, create_pass, register_passes};
 
@@ -43,6 +44,7 @@ pub(crate) const PASSES: &[fn()] = &[
     pass::register::<specialize::Specialize>,
     pass::register::<simplify::Simplify>,
     pass::register::<group_blocks::GroupBlocks>,
+    pass::register::<widen_k::WidenK>,
     pass::register::<to_nvgpu::ConvertTileToNvgpu>,
     pass::register::<defer_reductions::DeferReductions>,
     pass::register::<stream_stores::StreamStores>,
