@@ -243,10 +243,6 @@ pub(super) fn ring_of(op: OperationRef) -> Option<[i64; 4]> {
     values.try_into().ok()
 }
 
-/// The most elements a thread loads into registers at once on the element
-/// path (rows not 8-byte aligned); a larger tile is loaded in parts.
-pub const ELEMENT_PART: i64 = 32;
-
 /// Lowers a `tile.load` of a shared tile.
 pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option<()> {
     let context = lowering.context;
@@ -394,26 +390,9 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
     let aligned = |bytes: i64| if zero_padding { global.aligned(&at, bytes) } else { Some(never) };
     let (aligned16, aligned8) = (aligned(16)?, aligned(8)?);
     let swizzled = tile.swizzled();
-    // In a loop, the element path loads a tile of many elements a thread in
-    // parts of its rows, each loaded into registers and written before the
-    // next: a whole wide tile's elements would not fit in registers beside
-    // the loop's (K tiles widened by tile-widen-k spilled so).
-    let rank = full_shape.len();
-    let rows = full_shape[rank - 2];
-    let per_thread = full_shape.iter().product::<i64>() / threads;
-    let mut parts = 1i64;
-    while parent.is_some()
-        && per_thread / parts > ELEMENT_PART
-        && rows / (2 * parts) >= 8
-        && (rows / (2 * parts)) % 8 == 0
-    {
-        parts *= 2;
-    }
-    let mut part_shape = full_shape.clone();
-    part_shape[rank - 2] = rows / parts;
-    let part_layout =
-        LinearLayout::from_layout(&coalesced(&part_shape, element_bytes(element), lowering.warps), &part_shape)?;
-    lowering.thread_flat(&part_layout)?;
+    let full_layout =
+        LinearLayout::from_layout(&coalesced(&full_shape, element_bytes(element), lowering.warps), &full_shape)?;
+    lowering.thread_flat(&full_layout)?;
     let lowering_ref = &*lowering;
     // The copies of `size`-byte chunks: thread t takes chunks t, t + T, ...
     let copies = |then: &At<'c, 'c>, size: i64| -> Option<Vec<IrValue<'c>>> {
@@ -474,28 +453,10 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
                 &[],
                 |then| copies(then, 8),
                 |otherwise| {
-                    for part in 0..parts {
-                        // Rows `part R / parts` on: a view of tiles that
-                        // many times shorter, at that many times the row
-                        // coordinate; in the buffer, whole 8-row swizzle
-                        // periods further.
-                        let mut part_view = view.clone();
-                        part_view.tile[rank - 2] = rows / parts;
-                        let mut part_coords = coords.clone();
-                        part_coords[rank - 2] = otherwise
-                            .addi(otherwise.muli(coords[rank - 2], otherwise.index(parts)?)?, otherwise.index(part)?)?;
-                        let access = access(otherwise, &part_view, &part_coords, &part_layout)?;
-                        let vector = super::vector_type(part_layout.registers(), element);
-                        let registers =
-                            load_elements(lowering_ref, otherwise, &part_view, &access, &part_layout, vector)?;
-                        let skip = part * (rows / parts) * swizzled.row / swizzled.bytes;
-                        let part_first = match (first, skip) {
-                            (first, 0) => first,
-                            (Some(first), skip) => Some(otherwise.addi(first, otherwise.index(skip)?)?),
-                            (None, skip) => Some(otherwise.index(skip)?),
-                        };
-                        swizzled.write(lowering_ref, otherwise, (buffer, part_first), registers, &part_layout, 0)?;
-                    }
+                    let access = access(otherwise, &view, &coords, &full_layout)?;
+                    let vector = super::vector_type(full_layout.registers(), element);
+                    let registers = load_elements(lowering_ref, otherwise, &view, &access, &full_layout, vector)?;
+                    swizzled.write(lowering_ref, otherwise, (buffer, first), registers, &full_layout, 0)?;
                     Some(vec![])
                 },
             )?;
