@@ -43,8 +43,12 @@
 //! mmas and permutes reads the loads, and each load's tile stays in shared
 //! memory for the mma (`layout::shared`: a tile the mma writes from
 //! registers would need `f` times the registers). The pass says where it widens (a
-//! `tile` remark, `WidenedK`). Both pipelines run it, so the CPU's tests
-//! check the widened kernels' values.
+//! `tile` remark, `WidenedK`). The CPU pipeline runs it (its tests check
+//! the widened loops' values). On the GPU, `convert-tile-to-nvgpu` widens
+//! the loops of its wgmma variant before matching them ([`widen_loops`]),
+//! and the kernel, which runs where the TMA cannot describe the arrays,
+//! keeps its steps: its element-wise copies of wider tiles spilled
+//! (BENCHMARKS.md, session 18).
 
 use crate::{
     build::{element_bits, tile_type},
@@ -97,29 +101,53 @@ impl<'c> RunExternalPass<'c> for WidenK {
         let context = operation.context();
         // SAFETY: the context outlives the pass run.
         let context = unsafe { context.to_ref() };
-        let say = !operation.has_attribute(tile_dialect::attrs::VARIANT_OF);
-        for raw in crate::loops::for_loops(operation) {
-            // SAFETY: a loop of the kernel; the rewrite changes types and
-            // operands in it and adds ops before it, never erasing a loop.
-            let r#loop = unsafe { OperationRef::from_raw(raw) };
-            if let Some(plan) = plan(r#loop)
-                && widen(context, r#loop, &plan).is_some()
-                && say
-            {
-                crate::remarks::passed(
-                    r#loop.location(),
-                    WidenK::INFO.argument,
-                    "WidenedK",
-                    &format!(
-                        "K steps of {} widened to {}: {} of the program's iterations in one (fewer waits and \
-                         barriers a multiply-add)",
-                        plan.tile,
-                        plan.tile * plan.factor,
-                        plan.factor
-                    ),
-                );
-            }
+        let widened = widen_loops(context, operation);
+        if !operation.has_attribute(tile_dialect::attrs::VARIANT_OF) {
+            remark(&widened, "");
         }
+    }
+}
+
+/// A widened loop: where, its narrow K tile and the factor.
+pub struct Widened<'c> {
+    location: melior::ir::Location<'c>,
+    tile: i64,
+    factor: i64,
+}
+
+/// Widens every loop of `function` that can be (see the module's
+/// summary); says which.
+pub fn widen_loops<'c>(context: &'c Context, function: OperationRef<'c, '_>) -> Vec<Widened<'c>> {
+    let mut widened = Vec::new();
+    for raw in crate::loops::for_loops(function) {
+        // SAFETY: a loop of the function; the rewrite changes types and
+        // operands in it and adds ops before it, never erasing a loop.
+        let r#loop = unsafe { OperationRef::from_raw(raw) };
+        if let Some(plan) = plan(r#loop)
+            && widen(context, r#loop, &plan).is_some()
+        {
+            widened.push(Widened { location: r#loop.location(), tile: plan.tile, factor: plan.factor });
+        }
+    }
+    widened
+}
+
+/// Says at each widened loop that it was, `whose` naming the code that
+/// takes the wider steps where it is not the kernel.
+pub fn remark(widened: &[Widened], whose: &str) {
+    for w in widened {
+        crate::remarks::passed(
+            w.location,
+            WidenK::INFO.argument,
+            "WidenedK",
+            &format!(
+                "K steps of {} widened to {}{whose}: {} of the program's iterations in one (fewer waits and \
+                 barriers a multiply-add)",
+                w.tile,
+                w.tile * w.factor,
+                w.factor
+            ),
+        );
     }
 }
 

@@ -283,12 +283,18 @@ fn add_variant<'c>(context: &'c Context, kernel: OperationRef<'c, '_>) -> Option
     // which the block takes over.
     let copy = unsafe { melior::ir::operation::Operation::from_raw(mlir_sys::mlirOperationClone(kernel.to_raw())) };
     let variant = block.insert_operation_after(kernel, copy);
+    // K tiles narrower than this main loop's 64 go several at a time, here
+    // only: the kernel, which runs where the TMA cannot, keeps its steps
+    // (wider ones made its element-wise copies spill, BENCHMARKS.md,
+    // session 18).
+    let widened = crate::widen_k::widen_loops(context, variant);
     let matches = find(variant);
     if matches.is_empty() {
         // SAFETY: the clone was just inserted and nothing refers to it.
         unsafe { mlir_sys::mlirOperationDestroy(variant.to_raw()) };
         return Some(());
     }
+    crate::widen_k::remark(&widened, " in the wgmma variant");
     let mut variant_mut = unsafe {
         // SAFETY: the same live op, mutated only through this handle here.
         melior::ir::operation::OperationRefMut::from_raw(variant.to_raw())
