@@ -23,6 +23,8 @@ func.func @tf32(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) a
 
 // -----
 
+// K tiles of 32: the variant takes two at a time (tile-widen-k), which the
+// matcher maps.
 func.func @small_k(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) attributes {tile.kernel} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -31,8 +33,30 @@ func.func @small_k(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>
   %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<128x128xf32>
   %nk = tile.num_tiles %pa dim 1 : !tile.partition_view<128x32xf16>
   %z = arith.constant dense<0.0> : tensor<128x128xf32>
+  // expected-remark @below {{K steps of 32 widened to 64 in the wgmma variant: 2 of the program's iterations in one}}
   %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%c = %z) -> (tensor<128x128xf32>) {
     %a = tile.load %pa[%c0, %k] : !tile.partition_view<128x32xf16> -> tensor<128x32xf16>
+    %b = tile.load %pb[%k, %c0] : !tile.partition_view<32x128xf16> -> tensor<32x128xf16>
+    %d = tile.mma %a, %b, %c : tensor<128x32xf16>, tensor<32x128xf16> into tensor<128x128xf32>
+    scf.yield %d : tensor<128x128xf32>
+  }
+  tile.store %acc, %pc[%c0, %c0] : tensor<128x128xf32> -> !tile.partition_view<128x128xf32>
+  return
+}
+
+// -----
+
+// Not widened (A is padded with NaN past K), so not mapped.
+func.func @small_k_nan_padding(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<128x32xf16, padding = nan>
+  %pb = tile.partition_view %B : memref<?x?xf16> -> !tile.partition_view<32x128xf16>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<128x128xf32>
+  %nk = tile.num_tiles %pa dim 1 : !tile.partition_view<128x32xf16, padding = nan>
+  %z = arith.constant dense<0.0> : tensor<128x128xf32>
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%c = %z) -> (tensor<128x128xf32>) {
+    %a = tile.load %pa[%c0, %k] : !tile.partition_view<128x32xf16, padding = nan> -> tensor<128x32xf16>
     %b = tile.load %pb[%k, %c0] : !tile.partition_view<32x128xf16> -> tensor<32x128xf16>
     // expected-remark @below {{its K tile is 32; the matcher maps only 64}}
     %d = tile.mma %a, %b, %c : tensor<128x32xf16>, tensor<32x128xf16> into tensor<128x128xf32>
