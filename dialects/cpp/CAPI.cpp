@@ -129,9 +129,17 @@ bool tileEnableRemarks(MlirContext context, MlirStringRef filter) {
 }
 
 /// Sets LLVM command-line options (LLVM's options are global to the
-/// process); false, with the reason on stderr, if one is not known.
-bool tileSetLLVMOptions(int argc, const char *const *argv) {
-  return llvm::cl::ParseCommandLineOptions(argc, argv, "tile", &llvm::errs());
+/// process); false, with LLVM's reason given to `emit`, if one is not
+/// known or its value does not parse.
+bool tileSetLLVMOptions(int argc, const char *const *argv,
+                        MlirStringCallback emit, void *emitData) {
+  std::string errors;
+  llvm::raw_string_ostream stream(errors);
+  bool ok = llvm::cl::ParseCommandLineOptions(argc, argv, "tile", &stream);
+  stream.flush();
+  if (!ok)
+    emit(MlirStringRef{errors.data(), errors.size()}, emitData);
+  return ok;
 }
 
 /// MLIR's `mlir-opt` main with the given registry; returns the exit code.

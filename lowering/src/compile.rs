@@ -39,6 +39,9 @@ pub enum Error {
     Jit(String),
     #[error("GPU code generation failed: {0}")]
     Gpu(String),
+    /// An LLVM option of `TILE_LLVM_OPTIONS` was refused.
+    #[error("{0}")]
+    LlvmOptions(String),
 }
 
 /// This module's result type.
@@ -171,6 +174,7 @@ fn param(r#type: Type) -> Option<Param> {
 /// Runs a textual pass pipeline (`builtin.module(...)`) over the module.
 pub fn run_pipeline(context: &Context, module: &mut Module, pipeline: &str) -> Result<()> {
     crate::register_passes();
+    tile_dialect::registry::llvm_options_status().map_err(Error::LlvmOptions)?;
     let mut parse_errors = String::new();
     let (result, diagnostics) = capture(context, || {
         let manager = PassManager::new(context);

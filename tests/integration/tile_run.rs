@@ -756,3 +756,37 @@ fn verbose_prints_the_compilers_remarks_at_the_op() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(!run.stderr.contains("remark"), "{}", run.stderr);
 }
+
+/// `TILE_LLVM_OPTIONS` that LLVM refuses, or that would print and end the
+/// process, are one error naming the variable and exit 1 (on the CPU
+/// target, which needs no GPU); a known option compiles as before.
+#[test]
+fn bad_llvm_options_are_errors_naming_the_variable() {
+    let dir = scratch("llvm_options");
+    let mut rng = Rng::new(5);
+    let x = r::random_float(&mut rng, DType::F32, &[3, 1024], 3.0);
+    let xs = save(&dir, "x.npy", &x);
+    let ys = save(&dir, "y.npy", &r::poisoned(DType::F32, &[3, 1024]));
+    let out = dir.join("out.npy");
+    let save_to = format!("1={}", out.display());
+    let program = example("softmax");
+    let args = [program.as_str(), "--grid", "3", "--target", "cpu", xs.as_str(), ys.as_str(), "--save", &save_to];
+    for (value, expected) in [
+        ("-no-such-llvm-option", "Unknown command line argument '-no-such-llvm-option'"),
+        ("-vectorize-slp=banana", "refused an option's value"),
+        ("-help", "'-help' would print and end the process"),
+        ("--version", "'--version' would print and end the process"),
+        ("vectorize-slp", "'vectorize-slp' is not an option"),
+    ] {
+        let run = tile_run_within(&args, &[("TILE_LLVM_OPTIONS", value)], Duration::from_secs(120));
+        assert_eq!(run.code, 1, "{value}: {}", run.stderr);
+        assert!(run.stderr.contains("TILE_LLVM_OPTIONS="), "{value}: the variable named: {}", run.stderr);
+        assert!(run.stderr.contains(expected), "{value}: {}", run.stderr);
+        assert!(!out.exists(), "{value}: nothing saved");
+    }
+    let run = tile_run_within(&args, &[("TILE_LLVM_OPTIONS", "-vectorize-slp=true")], Duration::from_secs(120));
+    assert_eq!(run.code, 0, "a known option: {}", run.stderr);
+    let y = npy::read(&out, DType::F32).unwrap();
+    let want = r::softmax(&values(&x), 1024);
+    assert_close("softmax with an LLVM option", &values(&y), &want, |i| 1e-6 + 1e-5 * want[i].abs());
+}

@@ -32,6 +32,10 @@ fn main() -> ExitCode {
     argv.push(std::ptr::null_mut());
 
     tile_lowering::register_passes();
+    if let Err(why) = tile_dialect::registry::llvm_options_status() {
+        eprintln!("tile-opt: {why}");
+        return ExitCode::from(1);
+    }
     let registry = tile_dialect::registry();
     // SAFETY: argv holds argc valid NUL-terminated strings (kept alive by
     // `args`) followed by a null pointer, as a C main expects; the registry
