@@ -43,3 +43,50 @@ func.func @plain(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) 
   tile.store %acc, %pc[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
   return
 }
+// -----
+
+// tf32 with B loaded N-major: B is written from registers (two buffers
+// would let the mma stay in flight), but beside B's buffers and the
+// epilogue's exchange, A's ring has no room for the spare slot.
+func.func @no_spare_slot(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pa = tile.partition_view %A : memref<?x?xf32> -> !tile.partition_view<128x64xf32>
+  %pb = tile.partition_view %B : memref<?x?xf32> -> !tile.partition_view<64x128xf32>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<128x128xf32>
+  %nk = tile.num_tiles %pa dim 1 : !tile.partition_view<128x64xf32>
+  %z = arith.constant dense<0.0> : tensor<128x128xf32>
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%in = %z) -> (tensor<128x128xf32>) {
+    %a = tile.load %pa[%c0, %k] : !tile.partition_view<128x64xf32> -> tensor<128x64xf32>
+    %b = tile.load %pb[%k, %c0] : !tile.partition_view<64x128xf32> -> tensor<64x128xf32>
+    // expected-remark @below {{operand B of this tile.mma is written to shared memory from registers at every mma}}
+    // expected-remark @below {{this tile.mma is waited for before the loop goes on (not kept in flight): an operand is written in the loop while the mma could still read it (a ring without the spare slot)}}
+    %d = tile.mma %a, %b, %in : tensor<128x64xf32>, tensor<64x128xf32> into tensor<128x128xf32>
+    scf.yield %d : tensor<128x128xf32>
+  }
+  tile.store %acc, %pc[%c0, %c0] : tensor<128x128xf32> -> !tile.partition_view<128x128xf32>
+  return
+}
+
+// -----
+
+// f8 with B loaded N-major: B's two buffers and A's spare slot fit, so the
+// mma stays in flight and nothing is said.
+func.func @registers_in_flight(%A: memref<?x?xf8E4M3FN>, %B: memref<?x?xf8E4M3FN>, %C: memref<?x?xf32>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pa = tile.partition_view %A : memref<?x?xf8E4M3FN> -> !tile.partition_view<128x64xf8E4M3FN>
+  %pb = tile.partition_view %B : memref<?x?xf8E4M3FN> -> !tile.partition_view<64x128xf8E4M3FN>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<128x128xf32>
+  %nk = tile.num_tiles %pa dim 1 : !tile.partition_view<128x64xf8E4M3FN>
+  %z = arith.constant dense<0.0> : tensor<128x128xf32>
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%in = %z) -> (tensor<128x128xf32>) {
+    %a = tile.load %pa[%c0, %k] : !tile.partition_view<128x64xf8E4M3FN> -> tensor<128x64xf8E4M3FN>
+    %b = tile.load %pb[%k, %c0] : !tile.partition_view<64x128xf8E4M3FN> -> tensor<64x128xf8E4M3FN>
+    // expected-remark @below {{operand B of this tile.mma is written to shared memory from registers at every mma}}
+    %d = tile.mma %a, %b, %in : tensor<128x64xf8E4M3FN>, tensor<64x128xf8E4M3FN> into tensor<128x128xf32>
+    scf.yield %d : tensor<128x128xf32>
+  }
+  tile.store %acc, %pc[%c0, %c0] : tensor<128x128xf32> -> !tile.partition_view<128x128xf32>
+  return
+}

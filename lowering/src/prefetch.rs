@@ -438,19 +438,24 @@ fn prefetch<'c>(
         .filter_map(|(l, _)| l.result(0).ok())
         .map(|r| bytes_of(r.into()))
         .sum();
-    // An mma kept in flight writes its operands from registers into two
-    // buffers in turn (`registers/mma.rs`).
-    let in_flight = i64::from(mma_in_flight_shape(op, &loads));
-    let other_bytes = other_shared_bytes(op, &loads, &shared_loads, &bytes_of, 1 + in_flight);
-    let budget = RING_BUDGET - other_bytes;
-    let mut distance = distance;
-    if operand_bytes > 0 {
-        distance = distance.max(stages_hint.map_or(MMA_DISTANCE, |_| distance));
-        while distance > 1 && (distance + 2 + in_flight) * operand_bytes > budget {
+    let wanted =
+        if operand_bytes > 0 { distance.max(stages_hint.map_or(MMA_DISTANCE, |_| distance)) } else { distance };
+    // The ring's distance with `spare` slots more (1: its mmas stay in
+    // flight, and then write their operands from registers into two
+    // buffers in turn, `registers/mma.rs`), as far as it fits beside the
+    // rest, and whether it fits at all.
+    let fit = |spare: i64| {
+        let budget = RING_BUDGET - other_shared_bytes(op, &loads, &shared_loads, &bytes_of, 1 + spare);
+        let mut distance = wanted;
+        while operand_bytes > 0 && distance > 1 && (distance + 2 + spare) * operand_bytes > budget {
             distance -= 1;
         }
-    }
-    let in_flight = if (distance + 2 + in_flight) * operand_bytes > budget { 0 } else { in_flight };
+        (distance, (distance + 2 + spare) * operand_bytes <= budget)
+    };
+    let (distance, in_flight) = match mma_in_flight_shape(op, &loads).then(|| fit(1)) {
+        Some((distance, true)) => (distance, 1),
+        _ => (fit(0).0, 0),
+    };
     let slots = distance + 2 + in_flight;
 
     // The first `distance` tiles of each load, before the loop, iteration
