@@ -265,46 +265,52 @@ fn wider_tile<'c>(r#type: Type<'c>, dim: usize, factor: i64) -> Option<Type<'c>>
 }
 
 fn widen<'c>(context: &'c Context, r#loop: OperationRef<'c, 'c>, plan: &Plan<'c>) -> Option<()> {
-    // One wider view a (view, dim), next to the narrow one.
-    let mut views: HashMap<(usize, usize), IrValue<'c>> = HashMap::new();
+    // Everything is computed before anything changes, so that a failure
+    // leaves the loop as it was (at most an unused view).
+    let mut retyped = Vec::new();
     for load in &plan.loads {
-        let narrow = detach(load.op.operand(0).ok()?);
-        let key = (narrow.to_raw().ptr as usize, load.dim);
-        if views.contains_key(&key) {
-            continue;
-        }
-        let definition = defining_op(narrow).filter(|d| op_name(*d) == "tile.partition_view")?;
-        let memref = definition.operand(0).ok()?;
-        let r#type = wider_view(context, narrow.r#type(), load.dim, plan.factor)?;
-        let at = crate::build::At::before(context, r#loop)?;
-        let view = at.add(ops::partition_view(context, r#type, memref, definition.location()))?;
-        views.insert(key, view);
-    }
-    // The bound: tiles of the wider view.
-    let bound_key = (plan.bound.operand(0).ok()?.to_raw().ptr as usize, {
-        IntegerAttribute::try_from(plan.bound.attribute("dim").ok()?).ok()?.value() as usize
-    });
-    let at = crate::build::At::before(context, r#loop)?;
-    let dim = plan.bound.attribute("dim").ok()?;
-    let view = *views.get(&bound_key)?;
-    let dim = IntegerAttribute::try_from(dim).ok()?;
-    let bound = at.add(ops::num_tiles(context, view, dim, plan.bound.location()))?;
-    // SAFETY: the loop is live; its bound operand becomes the new count.
-    unsafe { mlir_sys::mlirOperationSetOperand(r#loop.to_raw(), 1, bound.to_raw()) };
-    for load in &plan.loads {
-        let narrow = load.op.operand(0).ok()?;
-        let view = *views.get(&(narrow.to_raw().ptr as usize, load.dim))?;
-        // SAFETY: the load is live; the view has the wider type that the
-        // load's result takes below, which the load's verifier asks.
-        unsafe { mlir_sys::mlirOperationSetOperand(load.op.to_raw(), 0, view.to_raw()) };
         let result = load.op.result(0).ok()?;
-        set_type(result.into(), wider_tile(result.r#type(), load.dim, plan.factor)?);
+        retyped.push((detach(result.into()), wider_tile(result.r#type(), load.dim, plan.factor)?));
         for (user, _) in uses(result.into()) {
             if op_name(user) == "tile.permute" {
                 let permuted = user.result(0).ok()?;
-                set_type(permuted.into(), wider_tile(permuted.r#type(), 1 - load.dim, plan.factor)?);
+                retyped.push((detach(permuted.into()), wider_tile(permuted.r#type(), 1 - load.dim, plan.factor)?));
             }
         }
+    }
+    // One wider view a (view, dim), next to the narrow one.
+    let at = crate::build::At::before(context, r#loop)?;
+    let mut views: HashMap<(usize, usize), IrValue<'c>> = HashMap::new();
+    let mut new_views = Vec::new();
+    for load in &plan.loads {
+        let narrow = detach(load.op.operand(0).ok()?);
+        let key = (narrow.to_raw().ptr as usize, load.dim);
+        let view = match views.get(&key) {
+            Some(&view) => view,
+            None => {
+                let definition = defining_op(narrow).filter(|d| op_name(*d) == "tile.partition_view")?;
+                let r#type = wider_view(context, narrow.r#type(), load.dim, plan.factor)?;
+                let memref = definition.operand(0).ok()?;
+                let view = at.add(ops::partition_view(context, r#type, memref, definition.location()))?;
+                views.insert(key, view);
+                view
+            }
+        };
+        new_views.push(view);
+    }
+    // The bound: tiles of the wider view of the one it counted.
+    let dim = IntegerAttribute::try_from(plan.bound.attribute("dim").ok()?).ok()?;
+    let bound_view = *views.get(&(plan.bound.operand(0).ok()?.to_raw().ptr as usize, dim.value() as usize))?;
+    let bound = at.add(ops::num_tiles(context, bound_view, dim, plan.bound.location()))?;
+    // SAFETY: the loop is live; its bound operand becomes the new count.
+    unsafe { mlir_sys::mlirOperationSetOperand(r#loop.to_raw(), 1, bound.to_raw()) };
+    for (load, view) in plan.loads.iter().zip(new_views) {
+        // SAFETY: the load is live; the view has the wider type that the
+        // load's result takes below, which the load's verifier asks.
+        unsafe { mlir_sys::mlirOperationSetOperand(load.op.to_raw(), 0, view.to_raw()) };
+    }
+    for (value, r#type) in retyped {
+        set_type(value, r#type);
     }
     Some(())
 }
