@@ -118,10 +118,11 @@ def matmul(example, m, n, k, dtype, flags=(), b_nk=False):
             av, bv = f8e4m3(a), f8e4m3(b)
             if b_nk:
                 bv = bv.T
-        suite_ab = example.endswith('.mlir') and os.path.basename(example).startswith(('ab', 'small_k'))
+        # The suite's f16 programs (ab, small_k) store f16.
+        suite_f16 = example.endswith('.mlir') and os.path.basename(example).startswith(('ab', 'small_k'))
         # The suite's f8 programs round to bf16.
         suite_f8 = example.endswith('.mlir') and os.path.basename(example).startswith('f8')
-        out = np.float16 if example == 'matmul_f16_f16' or suite_ab else \
+        out = np.float16 if example == 'matmul_f16_f16' or suite_f16 else \
             np.uint16 if suite_f8 else {'matmul_bf16_bf16': np.uint16}.get(example, np.float32)
         # poisoned: NaN (bf16 as raw bits)
         c = np.full((m, n), 0x7FC1, np.uint16) if out == np.uint16 else np.full((m, n), np.nan, out)

@@ -10,8 +10,10 @@
 //! * a tile in shared memory already (`#tile.shared`: loaded by cp.async,
 //!   [`super::shared`]) is read where it is, K-major or, for 16-bit types,
 //!   M/N-major through the descriptor's transpose;
-//! * a tile in registers (a computed one, as attention's P, or one loaded
-//!   for other uses too) is written K-major into a buffer of its own.
+//! * a tile in registers (a computed one, as attention's P, or one wgmma
+//!   cannot read as loaded: tf32 or 8-bit floats loaded N-major) is
+//!   written K-major into a buffer of its own, two buffers in turn when
+//!   the mma stays in flight.
 //!
 //! Then the wait for the operands' copies: for a ring slot the TMA fills
 //! ([`super::tma`]), the slot's mbarrier phase; for the threads' copies,
@@ -47,10 +49,11 @@
 //! TMA's copies (or the threads copy), and a block-wide barrier every mma
 //! keeps slots from being refilled early (BENCHMARKS.md, session 15, says
 //! why a consumer's wait on `empty` mbarriers does not replace it); f16 and
-//! bf16 operands into an f32 accumulator, and f32 operands as tf32 (read
-//! K-major only); M a multiple of 64, N a multiple of 8 up to 256, K at
-//! least 32 bytes; other mmas keep the kernel on the general path, with a
-//! remark saying why. BENCHMARKS.md, session 15, has what it reaches.
+//! bf16 operands into an f32 accumulator, f32 operands as tf32 and 8-bit
+//! floats (E4M3, E5M2; both read K-major only); M a multiple of 64, N a
+//! multiple of 8 up to 256, K at least 32 bytes; other mmas keep the
+//! kernel on the general path, with a remark saying why. BENCHMARKS.md,
+//! sessions 15 and 18, has what it reaches.
 
 use super::shared::{self, Swizzled};
 use super::{Lowering, concat, in_loop, slice};
