@@ -104,8 +104,11 @@ def matmul(example, m, n, k, dtype, flags=(), b_nk=False):
     """C = A B on random operands; with b_nk, B is given N x K (its transpose)."""
     def f():
         if dtype == 'f16':
-            a = rng.uniform(-1, 1, (m, k)).astype(np.float16); b = rng.uniform(-1, 1, (k, n)).astype(np.float16)
+            a = rng.uniform(-1, 1, (m, k)).astype(np.float16)
+            b = rng.uniform(-1, 1, (n, k) if b_nk else (k, n)).astype(np.float16)
             av, bv = a.astype(np.float64), b.astype(np.float64)
+            if b_nk:
+                bv = bv.T
         elif dtype == 'bf16':
             a, av = bits_bf16(rng.uniform(-1, 1, (m, k))); b, bv = bits_bf16(rng.uniform(-1, 1, (k, n)))
         elif dtype == 'f32':
@@ -261,6 +264,16 @@ if '--no-matmul' not in sys.argv:
     for (m, n, k) in [(1024, 1024, 256), (520, 264, 200), (301, 203, 72)]:
         matmul(f8_abt, m, n, k, 'f8', b_nk=True)
     matmul(f8_abt, 520, 264, 200, 'f8', flags=['--no-variants'], b_nk=True)
+    # Rows of an odd number of elements (no cp.async): the general kernel
+    # shifts each 16-byte chunk out of two aligned words, and loads the
+    # chunks whose words reach past the array element by element. A B,
+    # X W^T, A^T B, one ragged tile of each edge, 1-byte elements.
+    gemm = lambda name: os.path.join(root, 'bench/gemm', name + '.mlir')
+    for (m, n, k) in [(301, 203, 99), (129, 65, 2047), (2047, 130, 63)]:
+        matmul(gemm('ab'), m, n, k, 'f16')
+        matmul(gemm('abt'), m, n, k, 'f16', b_nk=True)
+    matmul(f8_abt, 301, 203, 99, 'f8', b_nk=True)
+    matmul(f8_abt, 77, 45, 333, 'f8', b_nk=True)
     # The general kernel (tiles in registers, wgmma from shared memory):
     # forced, and where the rows are not 16-byte aligned (no TMA variant).
     for example, dtype in [('matmul', 'f16'), ('matmul_bf16', 'bf16'), ('matmul_bf16_bf16', 'bf16'), ('matmul_f32', 'f32')]:

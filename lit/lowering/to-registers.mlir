@@ -295,8 +295,12 @@ func.func @mma(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) at
 // Operands in shared memory (#tile.shared): each load copies its tile
 // 16 bytes a cp.async into a swizzled buffer of its own, the bytes outside
 // the array zero-filled (the cp.async's source size), 8 bytes a cp.async.ca
-// where the array's rows are 8-byte but not 16-byte aligned, or element by
-// element where not even that; one commit group a load; the mma waits for all groups, then reads the tiles where
+// where the array's rows are 8-byte but not 16-byte aligned; where not
+// even that, each thread loads the two aligned 16-byte words around each
+// of its chunks (none for a chunk whose words reach outside the array),
+// then shifts each chunk out of its words (or loads it element by
+// element) and stores it swizzled. One commit group a load; the mma waits
+// for all groups, then reads the tiles where
 // they are: A K-major (row), B N-major (row: the descriptor's transpose,
 // its leading byte offset 32 rows of 128 bytes, 256 in 16-byte units).
 // CHECK-LABEL: func.func @mm_ab
@@ -308,7 +312,17 @@ func.func @mma(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) at
 // CHECK: } else {
 // CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 8, cache =  ca, %{{.*}} : !llvm.ptr<3>, !llvm.ptr<1>, i32
 // CHECK: } else {
-// CHECK: vector.store
+// CHECK: scf.if %[[FAST:[0-9]+]] -> (vector<4xi32>, vector<4xi32>) {
+// CHECK-COUNT-2: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
+// CHECK: scf.if %{{[0-9]+}} -> (vector<4xi32>, vector<4xi32>) {
+// CHECK-COUNT-2: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
+// CHECK-NOT: vector.store
+// CHECK: scf.if %[[FAST]] -> (vector<8xf16>) {
+// CHECK-COUNT-4: llvm.intr.fshr(%{{.*}}, %{{.*}}, %{{.*}}) : (i32, i32, i32) -> i32
+// CHECK: vector.bitcast %{{.*}} : vector<4xi32> to vector<8xf16>
+// CHECK: } else {
+// CHECK-COUNT-8: memref.load %arg0
+// CHECK: vector.store %{{.*}} {alignment = 16 : i64} : memref<2048xf16>, vector<8xf16>
 // CHECK: nvvm.cp.async.commit.group
 // CHECK: nvvm.cp.async.commit.group
 // CHECK-NEXT: nvvm.cp.async.wait.group 0

@@ -62,6 +62,7 @@ pub mod mma;
 pub mod reduce;
 pub mod shared;
 pub mod tma;
+pub mod unaligned;
 pub mod warps;
 
 use crate::{

@@ -12,9 +12,10 @@
 //! any other load has a buffer of its own. Where the array's rows are not
 //! whole 16-byte chunks but whole 8-byte ones (K = 4100 in f16), the copies
 //! are 8-byte `cp.async.ca`s; where not even that (rows of odd lengths),
-//! or the view pads with other values than zero, the threads load the
-//! tile element by element, padded as the view says, and store it
-//! swizzled. A ring the TMA fills ([`super::tma`]) is requested instead.
+//! or the view pads with other values than zero, the threads load each
+//! 16-byte chunk from the two aligned words around it and store it
+//! swizzled ([`super::unaligned`]). A ring the TMA fills ([`super::tma`])
+//! is requested instead.
 //!
 //! The layout in shared memory: rows of `R` bytes (the swizzle, the bytes
 //! of the loaded tile's rows up to 128), each row's 16-byte chunks
@@ -438,9 +439,12 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
         Some(vec![])
     };
     // 16-byte copies where the array's rows allow them, else 8-byte ones
-    // (rows of 8 bytes times an odd number, as K = 4100 in f16), else the
-    // threads load element by element (into registers, the tile's
-    // coalesced layout) and store swizzled.
+    // (rows of 8 bytes times an odd number, as K = 4100 in f16), else
+    // (rows of any length) each 16-byte chunk shifted out of two aligned
+    // words ([`super::unaligned`]). An array whose rows are not contiguous
+    // (never one of the contract's) is loaded element by element and
+    // stored swizzled.
+    let target = super::unaligned::Target { view: view.clone(), buffer, first, swizzled };
     super::if_else(
         &at,
         aligned16,
@@ -453,6 +457,13 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
                 &[],
                 |then| copies(then, 8),
                 |otherwise| {
+                    if super::unaligned::unit_innermost_stride(view.memref) {
+                        let origin = (&global, &tile_origin);
+                        let plan =
+                            super::unaligned::Plan::new(otherwise, origin, (&shape, swizzled), (thread, threads))?;
+                        plan.copy(otherwise, origin, &target)?;
+                        return Some(vec![]);
+                    }
                     let access = access(otherwise, &view, &coords, &full_layout)?;
                     let vector = super::vector_type(full_layout.registers(), element);
                     let registers = load_elements(lowering_ref, otherwise, &view, &access, &full_layout, vector)?;
@@ -474,9 +485,9 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
 /// `[-1, dim / extent + 1]` first, as `tile.load` on registers does: no
 /// in-range coordinate changes, and no product wraps), and the array's
 /// extents.
-struct Origin<'c> {
-    first: Vec<IrValue<'c>>,
-    dims: Vec<IrValue<'c>>,
+pub(super) struct Origin<'c> {
+    pub first: Vec<IrValue<'c>>,
+    pub dims: Vec<IrValue<'c>>,
 }
 
 fn origin<'c>(at: &At<'c, 'c>, view: &super::View<'c>, coords: &[IrValue<'c>]) -> Option<Origin<'c>> {
@@ -495,11 +506,11 @@ fn origin<'c>(at: &At<'c, 'c>, view: &super::View<'c>, coords: &[IrValue<'c>]) -
 
 /// A global array's address arithmetic: its aligned pointer, offset and
 /// strides.
-struct Global<'c> {
+pub(super) struct Global<'c> {
     pointer: IrValue<'c>,
     offset: IrValue<'c>,
     strides: Vec<IrValue<'c>>,
-    bytes: i64,
+    pub bytes: i64,
 }
 
 fn global_pointer<'c>(at: &At<'c, 'c>, memref: IrValue<'c>, bytes: i64) -> Option<Global<'c>> {
@@ -535,12 +546,40 @@ impl<'c> Global<'c> {
 
     /// The global-space pointer of the element at `index`.
     fn element(&self, at: &At<'c, 'c>, index: &[IrValue<'c>]) -> Option<IrValue<'c>> {
-        let context = at.context;
+        Self::pointer_at(at, self.address(at, index)?)
+    }
+
+    /// The address (bytes, `index`) of the element at `index`.
+    pub(super) fn address(&self, at: &At<'c, 'c>, index: &[IrValue<'c>]) -> Option<IrValue<'c>> {
         let mut linear = self.offset;
         for (&i, &stride) in index.iter().zip(&self.strides) {
             linear = at.addi(linear, at.muli(i, stride)?)?;
         }
-        let address = at.addi(self.pointer, at.muli(linear, at.index(self.bytes)?)?)?;
+        at.addi(self.pointer, at.muli(linear, at.index(self.bytes)?)?)
+    }
+
+    /// The bytes from one row to the next (the second-to-last dim's
+    /// stride).
+    pub(super) fn row_stride_bytes(&self, at: &At<'c, 'c>) -> Option<IrValue<'c>> {
+        at.muli(*self.strides.get(self.strides.len().checked_sub(2)?)?, at.index(self.bytes)?)
+    }
+
+    /// The address of the array's first element.
+    pub(super) fn start(&self, at: &At<'c, 'c>) -> Option<IrValue<'c>> {
+        at.addi(self.pointer, at.muli(self.offset, at.index(self.bytes)?)?)
+    }
+
+    /// The address just past the array's last element, given its extents
+    /// (meaningless for an empty array, whose elements no check passes).
+    pub(super) fn end(&self, at: &At<'c, 'c>, dims: &[IrValue<'c>]) -> Option<IrValue<'c>> {
+        let one = at.index(1)?;
+        let last: Vec<IrValue> = dims.iter().map(|&n| at.subi(n, one)).collect::<Option<_>>()?;
+        at.addi(self.address(at, &last)?, at.index(self.bytes)?)
+    }
+
+    /// The global-space pointer of an address.
+    pub(super) fn pointer_at(at: &At<'c, 'c>, address: IrValue<'c>) -> Option<IrValue<'c>> {
+        let context = at.context;
         let i64_type: Type = IntegerType::new(context, 64).into();
         let address = at.add(arith::index_cast(address, i64_type, at.location))?;
         let pointer = at.add(ods::llvm::inttoptr(context, llvm::r#type::pointer(context, 0), address, at.location))?;

@@ -1,0 +1,412 @@
+//! Shared tiles from arrays whose rows are not whole 8-byte chunks (2047
+//! columns of f16, say): the copy `cp.async` cannot make.
+//!
+//! Each thread takes the tile's 16-byte chunks as the `cp.async` copies do
+//! (thread t: chunks t, t + T, ...). A chunk of a row at an address `a`
+//! that is only element-aligned lies inside the two aligned 16-byte words
+//! from `a & ~15`: the thread loads both as vectors and shifts the chunk
+//! out of them (a word select on `(a & 15) / 4`, then a funnel shift by
+//! the bytes left, which LLVM makes one `prmt` a word). Every chunk's
+//! loads are issued before any shift or store, so the tile's loads are in
+//! flight together, not one element's latency after another.
+//!
+//! Only chunks whose row lies wholly inside the array and whose two words
+//! lie inside the array's bytes take that path; the others (the tile's
+//! edges past the array, and the first and last few chunks of the array,
+//! whose words reach outside it) load element by element, each outside
+//! element the view's padding. So no byte outside the array is read.
+//!
+//! ```text
+//! %a = tile.load %view[%i, %k] -> tensor<128x64xf16, #tile.shared<...>>   (lda = 2047)
+//! // becomes, for each chunk (row r, column c) of this thread:
+//! ld.global.v4.u32 lo, [a & ~15]          // a = A + ((i*128 + r) * lda + k*64 + c) * 2
+//! ld.global.v4.u32 hi, [(a & ~15) + 16]
+//! ... selp by (a & 15) / 4, prmt by a & 3 ...
+//! st.shared.v4.b32 [buffer + swizzle(r * 128 + c * 2)], chunk
+//! ```
+//!
+//! Caveats: the loads are synchronous (ordinary `ld.global`), so the
+//! tile's latency is exposed once a load, where `cp.async` hides it; the
+//! second word doubles the bytes the L1 serves (it is mostly the next
+//! thread's first word, so the L2 traffic does not double).
+
+use super::shared::{Global, Origin, Swizzled};
+use crate::{
+    build::{At, CmpiPredicate, padding_value},
+    rewrite::IrValue,
+};
+use melior::ir::ShapedTypeLike as _;
+use melior::{
+    dialect::{arith, llvm, ods},
+    ir::{
+        Type,
+        attribute::IntegerAttribute,
+        r#type::{IntegerType, MemRefType},
+    },
+};
+
+/// Whether a memref type's innermost stride is statically 1 (the
+/// contract's arrays have it; the path assumes the rows are contiguous).
+pub(super) fn unit_innermost_stride(memref: IrValue) -> bool {
+    let Ok(memref_type) = MemRefType::try_from(melior::ir::ValueLike::r#type(&memref)) else {
+        return false;
+    };
+    let rank = memref_type.rank();
+    if rank == 0 {
+        return false;
+    }
+    let mut strides = vec![0i64; rank];
+    let mut offset = 0i64;
+    // SAFETY: `strides` has one slot per dim of the memref type, which is
+    // alive.
+    let ok = unsafe {
+        mlir_sys::mlirMemRefTypeGetStridesAndOffset(
+            melior::ir::TypeLike::to_raw(&Type::from(memref_type)),
+            strides.as_mut_ptr(),
+            &mut offset,
+        )
+    };
+    ok.value != 0 && strides[rank - 1] == 1
+}
+
+/// Where a tile's chunks go: the buffer (from element `first`), its
+/// layout, the view the tile is loaded from.
+#[derive(Clone)]
+pub(super) struct Target<'c> {
+    pub view: super::View<'c>,
+    pub buffer: IrValue<'c>,
+    pub first: Option<IrValue<'c>>,
+    pub swizzled: Swizzled,
+}
+
+/// A tile's copy, planned before the load's path is chosen: the places and
+/// checks of the chunks of its full rounds (computed once, read by both
+/// halves), and the last, partial round's first chunk, if any.
+pub(super) struct Plan<'c> {
+    chunks: Vec<(Place<'c>, Checks<'c>)>,
+    partial: Option<IrValue<'c>>,
+    /// The first aligned word inside the array, and the last that has
+    /// another after it inside the array (0 if none).
+    first_word: IrValue<'c>,
+    last_pair: IrValue<'c>,
+    swizzled: Swizzled,
+    per_row: i64,
+    per_chunk: i64,
+    chunk_count: i64,
+}
+
+/// A chunk's checks: its row lies inside the array; it takes the vector
+/// loads, of the aligned words at `low` and `low + 16`.
+#[derive(Clone, Copy)]
+struct Checks<'c> {
+    row_inside: IrValue<'c>,
+    fast: IrValue<'c>,
+    low: IrValue<'c>,
+}
+
+/// A chunk's place: its array index and address, its byte offset in the
+/// swizzled buffer.
+#[derive(Clone)]
+struct Place<'c> {
+    index: Vec<IrValue<'c>>,
+    address: IrValue<'c>,
+    offset: IrValue<'c>,
+}
+
+impl<'c> Plan<'c> {
+    /// Thread `thread` of `threads` takes chunks `thread`, `thread +
+    /// threads`, ... of the tile `shape` (rows x columns, rows of whole
+    /// 16-byte chunks) at `origin` of `global`'s array.
+    pub fn new(
+        at: &At<'c, 'c>,
+        (global, origin): (&Global<'c>, &Origin<'c>),
+        (shape, swizzled): (&[i64], Swizzled),
+        (thread, threads): (IrValue<'c>, i64),
+    ) -> Option<Self> {
+        let per_chunk = 16 / global.bytes;
+        let per_row = shape[1] / per_chunk;
+        let chunk_count = shape[0] * per_row;
+        let full_rounds = chunk_count / threads;
+        // A chunk's two words lie inside the array when the first is at
+        // least the first aligned word inside it and at most 32 bytes
+        // before its end (unsigned compares; no word fits in an array
+        // under 32 bytes).
+        let (start, end) = (global.start(at)?, global.end(at, &origin.dims)?);
+        let first_word = at.andi(at.addi(start, at.index(15)?)?, at.index(!15)?)?;
+        let fits = at.cmpi(CmpiPredicate::Uge, at.subi(end, start)?, at.index(32)?)?;
+        let last_pair = at.select(fits, at.subi(end, at.index(32)?)?, at.index(0)?)?;
+        let mut plan = Self {
+            chunks: Vec::new(),
+            partial: None,
+            first_word,
+            last_pair,
+            swizzled,
+            per_row,
+            per_chunk,
+            chunk_count,
+        };
+        // Thread t's chunk of round r is `rows` rows further than round
+        // 0's when the rows of a round are whole: its address only adds a
+        // step, and so does its offset in the buffer when `rows` is a
+        // multiple of 8 (the swizzle repeats every 8 rows).
+        let first_place = plan.place(at, (global, origin), thread)?;
+        let step = (threads % per_row == 0).then_some(threads / per_row);
+        let step_bytes = match step {
+            Some(rows) => Some(at.muli(global.row_stride_bytes(at)?, at.index(rows)?)?),
+            None => None,
+        };
+        let rank = origin.first.len();
+        for round in 0..full_rounds {
+            let place = match (step, step_bytes) {
+                (Some(rows), Some(bytes)) if round > 0 => {
+                    let (row_step, round_index) = (at.index(round * rows)?, at.index(round)?);
+                    let mut index = first_place.index.clone();
+                    index[rank - 2] = at.addi(index[rank - 2], row_step)?;
+                    let address = at.addi(first_place.address, at.muli(bytes, round_index)?)?;
+                    let offset = if rows % 8 == 0 {
+                        at.addi(first_place.offset, at.index(round * rows * swizzled.row)?)?
+                    } else {
+                        let q = at.addi(thread, at.index(round * threads)?)?;
+                        plan.offset(at, q)?
+                    };
+                    Place { index, address, offset }
+                }
+                (Some(_), Some(_)) => first_place.clone(),
+                _ => plan.place(at, (global, origin), at.addi(thread, at.index(round * threads)?)?)?,
+            };
+            let checks = plan.checks(at, origin, &place)?;
+            plan.chunks.push((place, checks));
+        }
+        if chunk_count % threads != 0 {
+            plan.partial = Some(at.addi(thread, at.index(full_rounds * threads)?)?);
+        }
+        Some(plan)
+    }
+
+    /// Chunk `q`'s row and column in the tile.
+    fn row_column(&self, at: &At<'c, 'c>, q: IrValue<'c>) -> Option<(IrValue<'c>, IrValue<'c>)> {
+        let row = at.divui(q, at.index(self.per_row)?)?;
+        Some((row, at.muli(at.remui(q, at.index(self.per_row)?)?, at.index(self.per_chunk)?)?))
+    }
+
+    /// Chunk `q`'s byte offset in the swizzled buffer.
+    fn offset(&self, at: &At<'c, 'c>, q: IrValue<'c>) -> Option<IrValue<'c>> {
+        let (row, column) = self.row_column(at, q)?;
+        self.swizzled.offset(at, row, column)
+    }
+
+    /// Chunk `q`'s place.
+    fn place(
+        &self,
+        at: &At<'c, 'c>,
+        (global, origin): (&Global<'c>, &Origin<'c>),
+        q: IrValue<'c>,
+    ) -> Option<Place<'c>> {
+        let rank = origin.first.len();
+        let (row, column) = self.row_column(at, q)?;
+        let mut index: Vec<IrValue> = origin.first[..rank - 2].to_vec();
+        index.push(at.addi(origin.first[rank - 2], row)?);
+        index.push(at.addi(origin.first[rank - 1], column)?);
+        let offset = self.swizzled.offset(at, row, column)?;
+        Some(Place { address: global.address(at, &index)?, index, offset })
+    }
+
+    /// A chunk's checks.
+    fn checks(&self, at: &At<'c, 'c>, origin: &Origin<'c>, place: &Place<'c>) -> Option<Checks<'c>> {
+        let rank = origin.first.len();
+        let (i, j) = (place.index[rank - 2], place.index[rank - 1]);
+        // Unsigned compares: a tile before the array's start (a coordinate
+        // of -1) wraps to a huge index and fails them.
+        let mut inside = vec![at.cmpi(CmpiPredicate::Ult, i, origin.dims[rank - 2])?];
+        for d in 0..rank - 2 {
+            inside.push(at.cmpi(CmpiPredicate::Ult, origin.first[d], origin.dims[d])?);
+        }
+        let row_inside = super::all(at, &inside)?;
+        let columns = origin.dims[rank - 1];
+        let low = at.andi(place.address, at.index(!15)?)?;
+        let fast = super::all(
+            at,
+            &[
+                row_inside,
+                at.cmpi(CmpiPredicate::Ult, j, columns)?,
+                at.cmpi(CmpiPredicate::Ule, at.addi(j, at.index(self.per_chunk)?)?, columns)?,
+                at.cmpi(CmpiPredicate::Uge, low, self.first_word)?,
+                at.cmpi(CmpiPredicate::Ule, low, self.last_pair)?,
+            ],
+        )?;
+        Some(Checks { row_inside, fast, low })
+    }
+
+    /// The copy: every chunk's words where its checks pass, then each
+    /// chunk shifted out of them (or loaded element by element) and
+    /// stored; the partial round, if any, under its own check.
+    pub fn copy(
+        &self,
+        at: &At<'c, 'c>,
+        (global, origin): (&Global<'c>, &Origin<'c>),
+        target: &Target<'c>,
+    ) -> Option<()> {
+        let mut words = Vec::new();
+        for (_, checks) in &self.chunks {
+            words.push(load_words(at, checks)?);
+        }
+        for ((place, checks), words) in self.chunks.iter().zip(words) {
+            store(at, target, (place, checks), [words[0], words[1]], self.per_chunk)?;
+        }
+        if let Some(q) = self.partial {
+            let this = at.cmpi(CmpiPredicate::Ult, q, at.index(self.chunk_count)?)?;
+            super::when(at, this, |inner| {
+                let place = self.place(inner, (global, origin), q)?;
+                let checks = self.checks(inner, origin, &place)?;
+                let words = load_words(inner, &checks)?;
+                store(inner, target, (&place, &checks), [words[0], words[1]], self.per_chunk)
+            })?;
+        }
+        Some(())
+    }
+}
+
+/// A chunk's two aligned words where its checks pass, else zeros.
+fn load_words<'c>(at: &At<'c, 'c>, checks: &Checks<'c>) -> Option<Vec<IrValue<'c>>> {
+    let i32_type: Type = IntegerType::new(at.context, 32).into();
+    let words_type = super::vector_type(4, i32_type);
+    super::if_else(
+        at,
+        checks.fast,
+        &[words_type, words_type],
+        |then| {
+            // The second word by a constant offset from the first's
+            // pointer (an immediate in the load).
+            let pointer = Global::pointer_at(then, checks.low)?;
+            let next = then.add(llvm::get_element_ptr(
+                then.context,
+                pointer,
+                melior::ir::attribute::DenseI32ArrayAttribute::new(then.context, &[1]),
+                words_type,
+                melior::ir::ValueLike::r#type(&pointer),
+                then.location,
+            ))?;
+            Some(vec![load_word(then, pointer)?, load_word(then, next)?])
+        },
+        |otherwise| {
+            let zero = otherwise.int(i32_type, 0)?;
+            let zeros =
+                otherwise.add(ods::vector::broadcast(otherwise.context, words_type, zero, otherwise.location))?;
+            Some(vec![zeros, zeros])
+        },
+    )
+}
+
+/// The 16-byte word at a global `pointer` (aligned), as four `i32`s.
+fn load_word<'c>(at: &At<'c, 'c>, pointer: IrValue<'c>) -> Option<IrValue<'c>> {
+    let context = at.context;
+    let i32_type: Type = IntegerType::new(context, 32).into();
+    let alignment = IntegerAttribute::new(IntegerType::new(context, 64).into(), 16);
+    at.add(llvm::load(
+        context,
+        pointer,
+        super::vector_type(4, i32_type),
+        at.location,
+        llvm::LoadStoreOptions::new().align(Some(alignment)),
+    ))
+}
+
+/// Shifts a chunk out of its words (or loads it element by element) and
+/// stores it swizzled.
+fn store<'c>(
+    at: &At<'c, 'c>,
+    target: &Target<'c>,
+    (place, checks): (&Place<'c>, &Checks<'c>),
+    words: [IrValue<'c>; 2],
+    per_chunk: i64,
+) -> Option<()> {
+    let context = at.context;
+    let swizzled = target.swizzled;
+    let vector = super::vector_type(per_chunk as usize, target.view.element);
+    let value = super::if_else(
+        at,
+        checks.fast,
+        &[vector],
+        |then| {
+            let shifted = funnel(then, words, place.address, swizzled.bytes)?;
+            Some(vec![then.add(ods::vector::bitcast(context, vector, shifted, then.location))?])
+        },
+        |otherwise| Some(vec![elements(otherwise, &target.view, (place, checks), per_chunk)?]),
+    )?;
+    let index = at.divui(place.offset, at.index(swizzled.bytes)?)?;
+    let index = match target.first {
+        Some(first) => at.addi(first, index)?,
+        None => index,
+    };
+    at.insert(super::convert::aligned_store_at(at, *value.first()?, target.buffer, &[index], 16)?);
+    Some(())
+}
+
+/// The 16 bytes from `address & 15` of the 32 in `words` (`vector<4xi32>`
+/// each).
+fn funnel<'c>(
+    at: &At<'c, 'c>,
+    words: [IrValue<'c>; 2],
+    address: IrValue<'c>,
+    element_bytes: i64,
+) -> Option<IrValue<'c>> {
+    let context = at.context;
+    let i32_type: Type = IntegerType::new(context, 32).into();
+    let mut w = Vec::new();
+    for word in words {
+        for k in 0..4 {
+            w.push(super::extract(at, word, k)?);
+        }
+    }
+    let misalignment = at.add(arith::index_cast(at.andi(address, at.index(15)?)?, i32_type, at.location))?;
+    let bit = |mask: i64| -> Option<IrValue<'c>> {
+        let zero = at.int(i32_type, 0)?;
+        at.cmpi(CmpiPredicate::Ne, at.andi(misalignment, at.int(i32_type, mask)?)?, zero)
+    };
+    // Words, by the misalignment's bits 2 and 3: w[j + (m >> 2)].
+    let (four, eight) = (bit(4)?, bit(8)?);
+    let by_one: Vec<IrValue> = (0..7).map(|j| at.select(four, w[j + 1], w[j])).collect::<Option<_>>()?;
+    let by_two: Vec<IrValue> = (0..5).map(|j| at.select(eight, by_one[j + 2], by_one[j])).collect::<Option<_>>()?;
+    let out: Vec<IrValue> = if element_bytes >= 4 {
+        by_two[..4].to_vec()
+    } else {
+        // The bytes left, `m & 3`, come from each word and the next: a
+        // funnel shift of the pair (`shf.r`).
+        let shift =
+            at.add(arith::shli(at.andi(misalignment, at.int(i32_type, 3)?)?, at.int(i32_type, 3)?, at.location))?;
+        (0..4)
+            .map(|i| at.add(ods::llvm::intr_fshr(context, by_two[i + 1], by_two[i], shift, at.location)))
+            .collect::<Option<_>>()?
+    };
+    super::from_elements(at, &out)
+}
+
+/// A chunk element by element: each element inside the array loaded, each
+/// outside it the view's padding.
+fn elements<'c>(
+    at: &At<'c, 'c>,
+    view: &super::View<'c>,
+    (place, checks): (&Place<'c>, &Checks<'c>),
+    per_chunk: i64,
+) -> Option<IrValue<'c>> {
+    let context = at.context;
+    let padding = padding_value(context, view.padding, view.element)?;
+    let padding = at.add(arith::constant(context, padding, at.location))?;
+    let rank = place.index.len();
+    let columns = at.add(melior::dialect::memref::dim(view.memref, at.index(rank as i64 - 1)?, at.location))?;
+    let mut values = Vec::new();
+    for e in 0..per_chunk {
+        let mut index = place.index.clone();
+        index[rank - 1] = at.addi(index[rank - 1], at.index(e)?)?;
+        let inside = at.andi(checks.row_inside, at.cmpi(CmpiPredicate::Ult, index[rank - 1], columns)?)?;
+        let value = super::if_else(
+            at,
+            inside,
+            &[view.element],
+            |then| Some(vec![then.add(melior::dialect::memref::load(view.memref, &index, then.location))?]),
+            |_| Some(vec![padding]),
+        )?;
+        values.push(*value.first()?);
+    }
+    super::from_elements(at, &values)
+}
