@@ -274,6 +274,25 @@ if '--no-matmul' not in sys.argv:
         matmul(gemm('abt'), m, n, k, 'f16', b_nk=True)
     matmul(f8_abt, 301, 203, 99, 'f8', b_nk=True)
     matmul(f8_abt, 77, 45, 333, 'f8', b_nk=True)
+
+    def transposed_and_batched():
+        # The same copy for A^T B (A stored K x M: tiles K-major rows of
+        # 256 bytes) and for a batch of A B (3-D arrays, the batch index
+        # a third coordinate).
+        def product(name, got, av, bv):
+            want, mag = av @ bv, np.abs(av) @ np.abs(bv)
+            check(f'{name} ({run.entry})', got, want, atol=5e-3 * mag + 1e-6, rtol=1e-3)
+        f16 = lambda *shape: rng.uniform(-1, 1, shape).astype(np.float16)
+        for (m, n, k) in [(301, 203, 99), (129, 65, 2047)]:
+            a, b = f16(k, m), f16(k, n)
+            (got,) = run(gemm('atb'), 'tiles:2', [a, b, np.full((m, n), np.nan, np.float16)], outputs=[2])
+            product(f'atb.mlir {m}x{n}x{k}', got, a.astype(np.float64).T, b.astype(np.float64))
+        l, m, n, k = 3, 301, 203, 99
+        a, b = f16(l, m, k), f16(l, k, n)
+        grid = (-(-m // 128) * -(-n // 128), l)
+        (got,) = run(gemm('batched'), grid, [a, b, np.full((l, m, n), np.nan, np.float16)], outputs=[2])
+        product(f'batched.mlir {l}x{m}x{n}x{k}', got, a.astype(np.float64), b.astype(np.float64))
+    case('atb.mlir batched.mlir odd shapes', transposed_and_batched)
     # The general kernel (tiles in registers, wgmma from shared memory):
     # forced, and where the rows are not 16-byte aligned (no TMA variant).
     for example, dtype in [('matmul', 'f16'), ('matmul_bf16', 'bf16'), ('matmul_bf16_bf16', 'bf16'), ('matmul_f32', 'f32')]:
