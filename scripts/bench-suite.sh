@@ -8,8 +8,6 @@
 # There:  bash scripts/bench-suite.sh [--only TEXT] [--quick] [--memcheck]   (device tool, carry .carry)
 set -uo pipefail
 cd "$(dirname "$0")/.."
-python3 -c "import lzma,shutil; shutil.copyfileobj(lzma.open('.carry/tile-run.xz'), open('/tmp/tile-run','wb'))"
-chmod +x /tmp/tile-run
+source scripts/carried-tile-run.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader
-export CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 PYTHONUNBUFFERED=1 python3 scripts/bench-suite.py /tmp/tile-run "$@"

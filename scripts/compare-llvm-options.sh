@@ -10,9 +10,7 @@ cd "$(dirname "$0")/.."
 filter=${1:?usage: compare-llvm-options.sh FILTER OPTIONS [ROUNDS]}
 options=${2:?usage: compare-llvm-options.sh FILTER OPTIONS [ROUNDS]}
 rounds=${3:-2}
-python3 -c "import lzma,shutil; shutil.copyfileobj(lzma.open('.carry/tile-run.xz'), open('/tmp/tile-run','wb'))"
-chmod +x /tmp/tile-run
-export CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+source scripts/carried-tile-run.sh
 status=0
 for round in $(seq "$rounds"); do
   for with in "$options" ""; do

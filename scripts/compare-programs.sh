@@ -12,9 +12,7 @@ cd "$(dirname "$0")/.."
 [ $# -ge 3 ] || { echo "usage: $0 CASES FILE REPLACEMENT..." >&2; exit 1; }
 only=$1 file=$2
 shift 2
-python3 -c "import lzma,shutil; shutil.copyfileobj(lzma.open('.carry/tile-run.xz'), open('/tmp/tile-run','wb'))"
-chmod +x /tmp/tile-run
-export CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+source scripts/carried-tile-run.sh
 quiet() { grep -v -i "warn\|online softmax\|split the reduction\|important use case\|^$\|^softmax\.$"; }
 status=0
 echo "== bench/$file"

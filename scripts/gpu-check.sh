@@ -9,10 +9,8 @@
 # There:  bash scripts/gpu-check.sh            (device tool, carry .carry)
 set -uo pipefail
 cd "$(dirname "$0")/.."
-python3 -c "import lzma,shutil; shutil.copyfileobj(lzma.open('.carry/tile-run.xz'), open('/tmp/tile-run','wb'))"
-chmod +x /tmp/tile-run
+source scripts/carried-tile-run.sh
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-export CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 status=0
 if [ -f .carry/embed.xz ]; then
   python3 -c "import lzma,shutil; shutil.copyfileobj(lzma.open('.carry/embed.xz'), open('/tmp/embed','wb'))"

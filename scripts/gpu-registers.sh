@@ -8,9 +8,7 @@
 # There:  bash scripts/gpu-registers.sh [--no-check] [--only TEXT]   (device tool, carry .carry)
 set -uo pipefail
 cd "$(dirname "$0")/.."
-python3 -c "import lzma,shutil; shutil.copyfileobj(lzma.open('.carry/tile-run.xz'), open('/tmp/tile-run','wb'))"
-chmod +x /tmp/tile-run
-export CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+source scripts/carried-tile-run.sh
 only="softmax|layernorm|rmsnorm|add|axpy|column_sum"
 check=1
 while [ $# -gt 0 ]; do

@@ -10,9 +10,7 @@
 # There:  bash scripts/gpu-shared-operands.sh   (device tool, carry .carry)
 set -uo pipefail
 cd "$(dirname "$0")/.."
-python3 -c "import lzma,shutil; shutil.copyfileobj(lzma.open('.carry/tile-run.xz'), open('/tmp/tile-run','wb'))"
-chmod +x /tmp/tile-run
-export CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+source scripts/carried-tile-run.sh
 cases="matmul 300x200x100|matmul 301x203x99|matmul_bf16 300|matmul_bf16 301|matmul_f32|attention"
 status=0
 for mode in "" --memcheck --racecheck; do

@@ -9,18 +9,7 @@
 #         strip target/release/tile-run -o .carry/tile-run && xz -6 -T4 -f .carry/tile-run
 # There:  bash scripts/gpu-tma-rings.sh [SUITE_FILTER] [--memcheck]  (device tool, carry .carry)
 set -uo pipefail
-cd "$(dirname "$0")/.."
-python3 -c "import lzma,shutil; shutil.copyfileobj(lzma.open('.carry/tile-run.xz'), open('/tmp/tile-run','wb'))"
-chmod +x /tmp/tile-run
-export CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 filter=${1:-gemm|attention}
 shift || true
 cases="matmul 300x200x100|matmul 301x203x99|matmul_bf16 300|matmul_bf16 301|matmul_f32|attention"
-status=0
-for mode in "" --memcheck; do
-  echo "== gpu_check $mode"
-  python3 scripts/gpu_check.py /tmp/tile-run --only "$cases" $mode || status=1
-done
-echo "== suite $filter $*"
-PYTHONUNBUFFERED=1 python3 scripts/bench-suite.py /tmp/tile-run --only "$filter" "$@" 2>&1 | tail -120 || status=1
-exit $status
+exec bash "$(dirname "$0")/gpu-cases.sh" "$cases" "$filter" "$@"

@@ -10,9 +10,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 [ $# -eq 1 ] || { echo "usage: $0 CASE" >&2; exit 1; }
-python3 -c "import lzma,shutil; shutil.copyfileobj(lzma.open('.carry/tile-run.xz'), open('/tmp/tile-run','wb'))"
-chmod +x /tmp/tile-run
-export CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+source scripts/carried-tile-run.sh
 ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
 metrics=gpu__time_duration.sum,launch__registers_per_thread,smsp__warps_active.avg.per_cycle_active
 metrics+=,sm__throughput.avg.pct_of_peak_sustained_elapsed,launch__occupancy_limit_shared_mem,launch__occupancy_limit_registers

@@ -17,9 +17,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 [ $# -eq 4 ] || { echo "usage: $0 ab|abt M N K" >&2; exit 1; }
 layout=$1 m=$2 n=$3 k=$4
-python3 -c "import lzma,shutil; shutil.copyfileobj(lzma.open('.carry/tile-run.xz'), open('/tmp/tile-run','wb'))"
-chmod +x /tmp/tile-run
-export CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+source scripts/carried-tile-run.sh
 work=$(mktemp -d)
 # DTYPE=f32 (with PROGRAM=bench/gemm/tf32.mlir) or f8 (f8.mlir, f8_abt.mlir:
 # bf16 output) run a program as written on those operands.

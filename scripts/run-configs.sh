@@ -6,8 +6,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 example=$1 dtype=$2 m=$3 n=$4 k=$5 configs=$6 seconds=${7:-20}
-python3 -c "import lzma,shutil; shutil.copyfileobj(lzma.open('.carry/tile-run.xz'), open('/tmp/tile-run','wb'))"
-chmod +x /tmp/tile-run
+source scripts/carried-tile-run.sh
 work=$(mktemp -d)
 python3 - "$dtype" "$m" "$n" "$k" "$work" <<'PY'
 import sys, numpy as np

@@ -11,8 +11,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 if [ $# -lt 2 ]; then echo "usage: bash scripts/sass.sh KERNEL.mlir CONFIG" >&2; exit 1; fi
 out=${OUT:-/tmp}
-python3 -c "import lzma,shutil; shutil.copyfileobj(lzma.open('.carry/tile-run.xz'), open('/tmp/tile-run','wb'))"
-chmod +x /tmp/tile-run
+source scripts/carried-tile-run.sh
 cuda=${CUDA_HOME:-/usr/local/cuda}
 /tmp/tile-run "$1" --config "$2" --emit-ptx "$out/kernel.ptx" || exit 1
 "$cuda/bin/ptxas" -arch=sm_90a -v "$out/kernel.ptx" -o /tmp/kernel.cubin > "$out/ptxas.txt" 2>&1

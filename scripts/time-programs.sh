@@ -10,8 +10,7 @@ cd "$(dirname "$0")/.."
 [ $# -ge 5 ] || { echo "usage: $0 ab|abt|atb M N K PROGRAM.mlir..." >&2; exit 1; }
 layout=$1 m=$2 n=$3 k=$4
 shift 4
-python3 -c "import lzma,shutil; shutil.copyfileobj(lzma.open('.carry/tile-run.xz'), open('/tmp/tile-run','wb'))"
-chmod +x /tmp/tile-run
+source scripts/carried-tile-run.sh
 work=$(mktemp -d)
 python3 - "$layout" "$m" "$n" "$k" "$work" <<'PY'
 import sys, numpy as np, torch

@@ -75,18 +75,7 @@ pub(super) fn access<'c>(
     if width > 1 {
         // Unit innermost stride (the contract's memrefs have it); the start
         // and every row 16-byte aligned.
-        let mut strides = vec![0i64; rank];
-        let mut offset = 0i64;
-        // SAFETY: `strides` has one slot per dim of the memref type, which
-        // is alive.
-        let ok = unsafe {
-            mlir_sys::mlirMemRefTypeGetStridesAndOffset(
-                melior::ir::TypeLike::to_raw(&Type::from(memref_type)),
-                strides.as_mut_ptr(),
-                &mut offset,
-            )
-        };
-        if ok.value == 0 || strides[rank - 1] != 1 {
+        if !unit_innermost_stride(view.memref) {
             width = 1;
         } else {
             let pointer = at.add(ods::memref::extract_aligned_pointer_as_index(
@@ -106,6 +95,31 @@ pub(super) fn access<'c>(
         }
     }
     Some(Access { origin, dims, checked, fast: all(at, &conditions)?, width: width as usize })
+}
+
+/// Whether a memref type's innermost stride is statically 1 (the
+/// contract's arrays have it).
+pub(super) fn unit_innermost_stride(memref: IrValue) -> bool {
+    use melior::ir::ShapedTypeLike as _;
+    let Ok(memref_type) = MemRefType::try_from(melior::ir::ValueLike::r#type(&memref)) else {
+        return false;
+    };
+    let rank = memref_type.rank();
+    if rank == 0 {
+        return false;
+    }
+    let mut strides = vec![0i64; rank];
+    let mut offset = 0i64;
+    // SAFETY: `strides` has one slot per dim of the memref type, which is
+    // alive.
+    let ok = unsafe {
+        mlir_sys::mlirMemRefTypeGetStridesAndOffset(
+            melior::ir::TypeLike::to_raw(&Type::from(memref_type)),
+            strides.as_mut_ptr(),
+            &mut offset,
+        )
+    };
+    ok.value != 0 && strides[rank - 1] == 1
 }
 
 /// Extent `d` of a memref type, if static.

@@ -457,7 +457,7 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
                 &[],
                 |then| copies(then, 8),
                 |otherwise| {
-                    if super::unaligned::unit_innermost_stride(view.memref) {
+                    if super::memory::unit_innermost_stride(view.memref) {
                         let origin = (&global, &tile_origin);
                         let plan =
                             super::unaligned::Plan::new(otherwise, origin, (&shape, swizzled), (thread, threads))?;

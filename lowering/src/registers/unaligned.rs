@@ -35,39 +35,10 @@ use crate::{
     build::{At, CmpiPredicate, padding_value},
     rewrite::IrValue,
 };
-use melior::ir::ShapedTypeLike as _;
 use melior::{
     dialect::{arith, llvm, ods},
-    ir::{
-        Type,
-        attribute::IntegerAttribute,
-        r#type::{IntegerType, MemRefType},
-    },
+    ir::{Type, attribute::IntegerAttribute, r#type::IntegerType},
 };
-
-/// Whether a memref type's innermost stride is statically 1 (the
-/// contract's arrays have it; the path assumes the rows are contiguous).
-pub(super) fn unit_innermost_stride(memref: IrValue) -> bool {
-    let Ok(memref_type) = MemRefType::try_from(melior::ir::ValueLike::r#type(&memref)) else {
-        return false;
-    };
-    let rank = memref_type.rank();
-    if rank == 0 {
-        return false;
-    }
-    let mut strides = vec![0i64; rank];
-    let mut offset = 0i64;
-    // SAFETY: `strides` has one slot per dim of the memref type, which is
-    // alive.
-    let ok = unsafe {
-        mlir_sys::mlirMemRefTypeGetStridesAndOffset(
-            melior::ir::TypeLike::to_raw(&Type::from(memref_type)),
-            strides.as_mut_ptr(),
-            &mut offset,
-        )
-    };
-    ok.value != 0 && strides[rank - 1] == 1
-}
 
 /// Where a tile's chunks go: the buffer (from element `first`), its
 /// layout, the view the tile is loaded from.
