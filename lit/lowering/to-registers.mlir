@@ -398,10 +398,16 @@ func.func @mm_loop(%arg0: memref<?x?xf16>, %arg1: memref<?x?xf16>, %arg2: memref
 // -----
 
 // 8-bit float operands, both K-major in shared memory (B = W^T: col):
-// one m64nNk32 wgmma of E4M3 a K step, 32 bytes of it.
+// one m64nNk32 wgmma of E4M3 a K step, 32 bytes of it. Rows of any length
+// (1-byte elements: any misalignment) take 16 elements a chunk out of two
+// aligned words, the bytes left by a funnel shift.
 // CHECK-LABEL: func.func @mm_f8
 // CHECK: memref.alloc() {alignment = 1024 : i64} : memref<2048xf8E4M3FN>
 // CHECK: memref.alloc() {alignment = 1024 : i64} : memref<2048xf8E4M3FN>
+// CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
+// CHECK: llvm.intr.fshr
+// CHECK: vector.bitcast %{{.*}} : vector<4xi32> to vector<16xf8E4M3FN>
+// CHECK: vector.store %{{.*}} {alignment = 16 : i64} : memref<2048xf8E4M3FN>, vector<16xf8E4M3FN>
 // CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 64, k = 32>, D[<f32>, <one>], A[<e4m3>, <one>, <row>], B[<e4m3>, <one>, <col>]
 // CHECK-NOT: nvvm.wgmma.mma_async
 func.func @mm_f8(%arg0: memref<?x?xf8E4M3FN>, %arg1: memref<?x?xf8E4M3FN>, %arg2: memref<?x?xf32>) attributes {tile.block_size = 128 : i64, tile.kernel} {
@@ -414,6 +420,33 @@ func.func @mm_f8(%arg0: memref<?x?xf8E4M3FN>, %arg1: memref<?x?xf8E4M3FN>, %arg2
   %4 = tile.load %1[%c0, %c0] : !tile.partition_view<64x32xf8E4M3FN> -> tensor<64x32xf8E4M3FN, #tile.shared<swizzle_bytes = 32, element_bits = 8, transposed = false>>
   %5 = tile.permute %4 [1, 0] : tensor<64x32xf8E4M3FN, #tile.shared<swizzle_bytes = 32, element_bits = 8, transposed = false>> -> tensor<32x64xf8E4M3FN, #tile.shared<swizzle_bytes = 32, element_bits = 8, transposed = true>>
   %6 = tile.mma %3, %5, %cst : tensor<64x32xf8E4M3FN, #tile.shared<swizzle_bytes = 32, element_bits = 8, transposed = false>>, tensor<32x64xf8E4M3FN, #tile.shared<swizzle_bytes = 32, element_bits = 8, transposed = true>> into tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>>
+  %7 = tile.convert_layout %6 : tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>> -> tensor<64x64xf32, #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [2, 16], warps_per_block = [4, 1], order = [1, 0]>>
+  tile.store %7, %2[%c0, %c0] : tensor<64x64xf32, #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [2, 16], warps_per_block = [4, 1], order = [1, 0]>> -> !tile.partition_view<64x64xf32>
+  return
+}
+
+// -----
+
+// tf32 operands (f32), both K-major in shared memory. Rows of any length:
+// 4-byte elements sit at a word boundary, so a chunk is the words from
+// the misalignment's word on, selected; no shift.
+// CHECK-LABEL: func.func @mm_tf32
+// CHECK: memref.alloc() {alignment = 1024 : i64} : memref<2048xf32>
+// CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
+// CHECK-NOT: llvm.intr.fshr
+// CHECK: vector.bitcast %{{.*}} : vector<4xi32> to vector<4xf32>
+// CHECK: vector.store %{{.*}} {alignment = 16 : i64} : memref<2048xf32>, vector<4xf32>
+// CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 64, k = 8>, D[<f32>, <one>], A[<tf32>, <one>, <row>], B[<tf32>, <one>, <col>]
+func.func @mm_tf32(%arg0: memref<?x?xf32>, %arg1: memref<?x?xf32>, %arg2: memref<?x?xf32>) attributes {tile.block_size = 128 : i64, tile.kernel} {
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>>
+  %c0 = arith.constant 0 : index
+  %0 = tile.partition_view %arg0 : memref<?x?xf32> -> !tile.partition_view<64x32xf32>
+  %1 = tile.partition_view %arg1 : memref<?x?xf32> -> !tile.partition_view<64x32xf32>
+  %2 = tile.partition_view %arg2 : memref<?x?xf32> -> !tile.partition_view<64x64xf32>
+  %3 = tile.load %0[%c0, %c0] : !tile.partition_view<64x32xf32> -> tensor<64x32xf32, #tile.shared<swizzle_bytes = 128, element_bits = 32, transposed = false>>
+  %4 = tile.load %1[%c0, %c0] : !tile.partition_view<64x32xf32> -> tensor<64x32xf32, #tile.shared<swizzle_bytes = 128, element_bits = 32, transposed = false>>
+  %5 = tile.permute %4 [1, 0] : tensor<64x32xf32, #tile.shared<swizzle_bytes = 128, element_bits = 32, transposed = false>> -> tensor<32x64xf32, #tile.shared<swizzle_bytes = 128, element_bits = 32, transposed = true>>
+  %6 = tile.mma %3, %5, %cst : tensor<64x32xf32, #tile.shared<swizzle_bytes = 128, element_bits = 32, transposed = false>>, tensor<32x64xf32, #tile.shared<swizzle_bytes = 128, element_bits = 32, transposed = true>> into tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>>
   %7 = tile.convert_layout %6 : tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>> -> tensor<64x64xf32, #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [2, 16], warps_per_block = [4, 1], order = [1, 0]>>
   tile.store %7, %2[%c0, %c0] : tensor<64x64xf32, #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [2, 16], warps_per_block = [4, 1], order = [1, 0]>> -> !tile.partition_view<64x64xf32>
   return
