@@ -55,7 +55,8 @@
 //! kernel on the general path, with a remark saying why. BENCHMARKS.md,
 //! sessions 15 and 18, has what it reaches.
 
-use super::shared::{self, Swizzled};
+use super::shared;
+use super::swizzle::Swizzled;
 use super::{Lowering, concat, in_loop, slice};
 use crate::{
     build::{At, element_bits, element_of},

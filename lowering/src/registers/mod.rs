@@ -57,10 +57,12 @@
 pub mod cluster;
 pub mod compute;
 pub mod convert;
+pub mod global;
 pub mod memory;
 pub mod mma;
 pub mod reduce;
 pub mod shared;
+pub mod swizzle;
 pub mod tma;
 pub mod unaligned;
 pub mod warps;

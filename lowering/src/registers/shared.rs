@@ -17,11 +17,10 @@
 //! swizzled ([`super::unaligned`]). A ring the TMA fills ([`super::tma`])
 //! is requested instead.
 //!
-//! The layout in shared memory: rows of `R` bytes (the swizzle, the bytes
-//! of the loaded tile's rows up to 128), each row's 16-byte chunks
-//! XOR-ed with the row's index mod 8 as wgmma's and TMA's 32/64/128-byte
-//! swizzles read them; a loaded row longer than `R` is cut into blocks of
-//! `R` bytes, each block all the rows of the tile, one after the other.
+//! The layout in shared memory is [`super::swizzle`]'s: rows of `R` bytes
+//! (the swizzle, the bytes of the loaded tile's rows up to 128), each
+//! row's 16-byte chunks XOR-ed with the row's index mod 8; a loaded row
+//! longer than `R` is cut into blocks of `R` bytes.
 //!
 //! ```text
 //! %a = tile.load %view[%i, %k] {tile.ring = [0, 2, -1, 5]} -> tensor<128x64xf16, #tile.shared<...>>
@@ -35,16 +34,17 @@
 //! ring's distance) and a barrier; the ring's slots are sized so that
 //! the loads of an iteration cannot overwrite a tile an mma still reads.
 
+use super::global::{global_pointer, origin};
 use super::memory::{access, load_elements};
+use super::swizzle::Swizzled;
 use super::{Lowering, in_loop, when};
 use crate::{
     build::{At, CmpiPredicate, tile_type},
     layout::{LinearLayout, element_bytes, linear::coalesced},
     rewrite::{IrValue, detach, op_name},
 };
-use melior::ir::ShapedTypeLike as _;
 use melior::{
-    dialect::{arith, llvm, memref, ods},
+    dialect::{arith, llvm, ods},
     ir::{
         Attribute, OperationRef, Type, ValueLike,
         attribute::{DenseI64ArrayAttribute, IntegerAttribute},
@@ -126,84 +126,6 @@ impl<'c> SharedTile<'c> {
     /// How its buffer is laid out.
     pub fn swizzled(&self) -> Swizzled {
         Swizzled { rows: self.rows(), row: self.swizzle, bytes: self.bytes }
-    }
-}
-
-/// A swizzled buffer: `rows` rows of `row` bytes of elements of `bytes`
-/// bytes; a longer row is cut into blocks of `row` bytes, each block all
-/// the rows.
-#[derive(Clone, Copy, Debug)]
-pub struct Swizzled {
-    pub rows: i64,
-    pub row: i64,
-    pub bytes: i64,
-}
-
-impl Swizzled {
-    /// The byte offset of element `column` of row `row`.
-    pub fn offset<'c>(&self, at: &At<'c, 'c>, row: IrValue<'c>, column: IrValue<'c>) -> Option<IrValue<'c>> {
-        let per_row = self.row / self.bytes;
-        let block = at.divui(column, at.index(per_row)?)?;
-        let within = at.remui(column, at.index(per_row)?)?;
-        let x = at.addi(at.muli(row, at.index(self.row)?)?, at.muli(within, at.index(self.bytes)?)?)?;
-        let mask = (self.row - 16).max(0) & 0x70;
-        let swizzled = at.xori(x, at.andi(at.add(arith::shrui(x, at.index(3)?, at.location))?, at.index(mask)?)?)?;
-        at.addi(at.muli(block, at.index(self.rows * self.row)?)?, swizzled)
-    }
-
-    /// The wgmma descriptor's swizzle mode (128, 64, 32 bytes: 1, 2, 3).
-    pub fn mode(&self) -> i64 {
-        match self.row {
-            128 => 1,
-            64 => 2,
-            _ => 3,
-        }
-    }
-
-    /// Writes a thread's registers of a tile in `layout` whose dim
-    /// `row_dim` runs along the rows, into a buffer from element `first`
-    /// ([`Lowering::thread_flat`] of the layout made before).
-    pub fn write<'c>(
-        &self,
-        lowering: &Lowering<'c>,
-        at: &At<'c, 'c>,
-        (buffer, first): (IrValue<'c>, Option<IrValue<'c>>),
-        registers: IrValue<'c>,
-        layout: &LinearLayout,
-        row_dim: usize,
-    ) -> Option<()> {
-        let column_dim = 1 - row_dim;
-        let shape = &layout.shape;
-        // Registers that run along a row, up to a 16-byte chunk, go as one
-        // vector, wherever their bases are among the registers' (a tile
-        // loaded along its other dim, written across it, keeps the loads'
-        // runs first).
-        let stride = if column_dim == 1 { 1 } else { *shape.last()? as u64 };
-        let mut positions = Vec::new();
-        while (1i64 << positions.len()) * self.bytes < 16 {
-            let basis = stride << positions.len();
-            match layout.register.iter().position(|&b| b == basis) {
-                Some(p) => positions.push(p),
-                None => break,
-            }
-        }
-        let width = 1usize << positions.len();
-        // The last dim runs along the rows (a leading unit dim changes no
-        // flat index).
-        let columns = *shape.last()?;
-        let this = *self;
-        super::convert::write_gathered(lowering, at, registers, layout, &positions, |at, chunk, flat| {
-            let (i, j) = (at.divui(flat, at.index(columns)?)?, at.remui(flat, at.index(columns)?)?);
-            let (row, column) = if row_dim == 0 { (i, j) } else { (j, i) };
-            let offset = this.offset(at, row, column)?;
-            let index = at.divui(offset, at.index(this.bytes)?)?;
-            let index = match first {
-                Some(first) => at.addi(first, index)?,
-                None => index,
-            };
-            at.insert(super::convert::aligned_store_at(at, chunk, buffer, &[index], width * this.bytes as usize)?);
-            Some(())
-        })
     }
 }
 
@@ -381,7 +303,8 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
     // tile's rows (neighbouring threads, neighbouring chunks). Where the
     // array's rows are 16-byte aligned, cp.asyncs that fill what lies
     // outside the array with zeros (the view's padding, when it is zero);
-    // else the threads load element by element and store swizzled.
+    // else the threads load each chunk into registers and store it
+    // swizzled ([`super::unaligned`]).
     let tile_origin = origin(&at, &view, &coords)?;
     let global = global_pointer(&at, view.memref, tile.bytes)?;
     let threads = lowering.warps * 32;
@@ -479,112 +402,6 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
     lowering.map(result.into(), address);
     lowering.shared.insert(super::key(result.into()), tile);
     Some(())
-}
-
-/// A tile's first element in its array (each coordinate clamped to
-/// `[-1, dim / extent + 1]` first, as `tile.load` on registers does: no
-/// in-range coordinate changes, and no product wraps), and the array's
-/// extents.
-pub(super) struct Origin<'c> {
-    pub first: Vec<IrValue<'c>>,
-    pub dims: Vec<IrValue<'c>>,
-}
-
-fn origin<'c>(at: &At<'c, 'c>, view: &super::View<'c>, coords: &[IrValue<'c>]) -> Option<Origin<'c>> {
-    let mut first = Vec::new();
-    let mut dims = Vec::new();
-    for (d, (&extent, &coord)) in view.tile.iter().zip(coords).enumerate() {
-        let dim = at.add(memref::dim(view.memref, at.index(d as i64)?, at.location))?;
-        let tile_extent = at.index(extent)?;
-        let beyond = at.addi(at.divui(dim, tile_extent)?, at.index(1)?)?;
-        let clamped = at.minsi(at.maxsi(coord, at.index(-1)?)?, beyond)?;
-        first.push(at.muli(clamped, tile_extent)?);
-        dims.push(dim);
-    }
-    Some(Origin { first, dims })
-}
-
-/// A global array's address arithmetic: its aligned pointer, offset and
-/// strides.
-pub(super) struct Global<'c> {
-    pointer: IrValue<'c>,
-    offset: IrValue<'c>,
-    strides: Vec<IrValue<'c>>,
-    pub bytes: i64,
-}
-
-fn global_pointer<'c>(at: &At<'c, 'c>, memref: IrValue<'c>, bytes: i64) -> Option<Global<'c>> {
-    let context = at.context;
-    let rank = MemRefType::try_from(memref.r#type()).ok()?.rank();
-    let pointer =
-        at.add(ods::memref::extract_aligned_pointer_as_index(context, Type::index(context), memref, at.location))?;
-    let metadata = at.insert(ods::memref::extract_strided_metadata(context, memref, at.location));
-    let offset = detach(metadata.result(1).ok()?.into());
-    let strides =
-        (0..rank).map(|d| metadata.result(2 + rank + d).ok().map(|r| detach(r.into()))).collect::<Option<_>>()?;
-    Some(Global { pointer, offset, strides, bytes })
-}
-
-impl<'c> Global<'c> {
-    /// Whether the array starts `alignment`-byte aligned and its rows are
-    /// whole chunks of that many bytes (innermost stride 1).
-    fn aligned(&self, at: &At<'c, 'c>, alignment: i64) -> Option<IrValue<'c>> {
-        let zero = at.index(0)?;
-        let start = at.addi(self.pointer, at.muli(self.offset, at.index(self.bytes)?)?)?;
-        let mut conditions = vec![at.cmpi(CmpiPredicate::Eq, at.remui(start, at.index(alignment)?)?, zero)?];
-        let rank = self.strides.len();
-        for (d, &stride) in self.strides.iter().enumerate() {
-            let bytes = at.muli(stride, at.index(self.bytes)?)?;
-            if d + 1 == rank {
-                conditions.push(at.cmpi(CmpiPredicate::Eq, stride, at.index(1)?)?);
-            } else {
-                conditions.push(at.cmpi(CmpiPredicate::Eq, at.remui(bytes, at.index(alignment)?)?, zero)?);
-            }
-        }
-        super::all(at, &conditions)
-    }
-
-    /// The global-space pointer of the element at `index`.
-    fn element(&self, at: &At<'c, 'c>, index: &[IrValue<'c>]) -> Option<IrValue<'c>> {
-        Self::pointer_at(at, self.address(at, index)?)
-    }
-
-    /// The address (bytes, `index`) of the element at `index`.
-    pub(super) fn address(&self, at: &At<'c, 'c>, index: &[IrValue<'c>]) -> Option<IrValue<'c>> {
-        let mut linear = self.offset;
-        for (&i, &stride) in index.iter().zip(&self.strides) {
-            linear = at.addi(linear, at.muli(i, stride)?)?;
-        }
-        at.addi(self.pointer, at.muli(linear, at.index(self.bytes)?)?)
-    }
-
-    /// The bytes from one row to the next (the second-to-last dim's
-    /// stride).
-    pub(super) fn row_stride_bytes(&self, at: &At<'c, 'c>) -> Option<IrValue<'c>> {
-        at.muli(*self.strides.get(self.strides.len().checked_sub(2)?)?, at.index(self.bytes)?)
-    }
-
-    /// The address of the array's first element.
-    pub(super) fn start(&self, at: &At<'c, 'c>) -> Option<IrValue<'c>> {
-        at.addi(self.pointer, at.muli(self.offset, at.index(self.bytes)?)?)
-    }
-
-    /// The address just past the array's last element, given its extents
-    /// (meaningless for an empty array, whose elements no check passes).
-    pub(super) fn end(&self, at: &At<'c, 'c>, dims: &[IrValue<'c>]) -> Option<IrValue<'c>> {
-        let one = at.index(1)?;
-        let last: Vec<IrValue> = dims.iter().map(|&n| at.subi(n, one)).collect::<Option<_>>()?;
-        at.addi(self.address(at, &last)?, at.index(self.bytes)?)
-    }
-
-    /// The global-space pointer of an address.
-    pub(super) fn pointer_at(at: &At<'c, 'c>, address: IrValue<'c>) -> Option<IrValue<'c>> {
-        let context = at.context;
-        let i64_type: Type = IntegerType::new(context, 64).into();
-        let address = at.add(arith::index_cast(address, i64_type, at.location))?;
-        let pointer = at.add(ods::llvm::inttoptr(context, llvm::r#type::pointer(context, 0), address, at.location))?;
-        at.add(ods::llvm::addrspacecast(context, llvm::r#type::pointer(context, 1), pointer, at.location))
-    }
 }
 
 /// `cp.async.cg.shared.global [destination], [source], 16, bytes` (`.ca`

@@ -1,5 +1,6 @@
 //! Shared tiles from arrays whose rows are not whole 8-byte chunks (2047
-//! columns of f16, say): the copy `cp.async` cannot make.
+//! columns of f16, say), and from views that pad with other values than
+//! zero: the copies `cp.async` cannot make.
 //!
 //! Each thread takes the tile's 16-byte chunks as the `cp.async` copies do
 //! (thread t: chunks t, t + T, ...). A chunk of a row at an address `a`
@@ -30,7 +31,8 @@
 //! second word doubles the bytes the L1 serves (it is mostly the next
 //! thread's first word, so the L2 traffic does not double).
 
-use super::shared::{Global, Origin, Swizzled};
+use super::global::{Global, Origin};
+use super::swizzle::Swizzled;
 use crate::{
     build::{At, CmpiPredicate, padding_value},
     rewrite::IrValue,
@@ -50,9 +52,8 @@ pub(super) struct Target<'c> {
     pub swizzled: Swizzled,
 }
 
-/// A tile's copy, planned before the load's path is chosen: the places and
-/// checks of the chunks of its full rounds (computed once, read by both
-/// halves), and the last, partial round's first chunk, if any.
+/// A tile's copy: the places and checks of the chunks of its full rounds,
+/// and the last, partial round's first chunk, if any.
 pub(super) struct Plan<'c> {
     chunks: Vec<(Place<'c>, Checks<'c>)>,
     partial: Option<IrValue<'c>>,

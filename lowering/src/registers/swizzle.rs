@@ -1,0 +1,89 @@
+//! The layout of a tile in shared memory as wgmma and the TMA read it:
+//! rows of `R` bytes (the swizzle: 32, 64 or 128), each row's 16-byte
+//! chunks XOR-ed with the row's index mod 8; a loaded row longer than `R`
+//! is cut into blocks of `R` bytes, each block all the rows of the tile,
+//! one after the other. The copies into shared memory
+//! ([`super::shared`], [`super::unaligned`]) and the mma's operand writes
+//! ([`super::mma`]) address buffers through it.
+
+use super::Lowering;
+use crate::{build::At, layout::LinearLayout, rewrite::IrValue};
+use melior::dialect::arith;
+
+/// A swizzled buffer: `rows` rows of `row` bytes of elements of `bytes`
+/// bytes; a longer row is cut into blocks of `row` bytes, each block all
+/// the rows.
+#[derive(Clone, Copy, Debug)]
+pub struct Swizzled {
+    pub rows: i64,
+    pub row: i64,
+    pub bytes: i64,
+}
+
+impl Swizzled {
+    /// The byte offset of element `column` of row `row`.
+    pub fn offset<'c>(&self, at: &At<'c, 'c>, row: IrValue<'c>, column: IrValue<'c>) -> Option<IrValue<'c>> {
+        let per_row = self.row / self.bytes;
+        let block = at.divui(column, at.index(per_row)?)?;
+        let within = at.remui(column, at.index(per_row)?)?;
+        let x = at.addi(at.muli(row, at.index(self.row)?)?, at.muli(within, at.index(self.bytes)?)?)?;
+        let mask = (self.row - 16).max(0) & 0x70;
+        let swizzled = at.xori(x, at.andi(at.add(arith::shrui(x, at.index(3)?, at.location))?, at.index(mask)?)?)?;
+        at.addi(at.muli(block, at.index(self.rows * self.row)?)?, swizzled)
+    }
+
+    /// The wgmma descriptor's swizzle mode (128, 64, 32 bytes: 1, 2, 3).
+    pub fn mode(&self) -> i64 {
+        match self.row {
+            128 => 1,
+            64 => 2,
+            _ => 3,
+        }
+    }
+
+    /// Writes a thread's registers of a tile in `layout` whose dim
+    /// `row_dim` runs along the rows, into a buffer from element `first`
+    /// ([`Lowering::thread_flat`] of the layout made before).
+    pub fn write<'c>(
+        &self,
+        lowering: &Lowering<'c>,
+        at: &At<'c, 'c>,
+        (buffer, first): (IrValue<'c>, Option<IrValue<'c>>),
+        registers: IrValue<'c>,
+        layout: &LinearLayout,
+        row_dim: usize,
+    ) -> Option<()> {
+        let column_dim = 1 - row_dim;
+        let shape = &layout.shape;
+        // Registers that run along a row, up to a 16-byte chunk, go as one
+        // vector, wherever their bases are among the registers' (a tile
+        // loaded along its other dim, written across it, keeps the loads'
+        // runs first).
+        let stride = if column_dim == 1 { 1 } else { *shape.last()? as u64 };
+        let mut positions = Vec::new();
+        while (1i64 << positions.len()) * self.bytes < 16 {
+            let basis = stride << positions.len();
+            match layout.register.iter().position(|&b| b == basis) {
+                Some(p) => positions.push(p),
+                None => break,
+            }
+        }
+        let width = 1usize << positions.len();
+        // The last dim runs along the rows (a leading unit dim changes no
+        // flat index).
+        let columns = *shape.last()?;
+        let this = *self;
+        super::convert::write_gathered(lowering, at, registers, layout, &positions, |at, chunk, flat| {
+            let (i, j) = (at.divui(flat, at.index(columns)?)?, at.remui(flat, at.index(columns)?)?);
+            let (row, column) = if row_dim == 0 { (i, j) } else { (j, i) };
+            let offset = this.offset(at, row, column)?;
+            let index = at.divui(offset, at.index(this.bytes)?)?;
+            let index = match first {
+                Some(first) => at.addi(first, index)?,
+                None => index,
+            };
+            at.insert(super::convert::aligned_store_at(at, chunk, buffer, &[index], width * this.bytes as usize)?);
+            Some(())
+        })
+    }
+}
