@@ -72,6 +72,8 @@ pub(super) struct Plan<'c> {
 #[derive(Clone, Copy)]
 struct Checks<'c> {
     row_inside: IrValue<'c>,
+    /// The array's columns.
+    columns: IrValue<'c>,
     fast: IrValue<'c>,
     low: IrValue<'c>,
 }
@@ -206,7 +208,7 @@ impl<'c> Plan<'c> {
                 at.cmpi(CmpiPredicate::Ule, low, self.last_pair)?,
             ],
         )?;
-        Some(Checks { row_inside, fast, low })
+        Some(Checks { row_inside, columns, fast, low })
     }
 
     /// The copy: every chunk's words where its checks pass, then each
@@ -364,8 +366,7 @@ fn elements<'c>(
     let context = at.context;
     let padding = padding_value(context, view.padding, view.element)?;
     let padding = at.add(arith::constant(context, padding, at.location))?;
-    let rank = place.index.len();
-    let columns = at.add(melior::dialect::memref::dim(view.memref, at.index(rank as i64 - 1)?, at.location))?;
+    let (rank, columns) = (place.index.len(), checks.columns);
     let mut values = Vec::new();
     for e in 0..per_chunk {
         let mut index = place.index.clone();
