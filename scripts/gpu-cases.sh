@@ -9,6 +9,7 @@
 #         bash scripts/gpu-cases.sh "ab.mlir|abt.mlir|f8_abt|301x203x99" "2047|4100"
 #                                               rows of odd lengths (registers/unaligned.rs)
 set -uo pipefail
+if [ $# -lt 2 ]; then echo "usage: bash scripts/gpu-cases.sh CHECK_FILTER SUITE_FILTER [SUITE_FLAGS...]" >&2; exit 1; fi
 cd "$(dirname "$0")/.."
 source scripts/carried-tile-run.sh
 status=0
