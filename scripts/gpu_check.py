@@ -293,6 +293,45 @@ if '--no-matmul' not in sys.argv:
         (got,) = run(gemm('batched'), grid, [a, b, np.full((l, m, n), np.nan, np.float16)], outputs=[2])
         product(f'batched.mlir {l}x{m}x{n}x{k}', got, a.astype(np.float64), b.astype(np.float64))
     case('atb.mlir batched.mlir odd shapes', transposed_and_batched)
+
+    def tma_stores():
+        # The TMA variants' epilogue (registers staged as swizzled boxes,
+        # stored by the TMA, which clips them): 16-byte aligned rows with
+        # ragged last tiles along M and N, a batch, a bias epilogue, a
+        # persistent loop (the staging reused), tiles of 256 columns.
+        def product(name, got, want, mag):
+            check(f'{name} ({run.entry})', got, want, atol=5e-3 * mag + 1e-6, rtol=1e-3)
+        f16 = lambda *shape: rng.uniform(-1, 1, shape).astype(np.float16)
+        nan = lambda *shape: np.full(shape, np.nan, np.float16)
+        tiles = 'tiles:2'
+        for (m, n, k) in [(520, 264, 200), (1000, 1000, 1000)]:
+            a, b, bt, at = f16(m, k), f16(k, n), f16(n, k), f16(k, m)
+            av, bv = a.astype(np.float64), b.astype(np.float64)
+            want, mag = av @ bv, np.abs(av) @ np.abs(bv)
+            # The persistent program on 7 blocks: each walks several tiles.
+            for program, grid in [('ab', tiles), ('persistent', '7'), ('small_k', tiles)]:
+                (got,) = run(gemm(program), grid, [a, b, nan(m, n)], outputs=[2])
+                product(f'{program}.mlir {m}x{n}x{k}', got, want, mag)
+            (got,) = run(gemm('ab'), tiles, [a, b, nan(m, n)], outputs=[2], flags=['--config', 'tile_n=256'])
+            product(f'ab.mlir tile_n=256 {m}x{n}x{k}', got, want, mag)
+            btv = bt.astype(np.float64).T
+            for config in ([], ['--config', 'tile_n=256'], ['--config', 'tile_m=256']):
+                (got,) = run(gemm('abt'), tiles, [a, bt, nan(m, n)], outputs=[2], flags=config)
+                product(f'abt.mlir {" ".join(config[1:])} {m}x{n}x{k}', got, av @ btv, np.abs(av) @ np.abs(btv))
+            atv = at.astype(np.float64).T
+            (got,) = run(gemm('atb'), tiles, [at, b, nan(m, n)], outputs=[2])
+            product(f'atb.mlir {m}x{n}x{k}', got, atv @ bv, np.abs(atv) @ np.abs(bv))
+            bias = f16(n)
+            pre = want + bias.astype(np.float64)
+            (got,) = run(gemm('bias_relu'), 'tiles:3', [a, b, bias, nan(m, n)], outputs=[3])
+            product(f'bias_relu.mlir {m}x{n}x{k}', got, np.maximum(pre, 0), mag + 1)
+        l, m, n, k = 3, 300, 200, 136
+        a, b = f16(l, m, k), f16(l, k, n)
+        grid = (-(-m // 128) * -(-n // 128), l)
+        (got,) = run(gemm('batched'), grid, [a, b, nan(l, m, n)], outputs=[2])
+        av, bv = a.astype(np.float64), b.astype(np.float64)
+        product(f'batched.mlir {l}x{m}x{n}x{k}', got, av @ bv, np.abs(av) @ np.abs(bv))
+    case('tma stores', tma_stores)
     # The general kernel (tiles in registers, wgmma from shared memory):
     # forced, and where the rows are not 16-byte aligned (no TMA variant).
     for example, dtype in [('matmul', 'f16'), ('matmul_bf16', 'bf16'), ('matmul_bf16_bf16', 'bf16'), ('matmul_f32', 'f32')]:

@@ -4,10 +4,12 @@
 # run: tile-run --bench 20 on random f16 data.
 # Here:   cargo build --release -p tile-run &&
 #         strip target/release/tile-run -o .carry/tile-run && xz -6 -T4 -f .carry/tile-run
-# There:  bash scripts/time-programs.sh ab|abt|atb M N K PROGRAM.mlir...  (device tool, carry .carry)
+# There:  bash scripts/time-programs.sh ab|abt|atb M N K PROGRAM.mlir[@CONFIG]...  (device tool, carry .carry)
+# A program written PROGRAM.mlir@tile_n=256,num_stages=3 is instantiated
+# for that configuration (tile-run --config), as the tuner would.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-[ $# -ge 5 ] || { echo "usage: $0 ab|abt|atb M N K PROGRAM.mlir..." >&2; exit 1; }
+[ $# -ge 5 ] || { echo "usage: $0 ab|abt|atb M N K PROGRAM.mlir[@CONFIG]..." >&2; exit 1; }
 layout=$1 m=$2 n=$3 k=$4
 shift 4
 source scripts/carried-tile-run.sh
@@ -29,9 +31,11 @@ for _ in range(20):
 ms = sorted(times)[10]
 print(f'torch {layout} {m}x{n}x{k}: {ms:.4f} ms, {2*m*n*k/ms/1e9:.0f} TFLOP/s')
 PY
-for program in "$@"; do
-  out=$(/tmp/tile-run "$program" --grid tiles:2 --bench 20 "$work/a.npy" "$work/b.npy" "$work/c.npy" 2>&1 | tail -1)
+for case in "$@"; do
+  program=${case%%@*} config=()
+  [ "$program" != "$case" ] && config=(--config "${case#*@}")
+  out=$(/tmp/tile-run "$program" "${config[@]}" --grid tiles:2 --bench 20 "$work/a.npy" "$work/b.npy" "$work/c.npy" 2>&1 | tail -1)
   ms=$(echo "$out" | grep -oE '[0-9.]+ ms' | head -1 | cut -d' ' -f1)
-  echo "$program: $out" | cut -c1-160
+  echo "$case: $out" | cut -c1-160
   [ -n "$ms" ] && python3 -c "print(f'  {2*$m*$n*$k/$ms/1e9:.0f} TFLOP/s')"
 done

@@ -970,6 +970,22 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                 "tile.load with 'tile.ring'";
     return success();
   }
+  if (name == attrs::kTmaStore) {
+    // Written by tile-use-tma: the TMA writes the store's tile out through
+    // the descriptor passed as this argument of its kernel.
+    std::optional<int64_t> index = intValue(attr.getValue());
+    auto fn = op->getParentOfType<FunctionOpInterface>();
+    std::optional<ArrayRef<Type>> inputs =
+        fn ? argumentTypes(fn.getOperation()) : std::nullopt;
+    if (!index || *index < 0 || op->getName().getStringRef() != "tile.store" ||
+        !inputs || *index >= (int64_t)inputs->size() ||
+        !isa<LLVM::LLVMPointerType>((*inputs)[*index]))
+      return op->emitError()
+             << "'" << name
+             << "' is the index of an !llvm.ptr argument of the kernel, on a "
+                "tile.store";
+    return success();
+  }
   return op->emitError() << "unknown tile attribute '" << name << "'";
 }
 

@@ -54,6 +54,10 @@ pub const RING: &str = "tile.ring";
 /// the index of the `!llvm.ptr` argument (a [`TMA`] descriptor) the
 /// Tensor Memory Accelerator fills the load's ring slots through.
 pub const TMA_LOAD: &str = "tile.tma_load";
+/// Written by `tile-use-tma` on the stores of a kernel's TMA variant whose
+/// tile the TMA writes out: the index of the `!llvm.ptr` argument (a
+/// [`TMA`] descriptor) it stores through.
+pub const TMA_STORE: &str = "tile.tma_store";
 /// Argument attribute written by `convert-tile-to-nvgpu`: the `!llvm.ptr`
 /// is a TMA descriptor, `{arg, box, swizzle}`.
 pub const TMA: &str = "tile.tma";
@@ -87,7 +91,7 @@ pub const MAX_TILE_BYTES: i64 = 227 * 1024;
 
 /// Every attribute the dialect owns, as the reference lists them; the
 /// verifier rejects any other `tile.` attribute.
-pub static ATTRS: [Attr; 15] = [
+pub static ATTRS: [Attr; 16] = [
     Attr {
         name: KERNEL,
         on: "`func.func`",
@@ -189,6 +193,15 @@ pub static ATTRS: [Attr; 15] = [
         value: Form::Text("non-negative integer: a `tile.tma` argument of the kernel"),
         doc: "The load's ring slots are filled by the TMA through the descriptor passed as this argument, each slot \
               with an mbarrier that the mma reading it waits on (else the threads copy the tile with `cp.async`).",
+    },
+    Attr {
+        name: TMA_STORE,
+        on: "`tile.store` of a tile in registers",
+        by: "`tile-use-tma`",
+        value: Form::Text("non-negative integer: a `tile.tma` argument of the kernel"),
+        doc: "The threads write the tile's registers to shared memory, laid out as the descriptor's swizzled boxes, \
+              and one thread stores the boxes with the TMA (which clips them at the array's edges), instead of \
+              every thread storing its registers to global memory.",
     },
     Attr {
         name: CLUSTER,

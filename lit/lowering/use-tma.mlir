@@ -4,19 +4,26 @@
 // The GEMM loop's operand rings get a TMA variant after the kernel: one
 // descriptor argument per array (box = the tile, one block of swizzled
 // rows; swizzle = the row), each ring load naming its descriptor. The
-// kernel itself is unchanged.
+// store of the accumulator gets one too (boxes of 128-byte rows, 32 f32
+// columns), and stores the wgmma layout's registers: the conversion for
+// the threads' store is gone. The kernel itself is unchanged.
 // CHECK-LABEL: func.func @plain(
-// CHECK-NOT:   tile.tma_load
+// CHECK-NOT:   tile.tma_
+// CHECK:       tile.convert_layout
+// CHECK-NOT:   tile.tma_
 // CHECK:       return
 // CHECK-LABEL: func.func @plain__tma(
 // CHECK-SAME:    %[[DA:[a-z0-9]+]]: !llvm.ptr {tile.tma = {arg = 0 : i64, box = array<i64: 64, 32>, swizzle = 64 : i64}}
 // CHECK-SAME:    %[[DB:[a-z0-9]+]]: !llvm.ptr {tile.tma = {arg = 1 : i64, box = array<i64: 32, 64>, swizzle = 128 : i64}}
+// CHECK-SAME:    %[[DC:[a-z0-9]+]]: !llvm.ptr {tile.tma = {arg = 2 : i64, box = array<i64: 64, 32>, swizzle = 128 : i64}}
 // CHECK-SAME:    tile.variant_of = @plain
 // CHECK:       tile.load {{.*}}tile.ring = array<i64: 0, 2, 0, 5>, tile.tma_load = 3 : i64
 // CHECK:       tile.load {{.*}}tile.ring = array<i64: 1, 2, 0, 5>, tile.tma_load = 4 : i64
-// CHECK:       scf.for
+// CHECK:       %[[ACC:.*]]:5 = scf.for
 // CHECK:         tile.load {{.*}}tile.ring = array<i64: 0, 2, -1, 5>, tile.tma_load = 3 : i64
 // CHECK:         tile.load {{.*}}tile.ring = array<i64: 1, 2, -1, 5>, tile.tma_load = 4 : i64
+// CHECK-NOT:   tile.convert_layout
+// CHECK:       tile.store %[[ACC]]#0, {{.*}} {tile.tma_store = 5 : i64} : tensor<64x64xf32, #tile.wgmma
 
 // Lowered: the kernel keeps its cp.async copies; the variant's slots get
 // an mbarrier each, initialised by thread 0; thread 0 requests each tile
@@ -46,6 +53,18 @@
 // REG:           nvvm.wgmma.wait.group.sync.aligned 1
 // REG:         "wgmma.wait_group.sync.aligned 0;"
 // REG-COUNT-4: nvvm.mbarrier.try_wait.parity
+// Then the store: each thread writes its accumulator's register pairs
+// into the staging boxes, fences them for the TMA, the block meets, and
+// thread 0 stores both boxes and waits until they have been read.
+// REG-NOT:     gpu.barrier
+// REG-COUNT-16: vector.store {{.*}} : memref<4096xf32>, vector<2xf32>
+// REG-NEXT:    nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// REG-NEXT:    gpu.barrier
+// REG:         scf.if
+// REG:           nvvm.cp.async.bulk.tensor.global.shared.cta %arg5, {{.*}}, box[
+// REG:           nvvm.cp.async.bulk.tensor.global.shared.cta %arg5, {{.*}}, box[
+// REG-NEXT:      nvvm.cp.async.bulk.commit.group
+// REG-NEXT:      nvvm.cp.async.bulk.wait_group 0 {read}
 func.func @plain(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) attributes {tile.kernel} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -68,7 +87,8 @@ func.func @plain(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) 
 
 // Two loads of one array with one box share a descriptor.
 // CHECK-LABEL: func.func @square__tma(
-// CHECK-SAME:    %arg2: !llvm.ptr {tile.tma = {arg = 0 : i64, box = array<i64: 64, 64>, swizzle = 128 : i64}})
+// CHECK-SAME:    %arg2: !llvm.ptr {tile.tma = {arg = 0 : i64, box = array<i64: 64, 64>, swizzle = 128 : i64}}
+// CHECK-SAME:    %arg3: !llvm.ptr {tile.tma = {arg = 1 : i64, box = array<i64: 64, 32>, swizzle = 128 : i64}})
 // CHECK-SAME:    tile.variant_of = @square
 // CHECK:       scf.for
 // CHECK:         tile.load {{.*}}tile.tma_load = 2 : i64
@@ -279,5 +299,57 @@ func.func @marked(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>)
     scf.yield %d : tensor<64x64xf32>
   }
   tile.store %acc, %pc[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
+  return
+}
+
+// -----
+
+// A store in a loop (a persistent kernel's tiles) is written out by the
+// TMA too; its staging waits at a barrier before the threads write it
+// (the previous iteration's copy must have been read). A store of a tile
+// that needed no conversion (here a copy of a loaded tile) stays the
+// threads': its staging would be shared memory the rings' budget has not
+// counted.
+// CHECK-LABEL: func.func @stores_in_a_loop__tma(
+// CHECK-SAME:    %arg6: !llvm.ptr {tile.tma = {arg = 2 : i64, box = array<i64: 64, 32>, swizzle = 128 : i64}}
+// CHECK:       scf.for
+// CHECK:         scf.for
+// CHECK:         tile.store {{.*}} {tile.tma_store = 6 : i64}
+// CHECK:       tile.load
+// CHECK-NOT:   tile.tma_store
+// CHECK:       tile.store
+// CHECK-NOT:   tile.tma_store
+// CHECK:       return
+// REG-LABEL: func.func @stores_in_a_loop__tma(
+// REG:         scf.for
+// REG:           scf.for
+// REG:           "wgmma.wait_group.sync.aligned 0;"
+// REG:           gpu.barrier
+// REG:           vector.store {{.*}} : memref<4096xf32>, vector<2xf32>
+// REG:           nvvm.fence.proxy
+// REG-NEXT:      gpu.barrier
+// REG:           nvvm.cp.async.bulk.tensor.global.shared.cta %arg6
+func.func @stores_in_a_loop(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>, %D: memref<?x?xf32>)
+    attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<64x32xf16>
+  %pb = tile.partition_view %B : memref<?x?xf16> -> !tile.partition_view<32x64xf16>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<64x64xf32>
+  %pd = tile.partition_view %D : memref<?x?xf32> -> !tile.partition_view<64x64xf32>
+  %nk = tile.num_tiles %pa dim 1 : !tile.partition_view<64x32xf16>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  scf.for %t = %c0 to %c2 step %c1 {
+    %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%in = %z) -> (tensor<64x64xf32>) {
+      %a = tile.load %pa[%t, %k] : !tile.partition_view<64x32xf16> -> tensor<64x32xf16>
+      %b = tile.load %pb[%k, %c0] : !tile.partition_view<32x64xf16> -> tensor<32x64xf16>
+      %d = tile.mma %a, %b, %in : tensor<64x32xf16>, tensor<32x64xf16> into tensor<64x64xf32>
+      scf.yield %d : tensor<64x64xf32>
+    }
+    tile.store %acc, %pc[%t, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
+  }
+  %x = tile.load %pc[%c0, %c0] : !tile.partition_view<64x64xf32> -> tensor<64x64xf32>
+  tile.store %x, %pd[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
   return
 }

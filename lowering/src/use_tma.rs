@@ -9,14 +9,21 @@
 //! it is and this pass adds a variant, `@k__tma` (`tile.variant_of = @k`),
 //! with one `!llvm.ptr` argument per descriptor (`tile.tma`) after the
 //! kernel's, whose ring loads carry `tile.tma_load`, the argument to fill
-//! their slots through. The runtime takes the variant when it can encode
-//! every descriptor, else the kernel.
+//! their slots through. A store of a tile converted for the threads'
+//! store (the mma's accumulator, say) gets a descriptor too: in the
+//! variant it carries `tile.tma_store` and stores the tile in the layout
+//! it had before the conversion, which `convert-tile-to-registers` stages
+//! in shared memory as the descriptor's boxes for the TMA to write out.
+//! The runtime takes the variant when it can encode every descriptor,
+//! else the kernel.
 //!
 //! Before (after `tile-prefetch-loads` and `tile-assign-layouts`):
 //! ```mlir
 //! func.func @k(%A: memref<?x?xf16>, ...) attributes {tile.kernel} {
 //!   %a0 = tile.load %pa[%m, %c0] {tile.ring = array<i64: 0, 2, 0, 5>} -> tensor<128x64xf16, #tile.shared<...>>
 //!   ...
+//!   %out = tile.convert_layout %acc : tensor<128x128xf16, #tile.wgmma<...>> -> tensor<128x128xf16, #tile.blocked<...>>
+//!   tile.store %out, %pc[%m, %n] : tensor<128x128xf16, #tile.blocked<...>> -> ...
 //! }
 //! ```
 //! After: the kernel as it was, and
@@ -24,6 +31,8 @@
 //! func.func @k__tma(%A: memref<?x?xf16>, ..., %d0: !llvm.ptr {tile.tma = {arg = 0, box = array<i64: 128, 64>, swizzle = 128}})
 //!     attributes {tile.kernel, tile.variant_of = @k} {
 //!   %a0 = tile.load %pa[%m, %c0] {tile.ring = array<i64: 0, 2, 0, 5>, tile.tma_load = 3 : i64} -> ...
+//!   ...
+//!   tile.store %acc, %pc[%m, %n] {tile.tma_store = 5 : i64} : tensor<128x128xf16, #tile.wgmma<...>> -> ...
 //! }
 //! ```
 //!
@@ -33,13 +42,22 @@
 //! 256 rows, in a loop whose mmas are all directly in its body (each
 //! iteration waits for each slot it reads, which keeps the slots'
 //! mbarrier phases in step), in a kernel that is not a cluster. A ring
-//! that cannot says why in a remark at its loads.
+//! that cannot says why in a remark at its loads. Stores get the TMA only
+//! in a kernel that gets the variant for its rings, only where a
+//! conversion fed them (its exchange, at the tile's size, is what the
+//! staging replaces, so the rings' shared-memory budget holds), of tiles
+//! whose leading dims are 1, with at most 256 rows, whose rows cut into
+//! 32-, 64- or 128-byte box rows. Since the variant needs every
+//! descriptor, an output whose rows are not 16-byte aligned sends the
+//! whole kernel to its `cp.async` copies, even where the operands could
+//! have had the TMA.
 
 use crate::{
-    build::tile_type,
+    build::{element_bits, tile_type},
+    layout::layout_of_type,
     pass::{PassInfo, TilePass},
-    registers::shared::SharedTile,
-    rewrite::{argument_of, defining_op, op_name},
+    registers::{shared::SharedTile, tma_store},
+    rewrite::{argument_of, defining_op, op_name, single_use},
 };
 use melior::{
     Context, ContextRef,
@@ -160,6 +178,49 @@ fn candidate(kernel: OperationRef, load: OperationRef, index: i64) -> Result<Can
     Ok(Candidate { load: load.to_raw(), descriptor: TmaDescriptor { arg, box_shape, swizzle: tile.swizzle as u32 } })
 }
 
+/// The stores of `kernel` the TMA can write out, by their position among
+/// its `tile.store`s in walk order, each with its descriptor.
+fn stores(kernel: OperationRef) -> Vec<(usize, TmaDescriptor)> {
+    let Some(entry) = kernel.region(0).ok().and_then(|r| r.first_block()) else { return Vec::new() };
+    let mut found = Vec::new();
+    let mut position = 0;
+    kernel.walk(WalkOrder::PreOrder, |op| {
+        if op_name(op) == "tile.store" {
+            if let Some(descriptor) = store_candidate(entry, op) {
+                found.push((position, descriptor));
+            }
+            position += 1;
+        }
+        WalkResult::Advance
+    });
+    found
+}
+
+/// The descriptor the TMA can write `store`'s tiles through: a store of a
+/// tile in registers converted for it (`tile.convert_layout`, whose
+/// exchange the staging replaces, at the same size), to a view of a
+/// kernel argument, whose tiles cut into boxes ([`tma_store::boxes`]).
+fn store_candidate(entry: melior::ir::BlockRef, store: OperationRef) -> Option<TmaDescriptor> {
+    let tile = store.operand(0).ok()?;
+    let convert = defining_op(tile).filter(|d| op_name(*d) == "tile.convert_layout")?;
+    single_use(tile)?;
+    let source = convert.operand(0).ok()?;
+    if SharedTile::of_type(source.r#type()).is_some() || layout_of_type(source.r#type()).is_none() {
+        return None;
+    }
+    let (shape, element) = tile_type(tile.r#type())?;
+    let bits = element_bits(element)?;
+    if bits % 8 != 0 {
+        return None;
+    }
+    let boxes = tma_store::boxes(&shape, (bits / 8) as i64)?;
+    let partition = defining_op(store.operand(1).ok()?).filter(|d| op_name(*d) == "tile.partition_view")?;
+    let arg = argument_of(partition.operand(0).ok()?, entry)?;
+    let mut box_shape = vec![1u32; shape.len() - 2];
+    box_shape.extend([boxes.rows as u32, (boxes.swizzle / boxes.bytes) as u32]);
+    Some(TmaDescriptor { arg, box_shape, swizzle: boxes.swizzle as u32 })
+}
+
 /// Why the mmas of `loop` cannot wait for TMA slots each iteration: one
 /// of them is inside a nested region of its body.
 fn nested_mma(r#loop: OperationRef) -> Option<String> {
@@ -197,6 +258,8 @@ fn add_variant<'c>(context: &'c Context, kernel: OperationRef<'c, '_>) -> Option
         WalkResult::Advance
     });
 
+    let store_positions = stores(kernel);
+
     let block = kernel.block()?;
     // After the kernel's other variants: `convert-tile-to-nvgpu`'s, made
     // for one loop shape, is tried first.
@@ -216,8 +279,7 @@ fn add_variant<'c>(context: &'c Context, kernel: OperationRef<'c, '_>) -> Option
 
     // One descriptor per array, box and swizzle.
     let mut descriptors: Vec<TmaDescriptor> = Vec::new();
-    let mut marks = Vec::new();
-    for (_, descriptor) in &positions {
+    let mut index_of = |descriptor: &TmaDescriptor| {
         let at = match descriptors.iter().position(|d| d == descriptor) {
             Some(at) => at,
             None => {
@@ -225,8 +287,10 @@ fn add_variant<'c>(context: &'c Context, kernel: OperationRef<'c, '_>) -> Option
                 descriptors.len() - 1
             }
         };
-        marks.push(originals + at);
-    }
+        originals + at
+    };
+    let marks: Vec<usize> = positions.iter().map(|(_, d)| index_of(d)).collect();
+    let store_marks: Vec<usize> = store_positions.iter().map(|(_, d)| index_of(d)).collect();
     let mut loads_in_copy = Vec::new();
     variant.walk(WalkOrder::PreOrder, |op| {
         if op_name(op) == "tile.load" {
@@ -240,6 +304,26 @@ fn add_variant<'c>(context: &'c Context, kernel: OperationRef<'c, '_>) -> Option
         // changes.
         let mut load = unsafe { melior::ir::operation::OperationRefMut::from_raw(*loads_in_copy.get(*position)?) };
         load.set_attribute(attrs::TMA_LOAD, IntegerAttribute::new(i64_type, *mark as i64).into());
+    }
+    let mut stores_in_copy = Vec::new();
+    variant.walk(WalkOrder::PreOrder, |op| {
+        if op_name(op) == "tile.store" {
+            stores_in_copy.push(op.to_raw());
+        }
+        WalkResult::Advance
+    });
+    for ((position, _), mark) in store_positions.iter().zip(&store_marks) {
+        // SAFETY: a store of the copy, which is alive and only this pass
+        // changes.
+        let mut store = unsafe { melior::ir::operation::OperationRefMut::from_raw(*stores_in_copy.get(*position)?) };
+        store.set_attribute(attrs::TMA_STORE, IntegerAttribute::new(i64_type, *mark as i64).into());
+        // The tile goes to the staging in the layout it has: the
+        // conversion's exchange is not needed.
+        let convert = defining_op(store.operand(0).ok()?)?;
+        store.set_operand(0, convert.operand(0).ok()?);
+        // SAFETY: the store was the conversion's only user (checked on the
+        // kernel, which the copy repeats) and reads its source now.
+        unsafe { mlir_sys::mlirOperationDestroy(convert.to_raw()) };
     }
     let entry = variant.region(0).ok()?.first_block()?;
     let pointer = melior::dialect::llvm::r#type::pointer(context, 0);

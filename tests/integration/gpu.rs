@@ -106,14 +106,19 @@ fn every_example_compiles_to_ptx_that_ptxas_accepts() {
             assert!(!variant.tma.is_empty(), "{name}: descriptors");
             for descriptor in &variant.tma {
                 let inner = *descriptor.box_shape.last().unwrap() as usize;
-                let bytes = match name.as_str() {
-                    "matmul_f32" => 4,
-                    "matmul_f8" => 1,
-                    _ => 2,
+                let bytes = match &bundle.kernels[0].signature.params[descriptor.arg] {
+                    tile_runtime::tile_abi::Param::Memref { dtype, .. } => dtype.size(),
+                    other => panic!("{name}: a descriptor of {other:?}"),
                 };
                 // One block of swizzled rows a box: the row is the swizzle.
                 assert_eq!(inner * bytes, descriptor.swizzle as usize, "{name}: {descriptor:?}");
             }
+            // The output (each example's last array) goes out through the
+            // TMA too.
+            let params = &bundle.kernels[0].signature.params;
+            let output = params.iter().rposition(|p| matches!(p, tile_runtime::tile_abi::Param::Memref { .. }));
+            assert!(variant.tma.iter().any(|d| Some(d.arg) == output), "{name}: a descriptor for the store");
+            assert!(bundle.ptx.contains("cp.async.bulk.tensor.2d.global.shared::cta"), "{name}: TMA store");
             assert!(bundle.ptx.contains("mbarrier.try_wait.parity"), "{name}: slots waited for");
         }
         if !ptxas.exists() {

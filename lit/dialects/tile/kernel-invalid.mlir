@@ -291,3 +291,27 @@ func.func @tma_load_without_ring(%A: memref<?x?xf16>) attributes {tile.kernel} {
   %a = tile.load %pa[%c0, %c0] {tile.tma_load = 0 : i64} : !tile.partition_view<64x32xf16> -> tensor<64x32xf16>
   return
 }
+
+// -----
+
+// tile.tma_store (written by tile-use-tma) names an !llvm.ptr argument of
+// the kernel: here argument 0 is the memref.
+func.func @tma_store_not_a_pointer(%A: memref<?x?xf16>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<64x64xf16>
+  %z = arith.constant dense<1.0> : tensor<64x64xf16>
+  // expected-error @+1 {{'tile.tma_store' is the index of an !llvm.ptr argument of the kernel, on a tile.store}}
+  tile.store %z, %pa[%c0, %c0] {tile.tma_store = 0 : i64} : tensor<64x64xf16> -> !tile.partition_view<64x64xf16>
+  return
+}
+
+// -----
+
+// Only a store is written out by the TMA through tile.tma_store.
+func.func @tma_store_on_a_load(%A: memref<?x?xf16>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<64x64xf16>
+  // expected-error @+1 {{'tile.tma_store' is the index of an !llvm.ptr argument of the kernel, on a tile.store}}
+  %a = tile.load %pa[%c0, %c0] {tile.tma_store = 0 : i64} : !tile.partition_view<64x64xf16> -> tensor<64x64xf16>
+  return
+}

@@ -25,7 +25,8 @@
 //! * [`memory`]: `tile.load` and `tile.store` as 16-byte vector accesses
 //!   when the whole tile is inside the array and aligned (one uniform
 //!   check), else element by element with the view's padding and masking;
-//!   `tile.num_tiles`;
+//!   `tile.num_tiles`; [`tma_store`]: a store the TMA writes out (marked
+//!   `tile.tma_store`), staged in shared memory as its swizzled boxes;
 //! * loop-carried tiles (`scf.for`, `scf.if`) change type in place and stay
 //!   in registers.
 //!
@@ -64,6 +65,7 @@ pub mod reduce;
 pub mod shared;
 pub mod swizzle;
 pub mod tma;
+pub mod tma_store;
 pub mod unaligned;
 pub mod warps;
 
@@ -693,6 +695,7 @@ fn lower_kernel<'c>(kernel: OperationRef<'c, 'c>) -> Option<Result<(), Operation
                 shared::view(&mut lowering, op)
             }
             "tile.load" => memory::load(&mut lowering, op),
+            "tile.store" if op.has_attribute(tile_dialect::attrs::TMA_STORE) => tma_store::store(&mut lowering, op),
             "tile.store" => memory::store(&mut lowering, op),
             "tile.num_tiles" => memory::num_tiles(&mut lowering, op),
             "tile.reduce" => reduce::reduce(&mut lowering, op),

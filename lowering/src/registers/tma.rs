@@ -122,13 +122,13 @@ pub fn initialise<'c>(
 }
 
 /// Whether this thread is the block's thread `n`.
-fn is_thread<'c>(lowering: &Lowering<'c>, at: &At<'c, 'c>, n: i64) -> Option<IrValue<'c>> {
+pub(super) fn is_thread<'c>(lowering: &Lowering<'c>, at: &At<'c, 'c>, n: i64) -> Option<IrValue<'c>> {
     let thread = at.addi(at.muli(lowering.warp, at.index(32)?)?, lowering.lane)?;
     at.cmpi(crate::build::CmpiPredicate::Eq, thread, at.index(n)?)
 }
 
 /// A shared-memory address (`index`) as an `!llvm.ptr<3>`.
-fn pointer<'c>(at: &At<'c, 'c>, address: IrValue<'c>) -> Option<IrValue<'c>> {
+pub(super) fn pointer<'c>(at: &At<'c, 'c>, address: IrValue<'c>) -> Option<IrValue<'c>> {
     let context = at.context;
     let i64_type: Type = IntegerType::new(context, 64).into();
     let address = at.add(arith::index_cast(address, i64_type, at.location))?;

@@ -1,0 +1,161 @@
+//! Stores the Tensor Memory Accelerator writes out (`tile.store`s that
+//! `tile-use-tma` marked `tile.tma_store`): the epilogue of a TMA variant.
+//!
+//! Each thread writes its registers of the tile into one shared-memory
+//! buffer laid out as the descriptor's boxes (rows of 128 bytes, or 64 or
+//! 32 for narrower tiles, their 16-byte chunks XOR-ed with the row's index
+//! mod 8: [`super::swizzle`]); then every thread fences its writes for the
+//! async proxy, the block meets at a barrier, and thread 0 stores the
+//! boxes with `cp.async.bulk.tensor` and waits until the TMA has read them.
+//! The TMA clips each box at the array's edges, which is the view's rule
+//! for stores.
+//!
+//! ```text
+//! st.shared [staging + swizzled(row, column)], registers     // each thread, 4-16 bytes a store
+//! fence.proxy.async.shared::cta; bar.sync
+//! thread 0: cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [desc, {column + 64 b, row}], [staging + b * box]
+//!           cp.async.bulk.commit_group; cp.async.bulk.wait_group.read 0
+//! ```
+//!
+//! Why: the store the threads do themselves first converts the tile to a
+//! layout with 16 contiguous bytes a thread (a shared-memory exchange with
+//! bank conflicts, two barriers), then stores it with every thread. The
+//! wgmma accumulator's layout writes the swizzled boxes without a conflict
+//! (a warp's store covers eight rows at one 16-byte column, which the
+//! swizzle spreads over all banks), and the copy out is asynchronous.
+//!
+//! Caveats: a store in a loop (a persistent kernel's) first waits at a
+//! barrier for the previous iteration's copy to have been read (thread 0
+//! waits for that before it reaches the barrier). The staging buffer is
+//! the tile's own, not a ring's: `tile-use-tma` marks only stores whose
+//! tile the threads' store would have exchanged through shared memory of
+//! the same size, so the rings' budget holds.
+
+use super::{Lowering, in_loop, shared, shared_address, swizzle::Swizzled, tma, when};
+use crate::{
+    build::{At, element_bits},
+    rewrite::{IrValue, detach},
+};
+use melior::{
+    dialect::arith,
+    ir::{
+        Attribute, Identifier, OperationRef, Type,
+        attribute::{DenseI32ArrayAttribute, IntegerAttribute},
+        operation::{OperationBuilder, OperationLike},
+        r#type::IntegerType,
+    },
+};
+use tile_dialect::attrs;
+
+/// The swizzles a staged box row may have, widest first.
+const SWIZZLES: [i64; 3] = [128, 64, 32];
+
+/// How a tile of `view` is staged: the TMA boxes (rows of the widest
+/// swizzle that cuts the tile's rows into whole box rows), or `None` when
+/// no box fits (`tile-use-tma` then leaves the store be).
+pub fn boxes(tile: &[i64], bytes: i64) -> Option<tma::Boxes> {
+    let [.., rows, columns] = tile[..] else { return None };
+    if tile[..tile.len() - 2].iter().any(|&d| d != 1) || rows > attrs::TMA_MAX_BOX || bytes < 1 {
+        return None;
+    }
+    let swizzle = SWIZZLES.into_iter().find(|&s| (columns * bytes) % s == 0)?;
+    Some(tma::Boxes { rows, columns, bytes, swizzle })
+}
+
+/// Lowers a `tile.store` marked `tile.tma_store`.
+pub fn store<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option<()> {
+    let context = lowering.context;
+    let at = At::before(context, op)?;
+    let tile = op.operand(0).ok()?;
+    let view = lowering.view(op.operand(1).ok()?)?;
+    let coords: Vec<IrValue> =
+        (2..op.operand_count()).map(|i| op.operand(i).ok().map(detach)).collect::<Option<_>>()?;
+    // A cluster's tile lies in several blocks' registers, and one block's
+    // staging would hold only its part.
+    if lowering.cluster > 1 {
+        return None;
+    }
+    let layout = lowering.layout(tile)?;
+    let registers = lowering.registers(tile)?;
+    let bits = element_bits(view.element)?;
+    if bits % 8 != 0 {
+        return None;
+    }
+    let boxes = boxes(&view.tile, (bits / 8) as i64)?;
+    let index = IntegerAttribute::try_from(op.attribute(attrs::TMA_STORE).ok()?).ok()?.value();
+    // A hand-written mark naming a descriptor of other boxes is refused:
+    // the TMA would read other bytes than the threads wrote.
+    let descriptor = tma::descriptor(op, usize::try_from(index).ok()?, &boxes)?;
+    let buffer = shared::aligned_scratch(lowering, boxes.rows * boxes.columns, view.element)?;
+    if in_loop(op) {
+        lowering.barrier(&at)?;
+    }
+    lowering.thread_flat(&layout)?;
+    let swizzled = Swizzled { rows: boxes.rows, row: boxes.swizzle, bytes: boxes.bytes };
+    swizzled.write(lowering, &at, (buffer, None), registers, &layout, 0)?;
+    at.insert(fence_async_shared(&at)?);
+    lowering.barrier(&at)?;
+    let first = super::global::origin(&at, &view, &coords)?.first;
+    let address = shared_address(&at, buffer)?;
+    let thread0 = tma::is_thread(lowering, &at, 0)?;
+    when(&at, thread0, |at| issue(at, descriptor, address, &first, &boxes))
+}
+
+/// Thread 0's part: one `cp.async.bulk.tensor` store a box, then the wait
+/// until the TMA has read the buffer.
+fn issue<'c>(
+    at: &At<'c, 'c>,
+    descriptor: IrValue<'c>,
+    address: IrValue<'c>,
+    first: &[IrValue<'c>],
+    boxes: &tma::Boxes,
+) -> Option<()> {
+    let context = at.context;
+    let i32_type: Type = IntegerType::new(context, 32).into();
+    let per_box = boxes.swizzle / boxes.bytes;
+    let rank = first.len();
+    for b in 0..boxes.columns / per_box {
+        let source = tma::pointer(at, at.addi(address, at.index(b * boxes.rows * boxes.swizzle)?)?)?;
+        // Innermost first, as the TMA takes them.
+        let mut operands = vec![descriptor, source];
+        for d in (0..rank).rev() {
+            let mut coordinate = first[d];
+            if d == rank - 1 {
+                coordinate = at.addi(coordinate, at.index(b * per_box)?)?;
+            }
+            operands.push(at.add(arith::index_cast(coordinate, i32_type, at.location))?);
+        }
+        let segments = DenseI32ArrayAttribute::new(context, &[1, 1, rank as i32, 0, 0]);
+        at.insert(
+            OperationBuilder::new("nvvm.cp.async.bulk.tensor.global.shared.cta", at.location)
+                .add_operands(&operands)
+                .add_attributes(&[(Identifier::new(context, "operandSegmentSizes"), Attribute::from(segments))])
+                .build()
+                .ok()?,
+        );
+    }
+    at.insert(OperationBuilder::new("nvvm.cp.async.bulk.commit.group", at.location).build().ok()?);
+    at.insert(
+        OperationBuilder::new("nvvm.cp.async.bulk.wait_group", at.location)
+            .add_attributes(&[
+                (Identifier::new(context, "group"), IntegerAttribute::new(i32_type, 0).into()),
+                (Identifier::new(context, "read"), Attribute::unit(context)),
+            ])
+            .build()
+            .ok()?,
+    );
+    Some(())
+}
+
+/// `fence.proxy.async.shared::cta`: the threads' shared-memory writes
+/// made visible to the TMA.
+fn fence_async_shared<'c>(at: &At<'c, 'c>) -> Option<melior::ir::Operation<'c>> {
+    let context = at.context;
+    OperationBuilder::new("nvvm.fence.proxy", at.location)
+        .add_attributes(&[
+            (Identifier::new(context, "kind"), Attribute::parse(context, "#nvvm.proxy_kind<async.shared>")?),
+            (Identifier::new(context, "space"), Attribute::parse(context, "#nvvm.shared_space<cta>")?),
+        ])
+        .build()
+        .ok()
+}
