@@ -320,15 +320,26 @@ func.func @marked(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>)
 // CHECK:       tile.store
 // CHECK-NOT:   tile.tma_store
 // CHECK:       return
+// The copy out stays in flight into the next iteration: thread 0 waits
+// for it before that iteration's barrier ahead of the writes, and once
+// after the loop.
 // REG-LABEL: func.func @stores_in_a_loop__tma(
 // REG:         scf.for
 // REG:           scf.for
 // REG:           "wgmma.wait_group.sync.aligned 0;"
+// REG:           scf.if
+// REG-NEXT:        nvvm.cp.async.bulk.wait_group 0 {read}
 // REG:           gpu.barrier
 // REG:           vector.store {{.*}} : memref<4096xf32>, vector<2xf32>
 // REG:           nvvm.fence.proxy
 // REG-NEXT:      gpu.barrier
-// REG:           nvvm.cp.async.bulk.tensor.global.shared.cta %arg6
+// REG:           scf.if
+// REG:             nvvm.cp.async.bulk.tensor.global.shared.cta %arg6
+// REG:             nvvm.cp.async.bulk.commit.group
+// REG-NEXT:      } else {
+// REG:         }
+// REG:         scf.if
+// REG-NEXT:      nvvm.cp.async.bulk.wait_group 0 {read}
 func.func @stores_in_a_loop(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>, %D: memref<?x?xf32>)
     attributes {tile.kernel} {
   %c0 = arith.constant 0 : index

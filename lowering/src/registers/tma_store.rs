@@ -24,12 +24,18 @@
 //! (a warp's store covers eight rows at one 16-byte column, which the
 //! swizzle spreads over all banks), and the copy out is asynchronous.
 //!
-//! Caveats: a store in a loop (a persistent kernel's) first waits at a
-//! barrier for the previous iteration's copy to have been read (thread 0
-//! waits for that before it reaches the barrier). The staging buffer is
-//! the tile's own, not a ring's: `tile-use-tma` marks only stores whose
-//! tile the threads' store would have exchanged through shared memory of
-//! the same size, so the rings' budget holds.
+//! Outside loops, thread 0 waits right after its request until the TMA
+//! has read the buffer. In a loop (a persistent kernel's tiles) the copy
+//! stays in flight while the next tile's loop starts (thread 0 also
+//! requests its operands); the next store waits for it before the
+//! barrier ahead of its writes, and thread 0 waits once more after the
+//! outermost loop, so that no copy reads shared memory after the block
+//! exits.
+//!
+//! Caveats: the staging buffer is the tile's own, not a ring's (the rings
+//! could hold it once their loop is done): `tile-use-tma` marks only
+//! stores whose tile the threads' store would have exchanged through
+//! shared memory of the same size, so the rings' budget holds.
 
 use super::{Lowering, in_loop, shared, shared_address, swizzle::Swizzled, tma, when};
 use crate::{
@@ -87,8 +93,16 @@ pub fn store<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
     // the TMA would read other bytes than the threads wrote.
     let descriptor = tma::descriptor(op, usize::try_from(index).ok()?, &boxes)?;
     let buffer = shared::aligned_scratch(lowering, boxes.rows * boxes.columns, view.element)?;
-    if in_loop(op) {
+    let looped = in_loop(op);
+    if looped {
+        // The previous iteration's copy out must have read the buffer:
+        // thread 0 waits for it (it left it in flight), the others at
+        // the barrier.
+        when(&at, tma::is_thread(lowering, &at, 0)?, wait_read)?;
         lowering.barrier(&at)?;
+        let outermost = outermost_loop(op)?;
+        let after = At::before(lowering.context, outermost.next_in_block()?)?;
+        when(&after, tma::is_thread(lowering, &after, 0)?, wait_read)?;
     }
     lowering.thread_flat(&layout)?;
     let swizzled = Swizzled { rows: boxes.rows, row: boxes.swizzle, bytes: boxes.bytes };
@@ -98,11 +112,46 @@ pub fn store<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
     let first = super::global::origin(&at, &view, &coords)?.first;
     let address = shared_address(&at, buffer)?;
     let thread0 = tma::is_thread(lowering, &at, 0)?;
-    when(&at, thread0, |at| issue(at, descriptor, address, &first, &boxes))
+    when(&at, thread0, |at| {
+        issue(at, descriptor, address, &first, &boxes)?;
+        if looped { Some(()) } else { wait_read(at) }
+    })
 }
 
-/// Thread 0's part: one `cp.async.bulk.tensor` store a box, then the wait
-/// until the TMA has read the buffer.
+/// The loop outside every other loop that holds `op`.
+fn outermost_loop<'c>(op: OperationRef<'c, 'c>) -> Option<OperationRef<'c, 'c>> {
+    let mut found = None;
+    let mut parent = op.parent_operation();
+    while let Some(p) = parent {
+        match crate::rewrite::op_name(p).as_str() {
+            "scf.for" | "scf.while" => found = Some(p),
+            "func.func" => break,
+            _ => {}
+        }
+        parent = p.parent_operation();
+    }
+    found
+}
+
+/// `cp.async.bulk.wait_group.read 0`: this thread's copies out have read
+/// their shared memory (the block may then write it again, or exit).
+fn wait_read<'c>(at: &At<'c, 'c>) -> Option<()> {
+    let context = at.context;
+    let i32_type: Type = IntegerType::new(context, 32).into();
+    at.insert(
+        OperationBuilder::new("nvvm.cp.async.bulk.wait_group", at.location)
+            .add_attributes(&[
+                (Identifier::new(context, "group"), IntegerAttribute::new(i32_type, 0).into()),
+                (Identifier::new(context, "read"), Attribute::unit(context)),
+            ])
+            .build()
+            .ok()?,
+    );
+    Some(())
+}
+
+/// Thread 0's part: one `cp.async.bulk.tensor` store a box, committed as
+/// one group.
 fn issue<'c>(
     at: &At<'c, 'c>,
     descriptor: IrValue<'c>,
@@ -135,15 +184,6 @@ fn issue<'c>(
         );
     }
     at.insert(OperationBuilder::new("nvvm.cp.async.bulk.commit.group", at.location).build().ok()?);
-    at.insert(
-        OperationBuilder::new("nvvm.cp.async.bulk.wait_group", at.location)
-            .add_attributes(&[
-                (Identifier::new(context, "group"), IntegerAttribute::new(i32_type, 0).into()),
-                (Identifier::new(context, "read"), Attribute::unit(context)),
-            ])
-            .build()
-            .ok()?,
-    );
     Some(())
 }
 
