@@ -364,3 +364,38 @@ func.func @stores_in_a_loop(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref
   tile.store %x, %pd[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
   return
 }
+
+// -----
+
+// A loop of two mmas (attention's shape) keeps the threads' stores: its
+// rings get the TMA, its stores no descriptor (measured slower for
+// attention, BENCHMARKS.md session 20).
+// CHECK-LABEL: func.func @two_mmas__tma(
+// CHECK-NOT:     arg = 3 : i64
+// CHECK-NOT:     arg = 4 : i64
+// CHECK-SAME:    tile.variant_of = @two_mmas
+// CHECK-NOT:   tile.tma_store
+// CHECK:       return
+func.func @two_mmas(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %E: memref<?x?xf16>, %C: memref<?x?xf32>, %D: memref<?x?xf32>)
+    attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<64x32xf16>
+  %pb = tile.partition_view %B : memref<?x?xf16> -> !tile.partition_view<32x64xf16>
+  %pe = tile.partition_view %E : memref<?x?xf16> -> !tile.partition_view<32x64xf16>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<64x64xf32>
+  %pd = tile.partition_view %D : memref<?x?xf32> -> !tile.partition_view<64x64xf32>
+  %nk = tile.num_tiles %pa dim 1 : !tile.partition_view<64x32xf16>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %acc:2 = scf.for %k = %c0 to %nk step %c1 iter_args(%x = %z, %y = %z) -> (tensor<64x64xf32>, tensor<64x64xf32>) {
+    %a = tile.load %pa[%c0, %k] : !tile.partition_view<64x32xf16> -> tensor<64x32xf16>
+    %b = tile.load %pb[%k, %c0] : !tile.partition_view<32x64xf16> -> tensor<32x64xf16>
+    %e = tile.load %pe[%k, %c0] : !tile.partition_view<32x64xf16> -> tensor<32x64xf16>
+    %d1 = tile.mma %a, %b, %x : tensor<64x32xf16>, tensor<32x64xf16> into tensor<64x64xf32>
+    %d2 = tile.mma %a, %e, %y : tensor<64x32xf16>, tensor<32x64xf16> into tensor<64x64xf32>
+    scf.yield %d1, %d2 : tensor<64x64xf32>, tensor<64x64xf32>
+  }
+  tile.store %acc#0, %pc[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
+  tile.store %acc#1, %pd[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
+  return
+}

@@ -43,7 +43,8 @@
 //! iteration waits for each slot it reads, which keeps the slots'
 //! mbarrier phases in step), in a kernel that is not a cluster. A ring
 //! that cannot says why in a remark at its loads. Stores get the TMA only
-//! in a kernel that gets the variant for its rings, only where a
+//! in a kernel that gets the variant for its rings and has no loop of
+//! several mmas (attention's causal kernel measured slower with it), only where a
 //! conversion fed them (its exchange, at the tile's size, is what the
 //! staging replaces, so the rings' shared-memory budget holds), of tiles
 //! whose leading dims are 1, with at most 256 rows, whose rows cut into
@@ -182,6 +183,14 @@ fn candidate(kernel: OperationRef, load: OperationRef, index: i64) -> Result<Can
 /// its `tile.store`s in walk order, each with its descriptor.
 fn stores(kernel: OperationRef) -> Vec<(usize, TmaDescriptor)> {
     let Some(entry) = kernel.region(0).ok().and_then(|r| r.first_block()) else { return Vec::new() };
+    if several_mmas_a_loop(kernel) {
+        // Measured: attention's causal kernel with head dim 128 ran 9-13%
+        // slower with the TMA's epilogue (ptxas allocated 136 registers
+        // where it had allocated 156, and scheduled the two mmas' loop
+        // worse), where every one-mma GEMM gained (BENCHMARKS.md,
+        // session 20).
+        return Vec::new();
+    }
     let mut found = Vec::new();
     let mut position = 0;
     kernel.walk(WalkOrder::PreOrder, |op| {
@@ -194,6 +203,31 @@ fn stores(kernel: OperationRef) -> Vec<(usize, TmaDescriptor)> {
         WalkResult::Advance
     });
     found
+}
+
+/// Whether a loop of `kernel` holds more than one `tile.mma` (attention's
+/// two products a key tile).
+fn several_mmas_a_loop(kernel: OperationRef) -> bool {
+    let mut several = false;
+    kernel.walk(WalkOrder::PreOrder, |op| {
+        if op_name(op) == "scf.for" {
+            let mmas = op.region(0).ok().and_then(|r| r.first_block()).map_or(0, |body| {
+                let mut count = 0;
+                let mut next = body.first_operation();
+                while let Some(inner) = next {
+                    count += usize::from(op_name(inner) == "tile.mma");
+                    next = inner.next_in_block();
+                }
+                count
+            });
+            if mmas > 1 {
+                several = true;
+                return WalkResult::Interrupt;
+            }
+        }
+        WalkResult::Advance
+    });
+    several
 }
 
 /// The descriptor the TMA can write `store`'s tiles through: a store of a
