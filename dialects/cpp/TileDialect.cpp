@@ -588,6 +588,18 @@ std::optional<int64_t> intValue(Attribute attr, bool integerType = false) {
   return value.getValue().getSExtValue();
 }
 
+/// Whether `value` is the index of an `!llvm.ptr` argument (a TMA
+/// descriptor) of the function around `op`.
+bool namesDescriptor(Operation *op, Attribute value) {
+  std::optional<int64_t> index = intValue(value);
+  auto fn = op->getParentOfType<FunctionOpInterface>();
+  std::optional<ArrayRef<Type>> inputs =
+      fn ? argumentTypes(fn.getOperation()) : std::nullopt;
+  return index && *index >= 0 && inputs &&
+         *index < (int64_t)inputs->size() &&
+         isa<LLVM::LLVMPointerType>((*inputs)[*index]);
+}
+
 /// A knob's value in `tile.hints` or `tile.config` (`what` starts the
 /// message): `value` is the integer read from `attr`, if any.
 LogicalResult verifyKnobValue(Operation *op, const Twine &what,
@@ -956,14 +968,8 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
   if (name == attrs::kTmaLoad) {
     // Written by tile-use-tma: the ring load is filled by the TMA through
     // the descriptor passed as this argument of its kernel.
-    std::optional<int64_t> index = intValue(attr.getValue());
-    auto fn = op->getParentOfType<FunctionOpInterface>();
-    std::optional<ArrayRef<Type>> inputs =
-        fn ? argumentTypes(fn.getOperation()) : std::nullopt;
-    if (!index || *index < 0 || op->getName().getStringRef() != "tile.load" ||
-        !op->hasAttr(attrs::kRing) || !inputs ||
-        *index >= (int64_t)inputs->size() ||
-        !isa<LLVM::LLVMPointerType>((*inputs)[*index]))
+    if (op->getName().getStringRef() != "tile.load" ||
+        !op->hasAttr(attrs::kRing) || !namesDescriptor(op, attr.getValue()))
       return op->emitError()
              << "'" << name
              << "' is the index of an !llvm.ptr argument of the kernel, on a "
@@ -973,13 +979,8 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
   if (name == attrs::kTmaStore) {
     // Written by tile-use-tma: the TMA writes the store's tile out through
     // the descriptor passed as this argument of its kernel.
-    std::optional<int64_t> index = intValue(attr.getValue());
-    auto fn = op->getParentOfType<FunctionOpInterface>();
-    std::optional<ArrayRef<Type>> inputs =
-        fn ? argumentTypes(fn.getOperation()) : std::nullopt;
-    if (!index || *index < 0 || op->getName().getStringRef() != "tile.store" ||
-        !inputs || *index >= (int64_t)inputs->size() ||
-        !isa<LLVM::LLVMPointerType>((*inputs)[*index]))
+    if (op->getName().getStringRef() != "tile.store" ||
+        !namesDescriptor(op, attr.getValue()))
       return op->emitError()
              << "'" << name
              << "' is the index of an !llvm.ptr argument of the kernel, on a "
