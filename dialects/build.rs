@@ -130,8 +130,12 @@ fn kernel_attrs_header() -> String {
             .collect();
         let _ = writeln!(h, "inline constexpr ::llvm::StringLiteral k{camel} = {};", cpp_string(attr.name));
     }
-    for (name, value) in [("kTmaArg", attrs::TMA_ARG), ("kTmaBox", attrs::TMA_BOX), ("kTmaSwizzle", attrs::TMA_SWIZZLE)]
-    {
+    for (name, value) in [
+        ("kTmaArg", attrs::TMA_ARG),
+        ("kTmaBox", attrs::TMA_BOX),
+        ("kTmaSwizzle", attrs::TMA_SWIZZLE),
+        ("kTmaOptional", attrs::TMA_OPTIONAL),
+    ] {
         let _ = writeln!(h, "inline constexpr ::llvm::StringLiteral {name} = {};", cpp_string(value));
     }
     h.push('\n');

@@ -71,6 +71,15 @@ pub struct TmaDescriptor {
     pub box_shape: Vec<u32>,
     /// Shared-memory swizzle width in bytes: 0 (none), 32, 64 or 128.
     pub swizzle: u32,
+    /// The variant runs without it: where the array cannot be described,
+    /// the runtime passes a null pointer in its place and the kernel does
+    /// the work the TMA would have done (a store's threads store the tile).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub optional: bool,
+}
+
+fn is_false(value: &bool) -> bool {
+    !*value
 }
 
 /// PTX for one chip and the kernels in it. Serialised as JSON.

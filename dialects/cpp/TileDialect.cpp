@@ -1016,11 +1016,14 @@ LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,
       dict ? dict.getAs<DenseI64ArrayAttr>(attrs::kTmaBox) : DenseI64ArrayAttr();
   auto swizzle =
       dict ? dict.getAs<IntegerAttr>(attrs::kTmaSwizzle) : IntegerAttr();
-  if (!arg || !box || !swizzle || dict.size() != 3)
+  Attribute optional = dict ? dict.get(attrs::kTmaOptional) : Attribute();
+  if (!arg || !box || !swizzle || (optional && !isa<UnitAttr>(optional)) ||
+      dict.size() != (optional ? 4u : 3u))
     return op->emitError() << "'" << name << "' must be {" << attrs::kTmaArg
                            << " = N : i64, " << attrs::kTmaBox
                            << " = array<i64: ...>, " << attrs::kTmaSwizzle
-                           << " = N : i64}";
+                           << " = N : i64} with an optional unit '"
+                           << attrs::kTmaOptional << "'";
   int64_t source = arg.getValue().getSExtValue();
   auto memref = source >= 0 && source < (int64_t)inputs.size()
                     ? dyn_cast<MemRefType>(inputs[source])

@@ -68,6 +68,10 @@ pub const TMA_ARG: &str = "arg";
 pub const TMA_BOX: &str = "box";
 /// [`TMA`] field: the swizzle in bytes, one of [`TMA_SWIZZLES`].
 pub const TMA_SWIZZLE: &str = "swizzle";
+/// [`TMA`] field (a unit attribute, absent when false): the variant runs
+/// without the descriptor, which the runtime passes as a null pointer
+/// where it cannot describe the array.
+pub const TMA_OPTIONAL: &str = "optional";
 /// The largest extent of a TMA box dim (the hardware's limit).
 pub const TMA_MAX_BOX: i64 = 256;
 /// The swizzles a TMA descriptor may have, in bytes (0: none).
@@ -216,9 +220,11 @@ pub static ATTRS: [Attr; 16] = [
         name: TMA,
         on: "`!llvm.ptr` kernel argument",
         by: "`convert-tile-to-nvgpu`",
-        value: Form::Text("`{arg = N : i64, box = array<i64: ...>, swizzle = N : i64}`"),
+        value: Form::Text("`{arg = N : i64, box = array<i64: ...>, swizzle = N : i64}`, and a unit `optional`"),
         doc: "A TMA descriptor of memref argument `arg`, which the runtime encodes and passes by address: `box` \
-              has one extent per dim of that argument, `swizzle` is in bytes (limits below the table).",
+              has one extent per dim of that argument, `swizzle` is in bytes (limits below the table). An \
+              `optional` one (a store's) the runtime passes as a null pointer where it cannot describe the array, \
+              and the kernel does without it.",
     },
 ];
 

@@ -5,8 +5,9 @@
 // descriptor argument per array (box = the tile, one block of swizzled
 // rows; swizzle = the row), each ring load naming its descriptor. The
 // store of the accumulator gets one too (boxes of 128-byte rows, 32 f32
-// columns), and stores the wgmma layout's registers: the conversion for
-// the threads' store is gone. The kernel itself is unchanged.
+// columns), optional (the variant runs without it where the output's rows
+// are unaligned), and stores the wgmma layout's registers: the conversion
+// for the threads' store is gone. The kernel itself is unchanged.
 // CHECK-LABEL: func.func @plain(
 // CHECK-NOT:   tile.tma_
 // CHECK:       tile.convert_layout
@@ -15,7 +16,7 @@
 // CHECK-LABEL: func.func @plain__tma(
 // CHECK-SAME:    %[[DA:[a-z0-9]+]]: !llvm.ptr {tile.tma = {arg = 0 : i64, box = array<i64: 64, 32>, swizzle = 64 : i64}}
 // CHECK-SAME:    %[[DB:[a-z0-9]+]]: !llvm.ptr {tile.tma = {arg = 1 : i64, box = array<i64: 32, 64>, swizzle = 128 : i64}}
-// CHECK-SAME:    %[[DC:[a-z0-9]+]]: !llvm.ptr {tile.tma = {arg = 2 : i64, box = array<i64: 64, 32>, swizzle = 128 : i64}}
+// CHECK-SAME:    %[[DC:[a-z0-9]+]]: !llvm.ptr {tile.tma = {arg = 2 : i64, box = array<i64: 64, 32>, optional, swizzle = 128 : i64}}
 // CHECK-SAME:    tile.variant_of = @plain
 // CHECK:       tile.load {{.*}}tile.ring = array<i64: 0, 2, 0, 5>, tile.tma_load = 3 : i64
 // CHECK:       tile.load {{.*}}tile.ring = array<i64: 1, 2, 0, 5>, tile.tma_load = 4 : i64
@@ -53,18 +54,26 @@
 // REG:           nvvm.wgmma.wait.group.sync.aligned 1
 // REG:         "wgmma.wait_group.sync.aligned 0;"
 // REG-COUNT-4: nvvm.mbarrier.try_wait.parity
-// Then the store: each thread writes its accumulator's register pairs
-// into the staging boxes, fences them for the TMA, the block meets, and
-// thread 0 stores both boxes and waits until they have been read.
-// REG-NOT:     gpu.barrier
-// REG-COUNT-16: vector.store {{.*}} : memref<4096xf32>, vector<2xf32>
-// REG-NEXT:    nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
-// REG-NEXT:    gpu.barrier
-// REG:         scf.if
-// REG:           nvvm.cp.async.bulk.tensor.global.shared.cta %arg5, {{.*}}, box[
-// REG:           nvvm.cp.async.bulk.tensor.global.shared.cta %arg5, {{.*}}, box[
-// REG-NEXT:      nvvm.cp.async.bulk.commit.group
-// REG-NEXT:      nvvm.cp.async.bulk.wait_group 0 {read}
+// Then the store, where the runtime passed its descriptor: each thread
+// writes its accumulator's register pairs into the staging boxes, fences
+// them for the TMA, the block meets, and thread 0 stores both boxes and
+// waits until they have been read. Where it passed a null pointer (rows
+// the TMA cannot describe), the threads store their registers.
+// REG:         %[[BITS:.*]] = llvm.ptrtoint %arg5 : !llvm.ptr to i64
+// REG:         %[[SET:.*]] = arith.cmpi ne, %[[BITS]]
+// REG-NEXT:    scf.if %[[SET]] {
+// REG-NOT:       gpu.barrier
+// REG-COUNT-16:  vector.store {{.*}} : memref<4096xf32>, vector<2xf32>
+// REG-NEXT:      nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// REG-NEXT:      gpu.barrier
+// REG:           scf.if
+// REG:             nvvm.cp.async.bulk.tensor.global.shared.cta %arg5, {{.*}}, box[
+// REG:             nvvm.cp.async.bulk.tensor.global.shared.cta %arg5, {{.*}}, box[
+// REG-NEXT:        nvvm.cp.async.bulk.commit.group
+// REG-NEXT:        nvvm.cp.async.bulk.wait_group 0 {read}
+// REG:         } else {
+// REG-NOT:       nvvm.cp.async.bulk
+// REG:           vector.store {{.*}}, %arg2[{{.*}}] {{.*}} : memref<?x?xf32>, vector<2xf32>
 func.func @plain(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) attributes {tile.kernel} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -88,7 +97,7 @@ func.func @plain(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) 
 // Two loads of one array with one box share a descriptor.
 // CHECK-LABEL: func.func @square__tma(
 // CHECK-SAME:    %arg2: !llvm.ptr {tile.tma = {arg = 0 : i64, box = array<i64: 64, 64>, swizzle = 128 : i64}}
-// CHECK-SAME:    %arg3: !llvm.ptr {tile.tma = {arg = 1 : i64, box = array<i64: 64, 32>, swizzle = 128 : i64}})
+// CHECK-SAME:    %arg3: !llvm.ptr {tile.tma = {arg = 1 : i64, box = array<i64: 64, 32>, optional, swizzle = 128 : i64}})
 // CHECK-SAME:    tile.variant_of = @square
 // CHECK:       scf.for
 // CHECK:         tile.load {{.*}}tile.tma_load = 2 : i64
@@ -311,7 +320,7 @@ func.func @marked(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>)
 // threads': its staging would be shared memory the rings' budget has not
 // counted.
 // CHECK-LABEL: func.func @stores_in_a_loop__tma(
-// CHECK-SAME:    %arg6: !llvm.ptr {tile.tma = {arg = 2 : i64, box = array<i64: 64, 32>, swizzle = 128 : i64}}
+// CHECK-SAME:    %arg6: !llvm.ptr {tile.tma = {arg = 2 : i64, box = array<i64: 64, 32>, optional, swizzle = 128 : i64}}
 // CHECK:       scf.for
 // CHECK:         scf.for
 // CHECK:         tile.store {{.*}} {tile.tma_store = 6 : i64}
@@ -327,19 +336,25 @@ func.func @marked(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>)
 // REG:         scf.for
 // REG:           scf.for
 // REG:           "wgmma.wait_group.sync.aligned 0;"
+// REG:           llvm.ptrtoint %arg6
 // REG:           scf.if
-// REG-NEXT:        nvvm.cp.async.bulk.wait_group 0 {read}
-// REG:           gpu.barrier
-// REG:           vector.store {{.*}} : memref<4096xf32>, vector<2xf32>
-// REG:           nvvm.fence.proxy
-// REG-NEXT:      gpu.barrier
-// REG:           scf.if
-// REG:             nvvm.cp.async.bulk.tensor.global.shared.cta %arg6
-// REG:             nvvm.cp.async.bulk.commit.group
-// REG-NEXT:      } else {
-// REG:         }
-// REG:         scf.if
-// REG-NEXT:      nvvm.cp.async.bulk.wait_group 0 {read}
+// REG:             scf.if
+// REG-NEXT:          nvvm.cp.async.bulk.wait_group 0 {read}
+// REG:             gpu.barrier
+// REG:             vector.store {{.*}} : memref<4096xf32>, vector<2xf32>
+// REG:             nvvm.fence.proxy
+// REG-NEXT:        gpu.barrier
+// REG:             scf.if
+// REG:               nvvm.cp.async.bulk.tensor.global.shared.cta %arg6
+// REG:               nvvm.cp.async.bulk.commit.group
+// REG-NEXT:        } else {
+// REG:           } else {
+// REG-NOT:         nvvm.cp.async.bulk
+// REG:           vector.store {{.*}}, %arg2[{{.*}}]
+// REG-NOT:       nvvm.cp.async.bulk
+// REG:         nvvm.cp.async.bulk.wait_group 0 {read}
+// REG-NOT:     nvvm.cp.async.bulk
+// REG:         return
 func.func @stores_in_a_loop(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>, %D: memref<?x?xf32>)
     attributes {tile.kernel} {
   %c0 = arith.constant 0 : index

@@ -11,26 +11,26 @@ use melior::{
     },
 };
 use tile_abi::TmaDescriptor;
-use tile_dialect::attrs::{TMA, TMA_ARG, TMA_BOX, TMA_SWIZZLE};
+use tile_dialect::attrs::{TMA, TMA_ARG, TMA_BOX, TMA_OPTIONAL, TMA_SWIZZLE};
 
-/// `{arg = N : i64, box = array<i64: ...>, swizzle = N : i64}`, the value
-/// of [`TMA`] on the descriptor's `!llvm.ptr` argument (the dialect's
-/// verifier checks its form).
+/// `{arg = N : i64, box = array<i64: ...>, swizzle = N : i64}` (and
+/// `optional` where it is), the value of [`TMA`] on the descriptor's
+/// `!llvm.ptr` argument (the dialect's verifier checks its form).
 pub fn tma_attribute<'c>(context: &'c Context, descriptor: &TmaDescriptor) -> Attribute<'c> {
     let i64_type = IntegerType::new(context, 64).into();
     let box_shape: Vec<i64> = descriptor.box_shape.iter().map(|&d| i64::from(d)).collect();
-    DictionaryAttribute::new(
-        context,
-        &[
-            (Identifier::new(context, TMA_ARG), IntegerAttribute::new(i64_type, descriptor.arg as i64).into()),
-            (Identifier::new(context, TMA_BOX), DenseI64ArrayAttribute::new(context, &box_shape).into()),
-            (
-                Identifier::new(context, TMA_SWIZZLE),
-                IntegerAttribute::new(i64_type, i64::from(descriptor.swizzle)).into(),
-            ),
-        ],
-    )
-    .into()
+    let mut entries = vec![
+        (Identifier::new(context, TMA_ARG), IntegerAttribute::new(i64_type, descriptor.arg as i64).into()),
+        (Identifier::new(context, TMA_BOX), DenseI64ArrayAttribute::new(context, &box_shape).into()),
+    ];
+    if descriptor.optional {
+        entries.push((Identifier::new(context, TMA_OPTIONAL), Attribute::unit(context)));
+    }
+    entries.push((
+        Identifier::new(context, TMA_SWIZZLE),
+        IntegerAttribute::new(i64_type, i64::from(descriptor.swizzle)).into(),
+    ));
+    DictionaryAttribute::new(context, &entries).into()
 }
 
 /// The argument attributes `{tile.tma = ...}` of a descriptor argument.
@@ -53,5 +53,6 @@ fn tma_descriptor(tma: Attribute) -> Option<TmaDescriptor> {
     let shape = DenseI64ArrayAttribute::try_from(tma.element_by_name(TMA_BOX)?).ok()?;
     let box_shape =
         (0..shape.len()).map(|i| shape.element(i).ok().and_then(|v| u32::try_from(v).ok())).collect::<Option<_>>()?;
-    Some(TmaDescriptor { arg: usize::try_from(arg).ok()?, box_shape, swizzle: u32::try_from(swizzle).ok()? })
+    let optional = tma.element_by_name(TMA_OPTIONAL).is_some();
+    Some(TmaDescriptor { arg: usize::try_from(arg).ok()?, box_shape, swizzle: u32::try_from(swizzle).ok()?, optional })
 }

@@ -14,8 +14,8 @@
 //! variant it carries `tile.tma_store` and stores the tile in the layout
 //! it had before the conversion, which `convert-tile-to-registers` stages
 //! in shared memory as the descriptor's boxes for the TMA to write out.
-//! The runtime takes the variant when it can encode every descriptor,
-//! else the kernel.
+//! The runtime takes the variant when it can encode every descriptor
+//! but the optional ones (the stores'), else the kernel.
 //!
 //! Before (after `tile-prefetch-loads` and `tile-assign-layouts`):
 //! ```mlir
@@ -48,10 +48,9 @@
 //! conversion fed them (its exchange, at the tile's size, is what the
 //! staging replaces, so the rings' shared-memory budget holds), of tiles
 //! whose leading dims are 1, with at most 256 rows, whose rows cut into
-//! 32-, 64- or 128-byte box rows. Since the variant needs every
-//! descriptor, an output whose rows are not 16-byte aligned sends the
-//! whole kernel to its `cp.async` copies, even where the operands could
-//! have had the TMA.
+//! 32-, 64- or 128-byte box rows. A store's descriptor is optional: an
+//! output the runtime cannot describe (rows not 16-byte aligned) gets a
+//! null pointer, and the variant's threads store it themselves.
 
 use crate::{
     build::{element_bits, tile_type},
@@ -176,7 +175,10 @@ fn candidate(kernel: OperationRef, load: OperationRef, index: i64) -> Result<Can
     }
     let mut box_shape = vec![1u32; full_shape.len() - 2];
     box_shape.extend([rows as u32, per_row as u32]);
-    Ok(Candidate { load: load.to_raw(), descriptor: TmaDescriptor { arg, box_shape, swizzle: tile.swizzle as u32 } })
+    Ok(Candidate {
+        load: load.to_raw(),
+        descriptor: TmaDescriptor { arg, box_shape, swizzle: tile.swizzle as u32, optional: false },
+    })
 }
 
 /// The stores of `kernel` the TMA can write out, by their position among
@@ -252,7 +254,9 @@ fn store_candidate(entry: melior::ir::BlockRef, store: OperationRef) -> Option<T
     let arg = argument_of(partition.operand(0).ok()?, entry)?;
     let mut box_shape = vec![1u32; shape.len() - 2];
     box_shape.extend([boxes.rows as u32, (boxes.swizzle / boxes.bytes) as u32]);
-    Some(TmaDescriptor { arg, box_shape, swizzle: boxes.swizzle as u32 })
+    // Optional: an output whose rows the TMA cannot describe (an odd
+    // vocabulary's logits, say) keeps the variant for its operands.
+    Some(TmaDescriptor { arg, box_shape, swizzle: boxes.swizzle as u32, optional: true })
 }
 
 /// Why the mmas of `loop` cannot wait for TMA slots each iteration: one

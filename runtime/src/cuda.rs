@@ -163,7 +163,7 @@ pub struct Prepared<'d> {
     /// Blocks per cluster along x (1: none).
     cluster: u32,
     slots: Vec<u64>,
-    _descriptors: Vec<CudaSlice<u8>>,
+    _descriptors: Vec<Option<CudaSlice<u8>>>,
     _device: std::marker::PhantomData<&'d DeviceArgs>,
 }
 
@@ -379,7 +379,7 @@ impl Cuda {
         let mut passed_over = Vec::new();
         // Entry, block, shared memory, descriptors, persistent, cluster,
         // split-K ways.
-        type Chosen<'a> = (&'a str, [u32; 3], u32, Vec<CudaSlice<u8>>, bool, u32, u32);
+        type Chosen<'a> = (&'a str, [u32; 3], u32, Vec<Option<CudaSlice<u8>>>, bool, u32, u32);
         let mut chosen: Option<Chosen> = None;
         for variant in info.variants.iter().filter(|_| self.variants) {
             if variant.persistent && (gy, gz) != (1, 1) {
@@ -462,7 +462,9 @@ impl Cuda {
             }
         }
         for descriptor in &descriptors {
-            slots.push(descriptor.device_ptr(&self.stream).0);
+            // An optional descriptor the array could not have is a null
+            // pointer, which the kernel checks.
+            slots.push(descriptor.as_ref().map_or(0, |d| d.device_ptr(&self.stream).0));
         }
         let mut launched = gx;
         if persistent {
@@ -781,67 +783,81 @@ impl Cuda {
         &self.stream
     }
 
-    /// Device copies of `descriptors` encoded for `args`; `Error::Tma` or
-    /// `Error::Launch` says why one cannot be (the variant is then passed over).
+    /// Device copies of `descriptors` encoded for `args` (`None` for an
+    /// optional one that cannot be); `Error::Tma` or `Error::Launch` says
+    /// why a required one cannot be (the variant is then passed over).
     fn encode_all(
         &self,
         descriptors: &[TmaDescriptor],
         args: &[Arg],
         address: &dyn Fn(usize) -> u64,
-    ) -> Result<Vec<CudaSlice<u8>>> {
+    ) -> Result<Vec<Option<CudaSlice<u8>>>> {
         let mut encoded = Vec::new();
         for descriptor in descriptors {
-            let Some(Arg::Array(array)) = args.get(descriptor.arg) else {
-                return Err(Error::Launch(format!("TMA descriptor of argument #{} which is no array", descriptor.arg)));
-            };
-            let base = address(descriptor.arg);
-            let layout = tma::layout(descriptor, array, base)?;
-            let data_type =
-                tma::tma_data_type(array.dtype()).ok_or_else(|| Error::Launch("no TMA data type".into()))?;
-            let rank = layout.dims.len();
-            let element_strides = vec![1u32; rank];
-            let swizzle = match descriptor.swizzle {
-                0 => sys::CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_NONE,
-                32 => sys::CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_32B,
-                64 => sys::CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_64B,
-                _ => sys::CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B,
-            };
-            let mut map = sys::CUtensorMap { opaque: [0; 16] };
-            // SAFETY: `data_type` is one of the driver's CUtensorMapDataType
-            // values (tma_data_type lists them), so the transmute yields a
-            // valid variant of the repr(u32) enum.
-            let data_type: sys::CUtensorMapDataType = unsafe { std::mem::transmute(data_type) };
-            // SAFETY: the arrays hold `rank` (dims, box, element strides) and
-            // `rank - 1` (strides) entries as the driver reads them, and
-            // `tma::layout` checked every rule the driver states; the driver
-            // only writes the 128-byte map.
-            let status = unsafe {
-                sys::cuTensorMapEncodeTiled(
-                    &mut map,
-                    data_type,
-                    rank as u32,
-                    base as *mut c_void,
-                    layout.dims.as_ptr(),
-                    layout.strides.as_ptr(),
-                    layout.box_dims.as_ptr(),
-                    element_strides.as_ptr(),
-                    sys::CUtensorMapInterleave::CU_TENSOR_MAP_INTERLEAVE_NONE,
-                    swizzle,
-                    sys::CUtensorMapL2promotion::CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                    sys::CUtensorMapFloatOOBfill::CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE,
-                )
-            };
-            if status != sys::CUresult::CUDA_SUCCESS {
-                return Err(Error::Launch(format!(
-                    "cuTensorMapEncodeTiled refused argument #{}: {status:?}",
-                    descriptor.arg
-                )));
+            match self.encode(descriptor, args, address) {
+                Ok(map) => encoded.push(Some(map)),
+                Err(Error::Launch(_) | Error::Tma(_)) if descriptor.optional => encoded.push(None),
+                Err(other) => return Err(other),
             }
-            // SAFETY: CUtensorMap is 16 plain u64 words.
-            let bytes: [u8; 128] = unsafe { std::mem::transmute(map.opaque) };
-            encoded.push(self.stream.clone_htod(&bytes).map_err(driver)?);
         }
         Ok(encoded)
+    }
+
+    /// A device copy of `descriptor` encoded for `args`.
+    fn encode(
+        &self,
+        descriptor: &TmaDescriptor,
+        args: &[Arg],
+        address: &dyn Fn(usize) -> u64,
+    ) -> Result<CudaSlice<u8>> {
+        let Some(Arg::Array(array)) = args.get(descriptor.arg) else {
+            return Err(Error::Launch(format!("TMA descriptor of argument #{} which is no array", descriptor.arg)));
+        };
+        let base = address(descriptor.arg);
+        let layout = tma::layout(descriptor, array, base)?;
+        let data_type = tma::tma_data_type(array.dtype()).ok_or_else(|| Error::Launch("no TMA data type".into()))?;
+        let rank = layout.dims.len();
+        let element_strides = vec![1u32; rank];
+        let swizzle = match descriptor.swizzle {
+            0 => sys::CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_NONE,
+            32 => sys::CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_32B,
+            64 => sys::CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_64B,
+            _ => sys::CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B,
+        };
+        let mut map = sys::CUtensorMap { opaque: [0; 16] };
+        // SAFETY: `data_type` is one of the driver's CUtensorMapDataType
+        // values (tma_data_type lists them), so the transmute yields a
+        // valid variant of the repr(u32) enum.
+        let data_type: sys::CUtensorMapDataType = unsafe { std::mem::transmute(data_type) };
+        // SAFETY: the arrays hold `rank` (dims, box, element strides) and
+        // `rank - 1` (strides) entries as the driver reads them, and
+        // `tma::layout` checked every rule the driver states; the driver
+        // only writes the 128-byte map.
+        let status = unsafe {
+            sys::cuTensorMapEncodeTiled(
+                &mut map,
+                data_type,
+                rank as u32,
+                base as *mut c_void,
+                layout.dims.as_ptr(),
+                layout.strides.as_ptr(),
+                layout.box_dims.as_ptr(),
+                element_strides.as_ptr(),
+                sys::CUtensorMapInterleave::CU_TENSOR_MAP_INTERLEAVE_NONE,
+                swizzle,
+                sys::CUtensorMapL2promotion::CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                sys::CUtensorMapFloatOOBfill::CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE,
+            )
+        };
+        if status != sys::CUresult::CUDA_SUCCESS {
+            return Err(Error::Launch(format!(
+                "cuTensorMapEncodeTiled refused argument #{}: {status:?}",
+                descriptor.arg
+            )));
+        }
+        // SAFETY: CUtensorMap is 16 plain u64 words.
+        let bytes: [u8; 128] = unsafe { std::mem::transmute(map.opaque) };
+        self.stream.clone_htod(&bytes).map_err(driver)
     }
 }
 

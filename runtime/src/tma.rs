@@ -106,7 +106,7 @@ mod tests {
     use super::*;
 
     fn descriptor(box_shape: Vec<u32>) -> TmaDescriptor {
-        TmaDescriptor { arg: 0, box_shape, swizzle: 128 }
+        TmaDescriptor { arg: 0, box_shape, swizzle: 128, optional: false }
     }
 
     #[test]

@@ -544,6 +544,11 @@ func.func @variant(%A: memref<?x?xf16>, %d: !llvm.ptr {tile.tma = {arg = 0 : i64
   memref.store %x, %A[%c0, %c0] {tile.distributed} : memref<?x?xf16>
   return
 }
+// A store's descriptor, which the variant can run without.
+func.func @variant_optional(%C: memref<?x?xf16>, %d: !llvm.ptr {tile.tma = {arg = 0 : i64, box = array<i64: 128, 64>, optional, swizzle = 128 : i64}})
+    attributes {tile.kernel, tile.variant_of = @k} {
+  return
+}
 func.func @variant_least(%A: memref<?xf32>) attributes {tile.kernel, tile.block_size = 1 : i64, tile.split_k = 2 : i64} {
   return
 }
@@ -632,5 +637,13 @@ func.func @tma_swizzle_256(%A: memref<?x?xf16>, %d: !llvm.ptr {tile.tma = {arg =
 
 // expected-error @+1 {{'tile.tma' must be {arg = N : i64, box = array<i64: ...>, swizzle = N : i64}}}
 func.func @tma_extra_key(%A: memref<?x?xf16>, %d: !llvm.ptr {tile.tma = {arg = 0 : i64, box = array<i64: 64, 64>, swizzle = 128 : i64, mode = 1 : i64}}) {
+  return
+}
+
+// -----
+
+// `optional` is a unit attribute.
+// expected-error @+1 {{'tile.tma' must be {arg = N : i64, box = array<i64: ...>, swizzle = N : i64} with an optional unit 'optional'}}
+func.func @tma_optional_value(%A: memref<?x?xf16>, %d: !llvm.ptr {tile.tma = {arg = 0 : i64, box = array<i64: 64, 64>, optional = 1 : i64, swizzle = 128 : i64}}) {
   return
 }

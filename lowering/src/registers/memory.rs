@@ -272,14 +272,27 @@ pub fn store<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
         (2..op.operand_count()).map(|i| op.operand(i).ok().map(detach)).collect::<Option<_>>()?;
     let layout = lowering.layout(tile)?;
     let registers = lowering.registers(tile)?;
+    lowering.thread_flat(&layout)?;
+    store_registers(lowering, &at, (registers, &layout), &view, &coords)
+}
+
+/// The threads' store of a tile's `registers` in `layout` at `coords` of
+/// `view`, built at `at` ([`Lowering::thread_flat`] of the layout made
+/// before).
+pub(super) fn store_registers<'c>(
+    lowering: &Lowering<'c>,
+    at: &At<'c, 'c>,
+    (registers, layout): (IrValue<'c>, &LinearLayout),
+    view: &View<'c>,
+    coords: &[IrValue<'c>],
+) -> Option<()> {
     let element = view.element;
-    let access = access(&at, &view, &coords, &layout)?;
+    let access = access(at, view, coords, layout)?;
     let width = access.width;
     let bytes = crate::build::element_bits(element)?.div_ceil(8) as usize;
     let count = layout.registers();
-    lowering.thread_flat(&layout)?;
-    let first = first_copy(lowering, &at, &layout)?;
-    let lowering_ref = &*lowering;
+    let first = first_copy(lowering, at, layout)?;
+    let lowering_ref = lowering;
     let body = |at: &At<'c, 'c>| -> Option<()> {
         if_else(
             at,
@@ -287,18 +300,18 @@ pub fn store<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
             &[],
             |then| {
                 for r in (0..count).step_by(width) {
-                    if duplicate(&layout, r) {
+                    if duplicate(layout, r) {
                         continue;
                     }
-                    let index = indices(lowering_ref, then, &access, &layout, r)?;
+                    let index = indices(lowering_ref, then, &access, layout, r)?;
                     let chunk = slice(then, registers, r, width)?;
                     then.insert(aligned_store_at(then, chunk, view.memref, &index, width * bytes)?);
                 }
                 Some(vec![])
             },
             |otherwise| {
-                for_each_element(lowering_ref, otherwise, &access, &layout, |r, index, inside| {
-                    if duplicate(&layout, r) {
+                for_each_element(lowering_ref, otherwise, &access, layout, |r, index, inside| {
+                    if duplicate(layout, r) {
                         return Some(());
                     }
                     let value = extract(otherwise, registers, r)?;
@@ -317,8 +330,8 @@ pub fn store<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
         Some(())
     };
     match first {
-        Some(condition) => when(&at, condition, body),
-        None => body(&at),
+        Some(condition) => when(at, condition, body),
+        None => body(at),
     }
 }
 

@@ -364,6 +364,15 @@ pub fn drain<'c>(at: &At<'c, 'c>, r#loop: OperationRef<'c, 'c>, ring: (IrValue<'
 /// descriptor is refused, since the TMA would then deliver other bytes
 /// than the slot's barrier expects.
 pub fn descriptor<'c>(op: OperationRef<'c, 'c>, index: usize, boxes: &Boxes) -> Option<IrValue<'c>> {
+    described(op, index, boxes).map(|(value, _)| value)
+}
+
+/// [`descriptor`], with what its `tile.tma` says.
+pub fn described<'c>(
+    op: OperationRef<'c, 'c>,
+    index: usize,
+    boxes: &Boxes,
+) -> Option<(IrValue<'c>, tile_abi::TmaDescriptor)> {
     let mut parent = op.parent_operation();
     while let Some(p) = parent {
         if crate::rewrite::op_name(p) == "func.func" {
@@ -378,7 +387,8 @@ pub fn descriptor<'c>(op: OperationRef<'c, 'c>, index: usize, boxes: &Boxes) -> 
             if !fits {
                 return None;
             }
-            return Some(detach(p.region(0).ok()?.first_block()?.argument(index).ok()?.into()));
+            let value = detach(p.region(0).ok()?.first_block()?.argument(index).ok()?.into());
+            return Some((value, described));
         }
         parent = p.parent_operation();
     }

@@ -32,6 +32,12 @@
 //! outermost loop, so that no copy reads shared memory after the block
 //! exits.
 //!
+//! The store's descriptor is optional (`tile-use-tma` makes it so): where
+//! the runtime cannot describe the output (rows not 16-byte aligned) it
+//! passes a null pointer, and the threads store the tile from the layout
+//! it has (the element-by-element path where its rows are unaligned), so
+//! the variant still runs for its operands.
+//!
 //! Caveats: the staging buffer is the tile's own, not a ring's (the rings
 //! could hold it once their loop is done): `tile-use-tma` marks only
 //! stores whose tile the threads' store would have exchanged through
@@ -91,31 +97,59 @@ pub fn store<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
     let index = IntegerAttribute::try_from(op.attribute(attrs::TMA_STORE).ok()?).ok()?.value();
     // A hand-written mark naming a descriptor of other boxes is refused:
     // the TMA would read other bytes than the threads wrote.
-    let descriptor = tma::descriptor(op, usize::try_from(index).ok()?, &boxes)?;
+    let (descriptor, described) = tma::described(op, usize::try_from(index).ok()?, &boxes)?;
     let buffer = shared::aligned_scratch(lowering, boxes.rows * boxes.columns, view.element)?;
     let looped = in_loop(op);
     if looped {
-        // The previous iteration's copy out must have read the buffer:
-        // thread 0 waits for it (it left it in flight), the others at
-        // the barrier.
-        when(&at, tma::is_thread(lowering, &at, 0)?, wait_read)?;
-        lowering.barrier(&at)?;
+        // Thread 0 leaves each copy out in flight; after the loop it waits
+        // for the last (a no-op where the TMA stored nothing).
         let outermost = outermost_loop(op)?;
         let after = At::before(lowering.context, outermost.next_in_block()?)?;
         when(&after, tma::is_thread(lowering, &after, 0)?, wait_read)?;
     }
     lowering.thread_flat(&layout)?;
-    let swizzled = Swizzled { rows: boxes.rows, row: boxes.swizzle, bytes: boxes.bytes };
-    swizzled.write(lowering, &at, (buffer, None), registers, &layout, 0)?;
-    at.insert(fence_async_shared(&at)?);
-    lowering.barrier(&at)?;
-    let first = super::global::origin(&at, &view, &coords)?.first;
-    let address = shared_address(&at, buffer)?;
-    let thread0 = tma::is_thread(lowering, &at, 0)?;
-    when(&at, thread0, |at| {
-        issue(at, descriptor, address, &first, &boxes)?;
-        if looped { Some(()) } else { wait_read(at) }
-    })
+    let lowering = &*lowering;
+    let by_tma = |at: &At<'c, 'c>| -> Option<()> {
+        if looped {
+            // The previous iteration's copy out must have read the buffer:
+            // thread 0 waits for it, the others at the barrier.
+            when(at, tma::is_thread(lowering, at, 0)?, wait_read)?;
+            lowering.barrier(at)?;
+        }
+        let swizzled = Swizzled { rows: boxes.rows, row: boxes.swizzle, bytes: boxes.bytes };
+        swizzled.write(lowering, at, (buffer, None), registers, &layout, 0)?;
+        at.insert(fence_async_shared(at)?);
+        lowering.barrier(at)?;
+        let first = super::global::origin(at, &view, &coords)?.first;
+        let address = shared_address(at, buffer)?;
+        let thread0 = tma::is_thread(lowering, at, 0)?;
+        when(at, thread0, |at| {
+            issue(at, descriptor, address, &first, &boxes)?;
+            if looped { Some(()) } else { wait_read(at) }
+        })
+    };
+    if !described.optional {
+        return by_tma(&at);
+    }
+    // Where the runtime could not describe the array it passed a null
+    // descriptor (the same for every thread): the threads store the tile.
+    let i64_type: Type = IntegerType::new(context, 64).into();
+    let bits = at.add(melior::dialect::ods::llvm::ptrtoint(context, i64_type, descriptor, at.location))?;
+    let described = at.cmpi(crate::build::CmpiPredicate::Ne, bits, at.int(i64_type, 0)?)?;
+    super::if_else(
+        &at,
+        described,
+        &[],
+        |at| {
+            by_tma(at)?;
+            Some(vec![])
+        },
+        |at| {
+            super::memory::store_registers(lowering, at, (registers, &layout), &view, &coords)?;
+            Some(vec![])
+        },
+    )?;
+    Some(())
 }
 
 /// The loop outside every other loop that holds `op`.

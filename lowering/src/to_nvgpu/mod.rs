@@ -350,6 +350,7 @@ fn add_variant<'c>(context: &'c Context, kernel: OperationRef<'c, '_>) -> Option
                 arg: *arg,
                 box_shape: box_shape.iter().map(|&d| d as u32).collect(),
                 swizzle: 128,
+                optional: false,
             });
         }
         let output = match &found.store {
@@ -363,6 +364,7 @@ fn add_variant<'c>(context: &'c Context, kernel: OperationRef<'c, '_>) -> Option
                     arg: store.arg,
                     box_shape: vec![found.m as u32, store.box_columns() as u32],
                     swizzle: 128,
+                    optional: false,
                 });
                 // SAFETY: a block argument just added, owned by `entry`.
                 Some(unsafe { IrValue::from_raw(value) })
