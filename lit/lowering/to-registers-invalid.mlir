@@ -166,3 +166,34 @@ func.func @wrong_store_box(%arg0: memref<?x?xf16>, %arg1: memref<?x?xf16>, %arg2
   tile.store %8#0, %2[%c0, %c0] {tile.tma_store = 5 : i64} : tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>> -> !tile.partition_view<64x64xf32>
   return
 }
+
+// -----
+
+// A hand-written tile.tma_load naming an optional descriptor is refused
+// at the load: the runtime may pass an optional descriptor as a null
+// pointer, which only a store's lowering checks for.
+func.func @optional_load_descriptor(%arg0: memref<?x?xf16>, %arg1: memref<?x?xf16>, %arg2: memref<?x?xf32>, %arg3: !llvm.ptr {tile.tma = {arg = 0 : i64, box = array<i64: 64, 32>, optional, swizzle = 64 : i64}}, %arg4: !llvm.ptr {tile.tma = {arg = 1 : i64, box = array<i64: 32, 64>, swizzle = 128 : i64}}) attributes {tile.block_size = 128 : i64, tile.kernel, tile.variant_of = @plain} {
+  %c2 = arith.constant 2 : index
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %0 = tile.partition_view %arg0 : memref<?x?xf16> -> !tile.partition_view<64x32xf16>
+  %1 = tile.partition_view %arg1 : memref<?x?xf16> -> !tile.partition_view<32x64xf16>
+  %2 = tile.partition_view %arg2 : memref<?x?xf32> -> !tile.partition_view<64x64xf32>
+  %3 = tile.num_tiles %0 dim 1 : !tile.partition_view<64x32xf16>
+  // expected-error @+1 {{cannot lower this op in registers}}
+  %4 = tile.load %0[%c0, %c0] {tile.ring = array<i64: 0, 2, 0, 5>, tile.tma_load = 3 : i64} : !tile.partition_view<64x32xf16> -> tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
+  %5 = tile.load %1[%c0, %c0] {tile.ring = array<i64: 1, 2, 0, 5>, tile.tma_load = 4 : i64} : !tile.partition_view<32x64xf16> -> tensor<32x64xf16, #tile.shared<swizzle_bytes = 128, element_bits = 16, transposed = false>>
+  %6 = tile.load %0[%c0, %c1] {tile.ring = array<i64: 0, 2, 1, 5>, tile.tma_load = 3 : i64} : !tile.partition_view<64x32xf16> -> tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
+  %7 = tile.load %1[%c1, %c0] {tile.ring = array<i64: 1, 2, 1, 5>, tile.tma_load = 4 : i64} : !tile.partition_view<32x64xf16> -> tensor<32x64xf16, #tile.shared<swizzle_bytes = 128, element_bits = 16, transposed = false>>
+  %8:5 = scf.for %arg5 = %c0 to %3 step %c1 iter_args(%arg6 = %cst, %arg7 = %4, %arg8 = %6, %arg9 = %5, %arg10 = %7) -> (tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<32x64xf16, #tile.shared<swizzle_bytes = 128, element_bits = 16, transposed = false>>, tensor<32x64xf16, #tile.shared<swizzle_bytes = 128, element_bits = 16, transposed = false>>) {
+    %10 = arith.addi %arg5, %c2 : index
+    %11 = tile.load %0[%c0, %10] {tile.ring = array<i64: 0, 2, -1, 5>, tile.tma_load = 3 : i64} : !tile.partition_view<64x32xf16> -> tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
+    %12 = tile.load %1[%10, %c0] {tile.ring = array<i64: 1, 2, -1, 5>, tile.tma_load = 4 : i64} : !tile.partition_view<32x64xf16> -> tensor<32x64xf16, #tile.shared<swizzle_bytes = 128, element_bits = 16, transposed = false>>
+    %13 = tile.mma %arg7, %arg9, %arg6 : tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<32x64xf16, #tile.shared<swizzle_bytes = 128, element_bits = 16, transposed = false>> into tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>>
+    scf.yield %13, %arg8, %11, %arg10, %12 : tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<32x64xf16, #tile.shared<swizzle_bytes = 128, element_bits = 16, transposed = false>>, tensor<32x64xf16, #tile.shared<swizzle_bytes = 128, element_bits = 16, transposed = false>>
+  }
+  %9 = tile.convert_layout %8#0 : tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>> -> tensor<64x64xf32, #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [2, 16], warps_per_block = [4, 1], order = [1, 0]>>
+  tile.store %9, %2[%c0, %c0] : tensor<64x64xf32, #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [2, 16], warps_per_block = [4, 1], order = [1, 0]>> -> !tile.partition_view<64x64xf32>
+  return
+}

@@ -21,7 +21,9 @@ func.func @two_mmas(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32
     %e = tile.mma %a, %b, %y : tensor<64x32xf16>, tensor<32x64xf16> into tensor<64x64xf32>
     scf.yield %d, %e : tensor<64x64xf32>, tensor<64x64xf32>
   }
+  // expected-remark @below {{this tile is converted and stored by the threads, not staged for the TMA: a loop of this kernel holds several mmas, which measured slower with the TMA's store}}
   tile.store %acc#0, %pc[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
+  // expected-remark @below {{this tile is converted and stored by the threads, not staged for the TMA: a loop of this kernel holds several mmas, which measured slower with the TMA's store}}
   tile.store %acc#1, %pd[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
   return
 }

@@ -48,7 +48,8 @@
 //! conversion fed them (its exchange, at the tile's size, is what the
 //! staging replaces, so the rings' shared-memory budget holds), of tiles
 //! whose leading dims are 1, with at most 256 rows, whose rows cut into
-//! 32-, 64- or 128-byte box rows. A store's descriptor is optional: an
+//! 32-, 64- or 128-byte box rows; a converted store left to the threads
+//! says why in a remark. A store's descriptor is optional: an
 //! output the runtime cannot describe (rows not 16-byte aligned) gets a
 //! null pointer, and the variant's threads store it themselves.
 
@@ -84,7 +85,7 @@ impl TilePass for UseTma {
     const INFO: PassInfo = PassInfo {
         argument: "tile-use-tma",
         name: "UseTma",
-        summary: "Add a variant of register-path kernels whose mma operand rings the TMA fills",
+        summary: "Add a variant of register-path kernels whose mma operand rings the TMA fills and whose converted stores it writes out",
         op_name: "builtin.module",
     };
     crate::pass_type_id!();
@@ -185,26 +186,50 @@ fn candidate(kernel: OperationRef, load: OperationRef, index: i64) -> Result<Can
 /// its `tile.store`s in walk order, each with its descriptor.
 fn stores(kernel: OperationRef) -> Vec<(usize, TmaDescriptor)> {
     let Some(entry) = kernel.region(0).ok().and_then(|r| r.first_block()) else { return Vec::new() };
-    if several_mmas_a_loop(kernel) {
-        // Measured: attention's causal kernel with head dim 128 ran 9-13%
-        // slower with the TMA's epilogue (ptxas allocated 136 registers
-        // where it had allocated 156, and scheduled the two mmas' loop
-        // worse), where every one-mma GEMM gained (BENCHMARKS.md,
-        // session 20).
-        return Vec::new();
-    }
+    // Measured: attention's causal kernel with head dim 128 ran 9-13%
+    // slower with the TMA's epilogue (ptxas allocated 136 registers where
+    // it had allocated 156, and scheduled the two mmas' loop worse), where
+    // every one-mma GEMM gained (BENCHMARKS.md, session 20).
+    let several = several_mmas_a_loop(kernel);
     let mut found = Vec::new();
     let mut position = 0;
     kernel.walk(WalkOrder::PreOrder, |op| {
         if op_name(op) == "tile.store" {
-            if let Some(descriptor) = store_candidate(entry, op) {
-                found.push((position, descriptor));
+            let chosen = if !converted_register_tile(op) {
+                // The threads store it as it is (no exchange to replace).
+                None
+            } else if several {
+                Some(Err("a loop of this kernel holds several mmas, which measured slower with the TMA's store".into()))
+            } else {
+                Some(store_candidate(entry, op))
+            };
+            match chosen {
+                Some(Ok(descriptor)) => found.push((position, descriptor)),
+                Some(Err(why)) => crate::remarks::missed(
+                    op.location(),
+                    UseTma::INFO.argument,
+                    "TmaStore",
+                    &format!("this tile is converted and stored by the threads, not staged for the TMA: {why}"),
+                ),
+                None => {}
             }
             position += 1;
         }
         WalkResult::Advance
     });
     found
+}
+
+/// Whether `store` stores a tile in registers converted for it (a
+/// `tile.convert_layout` only it uses, whose exchange a TMA staging
+/// would replace, at the same size).
+fn converted_register_tile(store: OperationRef) -> bool {
+    let Ok(tile) = store.operand(0) else { return false };
+    let Some(convert) = defining_op(tile).filter(|d| op_name(*d) == "tile.convert_layout") else { return false };
+    let Ok(source) = convert.operand(0) else { return false };
+    single_use(tile).is_some()
+        && SharedTile::of_type(source.r#type()).is_none()
+        && layout_of_type(source.r#type()).is_some()
 }
 
 /// Whether a loop of `kernel` holds more than one `tile.mma` (attention's
@@ -232,31 +257,32 @@ fn several_mmas_a_loop(kernel: OperationRef) -> bool {
     several
 }
 
-/// The descriptor the TMA can write `store`'s tiles through: a store of a
-/// tile in registers converted for it (`tile.convert_layout`, whose
-/// exchange the staging replaces, at the same size), to a view of a
-/// kernel argument, whose tiles cut into boxes ([`tma_store::boxes`]).
-fn store_candidate(entry: melior::ir::BlockRef, store: OperationRef) -> Option<TmaDescriptor> {
-    let tile = store.operand(0).ok()?;
-    let convert = defining_op(tile).filter(|d| op_name(*d) == "tile.convert_layout")?;
-    single_use(tile)?;
-    let source = convert.operand(0).ok()?;
-    if SharedTile::of_type(source.r#type()).is_some() || layout_of_type(source.r#type()).is_none() {
-        return None;
-    }
-    let (shape, element) = tile_type(tile.r#type())?;
-    let bits = element_bits(element)?;
-    if bits % 8 != 0 {
-        return None;
-    }
-    let boxes = tma_store::boxes(&shape, (bits / 8) as i64)?;
-    let partition = defining_op(store.operand(1).ok()?).filter(|d| op_name(*d) == "tile.partition_view")?;
-    let arg = argument_of(partition.operand(0).ok()?, entry)?;
+/// The descriptor the TMA can write the tiles of `store` (a
+/// [`converted_register_tile`]) through, or why there is none: its view
+/// must be of a kernel argument, its tiles must cut into boxes
+/// ([`tma_store::boxes`]).
+fn store_candidate(entry: melior::ir::BlockRef, store: OperationRef) -> Result<TmaDescriptor, String> {
+    let tile = store.operand(0).map_err(|_| String::new())?;
+    let (shape, element) = tile_type(tile.r#type()).ok_or_else(String::new)?;
+    let bits = element_bits(element).ok_or_else(String::new)?;
+    let boxes = (bits % 8 == 0).then(|| tma_store::boxes(&shape, (bits / 8) as i64)).flatten().ok_or_else(|| {
+        "its tile is not rows of whole bytes, at most 256 of them, each a whole number of 32-, 64- or \
+             128-byte box rows, with leading dims of 1"
+            .to_string()
+    })?;
+    let view = store.operand(1).map_err(|_| String::new())?;
+    let Some(partition) = defining_op(view).filter(|d| op_name(*d) == "tile.partition_view") else {
+        return Err("its view is not made in the kernel".into());
+    };
+    let memref = partition.operand(0).map_err(|_| String::new())?;
+    let Some(arg) = argument_of(memref, entry) else {
+        return Err("it writes no kernel argument directly".into());
+    };
     let mut box_shape = vec![1u32; shape.len() - 2];
     box_shape.extend([boxes.rows as u32, (boxes.swizzle / boxes.bytes) as u32]);
     // Optional: an output whose rows the TMA cannot describe (an odd
     // vocabulary's logits, say) keeps the variant for its operands.
-    Some(TmaDescriptor { arg, box_shape, swizzle: boxes.swizzle as u32, optional: true })
+    Ok(TmaDescriptor { arg, box_shape, swizzle: boxes.swizzle as u32, optional: true })
 }
 
 /// Why the mmas of `loop` cannot wait for TMA slots each iteration: one

@@ -11,7 +11,8 @@
 //!    `tile-prefetch-loads`, `tile-stream-stores`, `tile-sink-loads`,
 //!    `tile-assign-layouts`,
 //!    `tile-remove-layout-conversions`, for `sm_90a` `tile-use-tma` (a
-//!    variant whose mma operand rings the TMA fills) and
+//!    variant whose mma operand rings the TMA fills, and whose
+//!    accumulator's store it writes out) and
 //!    `convert-tile-to-registers`:
 //!    their tiles in registers, per-thread code from here on; for the
 //!    others `convert-tile-to-linalg`, `convert-tile-to-memref`: as on the
@@ -41,11 +42,14 @@
 //! `tile.mma`s on wgmma (issue #21), the operands that come from loads
 //! copied by cp.async into rings of swizzled shared-memory slots, loaded
 //! two iterations ahead, the mma in flight across iterations, and a
-//! variant (`tile-use-tma`) whose rings the TMA fills, taken where the
-//! runtime can encode its descriptors (no producer warpgroup yet);
+//! variant (`tile-use-tma`) whose rings the TMA fills (a producer warp
+//! requesting them where the consumers' own requests cannot run two
+//! ahead) and whose accumulator's store it writes out, taken where the
+//! runtime can encode its descriptors (the store's is optional);
 //! f16/bf16 mma main loops of the matcher's shape also get a variant on
-//! wgmma with a TMA ring, tried first; kernels the register path does not take (f8
-//! or f16-accumulator mmas) are SIMT code over tiles in shared memory.
+//! wgmma with a TMA ring, tried first; kernels the register path does not
+//! take (mmas with an f16 accumulator) are SIMT code over tiles in shared
+//! memory.
 
 use crate::{
     compile::{self, Error, Result, run_pipeline, select_kernel, signature},

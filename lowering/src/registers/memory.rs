@@ -292,7 +292,6 @@ pub(super) fn store_registers<'c>(
     let bytes = crate::build::element_bits(element)?.div_ceil(8) as usize;
     let count = layout.registers();
     let first = first_copy(lowering, at, layout)?;
-    let lowering_ref = lowering;
     let body = |at: &At<'c, 'c>| -> Option<()> {
         if_else(
             at,
@@ -303,14 +302,14 @@ pub(super) fn store_registers<'c>(
                     if duplicate(layout, r) {
                         continue;
                     }
-                    let index = indices(lowering_ref, then, &access, layout, r)?;
+                    let index = indices(lowering, then, &access, layout, r)?;
                     let chunk = slice(then, registers, r, width)?;
                     then.insert(aligned_store_at(then, chunk, view.memref, &index, width * bytes)?);
                 }
                 Some(vec![])
             },
             |otherwise| {
-                for_each_element(lowering_ref, otherwise, &access, layout, |r, index, inside| {
+                for_each_element(lowering, otherwise, &access, layout, |r, index, inside| {
                     if duplicate(layout, r) {
                         return Some(());
                     }

@@ -360,11 +360,12 @@ pub fn drain<'c>(at: &At<'c, 'c>, r#loop: OperationRef<'c, 'c>, ring: (IrValue<'
 
 /// The descriptor argument `index` of the kernel `op` is in, if its
 /// `tile.tma` describes `boxes` (one block of swizzled rows, the tile's
-/// swizzle): a hand-written `tile.tma_load` naming another
-/// descriptor is refused, since the TMA would then deliver other bytes
-/// than the slot's barrier expects.
+/// swizzle) and is not optional: a hand-written `tile.tma_load` naming
+/// another descriptor is refused, since the TMA would then deliver other
+/// bytes than the slot's barrier expects, as is one naming an optional
+/// descriptor, which the runtime may pass as a null pointer.
 pub fn descriptor<'c>(op: OperationRef<'c, 'c>, index: usize, boxes: &Boxes) -> Option<IrValue<'c>> {
-    described(op, index, boxes).map(|(value, _)| value)
+    described(op, index, boxes).filter(|(_, d)| !d.optional).map(|(value, _)| value)
 }
 
 /// [`descriptor`], with what its `tile.tma` says.
