@@ -220,3 +220,100 @@ func.func @mm_rescaled(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?x
   tile.store %acc, %pc[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
   return
 }
+
+// -----
+
+// Operands loaded as 3-D tiles and reshaped for the mma (a batch index)
+// are ring tiles all the same: the mma stays in flight, 2 + 2 + 1 slots.
+// CHECK-LABEL: func.func @mm_batched
+// CHECK: tile.load {{.*}} {tile.ring = array<i64: 0, 2, 0, 5>}
+// CHECK: scf.for
+// CHECK: tile.load {{.*}} {tile.ring = array<i64: 1, 2, -1, 5>}
+func.func @mm_batched(%A: memref<?x?x?xf16>, %B: memref<?x?x?xf16>, %C: memref<?x?x?xf16>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pa = tile.partition_view %A : memref<?x?x?xf16> -> !tile.partition_view<1x64x32xf16>
+  %pb = tile.partition_view %B : memref<?x?x?xf16> -> !tile.partition_view<1x32x64xf16>
+  %pc = tile.partition_view %C : memref<?x?x?xf16> -> !tile.partition_view<1x64x64xf16>
+  %l = tile.block_id y : index
+  %nk = tile.num_tiles %pa dim 2 : !tile.partition_view<1x64x32xf16>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%in = %z) -> (tensor<64x64xf32>) {
+    %a3 = tile.load %pa[%l, %c0, %k] : !tile.partition_view<1x64x32xf16> -> tensor<1x64x32xf16>
+    %b3 = tile.load %pb[%l, %k, %c0] : !tile.partition_view<1x32x64xf16> -> tensor<1x32x64xf16>
+    %a = tile.reshape %a3 : tensor<1x64x32xf16> -> tensor<64x32xf16>
+    %b = tile.reshape %b3 : tensor<1x32x64xf16> -> tensor<32x64xf16>
+    %d = tile.mma %a, %b, %in : tensor<64x32xf16>, tensor<32x64xf16> into tensor<64x64xf32>
+    scf.yield %d : tensor<64x64xf32>
+  }
+  %out = arith.truncf %acc : tensor<64x64xf32> to tensor<64x64xf16>
+  %out3 = tile.reshape %out : tensor<64x64xf16> -> tensor<1x64x64xf16>
+  tile.store %out3, %pc[%l, %c0, %c0] : tensor<1x64x64xf16> -> !tile.partition_view<1x64x64xf16>
+  return
+}
+
+// -----
+
+// The rings share shared memory with the accumulator's exchange for its
+// store. After a bias, an activation and a narrowing to f16, that
+// exchange holds the stored f16 tile (32 KiB), not the f32 accumulator
+// (64 KiB): the 32 KiB a K step of 128x64 and 64x128 f16 tiles leaves
+// room for two ahead and a spare slot, 5 slots.
+// CHECK-LABEL: func.func @mm_bias_relu
+// CHECK: tile.load {{.*}} {tile.ring = array<i64: 0, 2, 0, 5>}
+func.func @mm_bias_relu(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %bias: memref<?xf16>, %C: memref<?x?xf16>)
+    attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<128x64xf16>
+  %pb = tile.partition_view %B : memref<?x?xf16> -> !tile.partition_view<64x128xf16>
+  %pbias = tile.partition_view %bias : memref<?xf16> -> !tile.partition_view<128xf16>
+  %pc = tile.partition_view %C : memref<?x?xf16> -> !tile.partition_view<128x128xf16>
+  %nk = tile.num_tiles %pa dim 1 : !tile.partition_view<128x64xf16>
+  %z = arith.constant dense<0.0> : tensor<128x128xf32>
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%in = %z) -> (tensor<128x128xf32>) {
+    %a = tile.load %pa[%c0, %k] : !tile.partition_view<128x64xf16> -> tensor<128x64xf16>
+    %b = tile.load %pb[%k, %c0] : !tile.partition_view<64x128xf16> -> tensor<64x128xf16>
+    %d = tile.mma %a, %b, %in : tensor<128x64xf16>, tensor<64x128xf16> into tensor<128x128xf32>
+    scf.yield %d : tensor<128x128xf32>
+  }
+  %bv = tile.load %pbias[%c0] : !tile.partition_view<128xf16> -> tensor<128xf16>
+  %bw = arith.extf %bv : tensor<128xf16> to tensor<128xf32>
+  %b1 = tile.reshape %bw : tensor<128xf32> -> tensor<1x128xf32>
+  %bb = tile.broadcast %b1 : tensor<1x128xf32> -> tensor<128x128xf32>
+  %biased = arith.addf %acc, %bb : tensor<128x128xf32>
+  %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+  %relu = arith.maximumf %biased, %zero : tensor<128x128xf32>
+  %out = arith.truncf %relu : tensor<128x128xf32> to tensor<128x128xf16>
+  tile.store %out, %pc[%c0, %c0] : tensor<128x128xf16> -> !tile.partition_view<128x128xf16>
+  return
+}
+
+// -----
+
+// An accumulator that is also reduced keeps its whole size for the
+// exchange (64 KiB): the rings go one ahead, with the spare slot.
+// CHECK-LABEL: func.func @mm_reduced
+// CHECK: tile.load {{.*}} {tile.ring = array<i64: 0, 1, 0, 4>}
+func.func @mm_reduced(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>, %S: memref<?xf32>)
+    attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<128x64xf16>
+  %pb = tile.partition_view %B : memref<?x?xf16> -> !tile.partition_view<64x128xf16>
+  %pc = tile.partition_view %C : memref<?x?xf16> -> !tile.partition_view<128x128xf16>
+  %ps = tile.partition_view %S : memref<?xf32> -> !tile.partition_view<128xf32>
+  %nk = tile.num_tiles %pa dim 1 : !tile.partition_view<128x64xf16>
+  %z = arith.constant dense<0.0> : tensor<128x128xf32>
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%in = %z) -> (tensor<128x128xf32>) {
+    %a = tile.load %pa[%c0, %k] : !tile.partition_view<128x64xf16> -> tensor<128x64xf16>
+    %b = tile.load %pb[%k, %c0] : !tile.partition_view<64x128xf16> -> tensor<64x128xf16>
+    %d = tile.mma %a, %b, %in : tensor<128x64xf16>, tensor<64x128xf16> into tensor<128x128xf32>
+    scf.yield %d : tensor<128x128xf32>
+  }
+  %sums = tile.reduce add %acc dim 1 : tensor<128x128xf32> -> tensor<128xf32>
+  tile.store %sums, %ps[%c0] : tensor<128xf32> -> !tile.partition_view<128xf32>
+  %out = arith.truncf %acc : tensor<128x128xf32> to tensor<128x128xf16>
+  tile.store %out, %pc[%c0, %c0] : tensor<128x128xf16> -> !tile.partition_view<128x128xf16>
+  return
+}

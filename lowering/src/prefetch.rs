@@ -297,9 +297,12 @@ fn other_shared_bytes(
     total
 }
 
-/// The bytes of an mma result's exchange: its size, or that of what the
-/// loop's result is narrowed to (`arith.truncf`) when that is all its
-/// users take.
+/// The bytes of an mma result's exchange: its size, or, where the loop's
+/// result only flows through element-wise ops and reshapes into stores,
+/// the largest tile stored. The conversion for a store (or the TMA
+/// store's staging, which replaces it) sits at the store, after an
+/// epilogue's bias, activation and narrowing, so it holds the tile as
+/// stored, not the accumulator.
 fn exchange_bytes(r#loop: OperationRef, result: Value, bytes_of: &dyn Fn(Value) -> i64) -> i64 {
     let whole = bytes_of(result);
     let Some((user, n)) = crate::rewrite::single_use(result) else { return whole };
@@ -307,15 +310,29 @@ fn exchange_bytes(r#loop: OperationRef, result: Value, bytes_of: &dyn Fn(Value) 
         return whole;
     }
     let Ok(carried) = r#loop.result(n) else { return whole };
-    let users = crate::rewrite::uses(carried.into());
-    let narrowed: Option<Vec<i64>> = users
-        .iter()
-        .map(|(u, _)| (op_name(*u) == "arith.truncf").then(|| u.result(0).map_or(whole, |r| bytes_of(r.into()))))
-        .collect();
-    match narrowed {
-        Some(sizes) if !sizes.is_empty() => sizes.into_iter().max().unwrap_or(whole),
-        _ => whole,
+    stored_bytes(carried.into(), bytes_of, 0).filter(|&b| b > 0).unwrap_or(whole)
+}
+
+/// The largest tile that the stores fed by `value` (through element-wise
+/// ops and reshapes) take, or `None` where it also reaches another op.
+fn stored_bytes(value: Value, bytes_of: &dyn Fn(Value) -> i64, depth: usize) -> Option<i64> {
+    let users = crate::rewrite::uses(value);
+    if depth > 16 || users.is_empty() {
+        return None;
     }
+    let mut most = 0;
+    for (user, index) in users {
+        let name = op_name(user);
+        let bytes = if name == "tile.store" && index == 0 {
+            bytes_of(value)
+        } else if (crate::layout::assign::elementwise(&name) || name == "tile.reshape") && user.result_count() == 1 {
+            stored_bytes(user.result(0).ok()?.into(), bytes_of, depth + 1)?
+        } else {
+            return None;
+        };
+        most = most.max(bytes);
+    }
+    Some(most)
 }
 
 /// Whether the loop's mmas can stay in flight across iterations once its
@@ -335,17 +352,13 @@ fn mma_in_flight_shape(r#loop: OperationRef, loads: &[OperationRef]) -> bool {
             });
             let operands_loaded = (0..2).all(|k| {
                 op.operand(k).is_ok_and(|v| {
-                    crate::rewrite::defining_op(v).is_some_and(|d| {
-                        let d = if op_name(d) == "tile.permute" {
-                            match d.operand(0).ok().and_then(crate::rewrite::defining_op) {
-                                Some(inner) => inner,
-                                None => return false,
-                            }
-                        } else {
-                            d
-                        };
-                        loads.iter().any(|l| l.to_raw().ptr == d.to_raw().ptr)
-                    })
+                    let mut source = crate::rewrite::defining_op(v);
+                    while let Some(d) =
+                        source.filter(|d| matches!(op_name(*d).as_str(), "tile.permute" | "tile.reshape"))
+                    {
+                        source = d.operand(0).ok().and_then(crate::rewrite::defining_op);
+                    }
+                    source.is_some_and(|d| loads.iter().any(|l| l.to_raw().ptr == d.to_raw().ptr))
                 })
             });
             if crate::rewrite::uses(accumulator).len() != 1 || !carried_back || !operands_loaded {
