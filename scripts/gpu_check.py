@@ -342,6 +342,42 @@ if '--no-matmul' not in sys.argv:
         av, bv = a.astype(np.float64), b.astype(np.float64)
         product(f'batched.mlir {l}x{m}x{n}x{k}', got, av @ bv, np.abs(av) @ np.abs(bv))
     case('tma stores', tma_stores)
+
+    def wide_blocks():
+        # Variants whose blocks compute two program tiles (tile-widen-blocks):
+        # taken for a grid of one block per output tile with enough wide
+        # blocks to fill the GPU. Ragged M, N and K; N's tile count odd, so
+        # the last wide tile is half outside the array.
+        def product(name, got, want, mag):
+            check(f'{name} ({run.entry})', got, want, atol=5e-3 * mag + 1e-6, rtol=1e-3)
+            if '__wide' not in run.entry:
+                raise RuntimeError(f'{name}: {run.entry} ran, not a wide variant')
+        f16 = lambda *shape: rng.uniform(-1, 1, shape).astype(np.float16)
+        nan = lambda *shape: np.full(shape, np.nan, np.float16)
+        m, n, k = 2200, 1800, 520
+        a, b, bt, at = f16(m, k), f16(k, n), f16(n, k), f16(k, m)
+        av, bv = a.astype(np.float64), b.astype(np.float64)
+        want, mag = av @ bv, np.abs(av) @ np.abs(bv)
+        tiles = -(-m // 128) * -(-n // 128)
+        for program, grid in [('ab', (tiles,)), ('small_k', (-(-m // 64) * -(-n // 128),))]:
+            (got,) = run(gemm(program), grid, [a, b, nan(m, n)], outputs=[2])
+            product(f'{program}.mlir {m}x{n}x{k}', got, want, mag)
+        btv, atv = bt.astype(np.float64).T, at.astype(np.float64).T
+        (got,) = run(gemm('abt'), (tiles,), [a, bt, nan(m, n)], outputs=[2])
+        product(f'abt.mlir {m}x{n}x{k}', got, av @ btv, np.abs(av) @ np.abs(btv))
+        (got,) = run(gemm('atb'), (tiles,), [at, b, nan(m, n)], outputs=[2])
+        product(f'atb.mlir {m}x{n}x{k}', got, atv @ bv, np.abs(atv) @ np.abs(bv))
+        bias = f16(n)
+        pre = want + bias.astype(np.float64)
+        (got,) = run(gemm('bias_relu'), (tiles,), [a, b, bias, nan(m, n)], outputs=[3])
+        product(f'bias_relu.mlir {m}x{n}x{k}', got, np.maximum(pre, 0), mag + 1)
+        l, m, n, k = 3, 1100, 1800, 200
+        a, b = f16(l, m, k), f16(l, k, n)
+        grid = (-(-m // 128) * -(-n // 128), l)
+        (got,) = run(gemm('batched'), grid, [a, b, nan(l, m, n)], outputs=[2])
+        av, bv = a.astype(np.float64), b.astype(np.float64)
+        product(f'batched.mlir {l}x{m}x{n}x{k}', got, av @ bv, np.abs(av) @ np.abs(bv))
+    case('wide blocks', wide_blocks)
     # The general kernel (tiles in registers, wgmma from shared memory):
     # forced, and where the rows are not 16-byte aligned (no TMA variant).
     for example, dtype in [('matmul', 'f16'), ('matmul_bf16', 'bf16'), ('matmul_bf16_bf16', 'bf16'), ('matmul_f32', 'f32')]:

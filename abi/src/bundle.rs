@@ -51,6 +51,43 @@ pub struct Variant {
     /// in clusters of as many (`cluster` is the same number).
     #[serde(default = "one", skip_serializing_if = "is_one")]
     pub split_k: u32,
+    /// The variant's blocks each compute a larger tile of one array than
+    /// the program's blocks do (`tile-widen-blocks`): it runs only where
+    /// the launch's grid along x is the program's tile count of that
+    /// array, on its own tiles' count.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retiled: Option<Retiled>,
+}
+
+/// How a variant's grid follows from the program's (`Variant::retiled`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Retiled {
+    /// Index of the memref argument whose tiles the grid counts.
+    pub arg: usize,
+    /// Its dims the tiles are counted along (the block's row, then its
+    /// column), outermost first.
+    pub dims: [usize; 2],
+    /// The program's tile along those dims.
+    pub program_tile: [u32; 2],
+    /// The variant's tile along those dims.
+    pub tile: [u32; 2],
+}
+
+impl Retiled {
+    /// The tiles of an array of `shape` along `dims`, with tiles of
+    /// `tile`: `None` where a dim is missing, a tile is empty, or the
+    /// count overflows.
+    pub fn count(&self, shape: &[usize], tile: [u32; 2]) -> Option<u64> {
+        let mut count: u64 = 1;
+        for (&dim, &size) in self.dims.iter().zip(&tile) {
+            let extent = *shape.get(dim)? as u64;
+            if size == 0 {
+                return None;
+            }
+            count = count.checked_mul(extent.div_ceil(u64::from(size)))?;
+        }
+        Some(count)
+    }
 }
 
 fn one() -> u32 {

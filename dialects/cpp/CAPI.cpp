@@ -100,6 +100,11 @@ void tileEmitRemark(MlirLocation location, int kind, MlirStringRef name,
                   .category("tile")
                   .subCategory(unwrap(subcategory));
   auto loc = unwrap(location);
+  // A widened instance (tile-widen-blocks) repeats its kernel's ops, and
+  // would repeat its remarks.
+  if (auto named = llvm::dyn_cast<mlir::NameLoc>(loc);
+      named && named.getName() == "tile.widened")
+    return;
   std::string text = unwrap(reason).str();
   switch (kind) {
   case 0:

@@ -912,6 +912,29 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                              << "' is a unit attribute of a kernel whose last argument is an index";
     return success();
   }
+  if (name == attrs::kWideOf) {
+    // Written by tile-widen-blocks: the kernel a widened instance is of.
+    if (!isa<FlatSymbolRefAttr>(attr.getValue()) ||
+        !isa<FunctionOpInterface>(op))
+      return op->emitError() << "'" << name
+                             << "' is a symbol reference on a function";
+    return success();
+  }
+  if (name == attrs::kRetiled) {
+    // Written by tile-widen-blocks: which tiles of which argument the
+    // program's grid counts, and the variant's tiles there.
+    auto retiled = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
+    ArrayRef<int64_t> v = retiled ? retiled.asArrayRef() : ArrayRef<int64_t>();
+    if (!retiled || v.size() != 7 || !isa<FunctionOpInterface>(op) ||
+        v[0] < 0 || v[1] < 0 || v[2] < 0 || v[1] == v[2] ||
+        llvm::any_of(v.drop_front(3), [](int64_t x) { return x < 1; }))
+      return op->emitError()
+             << "'" << name
+             << "' is an array<i64: arg, row_dim, column_dim, program_rows, "
+                "program_columns, rows, columns> (dims distinct and >= 0, "
+                "sizes >= 1) on a function";
+    return success();
+  }
   if (name == attrs::kSplitK) {
     // Written by convert-tile-to-nvgpu: each program block runs as a
     // cluster of this many blocks that split its K steps.

@@ -34,6 +34,13 @@ pub const PERSISTENT: &str = "tile.persistent";
 /// Written by `convert-tile-to-nvgpu`: a variant runs each program block
 /// as a cluster of this many blocks that split its K loop.
 pub const SPLIT_K: &str = "tile.split_k";
+/// Written by `tile-widen-blocks`: the kernel whose instance for wider
+/// tiles this function is (until `tile-finish-widening`).
+pub const WIDE_OF: &str = "tile.wide_of";
+/// Written by `tile-widen-blocks` on a widened instance, and kept on its
+/// variants: `array<i64: arg, row_dim, column_dim, program_rows,
+/// program_columns, rows, columns>`.
+pub const RETILED: &str = "tile.retiled";
 /// Written by `convert-tile-to-nvgpu` on epilogue stores: every thread
 /// stores its own elements (`tile-distribute` leaves them be).
 pub const DISTRIBUTED: &str = "tile.distributed";
@@ -95,7 +102,7 @@ pub const MAX_TILE_BYTES: i64 = 227 * 1024;
 
 /// Every attribute the dialect owns, as the reference lists them; the
 /// verifier rejects any other `tile.` attribute.
-pub static ATTRS: [Attr; 16] = [
+pub static ATTRS: [Attr; 18] = [
     Attr {
         name: KERNEL,
         on: "`func.func`",
@@ -164,6 +171,27 @@ pub static ATTRS: [Attr; 16] = [
         by: "`convert-tile-to-nvgpu`",
         value: Form::Integer { min: 2, max: MAX_CLUSTER },
         doc: "Each program block runs as a cluster of this many blocks that split its K loop.",
+    },
+    Attr {
+        name: WIDE_OF,
+        on: "kernel",
+        by: "`tile-widen-blocks`",
+        value: Form::Text("flat symbol reference"),
+        doc: "The kernel this function instantiates for tiles twice as large along one dim. \
+              `tile-finish-widening` makes its variants that kernel's and erases it.",
+    },
+    Attr {
+        name: RETILED,
+        on: "kernel, kernel variant",
+        by: "`tile-widen-blocks`",
+        value: Form::Text(
+            "`array<i64: arg, row_dim, column_dim, program_rows, program_columns, rows, columns>`, dims distinct and \
+             >= 0, sizes >= 1",
+        ),
+        doc: "The variant computes the tiles `rows x columns` of memref argument `arg` (along its dims `row_dim`, \
+              `column_dim`) where the program computes `program_rows x program_columns`: the runtime takes it only \
+              for a launch whose grid along x is the program's tile count of that array, and launches it on its \
+              own tiles' count.",
     },
     Attr {
         name: DISTRIBUTED,

@@ -35,12 +35,14 @@ pub mod to_scf;
 pub mod tune;
 pub mod use_tma;
 pub mod vectorize_copies;
+pub mod widen_blocks;
 pub mod widen_k;
 
 pub use pass::{PassInfo, TilePass, create_pass, register_passes};
 
 /// Registration functions of every tile pass, in `--help` order.
 pub(crate) const PASSES: &[fn()] = &[
+    pass::register::<widen_blocks::WidenBlocks>,
     pass::register::<specialize::Specialize>,
     pass::register::<simplify::Simplify>,
     pass::register::<group_blocks::GroupBlocks>,
@@ -53,6 +55,7 @@ pub(crate) const PASSES: &[fn()] = &[
     pass::register::<layout::assign::AssignLayouts>,
     pass::register::<layout::remove_conversions::RemoveLayoutConversions>,
     pass::register::<use_tma::UseTma>,
+    pass::register::<widen_blocks::FinishWidening>,
     pass::register::<registers::ConvertTileToRegisters>,
     pass::register::<to_linalg::ConvertTileToLinalg>,
     pass::register::<to_memref::ConvertTileToMemref>,

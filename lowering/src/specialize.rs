@@ -119,7 +119,7 @@ impl<'c> RunExternalPass<'c> for Specialize {
     }
 }
 
-type Failure<'c> = (Location<'c>, String);
+pub(crate) type Failure<'c> = (Location<'c>, String);
 
 /// A configuration read from `tile.config`: tile sizes by mma dim, hints.
 struct Config {
@@ -258,7 +258,8 @@ fn yielded<'c, 'a>(op: OperationRef<'c, 'a>, index: usize) -> Vec<Value<'c, 'a>>
     (0..terminator.operand_count()).filter_map(|i| terminator.operand(i).ok()).collect()
 }
 
-fn specialize<'c>(kernel: OperationRef<'c, '_>) -> Result<(), Failure<'c>> {
+/// Instantiates `kernel` for its `tile.config` (which it removes).
+pub(crate) fn specialize<'c>(kernel: OperationRef<'c, '_>) -> Result<(), Failure<'c>> {
     let config = read_config(kernel)?;
     let mut dims = Dims::default();
     // The slots of each mma's M, N and K.

@@ -301,6 +301,7 @@ fn kernel_to_gpu<'c>(
         "nvvm.cluster_dim",
         tile_dialect::attrs::SPLIT_K,
         tile_dialect::attrs::CLUSTER,
+        tile_dialect::attrs::RETILED,
     ] {
         if let Ok(value) = kernel.attribute(key) {
             carried.push((Identifier::new(context, key), value));

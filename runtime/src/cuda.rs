@@ -8,7 +8,7 @@
 //! `Cuda` refuses further work, and its drop leaves the modules loaded
 //! (unloading may wait for the kernel): the process should exit.
 
-use crate::{Arg, Array, Bundle, Error, Grid, Param, Result, TmaDescriptor, memref_slots, tma};
+use crate::{Arg, Array, Bundle, Error, Grid, Param, Result, Retiled, TmaDescriptor, memref_slots, tma};
 use cudarc::driver::{CudaContext, CudaSlice, CudaStream, DevicePtr, DevicePtrMut, result, sys};
 use std::{
     collections::HashMap,
@@ -376,16 +376,30 @@ impl Cuda {
         self.context.bind_to_thread().map_err(driver)?;
         let address = |i: usize| self.address(device, i);
 
+        let sms = self
+            .context
+            .attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
+            .map_err(driver)?;
         let mut passed_over = Vec::new();
         // Entry, block, shared memory, descriptors, persistent, cluster,
-        // split-K ways.
-        type Chosen<'a> = (&'a str, [u32; 3], u32, Vec<Option<CudaSlice<u8>>>, bool, u32, u32);
+        // split-K ways, the program's grid along x.
+        type Chosen<'a> = (&'a str, [u32; 3], u32, Vec<Option<CudaSlice<u8>>>, bool, u32, u32, u64);
         let mut chosen: Option<Chosen> = None;
         for variant in info.variants.iter().filter(|_| self.variants) {
             if variant.persistent && (gy, gz) != (1, 1) {
                 passed_over.push(format!("@{}: persistent blocks need a one-dimensional grid", variant.name));
                 continue;
             }
+            let program_x = match &variant.retiled {
+                None => gx,
+                Some(retiled) => match retiled_grid(retiled, args, [gx, gy, gz], sms) {
+                    Ok(x) => x,
+                    Err(why) => {
+                        passed_over.push(format!("@{}: {why}", variant.name));
+                        continue;
+                    }
+                },
+            };
             match self.encode_all(&variant.tma, args, &address) {
                 Ok(descriptors) => {
                     let cluster = variant.cluster.max(1);
@@ -397,6 +411,7 @@ impl Cuda {
                         variant.persistent,
                         cluster,
                         variant.split_k.max(1),
+                        program_x,
                     ));
                     break;
                 }
@@ -404,10 +419,10 @@ impl Cuda {
                 Err(other) => return Err(other),
             }
         }
-        let (entry, block, shared_memory, descriptors, persistent, cluster, split_k) =
+        let (entry, block, shared_memory, descriptors, persistent, cluster, split_k, gx) =
             // The kernel itself: a program block that runs as a cluster is
             // launched as the split-K variants are, `cluster` blocks each.
-            chosen.unwrap_or((name, info.block, info.shared_memory, Vec::new(), false, info.cluster.max(1), info.cluster.max(1)));
+            chosen.unwrap_or((name, info.block, info.shared_memory, Vec::new(), false, info.cluster.max(1), info.cluster.max(1), gx));
         let refuse = |reason: String| Ok(Err(CannotLaunch { entry: entry.to_string(), reason }));
         let function = self.function(bundle, entry)?;
         // What the driver would refuse at the launch, asked first: a
@@ -431,10 +446,6 @@ impl Cuda {
             }
         }
         let threads = block.iter().product::<u32>() as i32;
-        let sms = self
-            .context
-            .attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
-            .map_err(driver)?;
         // Resident blocks (or clusters): none means a launch that fails, or
         // for a persistent kernel one that waits for ever.
         let resident = if cluster > 1 {
@@ -890,6 +901,31 @@ fn cluster_attribute(blocks: u32) -> sys::CUlaunchAttribute {
 /// `ways` blocks (split-K); `None` past a launch's 2^31 - 1.
 fn split_grid(grid: u64, ways: u32) -> Option<u64> {
     grid.checked_mul(u64::from(ways)).filter(|&blocks| blocks <= i32::MAX as u64)
+}
+
+/// The grid along x of a variant with wider tiles (`retiled`), for a
+/// launch of `grid`: the wider tiles' count, where the launch has one block
+/// per program tile of the array along x and the wider tiles still give
+/// every one of the `sms` multiprocessors a block; else why not.
+fn retiled_grid(retiled: &Retiled, args: &[Arg], grid: [u64; 3], sms: i32) -> std::result::Result<u64, String> {
+    let Some(Arg::Array(array)) = args.get(retiled.arg) else {
+        return Err(format!("argument #{} is not an array", retiled.arg));
+    };
+    let program = retiled.count(array.shape(), retiled.program_tile);
+    if program != Some(grid[0]) {
+        return Err(format!(
+            "the grid's x ({}) is not the program's tile count of argument #{} ({})",
+            grid[0],
+            retiled.arg,
+            program.map_or("none".to_string(), |p| p.to_string())
+        ));
+    }
+    let wide = retiled.count(array.shape(), retiled.tile).ok_or("the wider tiles cannot be counted")?;
+    let blocks = wide.saturating_mul(grid[1]).saturating_mul(grid[2]);
+    if blocks < u64::try_from(sms).unwrap_or(0) {
+        return Err(format!("its {blocks} wider blocks would leave multiprocessors idle ({sms})"));
+    }
+    Ok(wide)
 }
 
 /// The blocks to launch for a persistent variant in clusters of `cluster`

@@ -59,19 +59,22 @@ use melior::{
     Context,
     ir::{
         AttributeLike, BlockLike, Module,
-        attribute::{ArrayAttribute, DenseI32ArrayAttribute, IntegerAttribute, StringAttribute},
+        attribute::{
+            ArrayAttribute, DenseI32ArrayAttribute, DenseI64ArrayAttribute, IntegerAttribute, StringAttribute,
+        },
         operation::{OperationLike, WalkOrder, WalkResult},
     },
 };
 use std::path::PathBuf;
-use tile_abi::{Bundle, KernelInfo, Variant};
+use tile_abi::{Bundle, KernelInfo, Retiled, Variant};
 
 /// The default chip.
 pub const DEFAULT_CHIP: &str = "sm_90a";
 
 /// The stages of `tile-to-ptx`, in order: a name and its passes, where
-/// `{chip}` and `{toolkit}` are the options, `{wgmma}` is
-/// `convert-tile-to-nvgpu` and `{tma}` `tile-use-tma` for `sm_90a` (the
+/// `{chip}` and `{toolkit}` are the options, `{widen}` is
+/// `tile-widen-blocks`, `{wgmma}` `convert-tile-to-nvgpu` and `{tma}`
+/// `tile-use-tma, tile-finish-widening` for `sm_90a` (the
 /// chip with wgmma and the TMA), else nothing.
 ///
 /// As on the CPU: bufferization may yield new buffers from loops and
@@ -85,7 +88,7 @@ pub const DEFAULT_CHIP: &str = "sm_90a";
 pub const STAGES: &[(&str, &str)] = &[
     (
         "layouts",
-        "tile-specialize, tile-simplify, func.func(tile-group-blocks), {wgmma}func.func(tile-defer-reductions, tile-prefetch-loads, tile-stream-stores, tile-sink-loads, tile-assign-layouts), tile-remove-layout-conversions{tma}",
+        "{widen}tile-specialize, tile-simplify, func.func(tile-group-blocks), {wgmma}func.func(tile-defer-reductions, tile-prefetch-loads, tile-stream-stores, tile-sink-loads, tile-assign-layouts), tile-remove-layout-conversions{tma}",
     ),
     ("registers", "func.func(convert-tile-to-registers)"),
     ("linalg", "convert-tile-to-linalg"),
@@ -186,8 +189,16 @@ pub fn passes(chip: &str, toolkit: &str, last: &str) -> String {
 
 /// A stage's pass text (from [`STAGES`]) with the options filled in.
 pub fn stage_text(text: &str, chip: &str, toolkit: &str) -> String {
-    let (wgmma, tma) = if chip == "sm_90a" { ("convert-tile-to-nvgpu, ", ", tile-use-tma") } else { ("", "") };
-    text.replace("{chip}", chip).replace("{toolkit}", toolkit).replace("{wgmma}", wgmma).replace("{tma}", tma)
+    let (widen, wgmma, tma) = if chip == "sm_90a" {
+        ("tile-widen-blocks, ", "convert-tile-to-nvgpu, ", ", tile-use-tma, tile-finish-widening")
+    } else {
+        ("", "", "")
+    };
+    text.replace("{chip}", chip)
+        .replace("{toolkit}", toolkit)
+        .replace("{widen}", widen)
+        .replace("{wgmma}", wgmma)
+        .replace("{tma}", tma)
 }
 
 impl TilePipeline for TileToPtx {
@@ -298,12 +309,17 @@ fn variants(module: &Module, name: &str) -> Result<Vec<Variant>> {
                 .ok()
                 .and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok())
                 .map_or(1, |s| s.value().clamp(1, i64::from(u32::MAX)) as u32);
-            found.push((variant, tma, op.has_attribute("tile.persistent"), cluster, split_k));
+            let retiled = op
+                .attribute(tile_dialect::attrs::RETILED)
+                .ok()
+                .and_then(|a| DenseI64ArrayAttribute::try_from(a).ok())
+                .map(|a| (0..a.len()).filter_map(|i| a.element(i).ok()).collect::<Vec<i64>>());
+            found.push((variant, tma, op.has_attribute("tile.persistent"), cluster, split_k, retiled));
         }
         WalkResult::Advance
     });
     let mut variants = Vec::new();
-    for (variant, tma, persistent, cluster, split_k) in found {
+    for (variant, tma, persistent, cluster, split_k, retiled) in found {
         let variant = variant.ok_or_else(|| Error::Gpu(format!("a variant of @{name} has no name")))?;
         let tma = tma
             .into_iter()
@@ -311,7 +327,21 @@ fn variants(module: &Module, name: &str) -> Result<Vec<Variant>> {
             .ok_or_else(|| Error::Gpu(format!("kernel @{variant} has an unreadable tile.tma descriptor")))?;
         let (block, shared_memory) = launch_shape(module, &variant)
             .ok_or_else(|| Error::Gpu(format!("kernel @{variant} has no launch shape after convert-tile-to-gpu")))?;
-        variants.push(Variant { name: variant, block, shared_memory, tma, persistent, cluster, split_k });
+        let retiled = match retiled.as_deref() {
+            None => None,
+            Some(&[arg, row, column, program_rows, program_columns, rows, columns]) => {
+                let count = |x: i64| u32::try_from(x).ok();
+                Some(Retiled {
+                    arg: usize::try_from(arg)
+                        .map_err(|_| Error::Gpu(format!("kernel @{variant}: bad tile.retiled")))?,
+                    dims: [row, column].map(|d| d as usize),
+                    program_tile: [count(program_rows), count(program_columns)].map(|c| c.unwrap_or(0)),
+                    tile: [count(rows), count(columns)].map(|c| c.unwrap_or(0)),
+                })
+            }
+            Some(_) => return Err(Error::Gpu(format!("kernel @{variant} has an unreadable tile.retiled"))),
+        };
+        variants.push(Variant { name: variant, block, shared_memory, tma, persistent, cluster, split_k, retiled });
     }
     Ok(variants)
 }

@@ -1,0 +1,498 @@
+//! `tile-widen-blocks` and `tile-finish-widening`: a variant whose blocks
+//! each compute two of the program's output tiles, for launches of one
+//! block per output tile.
+//!
+//! Summary: a Hopper block of two warpgroups that computes a 128x128 tile
+//! with 16-bit wgmmas tops out near 0.9 of the vendor's GEMM; 128x256 tiles
+//! (each warpgroup's wgmma `m64n256`) reach it. Where a kernel's block
+//! finds its output tile by splitting its block id row-major (`bid / n`,
+//! `bid % n`, `n` a `tile.num_tiles` of a kernel argument's view), a launch
+//! of one block per such tile can run the kernel instantiated for tiles
+//! twice as large along one dim (`tile_n = 256` for 128x128 tiles, `tile_m
+//! = 128` for 64x128 ones) on half as many blocks: `tile.num_tiles`
+//! follows the wider views, and every value the block id reaches is a
+//! tile coordinate along the widened dim or along dims that keep their
+//! size, so each wide block computes exactly what the two blocks it
+//! replaces computed. `tile-widen-blocks` makes that instance, `@K__wide`,
+//! beside kernel `@K` (through [`crate::specialize`]), marked
+//! `tile.wide_of = @K` and `tile.retiled`; the pipeline compiles it as any
+//! kernel, so its TMA and wgmma variants are made by the passes that make
+//! `@K`'s. `tile-finish-widening`, after `tile-use-tma`, makes those
+//! variants `@K`'s (tried first, with `tile.retiled`) and erases `@K__wide`
+//! itself, whose general path nothing would launch. The runtime takes such
+//! a variant only when the launch's grid along x is the tile count that
+//! `tile.retiled` names, and launches it on the wider tiles' count (see
+//! `tile_abi::Retiled`).
+//!
+//! Before:
+//! ```mlir
+//! func.func @linear(%X: memref<?x?xf16>, %W: memref<?x?xf16>, %Y: memref<?x?xf16>) attributes {tile.kernel} {
+//!   %py = tile.partition_view %Y : memref<?x?xf16> -> !tile.partition_view<128x128xf16>
+//!   %bid = tile.block_id x : index
+//!   %tiles_n = tile.num_tiles %py dim 1 : !tile.partition_view<128x128xf16>
+//!   %bm = arith.divui %bid, %tiles_n : index
+//!   %bn = arith.remui %bid, %tiles_n : index
+//!   ... tile.mma ... : tensor<128x64xf16>, tensor<64x128xf16> into tensor<128x128xf32> ...
+//! ```
+//! After `tile-widen-blocks` (the instance's locations are named
+//! `"tile.widened"`, and remarks there are not said twice):
+//! ```mlir
+//! func.func @linear(...) attributes {tile.kernel} { ... }
+//! func.func @linear__wide(...) attributes {tile.kernel, tile.wide_of = @linear,
+//!     tile.retiled = array<i64: 2, 0, 1, 128, 128, 128, 256>} {
+//!   %py = tile.partition_view %Y : memref<?x?xf16> -> !tile.partition_view<128x256xf16>
+//!   ... tile.mma ... : tensor<128x64xf16>, tensor<64x256xf16> into tensor<128x256xf32> ...
+//! ```
+//! After `tile-finish-widening`: `@linear`, then `@linear__wide__tma`
+//! (`tile.variant_of = @linear`, `tile.retiled` as above), then `@linear`'s
+//! own variants.
+//!
+//! Caveats: only kernels with one `tile.mma` on f16 or bf16 tiles of 128x128
+//! or 64x128, no `tile.config` or `tile.tune` (the tuner tries tile sizes
+//! itself), and only `tile`, `arith`, `math` and `scf.for` ops among which
+//! nothing reads a position inside a tile (`tile.iota`) or reduces one
+//! (`tile.reduce`); a launch of another grid, or of too few wide blocks to
+//! fill the GPU, runs `@K` and its variants as before. The pass says which
+//! kernels it widens, and why it leaves an mma kernel alone (`WideBlocks`).
+
+use crate::{
+    build::tile_type,
+    pass::{PassInfo, TilePass},
+    rewrite::{defining_op, detach, op_name, uses},
+};
+use melior::{
+    ContextRef,
+    ir::{
+        Attribute, BlockLike, Location, OperationRef, RegionLike, Value, ValueLike,
+        attribute::{DenseI64ArrayAttribute, StringAttribute},
+        operation::{OperationLike, OperationMutLike, WalkOrder, WalkResult},
+    },
+    pass::{ExternalPass, RunExternalPass},
+};
+use tile_dialect::{
+    attrs::{self, CONFIG, KERNEL, PERSISTENT, TUNE, VARIANT_OF},
+    types::PartitionViewType,
+};
+
+/// The suffix of a widened instance's name.
+pub const WIDE_SUFFIX: &str = "__wide";
+
+/// The location name that marks a widened instance's ops: remarks there
+/// repeat the kernel's and are not said.
+pub const WIDENED_LOCATION: &str = "tile.widened";
+
+/// The `tile-widen-blocks` pass.
+#[derive(Clone, Default)]
+pub struct WidenBlocks;
+
+impl TilePass for WidenBlocks {
+    const INFO: PassInfo = PassInfo {
+        argument: "tile-widen-blocks",
+        name: "TileWidenBlocks",
+        summary: "Instantiate kernels that find their output tile row-major from the block id for tiles twice as \
+                  large along one dim (tile.wide_of), for launches of one block per output tile",
+        op_name: "builtin.module",
+    };
+    crate::pass_type_id!();
+}
+
+/// The `tile-finish-widening` pass.
+#[derive(Clone, Default)]
+pub struct FinishWidening;
+
+impl TilePass for FinishWidening {
+    const INFO: PassInfo = PassInfo {
+        argument: "tile-finish-widening",
+        name: "TileFinishWidening",
+        summary: "Make the variants of each widened instance (tile.wide_of) variants of its kernel, tried first, \
+                  and erase the instance",
+        op_name: "builtin.module",
+    };
+    crate::pass_type_id!();
+}
+
+/// Which tile dims a kernel's block id picks, and how to widen them.
+struct Plan {
+    /// The kernel argument whose view the tile count is of.
+    arg: usize,
+    /// Its view's dims the block id's quotient and remainder index.
+    dims: [usize; 2],
+    /// The configuration key to double, and its new value.
+    key: &'static str,
+    size: i64,
+    /// 0: the quotient's dim (the rows) is widened; 1: the remainder's.
+    widened: usize,
+}
+
+fn missed(location: Location, reason: &str) {
+    crate::remarks::missed(location, WidenBlocks::INFO.argument, "WideBlocks", reason);
+}
+
+impl<'c> RunExternalPass<'c> for WidenBlocks {
+    fn initialize(&mut self, _context: ContextRef<'c>) {}
+
+    fn run(&mut self, operation: OperationRef<'c, '_>, _pass: ExternalPass<'_>) {
+        let Some(body) = operation.region(0).ok().and_then(|r| r.first_block()) else { return };
+        let mut kernels = Vec::new();
+        let mut next = body.first_operation();
+        while let Some(op) = next {
+            next = op.next_in_block();
+            if op_name(op) == "func.func"
+                && op.has_attribute(KERNEL)
+                && ![CONFIG, TUNE, VARIANT_OF, PERSISTENT, attrs::WIDE_OF].iter().any(|a| op.has_attribute(a))
+            {
+                kernels.push(op.to_raw());
+            }
+        }
+        for raw in kernels {
+            // SAFETY: a live top-level function; this pass only adds
+            // functions after it.
+            let kernel = unsafe { OperationRef::from_raw(raw) };
+            match plan(kernel) {
+                Ok(None) => {}
+                Ok(Some(plan)) => {
+                    if let Err(why) = widen(kernel, &plan) {
+                        missed(kernel.location(), &format!("no variant with wider blocks: {why}"));
+                    }
+                }
+                Err((location, why)) => missed(location, &format!("no variant with wider blocks: {why}")),
+            }
+        }
+    }
+}
+
+type Refusal<'c> = (Location<'c>, String);
+
+/// The widening of `kernel`, `None` for a kernel without a 16-bit mma (no
+/// remark), or why it is not widened.
+fn plan<'c>(kernel: OperationRef<'c, '_>) -> Result<Option<Plan>, Refusal<'c>> {
+    let mut mmas = Vec::new();
+    let mut block_ids = Vec::new();
+    let mut refused: Option<Refusal> = None;
+    kernel.walk(WalkOrder::PreOrder, |op| {
+        let name = op_name(op);
+        let allowed = matches!(
+            name.as_str(),
+            "func.func"
+                | "func.return"
+                | "scf.for"
+                | "scf.yield"
+                | "tile.partition_view"
+                | "tile.load"
+                | "tile.store"
+                | "tile.mma"
+                | "tile.permute"
+                | "tile.reshape"
+                | "tile.broadcast"
+                | "tile.splat"
+                | "tile.num_tiles"
+                | "tile.block_id"
+        ) || crate::layout::assign::elementwise(&name)
+            || name == "arith.constant";
+        match name.as_str() {
+            "tile.mma" => mmas.push(op.to_raw()),
+            "tile.block_id" if op.attribute("axis").is_ok_and(|a| a.to_string().ends_with("x>")) => {
+                block_ids.push(op.to_raw())
+            }
+            _ => {}
+        }
+        if !allowed && refused.is_none() {
+            // SAFETY: the location lives in the context.
+            let location = unsafe { Location::from_raw(op.location().to_raw()) };
+            refused = Some((location, format!("the kernel holds {name}, which may tell tiles apart by position")));
+        }
+        WalkResult::Advance
+    });
+    // SAFETY: ops of the kernel, alive for this function.
+    let mmas: Vec<OperationRef> = mmas.into_iter().map(|r| unsafe { OperationRef::from_raw(r) }).collect();
+    let [mma] = mmas.as_slice() else { return Ok(None) };
+    let a = mma.operand(0).ok().and_then(|v| tile_type(v.r#type()));
+    let result = mma.result(0).ok().and_then(|r| tile_type(r.r#type()));
+    let (Some((_, element)), Some((shape, _))) = (a, result) else { return Ok(None) };
+    if !matches!(element.to_string().as_str(), "f16" | "bf16") {
+        return Ok(None);
+    }
+    if let Some(refusal) = refused {
+        return Err(refusal);
+    }
+    let (rows, columns) = (shape.first().copied().unwrap_or(0), shape.get(1).copied().unwrap_or(0));
+    let (key, size, widened) = match (rows, columns) {
+        (128, 128) => ("tile_n", 256, 1),
+        (64, 128) => ("tile_m", 128, 0),
+        _ => return Err((mma.location(), format!("its {rows}x{columns} tiles are not 128x128 or 64x128"))),
+    };
+    // SAFETY: as above.
+    let block_ids: Vec<OperationRef> = block_ids.into_iter().map(|r| unsafe { OperationRef::from_raw(r) }).collect();
+    let [block_id] = block_ids.as_slice() else {
+        return Err((kernel.location(), "it reads the block id along x in other than one place".into()));
+    };
+    let at = block_id.location();
+    let id: Value = block_id.result(0).map_err(|_| (at, String::new()))?.into();
+    // Every use of the id is `id / n` or `id % n`, one `n`.
+    let mut count = None;
+    let mut parts = [Vec::new(), Vec::new()];
+    for (user, position) in uses(id) {
+        let part = match op_name(user).as_str() {
+            "arith.divui" if position == 0 => 0,
+            "arith.remui" if position == 0 => 1,
+            _ => return Err((at, "the block id is read other than as id / n and id % n".into())),
+        };
+        let n = user.operand(1).map_err(|_| (at, String::new()))?;
+        match count {
+            None => count = Some(detach(n)),
+            Some(c) if c == detach(n) => {}
+            Some(_) => return Err((at, "the block id is divided by two different counts".into())),
+        }
+        parts[part].push(detach(user.result(0).map_err(|_| (at, String::new()))?.into()));
+    }
+    let Some(count) = count.filter(|_| parts.iter().all(|p| !p.is_empty())) else {
+        return Err((at, "the block id is not split into a row and a column (id / n and id % n)".into()));
+    };
+    // `n` is a tile count of a kernel argument's view.
+    let tiles = defining_op(count.into()).filter(|d| op_name(*d) == "tile.num_tiles");
+    let Some(tiles) = tiles else {
+        return Err((at, "the block id is split by a count that is not a tile.num_tiles".into()));
+    };
+    let dim = tiles
+        .attribute("dim")
+        .ok()
+        .and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok())
+        .map(|a| a.value() as usize);
+    let view = tiles.operand(0).ok().and_then(defining_op).filter(|d| op_name(*d) == "tile.partition_view");
+    let entry = kernel.region(0).ok().and_then(|r| r.first_block());
+    let arg = view.and_then(|v| v.operand(0).ok()).zip(entry).and_then(|(m, e)| crate::rewrite::argument_of(m, e));
+    let (Some(dim), Some(arg)) = (dim.filter(|&d| d >= 1), arg) else {
+        return Err((at, "the block id is split by the tile count of a view that is not of a kernel argument".into()));
+    };
+    // The row and the column are only tile coordinates.
+    for value in parts.iter().flatten() {
+        for (user, position) in uses((*value).into()) {
+            let coordinate = match op_name(user).as_str() {
+                "tile.load" => position >= 1,
+                "tile.store" => position >= 2,
+                _ => false,
+            };
+            if !coordinate {
+                return Err((at, "the block's row or column is read other than as a tile coordinate".into()));
+            }
+        }
+    }
+    Ok(Some(Plan { arg, dims: [dim - 1, dim], key, size, widened }))
+}
+
+/// Makes `@K__wide` after `kernel`, or says why not (and makes nothing).
+fn widen(kernel: OperationRef, plan: &Plan) -> Result<(), String> {
+    let context = kernel.context();
+    // SAFETY: the context outlives the pass.
+    let context = unsafe { context.to_ref() };
+    let name = kernel
+        .attribute("sym_name")
+        .ok()
+        .and_then(|a| StringAttribute::try_from(a).ok())
+        .map(|s| s.value().to_string())
+        .ok_or("the kernel has no name")?;
+    let block = kernel.block().ok_or("the kernel is not in a module")?;
+    // SAFETY: mlirOperationClone returns a new op owned by the caller,
+    // which the block takes over.
+    let copy = unsafe { melior::ir::operation::Operation::from_raw(mlir_sys::mlirOperationClone(kernel.to_raw())) };
+    let wide = block.insert_operation_after(kernel, copy);
+    let erase = |why: String| {
+        // SAFETY: the copy was just made; nothing refers to it.
+        unsafe { mlir_sys::mlirOperationDestroy(wide.to_raw()) };
+        Err(why)
+    };
+    // Remarks on the copy would repeat the kernel's.
+    let widened = mlir_sys::MlirStringRef { data: WIDENED_LOCATION.as_ptr().cast(), length: WIDENED_LOCATION.len() };
+    wide.walk(WalkOrder::PreOrder, |op| {
+        // SAFETY: live ops of the copy; a location is replaced by another
+        // that wraps it.
+        unsafe {
+            let named = mlir_sys::mlirLocationNameGet(context.to_raw(), widened, op.location().to_raw());
+            mlir_sys::mlirOperationSetLocation(op.to_raw(), named);
+        }
+        WalkResult::Advance
+    });
+    // SAFETY: the copy, changed only through this handle here.
+    let mut wide_mut = unsafe { melior::ir::operation::OperationRefMut::from_raw(wide.to_raw()) };
+    let config = Attribute::parse(context, &format!("{{{} = {} : i64}}", plan.key, plan.size));
+    let Some(config) = config else { return erase("could not build its configuration".into()) };
+    wide_mut.set_attribute(CONFIG, config);
+    if let Err((_, why)) = crate::specialize::specialize(wide) {
+        return erase(format!("the kernel does not instantiate for {} = {}: {why}", plan.key, plan.size));
+    }
+    let shapes = match same_work(kernel, wide, plan) {
+        Ok(shapes) => shapes,
+        Err(why) => return erase(why),
+    };
+    wide_mut.set_attribute("sym_name", StringAttribute::new(context, &format!("{name}{WIDE_SUFFIX}")).into());
+    let Some(of) = Attribute::parse(context, &format!("@{name}")) else {
+        return erase("could not refer to the kernel".into());
+    };
+    wide_mut.set_attribute(attrs::WIDE_OF, of);
+    let [program, tile] = shapes;
+    let retiled = [plan.arg as i64, plan.dims[0] as i64, plan.dims[1] as i64, program[0], program[1], tile[0], tile[1]];
+    wide_mut.set_attribute(attrs::RETILED, DenseI64ArrayAttribute::new(context, &retiled).into());
+    crate::remarks::passed(
+        kernel.location(),
+        WidenBlocks::INFO.argument,
+        "WideBlocks",
+        &format!(
+            "a variant's blocks each compute two of the program's {}x{} output tiles ({}x{}), for launches of one \
+             block per tile",
+            program[0], program[1], tile[0], tile[1]
+        ),
+    );
+    Ok(())
+}
+
+/// Checks that each wide block computes what the blocks it replaces did:
+/// the view dims that grew are exactly those the widened coordinate
+/// indexes, in every load and store. Returns the tile of the counted
+/// argument's view along the plan's dims, before and after.
+fn same_work(kernel: OperationRef, wide: OperationRef, plan: &Plan) -> Result<[[i64; 2]; 2], String> {
+    let accesses = |function: OperationRef| {
+        let mut found = Vec::new();
+        function.walk(WalkOrder::PreOrder, |op| {
+            if matches!(op_name(op).as_str(), "tile.load" | "tile.store") {
+                found.push(op.to_raw());
+            }
+            WalkResult::Advance
+        });
+        found
+    };
+    let (before, after) = (accesses(kernel), accesses(wide));
+    if before.len() != after.len() {
+        return Err("the instance has other loads and stores".into());
+    }
+    // The widened coordinate's values in the kernel: the quotient or the
+    // remainder of the block id.
+    let widened_coordinate = |value: Value| {
+        defining_op(value).is_some_and(|d| {
+            op_name(d) == if plan.widened == 0 { "arith.divui" } else { "arith.remui" }
+                && d.operand(0).ok().and_then(defining_op).is_some_and(|b| op_name(b) == "tile.block_id")
+        })
+    };
+    for (b, a) in before.into_iter().zip(after) {
+        // SAFETY: live ops of the two functions.
+        let (b, a) = unsafe { (OperationRef::from_raw(b), OperationRef::from_raw(a)) };
+        let (view_at, first_index) = if op_name(b) == "tile.load" { (0, 1) } else { (1, 2) };
+        let shape = |op: OperationRef| {
+            op.operand(view_at).ok().and_then(|v| PartitionViewType::try_from_type(v.r#type())).map(|t| t.shape())
+        };
+        let (Some(old), Some(new)) = (shape(b), shape(a)) else { return Err("a view has no tile shape".into()) };
+        for (i, (o, n)) in old.iter().zip(&new).enumerate() {
+            let index = b.operand(first_index + i).map_err(|_| "a load or store lacks a coordinate".to_string())?;
+            let grew = n != o;
+            if grew && *n != 2 * *o {
+                return Err(format!("a view's dim {i} goes from {o} to {n}, not twice as large"));
+            }
+            if grew != widened_coordinate(index) {
+                return Err(format!(
+                    "a {} at dim {i} of its view is indexed by {} the block's widened coordinate",
+                    op_name(b),
+                    if grew { "other than" } else { "" }
+                ));
+            }
+        }
+    }
+    // The counted argument's view, before and after.
+    let view_of = |function: OperationRef| -> Option<Vec<i64>> {
+        let entry = function.region(0).ok()?.first_block()?;
+        let argument = entry.argument(plan.arg).ok()?;
+        let mut shapes = Vec::new();
+        for (user, _) in uses(argument.into()) {
+            if op_name(user) == "tile.partition_view" {
+                shapes.push(PartitionViewType::try_from_type(user.result(0).ok()?.r#type())?.shape());
+            }
+        }
+        shapes.dedup();
+        (shapes.len() == 1).then(|| shapes.remove(0))
+    };
+    let (Some(old), Some(new)) = (view_of(kernel), view_of(wide)) else {
+        return Err("the counted argument is viewed with several tile shapes".into());
+    };
+    let pick = |shape: &[i64]| -> Option<[i64; 2]> { Some([*shape.get(plan.dims[0])?, *shape.get(plan.dims[1])?]) };
+    match (pick(&old), pick(&new)) {
+        (Some(old), Some(new)) if old != new => Ok([old, new]),
+        _ => Err("the counted argument's view does not grow".into()),
+    }
+}
+
+impl<'c> RunExternalPass<'c> for FinishWidening {
+    fn initialize(&mut self, _context: ContextRef<'c>) {}
+
+    fn run(&mut self, operation: OperationRef<'c, '_>, _pass: ExternalPass<'_>) {
+        let context = operation.context();
+        // SAFETY: the context outlives the pass run.
+        let context = unsafe { context.to_ref() };
+        let Some(body) = operation.region(0).ok().and_then(|r| r.first_block()) else { return };
+        let symbol = |op: OperationRef| -> Option<String> {
+            op.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|s| s.value().to_string())
+        };
+        let mut instances = Vec::new();
+        let mut next = body.first_operation();
+        while let Some(op) = next {
+            next = op.next_in_block();
+            // The instance's variants are copies of it, `tile.wide_of`
+            // included.
+            if let Ok(of) = op.attribute(attrs::WIDE_OF)
+                && !op.has_attribute(VARIANT_OF)
+            {
+                instances.push((op.to_raw(), of.to_string()));
+            }
+        }
+        for (raw, of) in instances {
+            // SAFETY: a live top-level function, erased below.
+            let instance = unsafe { OperationRef::from_raw(raw) };
+            let Some(name) = symbol(instance) else { continue };
+            let retiled = instance.attribute(attrs::RETILED).ok();
+            let Some(kernel) = find(body, &of) else { continue };
+            let Some(of_attribute) = Attribute::parse(context, &of) else { continue };
+            // The instance's variants, in order, go right after the kernel.
+            let mut variants = Vec::new();
+            let mut next = body.first_operation();
+            while let Some(op) = next {
+                next = op.next_in_block();
+                if op.attribute(VARIANT_OF).is_ok_and(|v| v.to_string() == format!("@{name}")) {
+                    variants.push(op.to_raw());
+                }
+            }
+            let mut after = kernel;
+            for variant in variants {
+                // SAFETY: a live top-level function, moved within the
+                // module and relabelled.
+                unsafe {
+                    mlir_sys::mlirOperationMoveAfter(variant, after.to_raw());
+                    let mut variant = melior::ir::operation::OperationRefMut::from_raw(variant);
+                    variant.set_attribute(VARIANT_OF, of_attribute);
+                    let _ = variant.remove_attribute(attrs::WIDE_OF);
+                    if let Some(retiled) = retiled {
+                        variant.set_attribute(attrs::RETILED, retiled);
+                    }
+                    after = OperationRef::from_raw(variant.to_raw());
+                }
+            }
+            // SAFETY: nothing calls the instance (kernels are entry points)
+            // and its variants no longer name it.
+            unsafe { mlir_sys::mlirOperationDestroy(raw) };
+        }
+    }
+}
+
+/// The top-level function `@name` (written with the `@`).
+fn find<'c, 'a>(body: melior::ir::BlockRef<'c, 'a>, symbol: &str) -> Option<OperationRef<'c, 'a>> {
+    let name = symbol.strip_prefix('@')?.trim_matches('"');
+    let mut next = body.first_operation();
+    while let Some(op) = next {
+        if op
+            .attribute("sym_name")
+            .ok()
+            .and_then(|a| StringAttribute::try_from(a).ok())
+            .is_some_and(|s| s.value() == name)
+        {
+            return Some(op);
+        }
+        next = op.next_in_block();
+    }
+    None
+}
