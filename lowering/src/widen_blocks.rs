@@ -249,7 +249,7 @@ fn plan<'c>(kernel: OperationRef<'c, '_>) -> Result<Option<Plan>, Refusal<'c>> {
         return Err((at, "the block id is not split into a row and a column (id / n and id % n)".into()));
     };
     // `n` is a tile count of a kernel argument's view.
-    let tiles = defining_op(count.into()).filter(|d| op_name(*d) == "tile.num_tiles");
+    let tiles = defining_op(count).filter(|d| op_name(*d) == "tile.num_tiles");
     let Some(tiles) = tiles else {
         return Err((at, "the block id is split by a count that is not a tile.num_tiles".into()));
     };
@@ -266,7 +266,7 @@ fn plan<'c>(kernel: OperationRef<'c, '_>) -> Result<Option<Plan>, Refusal<'c>> {
     };
     // The row and the column are only tile coordinates.
     for value in parts.iter().flatten() {
-        for (user, position) in uses((*value).into()) {
+        for (user, position) in uses(*value) {
             let coordinate = match op_name(user).as_str() {
                 "tile.load" => position >= 1,
                 "tile.store" => position >= 2,

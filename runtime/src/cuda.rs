@@ -950,7 +950,10 @@ fn resident_grid(grid: u64, per_sm: i32, sms: i32) -> Option<u64> {
 
 #[cfg(test)]
 mod tests {
-    use super::{DeviceLimits, LaunchShape, clustered_grid, launch_problem, poll_until, resident_grid, split_grid};
+    use super::{
+        Arg, Array, DeviceLimits, LaunchShape, clustered_grid, launch_problem, poll_until, resident_grid, retiled_grid,
+        split_grid,
+    };
     use std::time::Duration;
 
     /// An H100's limits (227 KiB of opt-in shared memory).
@@ -1030,6 +1033,28 @@ mod tests {
         assert_eq!(split_grid(0, 2), Some(0));
         assert_eq!(clustered_grid(0, 66, 2), Some(0));
         assert_eq!(resident_grid(0, 2, 132), Some(0));
+    }
+
+    #[test]
+    fn retiled_variants_take_only_a_grid_of_program_tiles_that_still_fills_the_gpu() {
+        use crate::{DType, Retiled, Scalar};
+        let retiled = Retiled { arg: 1, dims: [0, 1], program_tile: [128, 128], tile: [128, 256] };
+        // 2200 x 1800: 18 x 15 program tiles, 18 x 8 wide ones (the last
+        // half outside the array).
+        let mut c = Array::zeros(DType::F16, &[2200, 1800]);
+        let mut flat = Array::zeros(DType::F16, &[2200]);
+        let args = [Arg::Scalar(Scalar::I32(0)), Arg::Array(&mut c)];
+        assert_eq!(retiled_grid(&retiled, &args, [270, 1, 1], 132), Ok(144));
+        // Another grid (one block too many or too few) keeps the program's.
+        assert!(retiled_grid(&retiled, &args, [271, 1, 1], 132).is_err());
+        assert!(retiled_grid(&retiled, &args, [269, 1, 1], 132).is_err());
+        // Too few wide blocks for the multiprocessors, unless y adds some.
+        assert!(retiled_grid(&retiled, &args, [270, 1, 1], 145).is_err());
+        assert_eq!(retiled_grid(&retiled, &args, [270, 2, 1], 145), Ok(144));
+        // The counted argument must be an array with the dims.
+        assert!(retiled_grid(&retiled, &args[..1], [270, 1, 1], 132).is_err());
+        let flat = [Arg::Scalar(Scalar::I32(0)), Arg::Array(&mut flat)];
+        assert!(retiled_grid(&retiled, &flat, [18, 1, 1], 1).is_err());
     }
 
     #[test]

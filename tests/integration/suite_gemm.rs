@@ -302,6 +302,25 @@ fn gemm_programs_compile_to_ptx_that_ptxas_accepts() {
             // Every GEMM of the suite multiplies on wgmma.
             assert!(bundle.ptx.contains("wgmma.mma_async"), "{what}: no wgmma.mma_async in the PTX");
             wgmma.push(what.clone());
+            // The 16-bit programs that split their block id row-major get
+            // variants with blocks of two program tiles, tried first
+            // (`tile-widen-blocks`); the persistent loop and the 32- and
+            // 8-bit programs do not.
+            let variants = &bundle.kernels[0].variants;
+            let widened = !matches!(file, "persistent" | "tf32" | "f8" | "f8_abt");
+            assert_eq!(variants.first().is_some_and(|v| v.retiled.is_some()), widened, "{what}: wide variant first");
+            for variant in variants {
+                assert_eq!(variant.name.contains("__wide"), variant.retiled.is_some(), "{what}: {}", variant.name);
+                if let Some(retiled) = &variant.retiled {
+                    let (program, tile) =
+                        if file == "small_k" { ([64, 128], [128, 128]) } else { ([128, 128], [128, 256]) };
+                    assert_eq!((retiled.program_tile, retiled.tile), (program, tile), "{what}: {}", variant.name);
+                    let output = bundle.kernels[0].signature.params.len() - 1;
+                    assert_eq!(retiled.arg, output, "{what}: the output's tiles");
+                    let rows = if file == "batched" { [1, 2] } else { [0, 1] };
+                    assert_eq!(retiled.dims, rows, "{what}: {}", variant.name);
+                }
+            }
             if !ptxas.exists() {
                 println!("skipping ptxas for {what}: {} not found", ptxas.display());
                 continue;

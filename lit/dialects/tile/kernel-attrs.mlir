@@ -647,3 +647,32 @@ func.func @tma_extra_key(%A: memref<?x?xf16>, %d: !llvm.ptr {tile.tma = {arg = 0
 func.func @tma_optional_value(%A: memref<?x?xf16>, %d: !llvm.ptr {tile.tma = {arg = 0 : i64, box = array<i64: 64, 64>, optional = 1 : i64, swizzle = 128 : i64}}) {
   return
 }
+
+// -----
+
+// tile.wide_of and tile.retiled (tile-widen-blocks): a symbol and seven
+// integers.
+func.func @retiled() attributes {tile.kernel, tile.wide_of = @k, tile.retiled = array<i64: 2, 0, 1, 128, 128, 128, 256>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.retiled' is an array<i64: arg, row_dim, column_dim, program_rows, program_columns, rows, columns> (dims distinct and >= 0, sizes >= 1) on a function}}
+func.func @retiled_short() attributes {tile.kernel, tile.retiled = array<i64: 2, 0, 1, 128, 128, 128>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.retiled' is an array<i64: arg, row_dim, column_dim, program_rows, program_columns, rows, columns> (dims distinct and >= 0, sizes >= 1) on a function}}
+func.func @retiled_same_dims() attributes {tile.kernel, tile.retiled = array<i64: 2, 1, 1, 128, 128, 128, 256>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.wide_of' is a symbol reference on a function}}
+func.func @wide_of_string() attributes {tile.kernel, tile.wide_of = "k"} {
+  return
+}

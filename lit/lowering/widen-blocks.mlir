@@ -1,0 +1,181 @@
+// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(tile-widen-blocks)' | FileCheck %s
+// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(tile-widen-blocks)' --mlir-print-debuginfo | FileCheck %s --check-prefix=LOC
+// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(tile-widen-blocks)' --remarks-filter='tile' 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
+
+// A 128x128 program whose block splits its id row-major by a tile count
+// of its output: an instance for 128x256 tiles follows it, its views and
+// tiles widened along N only, marked with the kernel and the tiles of
+// argument 2 along dims 0 and 1 that a block computes before and after.
+// CHECK-LABEL: func.func @linear(
+// CHECK-SAME: attributes {tile.kernel}
+// CHECK: tile.partition_view %{{.*}} -> !tile.partition_view<128x128xf16>
+// CHECK-LABEL: func.func @linear__wide(
+// CHECK-SAME: tile.retiled = array<i64: 2, 0, 1, 128, 128, 128, 256>, tile.wide_of = @linear
+// CHECK: tile.partition_view %arg0 {{.*}} -> !tile.partition_view<128x64xf16>
+// CHECK: tile.partition_view %arg1 {{.*}} -> !tile.partition_view<256x64xf16>
+// CHECK: tile.partition_view %arg2 {{.*}} -> !tile.partition_view<128x256xf16>
+// CHECK: tile.mma {{.*}} : tensor<128x64xf16>, tensor<64x256xf16> into tensor<128x256xf32>
+// The instance's remarks would repeat the kernel's: its ops' locations
+// are named, which the remarks skip.
+// LOC-LABEL: func.func @linear__wide(
+// LOC: tile.block_id x : index loc(#[[WIDENED:.*]])
+// LOC: #[[WIDENED]] = loc("tile.widened"(
+// REMARK: remark: [Passed] WideBlocks {{.*}} two of the program's 128x128 output tiles (128x256)
+func.func @linear(%X: memref<?x?xf16>, %W: memref<?x?xf16>, %Y: memref<?x?xf16>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %px = tile.partition_view %X : memref<?x?xf16> -> !tile.partition_view<128x64xf16>
+  %pw = tile.partition_view %W : memref<?x?xf16> -> !tile.partition_view<128x64xf16>
+  %py = tile.partition_view %Y : memref<?x?xf16> -> !tile.partition_view<128x128xf16>
+  %bid = tile.block_id x : index
+  %tiles_n = tile.num_tiles %py dim 1 : !tile.partition_view<128x128xf16>
+  %bm = arith.divui %bid, %tiles_n : index
+  %bn = arith.remui %bid, %tiles_n : index
+  %nk = tile.num_tiles %px dim 1 : !tile.partition_view<128x64xf16>
+  %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%acc_in = %zero) -> (tensor<128x128xf32>) {
+    %x = tile.load %px[%bm, %k] : !tile.partition_view<128x64xf16> -> tensor<128x64xf16>
+    %w = tile.load %pw[%bn, %k] : !tile.partition_view<128x64xf16> -> tensor<128x64xf16>
+    %wt = tile.permute %w [1, 0] : tensor<128x64xf16> -> tensor<64x128xf16>
+    %d = tile.mma %x, %wt, %acc_in : tensor<128x64xf16>, tensor<64x128xf16> into tensor<128x128xf32>
+    scf.yield %d : tensor<128x128xf32>
+  }
+  %out = arith.truncf %acc : tensor<128x128xf32> to tensor<128x128xf16>
+  tile.store %out, %py[%bm, %bn] : tensor<128x128xf16> -> !tile.partition_view<128x128xf16>
+  return
+}
+
+// -----
+
+// 64x128 tiles widen along M (the block's row): 128x128.
+// CHECK-LABEL: func.func @small__wide(
+// CHECK-SAME: tile.retiled = array<i64: 2, 0, 1, 64, 128, 128, 128>
+// CHECK: tile.mma {{.*}} : tensor<128x32xf16>, tensor<32x128xf16> into tensor<128x128xf32>
+func.func @small(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<64x32xf16>
+  %pb = tile.partition_view %B : memref<?x?xf16> -> !tile.partition_view<32x128xf16>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<64x128xf32>
+  %bid = tile.block_id x : index
+  %tiles_n = tile.num_tiles %pc dim 1 : !tile.partition_view<64x128xf32>
+  %bm = arith.divui %bid, %tiles_n : index
+  %bn = arith.remui %bid, %tiles_n : index
+  %nk = tile.num_tiles %pa dim 1 : !tile.partition_view<64x32xf16>
+  %zero = arith.constant dense<0.0> : tensor<64x128xf32>
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%acc_in = %zero) -> (tensor<64x128xf32>) {
+    %a = tile.load %pa[%bm, %k] : !tile.partition_view<64x32xf16> -> tensor<64x32xf16>
+    %b = tile.load %pb[%k, %bn] : !tile.partition_view<32x128xf16> -> tensor<32x128xf16>
+    %d = tile.mma %a, %b, %acc_in : tensor<64x32xf16>, tensor<32x128xf16> into tensor<64x128xf32>
+    scf.yield %d : tensor<64x128xf32>
+  }
+  tile.store %acc, %pc[%bm, %bn] : tensor<64x128xf32> -> !tile.partition_view<64x128xf32>
+  return
+}
+
+// -----
+
+// The block's column also feeds arithmetic (a hand-made element offset):
+// a wide block would compute other values. No instance, and a remark.
+// CHECK-LABEL: func.func @column_in_arithmetic(
+// CHECK-NOT: __wide
+// REMARK: remark: [Missed] WideBlocks {{.*}}no variant with wider blocks: the block's row or column is read other than as a tile coordinate
+func.func @column_in_arithmetic(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c128 = arith.constant 128 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<128x64xf16>
+  %pb = tile.partition_view %B : memref<?x?xf16> -> !tile.partition_view<64x128xf16>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<128x128xf32>
+  %bid = tile.block_id x : index
+  %tiles_n = tile.num_tiles %pc dim 1 : !tile.partition_view<128x128xf32>
+  %bm = arith.divui %bid, %tiles_n : index
+  %bn = arith.remui %bid, %tiles_n : index
+  %col = arith.muli %bn, %c128 : index
+  %colf = arith.index_cast %col : index to i32
+  %colt = tile.splat %colf : i32 -> tensor<128x128xi32>
+  %colv = arith.sitofp %colt : tensor<128x128xi32> to tensor<128x128xf32>
+  %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+  %a = tile.load %pa[%bm, %c0] : !tile.partition_view<128x64xf16> -> tensor<128x64xf16>
+  %b = tile.load %pb[%c0, %bn] : !tile.partition_view<64x128xf16> -> tensor<64x128xf16>
+  %d = tile.mma %a, %b, %zero : tensor<128x64xf16>, tensor<64x128xf16> into tensor<128x128xf32>
+  %e = arith.addf %d, %colv : tensor<128x128xf32>
+  tile.store %e, %pc[%bm, %bn] : tensor<128x128xf32> -> !tile.partition_view<128x128xf32>
+  return
+}
+
+// -----
+
+// A reduction along the widened dim would sum other elements.
+// CHECK-LABEL: func.func @row_sums(
+// CHECK-NOT: __wide
+// REMARK: remark: [Missed] WideBlocks {{.*}} the kernel holds tile.reduce, which may tell tiles apart by position
+func.func @row_sums(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %S: memref<?x?xf32>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<128x64xf16>
+  %pb = tile.partition_view %B : memref<?x?xf16> -> !tile.partition_view<64x128xf16>
+  %ps = tile.partition_view %S : memref<?x?xf32> -> !tile.partition_view<128x1xf32>
+  %bid = tile.block_id x : index
+  %tiles_n = tile.num_tiles %pb dim 1 : !tile.partition_view<64x128xf16>
+  %bm = arith.divui %bid, %tiles_n : index
+  %bn = arith.remui %bid, %tiles_n : index
+  %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+  %a = tile.load %pa[%bm, %c0] : !tile.partition_view<128x64xf16> -> tensor<128x64xf16>
+  %b = tile.load %pb[%c0, %bn] : !tile.partition_view<64x128xf16> -> tensor<64x128xf16>
+  %d = tile.mma %a, %b, %zero : tensor<128x64xf16>, tensor<64x128xf16> into tensor<128x128xf32>
+  %s = tile.reduce add %d dim 1 : tensor<128x128xf32> -> tensor<128xf32>
+  %s2 = tile.reshape %s : tensor<128xf32> -> tensor<128x1xf32>
+  tile.store %s2, %ps[%bm, %bn] : tensor<128x1xf32> -> !tile.partition_view<128x1xf32>
+  return
+}
+
+// -----
+
+// A view's widened dim read at a fixed tile (here the bias at tile 0)
+// would read other elements in a wide block: no instance.
+// CHECK-LABEL: func.func @fixed_column(
+// CHECK-NOT: __wide
+// REMARK: remark: [Missed] WideBlocks {{.*}} a tile.load at dim 0 of its view is indexed by other than the block's widened coordinate
+func.func @fixed_column(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %bias: memref<?xf32>, %C: memref<?x?xf32>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<128x64xf16>
+  %pb = tile.partition_view %B : memref<?x?xf16> -> !tile.partition_view<64x128xf16>
+  %pbias = tile.partition_view %bias : memref<?xf32> -> !tile.partition_view<128xf32>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<128x128xf32>
+  %bid = tile.block_id x : index
+  %tiles_n = tile.num_tiles %pc dim 1 : !tile.partition_view<128x128xf32>
+  %bm = arith.divui %bid, %tiles_n : index
+  %bn = arith.remui %bid, %tiles_n : index
+  %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+  %a = tile.load %pa[%bm, %c0] : !tile.partition_view<128x64xf16> -> tensor<128x64xf16>
+  %b = tile.load %pb[%c0, %bn] : !tile.partition_view<64x128xf16> -> tensor<64x128xf16>
+  %d = tile.mma %a, %b, %zero : tensor<128x64xf16>, tensor<64x128xf16> into tensor<128x128xf32>
+  %bv = tile.load %pbias[%c0] : !tile.partition_view<128xf32> -> tensor<128xf32>
+  %b1 = tile.reshape %bv : tensor<128xf32> -> tensor<1x128xf32>
+  %bb = tile.broadcast %b1 : tensor<1x128xf32> -> tensor<128x128xf32>
+  %e = arith.addf %d, %bb : tensor<128x128xf32>
+  tile.store %e, %pc[%bm, %bn] : tensor<128x128xf32> -> !tile.partition_view<128x128xf32>
+  return
+}
+
+// -----
+
+// A kernel the tuner instantiates (tile.config) is left alone, silently.
+// CHECK-LABEL: func.func @configured(
+// CHECK-NOT: __wide
+func.func @configured(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) attributes {tile.kernel, tile.config = {tile_n = 64 : i64}} {
+  %c0 = arith.constant 0 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<128x64xf16>
+  %pb = tile.partition_view %B : memref<?x?xf16> -> !tile.partition_view<64x128xf16>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<128x128xf32>
+  %bid = tile.block_id x : index
+  %tiles_n = tile.num_tiles %pc dim 1 : !tile.partition_view<128x128xf32>
+  %bm = arith.divui %bid, %tiles_n : index
+  %bn = arith.remui %bid, %tiles_n : index
+  %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+  %a = tile.load %pa[%bm, %c0] : !tile.partition_view<128x64xf16> -> tensor<128x64xf16>
+  %b = tile.load %pb[%c0, %bn] : !tile.partition_view<64x128xf16> -> tensor<64x128xf16>
+  %d = tile.mma %a, %b, %zero : tensor<128x64xf16>, tensor<64x128xf16> into tensor<128x128xf32>
+  tile.store %d, %pc[%bm, %bn] : tensor<128x128xf32> -> !tile.partition_view<128x128xf32>
+  return
+}
