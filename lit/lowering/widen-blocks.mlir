@@ -179,3 +179,33 @@ func.func @configured(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf
   tile.store %d, %pc[%bm, %bn] : tensor<128x128xf32> -> !tile.partition_view<128x128xf32>
   return
 }
+
+// -----
+
+// A persistent loop (the grid's size as its step) is left alone: its wide
+// variant measured slower.
+// CHECK-LABEL: func.func @persistent(
+// CHECK-NOT: __wide
+// REMARK: remark: [Missed] WideBlocks {{.*}}the kernel reads the grid's size (a persistent loop): a wide variant of it measured slower
+func.func @persistent(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<128x64xf16>
+  %pb = tile.partition_view %B : memref<?x?xf16> -> !tile.partition_view<64x128xf16>
+  %pc = tile.partition_view %C : memref<?x?xf16> -> !tile.partition_view<128x128xf16>
+  %bid = tile.block_id x : index
+  %num_blocks = tile.num_blocks x : index
+  %tiles_m = tile.num_tiles %pc dim 0 : !tile.partition_view<128x128xf16>
+  %tiles_n = tile.num_tiles %pc dim 1 : !tile.partition_view<128x128xf16>
+  %tiles = arith.muli %tiles_m, %tiles_n : index
+  %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+  scf.for %t = %bid to %tiles step %num_blocks {
+    %bm = arith.divui %t, %tiles_n : index
+    %bn = arith.remui %t, %tiles_n : index
+    %a = tile.load %pa[%bm, %c0] : !tile.partition_view<128x64xf16> -> tensor<128x64xf16>
+    %b = tile.load %pb[%c0, %bn] : !tile.partition_view<64x128xf16> -> tensor<64x128xf16>
+    %d = tile.mma %a, %b, %zero : tensor<128x64xf16>, tensor<64x128xf16> into tensor<128x128xf32>
+    %out = arith.truncf %d : tensor<128x128xf32> to tensor<128x128xf16>
+    tile.store %out, %pc[%bm, %bn] : tensor<128x128xf16> -> !tile.partition_view<128x128xf16>
+  }
+  return
+}

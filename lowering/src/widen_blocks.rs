@@ -51,7 +51,9 @@
 //! or 64x128, no `tile.config` or `tile.tune` (the tuner tries tile sizes
 //! itself), and only `tile`, `arith`, `math` and `scf.for` ops among which
 //! nothing reads a position inside a tile (`tile.iota`) or reduces one
-//! (`tile.reduce`); a launch of another grid, or of too few wide blocks to
+//! (`tile.reduce`), and not a persistent loop over the grid's size (its
+//! wide variant ran slower: `bench/experiments/persistent-wide.patch`,
+//! BENCHMARKS.md session 21); a launch of another grid, or of too few wide blocks to
 //! fill the GPU, runs `@K` and its variants as before. The pass says which
 //! kernels it widens, and why it leaves an mma kernel alone (`WideBlocks`).
 
@@ -199,7 +201,16 @@ fn plan<'c>(kernel: OperationRef<'c, '_>) -> Result<Option<Plan>, Refusal<'c>> {
         if !allowed && refused.is_none() {
             // SAFETY: the location lives in the context.
             let location = unsafe { Location::from_raw(op.location().to_raw()) };
-            refused = Some((location, format!("the kernel holds {name}, which may tell tiles apart by position")));
+            refused = Some((
+                location,
+                if name == "tile.num_blocks" {
+                    // bench/experiments/persistent-wide.patch makes one:
+                    // ptxas gave it 203 registers, and it ran 7-11% slower.
+                    "the kernel reads the grid's size (a persistent loop): a wide variant of it measured slower".into()
+                } else {
+                    format!("the kernel holds {name}, which may tell tiles apart by position")
+                },
+            ));
         }
         WalkResult::Advance
     });
