@@ -273,11 +273,19 @@ fn other_shared_bytes(
     register_copies: i64,
 ) -> i64 {
     let Some(body) = r#loop.region(0).ok().and_then(|r| r.first_block()) else { return 0 };
+    // A widened instance (`tile-widen-blocks`) is compiled only for its
+    // TMA variant, whose store stages the tile in the rings' memory once
+    // their loop is done (`registers/tma_store.rs`): a loop outside any
+    // other needs no room for the exchange.
+    let staged_in_rings = !crate::registers::in_loop(r#loop)
+        && kernel_of(r#loop).is_some_and(|k| k.has_attribute(tile_dialect::attrs::WIDE_OF));
     let mut total = 0;
     let mut next = body.first_operation();
     while let Some(op) = next {
-        if op_name(op) == "tile.mma" {
+        if op_name(op) == "tile.mma" && !staged_in_rings {
             total += op.result(0).map_or(0, |r| exchange_bytes(r#loop, r.into(), bytes_of));
+        }
+        if op_name(op) == "tile.mma" {
             for k in 0..2 {
                 let Ok(operand) = op.operand(k) else { continue };
                 let mut source = crate::rewrite::defining_op(operand);
@@ -295,6 +303,18 @@ fn other_shared_bytes(
         next = op.next_in_block();
     }
     total
+}
+
+/// The function that holds `op`.
+fn kernel_of<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+    let mut parent = op.parent_operation();
+    while let Some(p) = parent {
+        if op_name(p) == "func.func" {
+            return Some(p);
+        }
+        parent = p.parent_operation();
+    }
+    None
 }
 
 /// The bytes of an mma result's exchange: its size, or, where the loop's

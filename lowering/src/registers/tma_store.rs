@@ -98,8 +98,26 @@ pub fn store<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
     // A hand-written mark naming a descriptor of other boxes is refused:
     // the TMA would read other bytes than the threads wrote.
     let (descriptor, described) = tma::described(op, usize::try_from(index).ok()?, &boxes)?;
-    let buffer = shared::aligned_scratch(lowering, boxes.rows * boxes.columns, view.element)?;
     let looped = in_loop(op);
+    // After a kernel's last loop, its rings' memory is free once every
+    // warp is done with the slots (their copies in have all been waited
+    // for after the loop, and each warpgroup's wgmmas before it reads its
+    // accumulator): the staging goes there, behind a barrier.
+    let elements = boxes.rows * boxes.columns;
+    let ring = (!looped)
+        .then(|| {
+            lowering.rings.values().find(|r| {
+                let (_, slots, per_slot) = r.shape;
+                slots * per_slot >= elements && element_type_of(r.buffer) == Some(view.element)
+            })
+        })
+        .flatten()
+        .map(|r| r.buffer);
+    let reuses_ring = ring.is_some();
+    let buffer = match ring {
+        Some(buffer) => buffer,
+        None => shared::aligned_scratch(lowering, elements, view.element)?,
+    };
     if looped {
         // Thread 0 leaves each copy out in flight; after the loop it waits
         // for the last (a no-op where the TMA stored nothing).
@@ -114,6 +132,9 @@ pub fn store<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
             // The previous iteration's copy out must have read the buffer:
             // thread 0 waits for it, the others at the barrier.
             when(at, tma::is_thread(lowering, at, 0)?, wait_read)?;
+            lowering.barrier(at)?;
+        }
+        if reuses_ring {
             lowering.barrier(at)?;
         }
         let swizzled = Swizzled { rows: boxes.rows, row: boxes.swizzle, bytes: boxes.bytes };
@@ -232,4 +253,11 @@ fn fence_async_shared<'c>(at: &At<'c, 'c>) -> Option<melior::ir::Operation<'c>> 
         ])
         .build()
         .ok()
+}
+
+/// The element type of a memref buffer.
+fn element_type_of<'c>(buffer: IrValue<'c>) -> Option<Type<'c>> {
+    use melior::ir::{ValueLike, r#type::ShapedTypeLike};
+    let memref = melior::ir::r#type::MemRefType::try_from(buffer.r#type()).ok()?;
+    Some(memref.element())
 }
