@@ -317,3 +317,51 @@ func.func @mm_reduced(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf
   tile.store %out, %pc[%c0, %c0] : tensor<128x128xf16> -> !tile.partition_view<128x128xf16>
   return
 }
+
+// -----
+
+// 128x256 tiles: a K step of 48 KiB. Beside the 64 KiB of the f16 tile's
+// exchange, the rings get 3 slots (one ahead, no spare); in a widened
+// instance (tile.wide_of), whose TMA store stages the tile in the rings'
+// memory after the loop, 4 (one ahead and the spare slot).
+// CHECK-LABEL: func.func @mm_wide_tiles(
+// CHECK: tile.load {{.*}} {tile.ring = array<i64: 0, 1, 0, 3>}
+// CHECK-LABEL: func.func @mm_wide_tiles__wide(
+// CHECK: tile.load {{.*}} {tile.ring = array<i64: 0, 1, 0, 4>}
+func.func @mm_wide_tiles(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<128x64xf16>
+  %pb = tile.partition_view %B : memref<?x?xf16> -> !tile.partition_view<64x256xf16>
+  %pc = tile.partition_view %C : memref<?x?xf16> -> !tile.partition_view<128x256xf16>
+  %nk = tile.num_tiles %pa dim 1 : !tile.partition_view<128x64xf16>
+  %z = arith.constant dense<0.0> : tensor<128x256xf32>
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%in = %z) -> (tensor<128x256xf32>) {
+    %a = tile.load %pa[%c0, %k] : !tile.partition_view<128x64xf16> -> tensor<128x64xf16>
+    %b = tile.load %pb[%k, %c0] : !tile.partition_view<64x256xf16> -> tensor<64x256xf16>
+    %d = tile.mma %a, %b, %in : tensor<128x64xf16>, tensor<64x256xf16> into tensor<128x256xf32>
+    scf.yield %d : tensor<128x256xf32>
+  }
+  %out = arith.truncf %acc : tensor<128x256xf32> to tensor<128x256xf16>
+  tile.store %out, %pc[%c0, %c0] : tensor<128x256xf16> -> !tile.partition_view<128x256xf16>
+  return
+}
+func.func @mm_wide_tiles__wide(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>)
+    attributes {tile.kernel, tile.wide_of = @mm_wide_tiles} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<128x64xf16>
+  %pb = tile.partition_view %B : memref<?x?xf16> -> !tile.partition_view<64x256xf16>
+  %pc = tile.partition_view %C : memref<?x?xf16> -> !tile.partition_view<128x256xf16>
+  %nk = tile.num_tiles %pa dim 1 : !tile.partition_view<128x64xf16>
+  %z = arith.constant dense<0.0> : tensor<128x256xf32>
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%in = %z) -> (tensor<128x256xf32>) {
+    %a = tile.load %pa[%c0, %k] : !tile.partition_view<128x64xf16> -> tensor<128x64xf16>
+    %b = tile.load %pb[%k, %c0] : !tile.partition_view<64x256xf16> -> tensor<64x256xf16>
+    %d = tile.mma %a, %b, %in : tensor<128x64xf16>, tensor<64x256xf16> into tensor<128x256xf32>
+    scf.yield %d : tensor<128x256xf32>
+  }
+  %out = arith.truncf %acc : tensor<128x256xf32> to tensor<128x256xf16>
+  tile.store %out, %pc[%c0, %c0] : tensor<128x256xf16> -> !tile.partition_view<128x256xf16>
+  return
+}

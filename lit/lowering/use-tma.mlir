@@ -94,6 +94,43 @@ func.func @plain(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) 
 
 // -----
 
+// An f16 output stored after the loop is staged in a ring's memory (the
+// first ring, A's: 5 slots of 64x32 f16 hold the 64x64 tile), which every
+// warp is done with once past a barrier: no buffer of its own.
+// REG-LABEL: func.func @narrowed__tma(
+// REG:         %[[RING:.*]] = memref.alloc() {alignment = 1024 : i64} : memref<10240xf16>
+// REG:         memref.alloc() {alignment = 1024 : i64} : memref<10240xf16>
+// REG-NOT:     memref.alloc() {alignment = 1024 : i64} : memref<4096xf16>
+// REG:         scf.for
+// REG:         %[[BITS:.*]] = llvm.ptrtoint %arg5 : !llvm.ptr to i64
+// REG:         %[[SET:.*]] = arith.cmpi ne, %[[BITS]]
+// REG-NEXT:    scf.if %[[SET]] {
+// REG-NEXT:      gpu.barrier
+// REG-COUNT-16:  vector.store {{.*}}, %[[RING]][{{.*}}] {{.*}} : memref<10240xf16>, vector<2xf16>
+// REG-NEXT:      nvvm.fence.proxy
+// REG-NEXT:      gpu.barrier
+// REG:             nvvm.cp.async.bulk.tensor.global.shared.cta
+func.func @narrowed(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<64x32xf16>
+  %pb = tile.partition_view %B : memref<?x?xf16> -> !tile.partition_view<32x64xf16>
+  %pc = tile.partition_view %C : memref<?x?xf16> -> !tile.partition_view<64x64xf16>
+  %nk = tile.num_tiles %pa dim 1 : !tile.partition_view<64x32xf16>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%in = %z) -> (tensor<64x64xf32>) {
+    %a = tile.load %pa[%c0, %k] : !tile.partition_view<64x32xf16> -> tensor<64x32xf16>
+    %b = tile.load %pb[%k, %c0] : !tile.partition_view<32x64xf16> -> tensor<32x64xf16>
+    %d = tile.mma %a, %b, %in : tensor<64x32xf16>, tensor<32x64xf16> into tensor<64x64xf32>
+    scf.yield %d : tensor<64x64xf32>
+  }
+  %out = arith.truncf %acc : tensor<64x64xf32> to tensor<64x64xf16>
+  tile.store %out, %pc[%c0, %c0] : tensor<64x64xf16> -> !tile.partition_view<64x64xf16>
+  return
+}
+
+// -----
+
 // Two loads of one array with one box share a descriptor.
 // CHECK-LABEL: func.func @square__tma(
 // CHECK-SAME:    %arg2: !llvm.ptr {tile.tma = {arg = 0 : i64, box = array<i64: 64, 64>, swizzle = 128 : i64}}

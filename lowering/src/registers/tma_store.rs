@@ -104,14 +104,17 @@ pub fn store<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
     // for after the loop, and each warpgroup's wgmmas before it reads its
     // accumulator): the staging goes there, behind a barrier.
     let elements = boxes.rows * boxes.columns;
-    let ring = (!looped)
-        .then(|| {
-            lowering.rings.values().find(|r| {
-                let (_, slots, per_slot) = r.shape;
-                slots * per_slot >= elements && element_type_of(r.buffer) == Some(view.element)
-            })
+    // The first ring (by id, so that the code is the same each time)
+    // that holds the tile.
+    let mut ids: Vec<i64> = lowering.rings.keys().copied().collect();
+    ids.sort_unstable();
+    let ring = ids
+        .iter()
+        .filter_map(|id| lowering.rings.get(id))
+        .find(|r| {
+            let (_, slots, per_slot) = r.shape;
+            !looped && slots * per_slot >= elements && element_type_of(r.buffer) == Some(view.element)
         })
-        .flatten()
         .map(|r| r.buffer);
     let reuses_ring = ring.is_some();
     let buffer = match ring {
