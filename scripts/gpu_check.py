@@ -294,6 +294,15 @@ if '--no-matmul' not in sys.argv:
         product(f'batched.mlir {l}x{m}x{n}x{k}', got, a.astype(np.float64), b.astype(np.float64))
     case('atb.mlir batched.mlir odd shapes', transposed_and_batched)
 
+    def batched(l, m, n, k, product):
+        # batched.mlir on L random f16 problems, one grid row a problem.
+        a = rng.uniform(-1, 1, (l, m, k)).astype(np.float16)
+        b = rng.uniform(-1, 1, (l, k, n)).astype(np.float16)
+        grid = (-(-m // 128) * -(-n // 128), l)
+        (got,) = run(gemm('batched'), grid, [a, b, np.full((l, m, n), np.nan, np.float16)], outputs=[2])
+        av, bv = a.astype(np.float64), b.astype(np.float64)
+        product(f'batched.mlir {l}x{m}x{n}x{k}', got, av @ bv, np.abs(av) @ np.abs(bv))
+
     def tma_stores():
         # The TMA variants' epilogue (registers staged as swizzled boxes,
         # stored by the TMA, which clips them): 16-byte aligned rows with
@@ -335,12 +344,7 @@ if '--no-matmul' not in sys.argv:
             product(f'abt.mlir {m}x{n}x{k} (output rows unaligned)', got, av @ btv, np.abs(av) @ np.abs(btv))
             if run.entry != '@linear__tma':
                 raise RuntimeError(f'{run.entry} ran, not the TMA variant')
-        l, m, n, k = 3, 300, 200, 136
-        a, b = f16(l, m, k), f16(l, k, n)
-        grid = (-(-m // 128) * -(-n // 128), l)
-        (got,) = run(gemm('batched'), grid, [a, b, nan(l, m, n)], outputs=[2])
-        av, bv = a.astype(np.float64), b.astype(np.float64)
-        product(f'batched.mlir {l}x{m}x{n}x{k}', got, av @ bv, np.abs(av) @ np.abs(bv))
+        batched(3, 300, 200, 136, product)
     case('tma stores', tma_stores)
 
     def wide_blocks():
@@ -371,12 +375,7 @@ if '--no-matmul' not in sys.argv:
         pre = want + bias.astype(np.float64)
         (got,) = run(gemm('bias_relu'), (tiles,), [a, b, bias, nan(m, n)], outputs=[3])
         product(f'bias_relu.mlir {m}x{n}x{k}', got, np.maximum(pre, 0), mag + 1)
-        l, m, n, k = 3, 1100, 1800, 200
-        a, b = f16(l, m, k), f16(l, k, n)
-        grid = (-(-m // 128) * -(-n // 128), l)
-        (got,) = run(gemm('batched'), grid, [a, b, nan(l, m, n)], outputs=[2])
-        av, bv = a.astype(np.float64), b.astype(np.float64)
-        product(f'batched.mlir {l}x{m}x{n}x{k}', got, av @ bv, np.abs(av) @ np.abs(bv))
+        batched(3, 1100, 1800, 200, product)
     case('wide blocks', wide_blocks)
     # The general kernel (tiles in registers, wgmma from shared memory):
     # forced, and where the rows are not 16-byte aligned (no TMA variant).

@@ -123,6 +123,27 @@ pub fn unused(value: Value) -> bool {
     unsafe { mlir_sys::mlirValueGetFirstUse(value.to_raw()).ptr.is_null() }
 }
 
+/// The kernels (`tile.kernel` functions) at the top level of a module
+/// operation, without those that have any of the attributes `without`,
+/// in order: raw handles, so that the caller may add functions while it
+/// goes through them.
+pub fn kernels(module: OperationRef<'_, '_>, without: &[&str]) -> Vec<mlir_sys::MlirOperation> {
+    use melior::ir::{BlockLike as _, RegionLike as _};
+    let Some(body) = module.region(0).ok().and_then(|r| r.first_block()) else { return Vec::new() };
+    let mut kernels = Vec::new();
+    let mut next = body.first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        if op_name(op) == "func.func"
+            && op.has_attribute(tile_dialect::attrs::KERNEL)
+            && !without.iter().any(|a| op.has_attribute(a))
+        {
+            kernels.push(op.to_raw());
+        }
+    }
+    kernels
+}
+
 /// Runs `add` on each kernel of module `operation` (variants left out),
 /// which may add functions after its kernel; the first that fails is
 /// reported at its kernel with `error`, and fails the pass.
@@ -132,24 +153,11 @@ pub fn add_to_kernels(
     error: &str,
     add: impl for<'k> Fn(&'k Context, OperationRef<'k, 'k>) -> Option<()>,
 ) {
-    use melior::ir::{BlockLike as _, RegionLike as _};
     let context = operation.context();
     // SAFETY: the context outlives the pass run (and `to_ref` borrows the
     // handle bound above, not a temporary).
     let context = unsafe { context.to_ref() };
-    let Some(body) = operation.region(0).ok().and_then(|r| r.first_block()) else { return };
-    let mut kernels = Vec::new();
-    let mut next = body.first_operation();
-    while let Some(op) = next {
-        next = op.next_in_block();
-        if op_name(op) == "func.func"
-            && op.has_attribute(tile_dialect::attrs::KERNEL)
-            && !op.has_attribute(tile_dialect::attrs::VARIANT_OF)
-        {
-            kernels.push(op.to_raw());
-        }
-    }
-    for raw in kernels {
+    for raw in kernels(operation, &[tile_dialect::attrs::VARIANT_OF]) {
         // SAFETY: a live top-level function collected above; `add` only
         // adds functions after it.
         let kernel = unsafe { OperationRef::from_raw(raw) };

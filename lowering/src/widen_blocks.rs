@@ -72,7 +72,7 @@ use melior::{
     pass::{ExternalPass, RunExternalPass},
 };
 use tile_dialect::{
-    attrs::{self, CONFIG, KERNEL, PERSISTENT, TUNE, VARIANT_OF},
+    attrs::{self, CONFIG, PERSISTENT, TUNE, VARIANT_OF},
     types::PartitionViewType,
 };
 
@@ -134,19 +134,7 @@ impl<'c> RunExternalPass<'c> for WidenBlocks {
     fn initialize(&mut self, _context: ContextRef<'c>) {}
 
     fn run(&mut self, operation: OperationRef<'c, '_>, _pass: ExternalPass<'_>) {
-        let Some(body) = operation.region(0).ok().and_then(|r| r.first_block()) else { return };
-        let mut kernels = Vec::new();
-        let mut next = body.first_operation();
-        while let Some(op) = next {
-            next = op.next_in_block();
-            if op_name(op) == "func.func"
-                && op.has_attribute(KERNEL)
-                && ![CONFIG, TUNE, VARIANT_OF, PERSISTENT, attrs::WIDE_OF].iter().any(|a| op.has_attribute(a))
-            {
-                kernels.push(op.to_raw());
-            }
-        }
-        for raw in kernels {
+        for raw in crate::rewrite::kernels(operation, &[CONFIG, TUNE, VARIANT_OF, PERSISTENT, attrs::WIDE_OF]) {
             // SAFETY: a live top-level function; this pass only adds
             // functions after it.
             let kernel = unsafe { OperationRef::from_raw(raw) };
