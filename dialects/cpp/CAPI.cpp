@@ -101,9 +101,11 @@ void tileEmitRemark(MlirLocation location, int kind, MlirStringRef name,
                   .subCategory(unwrap(subcategory));
   auto loc = unwrap(location);
   // A widened instance (tile-widen-blocks) repeats its kernel's ops, and
-  // would repeat its remarks.
+  // would repeat its remarks; that one of its variants is dropped is its
+  // own news.
   if (auto named = llvm::dyn_cast<mlir::NameLoc>(loc);
-      named && named.getName() == "tile.widened")
+      named && named.getName() == "tile.widened" &&
+      unwrap(name) != "VariantDropped")
     return;
   std::string text = unwrap(reason).str();
   switch (kind) {

@@ -277,12 +277,27 @@ fn other_shared_bytes(
     // TMA variant, whose store stages the tile in the rings' memory once
     // their loop is done (`registers/tma_store.rs`): a loop outside any
     // other needs no room for the exchange.
+    // (The staging goes to a ring of its element type.)
     let staged_in_rings = !crate::registers::in_loop(r#loop)
         && kernel_of(r#loop).is_some_and(|k| k.has_attribute(tile_dialect::attrs::WIDE_OF));
+    let ring_element = loads
+        .iter()
+        .zip(shared_loads)
+        .find(|(_, s)| **s)
+        .and_then(|(l, _)| l.result(0).ok())
+        .and_then(|r| tile_type(r.r#type()))
+        .map(|(_, e)| e);
     let mut total = 0;
     let mut next = body.first_operation();
     while let Some(op) = next {
-        if op_name(op) == "tile.mma" && !staged_in_rings {
+        let staged = |result: Value| {
+            staged_in_rings
+                && carried_result(r#loop, result).is_some_and(|carried| {
+                    let other_type = |v: Value| i64::from(tile_type(v.r#type()).map(|(_, e)| e) != ring_element);
+                    stored(carried, &other_type, 0) == Some(0)
+                })
+        };
+        if op_name(op) == "tile.mma" && !op.result(0).is_ok_and(|r| staged(r.into())) {
             total += op.result(0).map_or(0, |r| exchange_bytes(r#loop, r.into(), bytes_of));
         }
         if op_name(op) == "tile.mma" {
@@ -325,17 +340,23 @@ fn kernel_of<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
 /// stored, not the accumulator.
 fn exchange_bytes(r#loop: OperationRef, result: Value, bytes_of: &dyn Fn(Value) -> i64) -> i64 {
     let whole = bytes_of(result);
-    let Some((user, n)) = crate::rewrite::single_use(result) else { return whole };
-    if op_name(user) != "scf.yield" {
-        return whole;
-    }
-    let Ok(carried) = r#loop.result(n) else { return whole };
-    stored_bytes(carried.into(), bytes_of, 0).filter(|&b| b > 0).unwrap_or(whole)
+    carried_result(r#loop, result).and_then(|carried| stored(carried, bytes_of, 0)).filter(|&b| b > 0).unwrap_or(whole)
 }
 
-/// The largest tile that the stores fed by `value` (through element-wise
-/// ops and reshapes) take, or `None` where it also reaches another op.
-fn stored_bytes(value: Value, bytes_of: &dyn Fn(Value) -> i64, depth: usize) -> Option<i64> {
+/// The loop's result that an mma result becomes, where the yield is its
+/// one use.
+fn carried_result<'c, 'a>(r#loop: OperationRef<'c, 'a>, result: Value<'c, 'a>) -> Option<Value<'c, 'a>> {
+    let (user, n) = crate::rewrite::single_use(result)?;
+    if op_name(user) != "scf.yield" {
+        return None;
+    }
+    r#loop.result(n).ok().map(Into::into)
+}
+
+/// The largest `measure` of the tiles that the stores fed by `value`
+/// (through element-wise ops and reshapes) take, or `None` where it also
+/// reaches another op.
+fn stored(value: Value, measure: &dyn Fn(Value) -> i64, depth: usize) -> Option<i64> {
     let users = crate::rewrite::uses(value);
     if depth > 16 || users.is_empty() {
         return None;
@@ -344,9 +365,9 @@ fn stored_bytes(value: Value, bytes_of: &dyn Fn(Value) -> i64, depth: usize) -> 
     for (user, index) in users {
         let name = op_name(user);
         let bytes = if name == "tile.store" && index == 0 {
-            bytes_of(value)
+            measure(value)
         } else if (crate::layout::assign::elementwise(&name) || name == "tile.reshape") && user.result_count() == 1 {
-            stored_bytes(user.result(0).ok()?.into(), bytes_of, depth + 1)?
+            stored(user.result(0).ok()?.into(), measure, depth + 1)?
         } else {
             return None;
         };

@@ -60,13 +60,13 @@
 use crate::{
     build::tile_type,
     pass::{PassInfo, TilePass},
-    rewrite::{defining_op, detach, op_name, uses},
+    rewrite::{IrValue, defining_op, detach, op_name, uses},
 };
 use melior::{
     ContextRef,
     ir::{
         Attribute, BlockLike, Location, OperationRef, RegionLike, Value, ValueLike,
-        attribute::{DenseI64ArrayAttribute, StringAttribute},
+        attribute::{DenseI64ArrayAttribute, FlatSymbolRefAttribute, StringAttribute},
         operation::{OperationLike, OperationMutLike, WalkOrder, WalkResult},
     },
     pass::{ExternalPass, RunExternalPass},
@@ -114,7 +114,7 @@ impl TilePass for FinishWidening {
 }
 
 /// Which tile dims a kernel's block id picks, and how to widen them.
-struct Plan {
+struct Plan<'c> {
     /// The kernel argument whose view the tile count is of.
     arg: usize,
     /// Its view's dims the block id's quotient and remainder index.
@@ -124,6 +124,8 @@ struct Plan {
     size: i64,
     /// 0: the quotient's dim (the rows) is widened; 1: the remainder's.
     widened: usize,
+    /// The block id the row and column are split from.
+    index: IrValue<'c>,
 }
 
 fn missed(location: Location, reason: &str) {
@@ -155,7 +157,7 @@ type Refusal<'c> = (Location<'c>, String);
 
 /// The widening of `kernel`, `None` for a kernel without a 16-bit mma (no
 /// remark), or why it is not widened.
-fn plan<'c>(kernel: OperationRef<'c, '_>) -> Result<Option<Plan>, Refusal<'c>> {
+fn plan<'c>(kernel: OperationRef<'c, '_>) -> Result<Option<Plan<'c>>, Refusal<'c>> {
     let mut mmas = Vec::new();
     let mut block_ids = Vec::new();
     let mut refused: Option<Refusal> = None;
@@ -276,7 +278,7 @@ fn plan<'c>(kernel: OperationRef<'c, '_>) -> Result<Option<Plan>, Refusal<'c>> {
             }
         }
     }
-    Ok(Some(Plan { arg, dims: [dim - 1, dim], key, size, widened }))
+    Ok(Some(Plan { arg, dims: [dim - 1, dim], key, size, widened, index: detach(id) }))
 }
 
 /// Makes `@K__wide` after `kernel`, or says why not (and makes nothing).
@@ -323,11 +325,12 @@ fn widen(kernel: OperationRef, plan: &Plan) -> Result<(), String> {
         Ok(shapes) => shapes,
         Err(why) => return erase(why),
     };
-    wide_mut.set_attribute("sym_name", StringAttribute::new(context, &format!("{name}{WIDE_SUFFIX}")).into());
-    let Some(of) = Attribute::parse(context, &format!("@{name}")) else {
-        return erase("could not refer to the kernel".into());
-    };
-    wide_mut.set_attribute(attrs::WIDE_OF, of);
+    let wide_name = format!("{name}{WIDE_SUFFIX}");
+    if find_named(block, &wide_name).is_some() {
+        return erase(format!("the module already has a @{wide_name}"));
+    }
+    wide_mut.set_attribute("sym_name", StringAttribute::new(context, &wide_name).into());
+    wide_mut.set_attribute(attrs::WIDE_OF, FlatSymbolRefAttribute::new(context, &name).into());
     let [program, tile] = shapes;
     let retiled = [plan.arg as i64, plan.dims[0] as i64, plan.dims[1] as i64, program[0], program[1], tile[0], tile[1]];
     wide_mut.set_attribute(attrs::RETILED, DenseI64ArrayAttribute::new(context, &retiled).into());
@@ -368,7 +371,7 @@ fn same_work(kernel: OperationRef, wide: OperationRef, plan: &Plan) -> Result<[[
     let widened_coordinate = |value: Value| {
         defining_op(value).is_some_and(|d| {
             op_name(d) == if plan.widened == 0 { "arith.divui" } else { "arith.remui" }
-                && d.operand(0).ok().and_then(defining_op).is_some_and(|b| op_name(b) == "tile.block_id")
+                && d.operand(0).is_ok_and(|i| detach(i) == plan.index)
         })
     };
     for (b, a) in before.into_iter().zip(after) {
@@ -385,6 +388,11 @@ fn same_work(kernel: OperationRef, wide: OperationRef, plan: &Plan) -> Result<[[
             if grew && *n != 2 * *o {
                 return Err(format!("a view's dim {i} goes from {o} to {n}, not twice as large"));
             }
+            if grew && op_name(b) == "tile.store" && !views_argument(b.operand(1).ok(), kernel, plan.arg) {
+                // Where the counted array's last program tile is half of a
+                // wide one, a wide block would write this array further.
+                return Err("a store of another array than the counted one grows with the wide tiles".into());
+            }
             if grew != widened_coordinate(index) {
                 return Err(format!(
                     "a {} at dim {i} of its view is indexed by {} the block's widened coordinate",
@@ -394,27 +402,87 @@ fn same_work(kernel: OperationRef, wide: OperationRef, plan: &Plan) -> Result<[[
             }
         }
     }
+    // A tile count of a dim that grows is read only as the block id's
+    // divisor: anything else would see half the count.
+    let counts = |function: OperationRef| {
+        let mut found = Vec::new();
+        function.walk(WalkOrder::PreOrder, |op| {
+            if op_name(op) == "tile.num_tiles" {
+                found.push(op.to_raw());
+            }
+            WalkResult::Advance
+        });
+        found
+    };
+    for (b, a) in counts(kernel).into_iter().zip(counts(wide)) {
+        // SAFETY: live ops of the two functions.
+        let (b, a) = unsafe { (OperationRef::from_raw(b), OperationRef::from_raw(a)) };
+        let dim = b
+            .attribute("dim")
+            .ok()
+            .and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok())
+            .and_then(|a| usize::try_from(a.value()).ok());
+        let extent = |op: OperationRef| {
+            op.operand(0)
+                .ok()
+                .and_then(|v| PartitionViewType::try_from_type(v.r#type()))
+                .and_then(|t| dim.and_then(|d| t.shape().get(d).copied()))
+        };
+        if extent(b) == extent(a) {
+            continue;
+        }
+        let Ok(count) = b.result(0) else { return Err("a tile count has no result".into()) };
+        let divisor_only = uses(count.into()).iter().all(|(user, position)| {
+            *position == 1
+                && matches!(op_name(*user).as_str(), "arith.divui" | "arith.remui")
+                && user.operand(0).is_ok_and(|i| detach(i) == plan.index)
+        });
+        if !divisor_only {
+            return Err("a tile count of a view that grows is read other than as the block id's divisor".into());
+        }
+    }
     // The counted argument's view, before and after.
-    let view_of = |function: OperationRef| -> Option<Vec<i64>> {
+    let view_of = |function: OperationRef| -> Option<(Vec<i64>, String)> {
         let entry = function.region(0).ok()?.first_block()?;
         let argument = entry.argument(plan.arg).ok()?;
         let mut shapes = Vec::new();
         for (user, _) in uses(argument.into()) {
             if op_name(user) == "tile.partition_view" {
-                shapes.push(PartitionViewType::try_from_type(user.result(0).ok()?.r#type())?.shape());
+                let view = PartitionViewType::try_from_type(user.result(0).ok()?.r#type())?;
+                shapes.push((view.shape(), view.element_type().to_string()));
             }
         }
         shapes.dedup();
         (shapes.len() == 1).then(|| shapes.remove(0))
     };
-    let (Some(old), Some(new)) = (view_of(kernel), view_of(wide)) else {
+    let (Some((old, element)), Some((new, _))) = (view_of(kernel), view_of(wide)) else {
         return Err("the counted argument is viewed with several tile shapes".into());
     };
-    let pick = |shape: &[i64]| -> Option<[i64; 2]> { Some([*shape.get(plan.dims[0])?, *shape.get(plan.dims[1])?]) };
-    match (pick(&old), pick(&new)) {
-        (Some(old), Some(new)) if old != new => Ok([old, new]),
-        _ => Err("the counted argument's view does not grow".into()),
+    // The wide tile is staged for its TMA store in the 16-bit operands'
+    // rings; a 32-bit one would need a buffer of its own too large beside
+    // them.
+    if !matches!(element.as_str(), "f16" | "bf16") {
+        return Err(format!(
+            "its {element} output tiles would not fit in shared memory beside the rings, twice as large"
+        ));
     }
+    let pick = |shape: &[i64]| -> Option<[i64; 2]> { Some([*shape.get(plan.dims[0])?, *shape.get(plan.dims[1])?]) };
+    let (w, other) = (plan.widened, 1 - plan.widened);
+    match (pick(&old), pick(&new)) {
+        (Some(old), Some(new)) if new[w] == 2 * old[w] && new[other] == old[other] => Ok([old, new]),
+        _ => Err("the counted argument's view does not grow along the widened coordinate's dim alone".into()),
+    }
+}
+
+/// Whether `view` is a `tile.partition_view` of `kernel`'s argument `arg`.
+fn views_argument(view: Option<Value>, kernel: OperationRef, arg: usize) -> bool {
+    let entry = kernel.region(0).ok().and_then(|r| r.first_block());
+    view.and_then(defining_op)
+        .filter(|d| op_name(*d) == "tile.partition_view")
+        .and_then(|d| d.operand(0).ok())
+        .zip(entry)
+        .and_then(|(m, e)| crate::rewrite::argument_of(m, e))
+        == Some(arg)
 }
 
 impl<'c> RunExternalPass<'c> for FinishWidening {
@@ -480,7 +548,11 @@ impl<'c> RunExternalPass<'c> for FinishWidening {
 
 /// The top-level function `@name` (written with the `@`).
 fn find<'c, 'a>(body: melior::ir::BlockRef<'c, 'a>, symbol: &str) -> Option<OperationRef<'c, 'a>> {
-    let name = symbol.strip_prefix('@')?.trim_matches('"');
+    find_named(body, symbol.strip_prefix('@')?.trim_matches('"'))
+}
+
+/// The top-level op named `name`.
+fn find_named<'c, 'a>(body: melior::ir::BlockRef<'c, 'a>, name: &str) -> Option<OperationRef<'c, 'a>> {
     let mut next = body.first_operation();
     while let Some(op) = next {
         if op
