@@ -53,9 +53,16 @@
 //! nothing reads a position inside a tile (`tile.iota`) or reduces one
 //! (`tile.reduce`), and not a persistent loop over the grid's size (its
 //! wide variant ran slower: `bench/experiments/persistent-wide.patch`,
-//! BENCHMARKS.md session 21); a launch of another grid, or of too few wide blocks to
-//! fill the GPU, runs `@K` and its variants as before. The pass says which
-//! kernels it widens, and why it leaves an mma kernel alone (`WideBlocks`).
+//! BENCHMARKS.md session 21). The check that a wide block does the work of
+//! two is conservative: a tile count of a dim that grows may be read only
+//! as the block id's divisor, no array but the counted one may be stored
+//! along the widened dim (where the count is odd, a wide block would write
+//! such an array past the program's last tile), and the counted view grows
+//! along the widened coordinate's dim alone. f16 and bf16 outputs only: a
+//! 32-bit 128x256 tile's staging does not fit beside the rings. A launch
+//! of another grid, or of too few wide blocks to fill the GPU, runs `@K`
+//! and its variants as before. The pass says which kernels it widens, and
+//! why it leaves an mma kernel alone (`WideBlocks`).
 
 use crate::{
     build::tile_type,
