@@ -48,7 +48,14 @@
 //! (distance + 2, + 1 more when the loop's mmas can stay in flight), which
 //! `convert-tile-to-registers` places the tile by. The first tiles are
 //! loaded iteration by iteration, so that the copies' commit groups come
-//! in iteration order.
+//! in iteration order. Beside the rings, each mma result's exchange for its
+//! store is counted: the size of the tile stored where the result only
+//! flows through element-wise ops and reshapes into stores (a bias, an
+//! activation, a narrowing), else the accumulator's. A widened instance
+//! (`tile-widen-blocks`), compiled only for its TMA variant whose store
+//! stages the tile in the rings' memory after a top-level loop
+//! (`registers/tma_store.rs`), counts none where the stored tiles have the
+//! rings' element type.
 
 use crate::{
     build::{At, tile_type},

@@ -24,8 +24,14 @@
 //! (a warp's store covers eight rows at one 16-byte column, which the
 //! swizzle spreads over all banks), and the copy out is asynchronous.
 //!
-//! Outside loops, thread 0 waits right after its request until the TMA
-//! has read the buffer. In a loop (a persistent kernel's tiles) the copy
+//! Outside loops, the buffer is the first ring (by id) of the tile's
+//! element type that holds it: once past the loops, every copy into the
+//! rings has been waited for and each warpgroup has waited for its
+//! wgmmas, so a barrier ahead of the writes (the consumers' named one
+//! under a producer warp) frees the rings' memory; buffers never share
+//! memory otherwise (`convert-tile-to-gpu` gives each its own range).
+//! Thread 0 waits right after its request until the TMA has read the
+//! buffer. In a loop (a persistent kernel's tiles) the copy
 //! stays in flight while the next tile's loop starts (thread 0 also
 //! requests its operands); the next store waits for it before the
 //! barrier ahead of its writes, and thread 0 waits once more after the
