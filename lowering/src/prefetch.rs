@@ -304,10 +304,10 @@ fn other_shared_bytes(
                     stored(carried, &other_type, 0) == Some(0)
                 })
         };
-        if op_name(op) == "tile.mma" && !op.result(0).is_ok_and(|r| staged(r.into())) {
-            total += op.result(0).map_or(0, |r| exchange_bytes(r#loop, r.into(), bytes_of));
-        }
         if op_name(op) == "tile.mma" {
+            if !op.result(0).is_ok_and(|r| staged(r.into())) {
+                total += op.result(0).map_or(0, |r| exchange_bytes(r#loop, r.into(), bytes_of));
+            }
             for k in 0..2 {
                 let Ok(operand) = op.operand(k) else { continue };
                 let mut source = crate::rewrite::defining_op(operand);

@@ -105,10 +105,11 @@ pub fn store<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
     // the TMA would read other bytes than the threads wrote.
     let (descriptor, described) = tma::described(op, usize::try_from(index).ok()?, &boxes)?;
     let looped = in_loop(op);
-    // After a kernel's last loop, its rings' memory is free once every
-    // warp is done with the slots (their copies in have all been waited
-    // for after the loop, and each warpgroup's wgmmas before it reads its
-    // accumulator): the staging goes there, behind a barrier.
+    // Outside any loop, the rings lowered so far belong to loops that are
+    // done: their memory is free once every warp is past them (their
+    // copies in were all waited for after each loop, and each warpgroup
+    // waited for its wgmmas before reading its accumulator), so the
+    // staging goes there, behind a barrier.
     let elements = boxes.rows * boxes.columns;
     // The first ring (by id, so that the code is the same each time)
     // that holds the tile.
