@@ -19,10 +19,11 @@ whether the output agreed; then writes suite.csv and suite.png to $OUT.
 A case that does not compile for the GPU is a row that says so with the
 first line of the error.
 
-usage: bench-suite.py TILE_RUN [--only TEXT] [--memcheck] [--quick]
+usage: bench-suite.py TILE_RUN [--only TEXT] [--memcheck | --racecheck] [--quick]
 --only TEXT   the cases whose name contains TEXT (or one of TEXT's `|`-separated parts)
 --memcheck    each case at a small size under compute-sanitizer memcheck
               (correctness only, no timing)
+--racecheck   the same under compute-sanitizer racecheck (shared-memory hazards)
 --quick       the smallest shape of each family (a smoke run)"""
 import csv, json, math, os, re, subprocess, sys, tempfile, time
 
@@ -32,7 +33,8 @@ import torch.nn.functional as F
 
 tile_run = os.path.abspath(sys.argv[1])
 only = sys.argv[sys.argv.index('--only') + 1] if '--only' in sys.argv else None
-memcheck = '--memcheck' in sys.argv
+racecheck = '--racecheck' in sys.argv
+memcheck = '--memcheck' in sys.argv or racecheck
 quick = '--quick' in sys.argv
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 out_dir = os.environ.get('OUT', '/tmp')
@@ -168,7 +170,7 @@ def run_case(name, path, kernel, subst, inputs, scalars, grid, output, peers, wo
     cmd = [tile_run, source, '--target', 'cuda', '--kernel', kernel, '--grid', ','.join(map(str, grid)),
            '--save', f'{output}={saved}', *paths, *map(str, scalars)]
     if memcheck:
-        cmd = ['compute-sanitizer', '--tool', 'memcheck', '--error-exitcode', '3', *cmd]
+        cmd = ['compute-sanitizer', '--tool', 'racecheck' if racecheck else 'memcheck', '--error-exitcode', '3', *cmd]
     else:
         cmd += ['--bench', str(runs)]
     p = subprocess.run(cmd, capture_output=True, text=True)
@@ -206,7 +208,7 @@ def run_case(name, path, kernel, subst, inputs, scalars, grid, output, peers, wo
               f'  @{entry} regs {row["regs"]} smem {row["smem"]} compile {row["compile_s"]} s'
               f'  {"ok" if ok else "WRONG"} ({row["error"]})', flush=True)
     else:
-        print(f'{name}: memcheck clean, {"ok" if ok else "WRONG"} ({row["error"]})', flush=True)
+        print(f'{name}: {"racecheck" if racecheck else "memcheck"} clean, {"ok" if ok else "WRONG"} ({row["error"]})', flush=True)
     rows.append(row)
 
 
@@ -329,7 +331,17 @@ def norm_cases():
 
 
 # ---- attention -------------------------------------------------------------
+def query_rows(source):
+    """The query rows of a block: the program's Q view's tile."""
+    m = re.search(r'%Q : memref<[^>]*> -> !tile.partition_view<1x(\d+)x', open(source).read())
+    return int(m[1]) if m else 64
+
+
 def attention_cases():
+    # ATTENTION_PROGRAMS=DIR takes DIR/flash{,_causal}_d{64,128}.mlir instead
+    # of bench/attention's (bench/experiments/flash_tiles.py writes them for
+    # other tile sizes); the grid follows the program's query tile.
+    programs = os.environ.get('ATTENTION_PROGRAMS')
     for s in ([1024, 4096, 16384] if not (quick or memcheck) else [200]):
         for dh in [64, 128]:
             heads, batch = 2048 // dh, max(16384 // s, 1)
@@ -339,13 +351,17 @@ def attention_cases():
             for causal in [False, True]:
                 flop = 4 * batch * heads * s * s * dh // (2 if causal else 1)
                 sdpa = lambda: F.scaled_dot_product_attention(q, k, v, is_causal=causal)
-                subst = {'128': str(dh), '0.08838834764831845': repr(1 / math.sqrt(dh))}
+                path = f'attention/flash{"_causal" if causal else ""}_d{dh}.mlir'
+                if programs:
+                    path = os.path.join(os.path.abspath(programs), os.path.basename(path))
+                subst = {}
+                rows_per_block = query_rows(instantiate(path, subst))
                 bh = batch * heads
                 case(f'attention{" causal" if causal else ""} d{dh} {batch}x{heads}x{s}',
-                     f'attention/flash{"_causal" if causal else ""}.mlir', 'flash_causal' if causal else 'flash', subst,
+                     path, 'flash_causal' if causal else 'flash', subst,
                      [t.reshape(bh, s, dh) for t in (q, k, v)] + [poison((bh, s, dh), torch.float16)], [s],
-                     (-(-s // 64), bh), 3, {'SDPA': (sdpa, sdpa().reshape(bh, s, dh))}, flop, 'TFLOP/s', close(2e-2),
-                     runs=5 if s >= 16384 else 10)
+                     (-(-s // rows_per_block), bh), 3, {'SDPA': (sdpa, sdpa().reshape(bh, s, dh))}, flop, 'TFLOP/s',
+                     close(2e-2), runs=5 if s >= 16384 else 10)
 
 
 # ---- elementwise -----------------------------------------------------------

@@ -451,3 +451,55 @@ func.func @two_mmas(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %E: memref<?x?xf16
   tile.store %acc#1, %pd[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
   return
 }
+
+// -----
+
+// Attention's loop: S = Q K^T, then P = exp(S) (its registers in the
+// accumulator layout, wgmma's A fragments) times V. The second mma reads
+// P from registers (wgmma's register form, inline assembly: no buffer,
+// no barrier before its writes), and in the TMA variant one block barrier
+// an iteration, before the first mma, keeps the rings' slots from being
+// refilled early for both (the second waits only for its slot's phase).
+// The general kernel, whose threads copy K and V, meets before each mma.
+// REG-LABEL: func.func @attention(
+// REG:         scf.for
+// REG:           gpu.barrier
+// REG:           nvvm.wgmma.mma_async
+// REG:           gpu.barrier
+// REG-NOT:       nvvm.wgmma.mma_async
+// REG:           llvm.inline_asm has_side_effects "{{.*}}wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}"
+// REG-LABEL: func.func @attention__tma(
+// REG:         scf.for
+// REG:           nvvm.mbarrier.try_wait.parity
+// REG-NEXT:      gpu.barrier
+// REG:           nvvm.wgmma.mma_async
+// REG:           nvvm.mbarrier.try_wait.parity
+// REG-NOT:       gpu.barrier
+// REG:           llvm.inline_asm has_side_effects "{{.*}}wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}"
+// REG-NOT:       gpu.barrier
+// REG:           scf.yield
+func.func @attention(%Q: memref<?x64xf16>, %K: memref<?x64xf16>, %V: memref<?x64xf16>, %O: memref<?x64xf32>)
+    attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pq = tile.partition_view %Q : memref<?x64xf16> -> !tile.partition_view<128x64xf16>
+  %pk = tile.partition_view %K : memref<?x64xf16> -> !tile.partition_view<64x64xf16>
+  %pv = tile.partition_view %V : memref<?x64xf16> -> !tile.partition_view<64x64xf16>
+  %po = tile.partition_view %O : memref<?x64xf32> -> !tile.partition_view<128x64xf32>
+  %i = tile.block_id x : index
+  %q = tile.load %pq[%i, %c0] : !tile.partition_view<128x64xf16> -> tensor<128x64xf16>
+  %n = tile.num_tiles %pk dim 0 : !tile.partition_view<64x64xf16>
+  %zero = arith.constant dense<0.0> : tensor<128x64xf32>
+  %acc = scf.for %j = %c0 to %n step %c1 iter_args(%acc_in = %zero) -> (tensor<128x64xf32>) {
+    %k = tile.load %pk[%j, %c0] : !tile.partition_view<64x64xf16> -> tensor<64x64xf16>
+    %kt = tile.permute %k [1, 0] : tensor<64x64xf16> -> tensor<64x64xf16>
+    %s = tile.mma %q, %kt, %zero : tensor<128x64xf16>, tensor<64x64xf16> into tensor<128x64xf32>
+    %p = math.exp %s : tensor<128x64xf32>
+    %p16 = arith.truncf %p : tensor<128x64xf32> to tensor<128x64xf16>
+    %v = tile.load %pv[%j, %c0] : !tile.partition_view<64x64xf16> -> tensor<64x64xf16>
+    %acc_new = tile.mma %p16, %v, %acc_in : tensor<128x64xf16>, tensor<64x64xf16> into tensor<128x64xf32>
+    scf.yield %acc_new : tensor<128x64xf32>
+  }
+  tile.store %acc, %po[%i, %c0] : tensor<128x64xf32> -> !tile.partition_view<128x64xf32>
+  return
+}

@@ -13,6 +13,7 @@ pub mod cpu;
 pub mod defer_reductions;
 pub mod distribute;
 pub mod expand_copies;
+pub mod float_minmax;
 pub mod gpu;
 pub mod group_blocks;
 pub mod layout;
@@ -62,6 +63,7 @@ pub(crate) const PASSES: &[fn()] = &[
     pass::register::<to_scf::ConvertTileToScf>,
     pass::register::<carry_in_place::CarryInPlace>,
     pass::register::<expand_copies::ExpandCopies>,
+    pass::register::<float_minmax::LowerFloatMinMax>,
     pass::register::<safe_division::SafeDivision>,
     pass::register::<vectorize_copies::VectorizeCopies>,
     pass::register::<distribute::Distribute>,

@@ -107,7 +107,7 @@ pub const STAGES: &[(&str, &str)] = &[
     (
         "nvvm",
         "convert-nvgpu-to-nvvm, convert-scf-to-cf, convert-nvvm-to-llvm, expand-strided-metadata, \
-         nvvm-attach-target{chip={chip} features=+ptx80 O=2}, lower-affine, arith-expand, \
+         nvvm-attach-target{chip={chip} features=+ptx80 O=2}, lower-affine, tile-lower-float-minmax, arith-expand, \
          tile-safe-division, convert-arith-to-llvm, convert-index-to-llvm, canonicalize, cse, gpu.module(convert-gpu-to-nvvm), \
          canonicalize, cse, reconcile-unrealized-casts",
     ),

@@ -631,7 +631,8 @@ fn assign(kernel: OperationRef) -> Option<()> {
     let mut state = Assignment { warps, cluster, values: HashMap::new(), order, ops, ties, changed: true };
     // Shared-memory operands are fixed first; their register form (never
     // made) only keeps the propagation below from reaching through them.
-    for (value, layout) in super::shared::shared_operands(kernel, Some(<AssignLayouts as TilePass>::INFO.argument)) {
+    let (shared, not_shared) = super::shared::shared_operands(kernel);
+    for (value, layout) in shared {
         let placeholder = state.coalesced(value)?.linear;
         state.values.insert(key(value), Assigned { layout, linear: placeholder });
     }
@@ -668,7 +669,23 @@ fn assign(kernel: OperationRef) -> Option<()> {
             state.set(first, default);
         }
     }
-    materialize(context, kernel, &mut state)
+    materialize(context, kernel, &mut state)?;
+    // An A operand computed in wgmma's A fragment layout (attention's P)
+    // is read from its registers, not written to shared memory.
+    for missed in not_shared {
+        let fragments = missed.index == 0
+            && (|| {
+                let a = super::layout_of(missed.mma.operand(0).ok()?)?.1;
+                let accumulator = super::layout_of(missed.mma.operand(2).ok()?)?.1;
+                let element = tile_type(missed.mma.operand(0).ok()?.r#type())?.1;
+                Some(crate::registers::mma::register_fragments(&a, &accumulator, element))
+            })()
+            .unwrap_or(false);
+        if !fragments {
+            missed.remark(<AssignLayouts as TilePass>::INFO.argument);
+        }
+    }
+    Some(())
 }
 
 fn materialize<'c>(

@@ -47,10 +47,33 @@ struct Chain<'c> {
     mmas: Vec<(OperationRef<'c, 'c>, usize, bool)>,
 }
 
-/// The tiles of `kernel` to keep in shared memory, with their layouts;
-/// with `remark` (the pass that asks), a remark at each mma operand that
-/// is not one, saying why.
-pub fn shared_operands<'c>(kernel: OperationRef<'c, '_>, remark: Option<&str>) -> Vec<(IrValue<'c>, Layout)> {
+/// An mma operand (0: A, 1: B) that is not kept in shared memory, and why.
+pub struct NotShared<'c> {
+    pub mma: OperationRef<'c, 'c>,
+    pub index: usize,
+    pub why: String,
+}
+
+impl NotShared<'_> {
+    /// Says at the mma (for `pass`) that the operand goes through registers.
+    pub fn remark(&self, pass: &str) {
+        crate::remarks::missed(
+            self.mma.location(),
+            pass,
+            "SharedOperand",
+            &format!(
+                "operand {} of this tile.mma is written to shared memory from registers at every mma, not loaded \
+                 there: {}",
+                if self.index == 0 { "A" } else { "B" },
+                self.why
+            ),
+        );
+    }
+}
+
+/// The tiles of `kernel` to keep in shared memory, with their layouts,
+/// and the mma operands that are not, with why.
+pub fn shared_operands<'c>(kernel: OperationRef<'c, '_>) -> (Vec<(IrValue<'c>, Layout)>, Vec<NotShared<'c>>) {
     let mut mmas = Vec::new();
     kernel.walk(WalkOrder::PreOrder, |op| {
         if op_name(op) == "tile.mma" {
@@ -61,6 +84,7 @@ pub fn shared_operands<'c>(kernel: OperationRef<'c, '_>, remark: Option<&str>) -
     });
     let mut seen = HashMap::new();
     let mut chosen = Vec::new();
+    let mut not_shared = Vec::new();
     for mma in mmas {
         for index in 0..2 {
             let Ok(operand) = mma.operand(index) else { continue };
@@ -74,23 +98,13 @@ pub fn shared_operands<'c>(kernel: OperationRef<'c, '_>, remark: Option<&str>) -
                 }
             }
             seen.insert(key(operand), ());
-            match (chain.and_then(|c| layouts(&c)), remark) {
-                (Ok(layouts), _) => chosen.extend(layouts),
-                (Err(why), Some(pass)) => crate::remarks::missed(
-                    mma.location(),
-                    pass,
-                    "SharedOperand",
-                    &format!(
-                        "operand {} of this tile.mma is written to shared memory from registers at every mma, \
-                         not loaded there: {why}",
-                        if index == 0 { "A" } else { "B" }
-                    ),
-                ),
-                (Err(_), None) => {}
+            match chain.and_then(|c| layouts(&c)) {
+                Ok(layouts) => chosen.extend(layouts),
+                Err(why) => not_shared.push(NotShared { mma, index, why }),
             }
         }
     }
-    chosen
+    (chosen, not_shared)
 }
 
 /// Whether the tile `load` loads stays in shared memory (an mma operand

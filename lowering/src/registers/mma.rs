@@ -10,10 +10,14 @@
 //! * a tile in shared memory already (`#tile.shared`: loaded by cp.async,
 //!   [`super::shared`]) is read where it is, K-major or, for 16-bit types,
 //!   M/N-major through the descriptor's transpose;
-//! * a tile in registers (a computed one, as attention's P, or one wgmma
-//!   cannot read as loaded: tf32 or 8-bit floats loaded N-major) is
-//!   written K-major into a buffer of its own, two buffers in turn when
-//!   the mma stays in flight.
+//! * a 16-bit A in registers whose layout is already wgmma's A fragments
+//!   (the accumulator layout of an earlier mma with A's K columns, as
+//!   attention's P has) stays there: wgmma's register form, which the
+//!   NVVM op lacks, as inline assembly;
+//! * another tile in registers (a computed one, or one wgmma cannot read
+//!   as loaded: tf32 or 8-bit floats loaded N-major) is written K-major
+//!   into a buffer of its own, two buffers in turn when the mma stays in
+//!   flight.
 //!
 //! Then the wait for the operands' copies: for a ring slot the TMA fills
 //! ([`super::tma`]), the slot's mbarrier phase; for the threads' copies,
@@ -46,9 +50,12 @@
 //! mbarrier) instead of the barrier before the mma.
 //!
 //! Caveats: without a producer warp, one consumer thread requests the
-//! TMA's copies (or the threads copy), and a block-wide barrier every mma
-//! keeps slots from being refilled early (BENCHMARKS.md, session 15, says
-//! why a consumer's wait on `empty` mbarriers does not replace it); f16 and
+//! TMA's copies (or the threads copy), and a block-wide barrier every
+//! iteration keeps slots from being refilled early (BENCHMARKS.md, session
+//! 15, says why a consumer's wait on `empty` mbarriers does not replace
+//! it): before each mma, but only before the first of a loop's mmas that
+//! read TMA slots, tiles loaded before the loop and registers (attention's
+//! two); f16 and
 //! bf16 operands into an f32 accumulator, f32 operands as tf32 and 8-bit
 //! floats (E4M3, E5M2; both read K-major only); M a multiple of 64, N a
 //! multiple of 8 up to 256, K at least 32 bytes; other mmas keep the
@@ -60,13 +67,14 @@ use super::swizzle::Swizzled;
 use super::{Lowering, concat, in_loop, slice};
 use crate::{
     build::{At, element_bits, element_of},
+    layout::LinearLayout,
     rewrite::{IrValue, detach},
 };
 use melior::ir::RegionLike as _;
 use melior::{
-    dialect::{arith, llvm},
+    dialect::{arith, llvm, ods},
     ir::{
-        Attribute, OperationRef, Type, ValueLike,
+        Attribute, OperationRef, Type, TypeLike, ValueLike,
         attribute::{IntegerAttribute, StringAttribute},
         operation::{OperationBuilder, OperationLike},
         r#type::IntegerType,
@@ -226,7 +234,11 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
     let at = At::before(context, op)?;
     let (shared_a, shared_b) = (lowering.shared(a), lowering.shared(b));
 
-    if in_loop(op) && (shared_a.is_none() || shared_b.is_none()) {
+    // A computed A whose registers are already wgmma's A fragments (the
+    // accumulator layout of an earlier mma, as attention's P has) stays in
+    // registers; anything else is read from shared memory.
+    let fragments_a = shared_a.is_none() && lowering.layout(a).is_some_and(|la| register_fragments(&la, &lc, element));
+    if in_loop(op) && ((shared_a.is_none() && !fragments_a) || shared_b.is_none()) {
         // The last iteration's wgmmas read the buffers written below (each
         // warpgroup waited for its own; the barrier waits for the others).
         lowering.barrier(&at)?;
@@ -235,7 +247,7 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
     // tiles in turn.
     let in_flight = in_flight(lowering, op);
     let double = in_flight.is_ok().then(|| op.parent_operation()).flatten();
-    let smem_a = operand(lowering, &at, a, 0, double)?;
+    let smem_a = if fragments_a { None } else { Some(operand(lowering, &at, a, 0, double)?) };
     let smem_b = operand(lowering, &at, b, 1, double)?;
     let by_tma = |tile: &Option<shared::SharedTile>| tile.as_ref().is_some_and(|t| t.tma);
     let mut by_tma_count = 0;
@@ -253,8 +265,11 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
     let before_loop = |value: melior::ir::Value<'c, '_>, tile: &Option<shared::SharedTile>| {
         tile.is_some() && !by_tma(tile) && body.is_some_and(|body| crate::rewrite::defined_outside(detach(value), body))
     };
-    let synced_before =
-        by_tma_count > 0 && [(a, &shared_a), (b, &shared_b)].iter().all(|(v, t)| by_tma(t) || before_loop(*v, t));
+    let synced_before = by_tma_count > 0
+        && [(a, &shared_a), (b, &shared_b)]
+            .iter()
+            .enumerate()
+            .all(|(i, (v, t))| by_tma(t) || before_loop(*v, t) || (i == 0 && fragments_a));
     if synced_before {
         // The TMA's barriers order each slot's writes and reads; what the
         // threads copied before the loop is waited for once, before it;
@@ -286,14 +301,34 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
     match released {
         // The producer would wait for slots nobody gives back.
         None if lowering.producer.is_some() && in_loop(op) => return None,
-        None => lowering.barrier(&at)?,
+        None => {
+            // The rings of a loop move in step, each `distance + 2` slots
+            // deep: a request at the top of iteration t refills the slot of
+            // t - 2, which every warpgroup is done with once it has met
+            // the others at any barrier of t - 1. One barrier an iteration
+            // (the first mma's) does for all of a loop's mmas that only
+            // read its TMA slots, tiles loaded before it and registers,
+            // and are not kept in flight.
+            let body_loop = op.parent_operation().filter(|p| crate::rewrite::op_name(*p) == "scf.for");
+            let key = body_loop.map(|l| l.to_raw().ptr as usize);
+            let placed = key.is_some_and(|key| lowering.loops.get(&key).is_some_and(|s| s.ring_barrier));
+            if !(synced_before && in_flight.is_err() && placed) {
+                lowering.barrier(&at)?;
+                if let Some(key) = key {
+                    lowering.loops.entry(key).or_default().ring_barrier = true;
+                }
+            }
+        }
         Some(_) => {}
     }
 
     // This warpgroup's rows: 64 g, then every 64 G rows below.
     let warpgroups = lc.warps() / WARPGROUP_WARPS;
     let warpgroup = at.divui(lowering.warp, at.index(WARPGROUP_WARPS)?)?;
-    let own = at.muli(warpgroup, at.index(smem_a.offset(WGMMA_M, 0) - smem_a.offset(0, 0))?)?;
+    let own = match &smem_a {
+        Some(smem_a) => at.muli(warpgroup, at.index(smem_a.offset(WGMMA_M, 0) - smem_a.offset(0, 0))?)?,
+        None => at.index(0)?,
+    };
     let per_block = (n / 2) as usize;
     let blocks = lc.registers() / per_block;
     let f32_type = Type::float32(context);
@@ -301,7 +336,7 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
     let shape = Attribute::parse(context, &format!("#nvvm.shape<m = {WGMMA_M}, n = {n}, k = {k_step}>"))?;
     let type_ab = Attribute::parse(context, &format!("#nvvm.wgmma_type<{kind}>"))?;
     let type_d = Attribute::parse(context, "#nvvm.wgmma_type<f32>")?;
-    let layout_a = if smem_a.k_major { "row" } else { "col" };
+    let layout_a = if smem_a.as_ref().is_none_or(|s| s.k_major) { "row" } else { "col" };
     let layout_b = if smem_b.k_major { "col" } else { "row" };
     let in_flight = match in_flight {
         Ok(()) => true,
@@ -333,6 +368,41 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
             ))?;
         }
         let block_rows = block as i64 * warpgroups * WGMMA_M;
+        let Some(smem_a) = &smem_a else {
+            // A from registers: wgmma's register form, which the NVVM op
+            // lacks, as inline assembly on the accumulator's scalars.
+            let ra = lowering.registers(a)?;
+            let mut scalars: Vec<IrValue> =
+                (0..per_block).map(|i| super::extract(&at, registers, i)).collect::<Option<_>>()?;
+            let mut last = None;
+            for step in 0..k / k_step {
+                // Step `s` of block `b`: A's registers `b k / 2 + 8 s ..+ 8`,
+                // two 16-bit elements a 32-bit fragment register.
+                let first = block * (k as usize / 2) + (step * k_step) as usize / 2;
+                let fragment_a = (0..4)
+                    .map(|pair| {
+                        let two = slice(&at, ra, first + 2 * pair, 2)?;
+                        at.add(ods::llvm::bitcast(context, IntegerType::new(context, 32).into(), two, at.location))
+                    })
+                    .collect::<Option<Vec<_>>>()?;
+                let descriptor_b = smem_b.descriptor(&at, at.index(smem_b.offset(0, step * k_step))?)?;
+                let result = mma_registers_a(&at, &scalars, &fragment_a, descriptor_b, n, kind, !smem_b.k_major)?;
+                scalars = (0..per_block)
+                    .map(|i| {
+                        at.add(llvm::extract_value(
+                            context,
+                            result,
+                            melior::ir::attribute::DenseI64ArrayAttribute::new(context, &[i as i64]),
+                            f32_type,
+                            at.location,
+                        ))
+                    })
+                    .collect::<Option<_>>()?;
+                last = Some(result);
+            }
+            parts.push(last?);
+            continue;
+        };
         for step in 0..k / k_step {
             let offset_a = at.addi(own, at.index(smem_a.offset(block_rows, step * k_step))?)?;
             let descriptor_a = smem_a.descriptor(&at, offset_a)?;
@@ -407,6 +477,70 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
     let value = registers_of(&at, &values)?;
     lowering.map(result.into(), value);
     Some(())
+}
+
+/// Whether an A operand in registers laid out as `a` is wgmma's A
+/// fragments for an mma with accumulator layout `accumulator`: 16-bit,
+/// and in the accumulator layout of the same warps with A's K columns,
+/// whose registers for K step `s` of 64-row block `b` are
+/// `b K / 2 + 8 s ..+ 8`, the fragment's order.
+pub fn register_fragments(a: &LinearLayout, accumulator: &LinearLayout, element: Type) -> bool {
+    let (Some(&rows), Some(&k)) = (a.shape.first(), a.shape.get(1)) else { return false };
+    if a.shape.len() != 2 || !(element.is_f16() || element.is_bf16()) || k % 16 != 0 || rows % WGMMA_M != 0 {
+        return false;
+    }
+    let fragments = tile_dialect::layout::Layout::Wgmma { warps_per_block: vec![accumulator.warps(), 1], instr_n: k };
+    LinearLayout::from_layout(&fragments, &a.shape).is_some_and(|wanted| *a == wanted)
+}
+
+/// One `wgmma.mma_async` with A from registers (four 32-bit registers of
+/// two elements each) and B from its descriptor, on the accumulator's
+/// scalars; the result as a struct of them.
+fn mma_registers_a<'c>(
+    at: &At<'c, 'c>,
+    accumulator: &[IrValue<'c>],
+    fragment_a: &[IrValue<'c>],
+    descriptor_b: IrValue<'c>,
+    n: i64,
+    kind: &str,
+    transpose_b: bool,
+) -> Option<IrValue<'c>> {
+    let context = at.context;
+    let count = accumulator.len();
+    let f32_type = Type::float32(context);
+    let outputs: Vec<String> = (0..count).map(|i| format!("${i}")).collect();
+    // Operands: the outputs, then the tied accumulator inputs, then A's
+    // registers and B's descriptor.
+    let a_operands: Vec<String> = (0..4).map(|i| format!("${}", 2 * count + i)).collect();
+    let asm = format!(
+        "{{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\nwgmma.mma_async.sync.aligned.m64n{n}k16.f32.{kind}.{kind} {{{}}}, {{{}}}, ${}, p, 1, 1, {};\n}}",
+        outputs.join(", "),
+        a_operands.join(", "),
+        2 * count + 4,
+        i32::from(transpose_b),
+    );
+    let constraints = format!(
+        "{},{},r,r,r,r,l",
+        vec!["=f"; count].join(","),
+        (0..count).map(|i| i.to_string()).collect::<Vec<_>>().join(",")
+    );
+    let mut operands = accumulator.to_vec();
+    operands.extend_from_slice(fragment_a);
+    operands.push(descriptor_b);
+    let r#struct = llvm::r#type::r#struct(context, &vec![f32_type; count], false);
+    let named = |name: &str, value: Attribute<'c>| (melior::ir::Identifier::new(context, name), value);
+    at.add(
+        OperationBuilder::new("llvm.inline_asm", at.location)
+            .add_operands(&operands)
+            .add_results(&[r#struct])
+            .add_attributes(&[
+                named("asm_string", StringAttribute::new(context, &asm).into()),
+                named("constraints", StringAttribute::new(context, &constraints).into()),
+                named("has_side_effects", Attribute::unit(context)),
+            ])
+            .build()
+            .ok()?,
+    )
 }
 
 /// The rings (barriers, slots) whose slots the mma gives back to the

@@ -245,6 +245,9 @@ pub struct LoopState {
     /// The shared tiles its mmas read that were copied before it are
     /// waited for (with a fence and a barrier) before it.
     pub synced_before: bool,
+    /// An mma of its body has placed a block barrier before its wgmmas
+    /// (every iteration meets there).
+    pub ring_barrier: bool,
 }
 
 impl<'c> Lowering<'c> {

@@ -48,7 +48,8 @@
 //! Caveats: only kernels whose every shared tile is a TMA ring tile of a
 //! loop not nested in another, each such loop with one `tile.mma` reading
 //! two of them, and no cluster (a persistent kernel's rings start again
-//! each tile; attention's P comes from registers); the producer warp
+//! each tile; attention's two mmas read one ring each, beside Q, copied
+//! before its loop, and P, in registers); the producer warp
 //! holds as many registers as a consumer thread (no `setmaxnreg`, which
 //! needs a warpgroup).
 
