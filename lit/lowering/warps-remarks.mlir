@@ -1,9 +1,10 @@
 // RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(tile-prefetch-loads, tile-assign-layouts), tile-remove-layout-conversions, tile-use-tma, func.func(convert-tile-to-registers))' --remarks-filter=tile -verify-diagnostics -o /dev/null
 
 // A kernel that asks for a producer warp where its TMA variant cannot
-// have one (two mmas in the loop) says so, at the kernel; the variant is
-// still made, its consumers requesting the tiles.
-// expected-remark @below {{this kernel asks for a producer warp (warp_specialize = 1), but not every shared tile is a TMA ring tile of a loop at the kernel's top level, or a loop has other than one tile.mma reading two of them; its consumers request the tiles themselves}}
+// have one (an mma after the loop, at the kernel's top level) says so, at
+// the kernel; the variant is still made, its consumers requesting the
+// tiles.
+// expected-remark @below {{this kernel asks for a producer warp (warp_specialize = 1), but not every shared tile is a TMA ring tile of a loop at the kernel's top level or a tile copied before its loops, or a tile.mma reads other operands than those and wgmma's A fragments in registers; its consumers request the tiles themselves}}
 func.func @two_mmas(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>, %D: memref<?x?xf32>)
     attributes {tile.kernel, tile.hints = {warp_specialize = 1}} {
   %c0 = arith.constant 0 : index
@@ -21,10 +22,13 @@ func.func @two_mmas(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32
     %e = tile.mma %a, %b, %y : tensor<64x32xf16>, tensor<32x64xf16> into tensor<64x64xf32>
     scf.yield %d, %e : tensor<64x64xf32>, tensor<64x64xf32>
   }
+  %a0 = tile.load %pa[%c0, %c0] : !tile.partition_view<64x32xf16> -> tensor<64x32xf16>
+  %b0 = tile.load %pb[%c0, %c0] : !tile.partition_view<32x64xf16> -> tensor<32x64xf16>
+  %g = tile.mma %a0, %b0, %acc#1 : tensor<64x32xf16>, tensor<32x64xf16> into tensor<64x64xf32>
   // expected-remark @below {{this tile is converted and stored by the threads, not staged for the TMA: a loop of this kernel holds several mmas, which measured slower with the TMA's store}}
   tile.store %acc#0, %pc[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
   // expected-remark @below {{this tile is converted and stored by the threads, not staged for the TMA: a loop of this kernel holds several mmas, which measured slower with the TMA's store}}
-  tile.store %acc#1, %pd[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
+  tile.store %g, %pd[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
   return
 }
 

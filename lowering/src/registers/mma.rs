@@ -544,24 +544,45 @@ fn mma_registers_a<'c>(
 }
 
 /// The rings (barriers, slots) whose slots the mma gives back to the
-/// producer warp once its wgmmas are done with them: each operand's, in a
-/// kernel with a producer warp where the TMA fills both.
+/// producer warp once its wgmmas are done with them, in a kernel with a
+/// producer warp: the TMA rings its loop's mmas read, all given back by
+/// the loop's last mma (the rings of a loop share barriers, and a phase
+/// of `empty` counts one arrival a consumer thread). Its other operands
+/// are tiles copied before the loop or registers (`warps::producer`).
 fn released_rings<'c>(
-    lowering: &Lowering<'c>,
+    lowering: &mut Lowering<'c>,
     op: OperationRef<'c, 'c>,
     tiles: [&Option<shared::SharedTile<'c>>; 2],
 ) -> Option<Vec<(IrValue<'c>, i64)>> {
     lowering.producer.as_ref()?;
-    op.parent_operation().filter(|p| crate::rewrite::op_name(*p) == "scf.for")?;
-    let mut rings: Vec<(IrValue<'c>, i64)> = Vec::new();
-    for tile in tiles {
-        let ring = tile.as_ref().filter(|t| t.tma)?.ring?;
-        let barriers = lowering.rings.get(&ring.id)?.barriers?;
-        if !rings.iter().any(|(b, _)| *b == barriers) {
-            rings.push((barriers, ring.slots));
+    let r#loop = op.parent_operation().filter(|p| crate::rewrite::op_name(*p) == "scf.for")?;
+    let own: Vec<(i64, i64)> =
+        tiles.iter().filter_map(|t| t.as_ref().filter(|t| t.tma)?.ring).map(|r| (r.id, r.slots)).collect();
+    let state = lowering.loops.entry(r#loop.to_raw().ptr as usize).or_default();
+    for ring in own {
+        if !state.unreleased.contains(&ring) {
+            state.unreleased.push(ring);
         }
     }
-    Some(rings)
+    let mut later = op.next_in_block();
+    while let Some(next) = later {
+        if crate::rewrite::op_name(next) == "tile.mma" {
+            return Some(Vec::new());
+        }
+        later = next.next_in_block();
+    }
+    let rings = std::mem::take(&mut state.unreleased);
+    if rings.is_empty() {
+        return None;
+    }
+    let mut released: Vec<(IrValue<'c>, i64)> = Vec::new();
+    for (id, slots) in rings {
+        let barriers = lowering.rings.get(&id)?.barriers?;
+        if !released.iter().any(|(b, _)| *b == barriers) {
+            released.push((barriers, slots));
+        }
+    }
+    Some(released)
 }
 
 /// `fence.proxy.async.shared::cta`.

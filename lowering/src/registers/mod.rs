@@ -248,6 +248,9 @@ pub struct LoopState {
     /// An mma of its body has placed a block barrier before its wgmmas
     /// (every iteration meets there).
     pub ring_barrier: bool,
+    /// TMA rings (id, slots) its mmas read so far that the loop's last
+    /// mma gives back to the producer warp.
+    pub unreleased: Vec<(i64, i64)>,
 }
 
 impl<'c> Lowering<'c> {

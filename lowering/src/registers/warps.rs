@@ -55,7 +55,7 @@
 
 use super::{Lowering, if_else_op, shared::SharedTile, tma::REQUEST};
 use crate::{
-    build::{At, CmpiPredicate},
+    build::{At, CmpiPredicate, tile_type},
     rewrite::{IrValue, detach, op_name},
 };
 use melior::{
@@ -114,12 +114,22 @@ pub fn producer(kernel: OperationRef, cluster: i64) -> Option<Producer> {
     let in_top_loop = |op: OperationRef| op.parent_operation().is_some_and(|p| op_name(p) == "scf.for" && top(p));
     let shared = |op: OperationRef, i: usize| op.operand(i).is_ok_and(|v| SharedTile::of_type(v.r#type()).is_some());
     let (mut fits, mut requests, mut ahead) = (true, 0, true);
+    // The shared tiles' bytes (a ring's slots counted once).
+    let (mut shared_bytes, mut counted) = (0, HashSet::new());
     let mut mmas: HashMap<usize, usize> = HashMap::new();
     // Each loop's rings (ids, first seen first), and their shapes.
     let mut rings: Vec<(usize, i64, (i64, i64))> = Vec::new();
     kernel.walk(WalkOrder::PreOrder, |op| {
         match op_name(op).as_str() {
             "tile.load" if op.result(0).is_ok_and(|r| SharedTile::of_type(r.r#type()).is_some()) => {
+                if let Some(tile) = op.result(0).ok().and_then(|r| SharedTile::of_type(r.r#type())) {
+                    let bytes = tile.shape.iter().product::<i64>() * tile.bytes;
+                    shared_bytes += match super::shared::ring_of(op) {
+                        Some([id, _, _, slots]) if counted.insert(id) => slots * bytes,
+                        Some(_) => 0,
+                        None => bytes,
+                    };
+                }
                 match super::shared::ring_of(op) {
                     Some([id, distance, index, slots]) if op.has_attribute(tile_dialect::attrs::TMA_LOAD) => {
                         requests += 1;
@@ -129,11 +139,21 @@ pub fn producer(kernel: OperationRef, cluster: i64) -> Option<Producer> {
                         ahead &= distance >= AHEAD && slots >= distance + 3;
                         fits &= if index >= 0 { top(op) } else { in_top_loop(op) };
                     }
+                    // A tile the consumers copy once, before the loops
+                    // (attention's Q), and wait for themselves.
+                    None if top(op) && !op.has_attribute(tile_dialect::attrs::TMA_LOAD) => {}
                     _ => fits = false,
                 }
             }
             "tile.mma" => {
-                fits &= shared(op, 0) && shared(op, 1) && in_top_loop(op);
+                // Each operand a shared tile (a ring's, or one copied before
+                // the loop) or an A already in wgmma's fragment layout.
+                let fragments = || {
+                    let layout = |i: usize| crate::layout::layout_of(op.operand(i).ok()?).map(|(_, l)| l);
+                    let element = tile_type(op.operand(0).ok()?.r#type())?.1;
+                    Some(super::mma::register_fragments(&layout(0)?, &layout(2)?, element))
+                };
+                fits &= (shared(op, 0) || fragments().unwrap_or(false)) && shared(op, 1) && in_top_loop(op);
                 if let Some(parent) = op.parent_operation() {
                     *mmas.entry(parent.to_raw().ptr as usize).or_default() += 1;
                 }
@@ -143,17 +163,24 @@ pub fn producer(kernel: OperationRef, cluster: i64) -> Option<Producer> {
         WalkResult::Advance
     });
     // Unasked, a producer warp only where the consumers' own requests
-    // could not run far ahead.
-    let wanted = asked == Some(1) || !ahead;
-    let fits = fits && mmas.values().all(|&n| n == 1);
+    // could not run far ahead, or, for a loop of several mmas, where the
+    // block has its SM to itself: a block barrier an iteration would keep
+    // its warpgroups in step (attention's softmax of one beside the
+    // other's wgmmas). Two blocks on an SM go out of step by themselves,
+    // and there the producer warps measured slower (BENCHMARKS.md,
+    // session 22).
+    let alone = 2 * (shared_bytes + 1024) > crate::to_nvgpu::SM_SHARED_MEMORY;
+    let several = mmas.values().any(|&n| n > 1);
+    let wanted = asked == Some(1) || if several { alone } else { !ahead };
     if asked == Some(1) && requests > 0 && !fits {
         crate::remarks::missed(
             kernel.location(),
             <super::ConvertTileToRegisters as crate::pass::TilePass>::INFO.argument,
             "ProducerWarp",
             "this kernel asks for a producer warp (warp_specialize = 1), but not every shared tile is a TMA ring \
-             tile of a loop at the kernel's top level, or a loop has other than one tile.mma reading two of them; \
-             its consumers request the tiles themselves",
+             tile of a loop at the kernel's top level or a tile copied before its loops, or a tile.mma reads \
+             other operands than those and wgmma's A fragments in registers; its consumers request the tiles \
+             themselves",
         );
     }
     if !(wanted && fits && requests > 0) {

@@ -540,7 +540,7 @@ pub(crate) fn hint(kernel: OperationRef, name: &str) -> Option<i64> {
 
 /// Shared memory of one SM, of which each resident block loses 1 KiB to
 /// the system.
-const SM_SHARED_MEMORY: i64 = 228 * 1024;
+pub(crate) const SM_SHARED_MEMORY: i64 = 228 * 1024;
 
 /// Stages of the ring: the kernel's `num_stages` hint, else four; at
 /// least one, and no more than fit. With an `occupancy` hint of `n`, the
