@@ -22,6 +22,7 @@ pub mod pass;
 pub mod prefetch;
 pub mod registers;
 pub mod remarks;
+pub mod reverse_blocks;
 pub mod rewrite;
 pub mod safe_division;
 pub mod simplify;
@@ -47,6 +48,7 @@ pub(crate) const PASSES: &[fn()] = &[
     pass::register::<specialize::Specialize>,
     pass::register::<simplify::Simplify>,
     pass::register::<group_blocks::GroupBlocks>,
+    pass::register::<reverse_blocks::ReverseBlocks>,
     pass::register::<widen_k::WidenK>,
     pass::register::<to_nvgpu::ConvertTileToNvgpu>,
     pass::register::<defer_reductions::DeferReductions>,

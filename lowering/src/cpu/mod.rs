@@ -48,7 +48,10 @@ pub struct TileToCpu;
 /// The stages of `tile-to-cpu`, in order: a name (for snapshots and
 /// `--mlir-print-ir-after`) and its passes.
 pub const STAGES: &[(&str, &str)] = &[
-    ("linalg", "tile-specialize, tile-simplify, func.func(tile-group-blocks, tile-widen-k), convert-tile-to-linalg"),
+    (
+        "linalg",
+        "tile-specialize, tile-simplify, func.func(tile-group-blocks, tile-reverse-blocks, tile-widen-k), convert-tile-to-linalg",
+    ),
     ("memref", "convert-tile-to-memref"),
     ("grid", "convert-tile-to-scf"),
     (
