@@ -498,6 +498,19 @@ pub mod knob {
         default: Some(0),
         doc: "With `persistent` and `warp_specialize`: the two consumer warpgroups take alternate tiles.",
     };
+    /// `swap_operands`: a tf32 mma with B loaded N-major computed
+    /// transposed.
+    pub const SWAP_OPERANDS: Knob = Knob {
+        key: "swap_operands",
+        kind: Kind::Flag,
+        min: 0,
+        max: Some(1),
+        default: Some(0),
+        doc: "1: a tf32 `tile.mma` whose B is loaded N-major (which wgmma reads from shared memory only K-major) \
+              is computed transposed, `C^T = B^T A^T`: wgmma takes B^T from the registers B is loaded into and \
+              reads A where it is, and nothing is written K-major by the threads. Off by default: its B comes \
+              from global memory element by element, and it measured slower (BENCHMARKS.md, session 23).",
+    };
 }
 
 /// The tile sizes of `tile.config` and `tile.tune`, in the order M, N, K.
@@ -505,7 +518,7 @@ pub static TILE_KNOBS: [Knob; 3] = [knob::TILE_M, knob::TILE_N, knob::TILE_K];
 
 /// The knobs that are hints: `tile.hints` keys, and `tile.config` and
 /// `tile.tune` keys that `tile-specialize` moves into `tile.hints`.
-pub static HINT_KNOBS: [Knob; 8] = [
+pub static HINT_KNOBS: [Knob; 9] = [
     knob::NUM_STAGES,
     knob::OCCUPANCY,
     knob::NUM_CTAS,
@@ -514,11 +527,12 @@ pub static HINT_KNOBS: [Knob; 8] = [
     knob::SPLIT_K,
     knob::PINGPONG,
     knob::GROUP_M,
+    knob::SWAP_OPERANDS,
 ];
 
 /// Every key of `tile.config` and `tile.tune`: the tile sizes, then the
 /// hints.
-pub static KNOBS: [Knob; 11] = [
+pub static KNOBS: [Knob; 12] = [
     knob::TILE_M,
     knob::TILE_N,
     knob::TILE_K,
@@ -530,6 +544,7 @@ pub static KNOBS: [Knob; 11] = [
     knob::SPLIT_K,
     knob::PINGPONG,
     knob::GROUP_M,
+    knob::SWAP_OPERANDS,
 ];
 
 /// The hint named `key`.

@@ -126,6 +126,7 @@ func.func @operand_shared_use(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memr
 
 // -----
 
+// Without the swap_operands hint, B loaded N-major is written K-major.
 func.func @operand_tf32_n_major(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) attributes {tile.kernel} {
   %c0 = arith.constant 0 : index
   %pa = tile.partition_view %A : memref<?x?xf32> -> !tile.partition_view<64x8xf32>
@@ -135,6 +136,44 @@ func.func @operand_tf32_n_major(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: me
   %b = tile.load %pb[%c0, %c0] : !tile.partition_view<8x64xf32> -> tensor<8x64xf32>
   %z = arith.constant dense<0.0> : tensor<64x64xf32>
   // expected-remark @below {{operand B of this tile.mma is written to shared memory from registers at every mma, not loaded there: it is f32 (tf32), which wgmma reads only K-major, and its loaded rows run along N}}
+  %d = tile.mma %a, %b, %z : tensor<64x8xf32>, tensor<8x64xf32> into tensor<64x64xf32>
+  tile.store %d, %pc[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
+  return
+}
+
+// -----
+
+// Both tf32 operands loaded the wrong way round (A^T B): A cannot be read
+// K-major from shared memory, so the mma cannot be computed transposed
+// either, and each is written K-major from registers.
+func.func @operands_tf32_both_wrong(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %pa = tile.partition_view %A : memref<?x?xf32> -> !tile.partition_view<8x64xf32>
+  %pb = tile.partition_view %B : memref<?x?xf32> -> !tile.partition_view<8x64xf32>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<64x64xf32>
+  %at = tile.load %pa[%c0, %c0] : !tile.partition_view<8x64xf32> -> tensor<8x64xf32>
+  %a = tile.permute %at [1, 0] : tensor<8x64xf32> -> tensor<64x8xf32>
+  %b = tile.load %pb[%c0, %c0] : !tile.partition_view<8x64xf32> -> tensor<8x64xf32>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  // expected-remark @below {{operand A of this tile.mma is written to shared memory from registers at every mma, not loaded there: it is f32 (tf32), which wgmma reads only K-major, and its loaded rows run along M}}
+  // expected-remark @below {{operand B of this tile.mma is written to shared memory from registers at every mma, not loaded there: it is f32 (tf32), which wgmma reads only K-major, and its loaded rows run along N}}
+  %d = tile.mma %a, %b, %z : tensor<64x8xf32>, tensor<8x64xf32> into tensor<64x64xf32>
+  tile.store %d, %pc[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
+  return
+}
+
+// -----
+
+// B N-major with 64 columns: the mma is computed transposed, B^T read by
+// wgmma from registers; nothing is said.
+func.func @operand_tf32_swapped(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) attributes {tile.kernel, tile.hints = {swap_operands = 1}} {
+  %c0 = arith.constant 0 : index
+  %pa = tile.partition_view %A : memref<?x?xf32> -> !tile.partition_view<64x8xf32>
+  %pb = tile.partition_view %B : memref<?x?xf32> -> !tile.partition_view<8x64xf32>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<64x64xf32>
+  %a = tile.load %pa[%c0, %c0] : !tile.partition_view<64x8xf32> -> tensor<64x8xf32>
+  %b = tile.load %pb[%c0, %c0] : !tile.partition_view<8x64xf32> -> tensor<8x64xf32>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
   %d = tile.mma %a, %b, %z : tensor<64x8xf32>, tensor<8x64xf32> into tensor<64x64xf32>
   tile.store %d, %pc[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
   return

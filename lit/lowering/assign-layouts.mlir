@@ -209,15 +209,21 @@ func.func @mm_permuted(%A: memref<?x?xf16>, %W: memref<?x?xf16>, %C: memref<?x?x
 
 // -----
 
-// wgmma reads f32 (tf32) operands only K-major: B loaded N-major stays in
-// registers (the lowering writes it K-major), A goes to shared memory.
-// B's staging layout: 4 registers along K (one 16-byte write), lanes along
-// K first; this tile holds no more than 4 elements a thread, so no run
-// along N.
+// wgmma reads f32 (tf32) operands only K-major. B loaded N-major with a
+// multiple of 64 columns: the mma is computed transposed (C^T = B^T A^T).
+// B stays in registers as wgmma's A fragments of B^T, transposed: register
+// bit 0 the column (row of B^T) 8 on, bit 1 the K 4 on, lanes 0-1 along
+// K and 2-4 along N, warps 16 columns each; A stays in shared memory,
+// K-major; the accumulator is wgmma's of C^T, transposed (register bit 0
+// the next row, lanes 0-1 along M, warps along N), and nothing converts it
+// for the mma.
 // CHECK-LABEL: func.func @mm_tf32
 // CHECK: tile.load {{.*}} -> tensor<64x8xf32, #tile.shared<swizzle_bytes = 32, element_bits = 32, transposed = false>>
-// CHECK: tile.load {{.*}} -> tensor<8x64xf32, #tile.linear<register = {{\[}}[1, 0], [2, 0]], lane = {{\[}}[4, 0], [0, 1], [0, 2], [0, 4], [0, 8]], warp = {{\[}}[0, 16], [0, 32]]>>
-func.func @mm_tf32(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) attributes {tile.kernel} {
+// CHECK: tile.load {{.*}} -> tensor<8x64xf32, #tile.linear<register = {{\[}}[0, 8], [4, 0]], lane = {{\[}}[1, 0], [2, 0], [0, 1], [0, 2], [0, 4]], warp = {{\[}}[0, 16], [0, 32]]>>
+// CHECK: arith.constant {{.*}} : tensor<64x64xf32, #tile.linear<register = {{\[}}[1, 0], [0, 8], [8, 0], [16, 0], [32, 0]], lane = {{\[}}[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = {{\[}}[0, 16], [0, 32]]>>
+// CHECK-NEXT: tile.mma
+// CHECK-SAME: into tensor<64x64xf32, #tile.linear<register = {{\[}}[1, 0], [0, 8], [8, 0], [16, 0], [32, 0]]
+func.func @mm_tf32(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) attributes {tile.kernel, tile.hints = {swap_operands = 1}} {
   %c0 = arith.constant 0 : index
   %pa = tile.partition_view %A : memref<?x?xf32> -> !tile.partition_view<64x8xf32>
   %pb = tile.partition_view %B : memref<?x?xf32> -> !tile.partition_view<8x64xf32>
@@ -227,6 +233,54 @@ func.func @mm_tf32(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>
   %z = arith.constant dense<0.0> : tensor<64x64xf32>
   %d = tile.mma %a, %b, %z : tensor<64x8xf32>, tensor<8x64xf32> into tensor<64x64xf32>
   tile.store %d, %pc[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
+  return
+}
+
+// -----
+
+// Without the swap_operands hint: wgmma reads f32 (tf32) operands only
+// K-major, so B loaded N-major stays in
+// registers (the lowering writes it K-major), A goes to shared memory.
+// B's staging layout: 4 registers along K (one 16-byte write), lanes along
+// K first; this tile holds no more than 4 elements a thread, so no run
+// along N.
+// CHECK-LABEL: func.func @mm_tf32_staged
+// CHECK: tile.load {{.*}} -> tensor<64x8xf32, #tile.shared<swizzle_bytes = 32, element_bits = 32, transposed = false>>
+// CHECK: tile.load {{.*}} -> tensor<8x64xf32, #tile.linear<register = {{\[}}[1, 0], [2, 0]], lane = {{\[}}[4, 0], [0, 1], [0, 2], [0, 4], [0, 8]], warp = {{\[}}[0, 16], [0, 32]]>>
+func.func @mm_tf32_staged(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %pa = tile.partition_view %A : memref<?x?xf32> -> !tile.partition_view<64x8xf32>
+  %pb = tile.partition_view %B : memref<?x?xf32> -> !tile.partition_view<8x64xf32>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<64x64xf32>
+  %a = tile.load %pa[%c0, %c0] : !tile.partition_view<64x8xf32> -> tensor<64x8xf32>
+  %b = tile.load %pb[%c0, %c0] : !tile.partition_view<8x64xf32> -> tensor<8x64xf32>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %d = tile.mma %a, %b, %z : tensor<64x8xf32>, tensor<8x64xf32> into tensor<64x64xf32>
+  tile.store %d, %pc[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
+  return
+}
+
+// -----
+
+// B N-major but only 32 columns wide (B^T's rows are wgmma's 64-row
+// blocks): B stays in registers, written K-major by the lowering, in the
+// staging layout: 4 registers along K (one 16-byte write), lanes along K
+// first; this tile holds no more than 4 elements a thread, so no run along
+// N.
+// CHECK-LABEL: func.func @mm_tf32_narrow
+// CHECK: tile.load {{.*}} -> tensor<64x16xf32, #tile.shared<swizzle_bytes = 64, element_bits = 32, transposed = false>>
+// CHECK: tile.load {{.*}} -> tensor<16x32xf32, #tile.linear<register = {{\[}}[1, 0], [2, 0]], lane = {{\[}}[4, 0], [8, 0], [0, 1], [0, 2], [0, 4]], warp = {{\[}}[0, 8], [0, 16]]>>
+// CHECK: tile.mma {{.*}} into tensor<64x32xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 32>>
+func.func @mm_tf32_narrow(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %pa = tile.partition_view %A : memref<?x?xf32> -> !tile.partition_view<64x16xf32>
+  %pb = tile.partition_view %B : memref<?x?xf32> -> !tile.partition_view<16x32xf32>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<64x32xf32>
+  %a = tile.load %pa[%c0, %c0] : !tile.partition_view<64x16xf32> -> tensor<64x16xf32>
+  %b = tile.load %pb[%c0, %c0] : !tile.partition_view<16x32xf32> -> tensor<16x32xf32>
+  %z = arith.constant dense<0.0> : tensor<64x32xf32>
+  %d = tile.mma %a, %b, %z : tensor<64x16xf32>, tensor<16x32xf32> into tensor<64x32xf32>
+  tile.store %d, %pc[%c0, %c0] : tensor<64x32xf32> -> !tile.partition_view<64x32xf32>
   return
 }
 

@@ -365,3 +365,35 @@ func.func @mm_wide_tiles__wide(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: mem
   tile.store %out, %pc[%c0, %c0] : tensor<128x256xf16> -> !tile.partition_view<128x256xf16>
   return
 }
+
+// -----
+
+// tf32 with B loaded N-major: the mma is computed transposed and wgmma
+// reads B^T from registers, so the mma is waited for in its iteration:
+// no spare slot (4 slots for a distance of 2), and B's tile issued ahead
+// goes at the end of the iteration, after the mma, so that its copies
+// are issued while the mma runs. A's stays first.
+// CHECK-LABEL: func.func @mm_tf32_swapped
+// CHECK: scf.for
+// CHECK: arith.addi
+// CHECK-NEXT: tile.load %{{.*}} {tile.ring = array<i64: {{[0-9]+}}, 2, -1, 4>} : !tile.partition_view<128x64xf32>
+// CHECK-NEXT: tile.mma
+// CHECK-NEXT: tile.load %{{.*}} {tile.ring = array<i64: {{[0-9]+}}, 2, -1, 4>} : !tile.partition_view<64x128xf32>
+// CHECK-NEXT: scf.yield
+func.func @mm_tf32_swapped(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) attributes {tile.kernel, tile.hints = {swap_operands = 1}} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pa = tile.partition_view %A : memref<?x?xf32> -> !tile.partition_view<128x64xf32>
+  %pb = tile.partition_view %B : memref<?x?xf32> -> !tile.partition_view<64x128xf32>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<128x128xf32>
+  %nk = tile.num_tiles %pa dim 1 : !tile.partition_view<128x64xf32>
+  %z = arith.constant dense<0.0> : tensor<128x128xf32>
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%in = %z) -> (tensor<128x128xf32>) {
+    %a = tile.load %pa[%c0, %k] : !tile.partition_view<128x64xf32> -> tensor<128x64xf32>
+    %b = tile.load %pb[%k, %c0] : !tile.partition_view<64x128xf32> -> tensor<64x128xf32>
+    %d = tile.mma %a, %b, %in : tensor<128x64xf32>, tensor<64x128xf32> into tensor<128x128xf32>
+    scf.yield %d : tensor<128x128xf32>
+  }
+  tile.store %acc, %pc[%c0, %c0] : tensor<128x128xf32> -> !tile.partition_view<128x128xf32>
+  return
+}

@@ -70,6 +70,32 @@ func.func @no_spare_slot(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x
 
 // -----
 
+// tf32 with B loaded N-major, 128 columns: the mma is computed transposed
+// (B^T from registers, A read K-major where the ring holds it) and nothing
+// is written from registers. wgmma reads B^T's registers while it runs,
+// so the mma is waited for in its iteration (after the loads issued
+// ahead), and says so.
+func.func @tf32_swapped_loop(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) attributes {tile.kernel, tile.hints = {swap_operands = 1}} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pa = tile.partition_view %A : memref<?x?xf32> -> !tile.partition_view<128x64xf32>
+  %pb = tile.partition_view %B : memref<?x?xf32> -> !tile.partition_view<64x128xf32>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<128x128xf32>
+  %nk = tile.num_tiles %pa dim 1 : !tile.partition_view<128x64xf32>
+  %z = arith.constant dense<0.0> : tensor<128x128xf32>
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%in = %z) -> (tensor<128x128xf32>) {
+    %a = tile.load %pa[%c0, %k] : !tile.partition_view<128x64xf32> -> tensor<128x64xf32>
+    %b = tile.load %pb[%k, %c0] : !tile.partition_view<64x128xf32> -> tensor<64x128xf32>
+    // expected-remark @below {{this tile.mma is waited for before the loop goes on (not kept in flight): its A operand is read from registers, which the loop overwrites for the next iteration; it is waited for at the end of the iteration, after the loads issued ahead}}
+    %d = tile.mma %a, %b, %in : tensor<128x64xf32>, tensor<64x128xf32> into tensor<128x128xf32>
+    scf.yield %d : tensor<128x128xf32>
+  }
+  tile.store %acc, %pc[%c0, %c0] : tensor<128x128xf32> -> !tile.partition_view<128x128xf32>
+  return
+}
+
+// -----
+
 // f8 with B loaded N-major: B's two buffers and A's spare slot fit, so the
 // mma stays in flight and nothing is said.
 func.func @registers_in_flight(%A: memref<?x?xf8E4M3FN>, %B: memref<?x?xf8E4M3FN>, %C: memref<?x?xf32>) attributes {tile.kernel} {

@@ -454,6 +454,77 @@ func.func @mm_tf32(%arg0: memref<?x?xf32>, %arg1: memref<?x?xf32>, %arg2: memref
 
 // -----
 
+// tf32 with B loaded N-major, computed transposed (tile-assign-layouts'
+// layouts): A is copied into its own K-major buffer (the only one), B's
+// registers are wgmma's A fragments of B^T, four 32-bit registers a K step
+// of 8, and A's buffer is wgmma's B: the register form, .tf32, with no
+// transpose operand (16-bit types alone have one).
+// CHECK-LABEL: func.func @mm_tf32_swapped
+// CHECK: memref.alloc() {alignment = 1024 : i64} : memref<512xf32>
+// CHECK-NOT: memref.alloc() {alignment = 1024
+// CHECK: llvm.bitcast %{{.*}} : vector<1xf32> to i32
+// CHECK: llvm.inline_asm has_side_effects "{{.*}}wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {{.*}}, {$64, $65, $66, $67}, $68, p, 1, 1;\0A}"
+// CHECK-NOT: wgmma.mma_async
+// CHECK: "wgmma.wait_group.sync.aligned 0;"
+func.func @mm_tf32_swapped(%arg0: memref<?x?xf32>, %arg1: memref<?x?xf32>, %arg2: memref<?x?xf32>) attributes {tile.block_size = 128 : i64, tile.kernel} {
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #tile.linear<register = [[1, 0], [0, 8], [8, 0], [16, 0], [32, 0]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 16], [0, 32]]>>
+  %c0 = arith.constant 0 : index
+  %0 = tile.partition_view %arg0 : memref<?x?xf32> -> !tile.partition_view<64x8xf32>
+  %1 = tile.partition_view %arg1 : memref<?x?xf32> -> !tile.partition_view<8x64xf32>
+  %2 = tile.partition_view %arg2 : memref<?x?xf32> -> !tile.partition_view<64x64xf32>
+  %3 = tile.load %0[%c0, %c0] : !tile.partition_view<64x8xf32> -> tensor<64x8xf32, #tile.shared<swizzle_bytes = 32, element_bits = 32, transposed = false>>
+  %4 = tile.load %1[%c0, %c0] : !tile.partition_view<8x64xf32> -> tensor<8x64xf32, #tile.linear<register = [[0, 8], [4, 0]], lane = [[1, 0], [2, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 16], [0, 32]]>>
+  %5 = tile.mma %3, %4, %cst : tensor<64x8xf32, #tile.shared<swizzle_bytes = 32, element_bits = 32, transposed = false>>, tensor<8x64xf32, #tile.linear<register = [[0, 8], [4, 0]], lane = [[1, 0], [2, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 16], [0, 32]]>> into tensor<64x64xf32, #tile.linear<register = [[1, 0], [0, 8], [8, 0], [16, 0], [32, 0]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 16], [0, 32]]>>
+  %6 = tile.convert_layout %5 : tensor<64x64xf32, #tile.linear<register = [[1, 0], [0, 8], [8, 0], [16, 0], [32, 0]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 16], [0, 32]]>> -> tensor<64x64xf32, #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [2, 16], warps_per_block = [4, 1], order = [1, 0]>>
+  tile.store %6, %2[%c0, %c0] : tensor<64x64xf32, #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [2, 16], warps_per_block = [4, 1], order = [1, 0]>> -> !tile.partition_view<64x64xf32>
+  return
+}
+
+// -----
+
+// The same in a loop (tile-prefetch-loads' ring for A; B's registers
+// carried, the next ones loaded at the end of the iteration). wgmma reads
+// B^T's registers while it runs, and the loop's copies into them (and
+// ptxas, which may give them to later values) must wait for it: the mma
+// is waited for at the end of the iteration, after B's loads, by a wait
+// that takes the accumulator's 64 registers and the 32 fragment
+// registers.
+// CHECK-LABEL: func.func @tf32_swapped_loop
+// CHECK: scf.for
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK: llvm.inline_asm has_side_effects "{{.*}}wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 {{.*}}"
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NOT: wgmma.wait
+// CHECK: %[[NEXT:.*]] = scf.if {{.*}} -> (vector<32xf32>)
+// CHECK: llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 0;", "{{(=f,){64}(=r,){31}=r}},
+// CHECK: scf.yield {{.*}}, %[[NEXT]] : vector<64xf32>, index, index, vector<32xf32>, vector<32xf32>
+func.func @tf32_swapped_loop(%arg0: memref<?x?xf32>, %arg1: memref<?x?xf32>, %arg2: memref<?x?xf32>) attributes {tile.block_size = 256 : i64, tile.kernel} {
+  %c2 = arith.constant 2 : index
+  %cst = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #tile.linear<register = [[1, 0], [0, 8], [8, 0], [16, 0], [32, 0], [64, 0]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 16], [0, 32], [0, 64]]>>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %0 = tile.partition_view %arg0 : memref<?x?xf32> -> !tile.partition_view<128x64xf32>
+  %1 = tile.partition_view %arg1 : memref<?x?xf32> -> !tile.partition_view<64x128xf32>
+  %2 = tile.partition_view %arg2 : memref<?x?xf32> -> !tile.partition_view<128x128xf32>
+  %3 = tile.num_tiles %0 dim 1 : !tile.partition_view<128x64xf32>
+  %4 = tile.load %0[%c0, %c0] {tile.ring = array<i64: 0, 2, 0, 4>} : !tile.partition_view<128x64xf32> -> tensor<128x64xf32, #tile.shared<swizzle_bytes = 128, element_bits = 32, transposed = false>>
+  %5 = tile.load %1[%c0, %c0] {tile.ring = array<i64: 1, 2, 0, 4>} : !tile.partition_view<64x128xf32> -> tensor<64x128xf32, #tile.linear<register = [[0, 8], [4, 0], [8, 0], [16, 0], [32, 0]], lane = [[1, 0], [2, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 16], [0, 32], [0, 64]]>>
+  %6 = tile.load %0[%c0, %c1] {tile.ring = array<i64: 0, 2, 1, 4>} : !tile.partition_view<128x64xf32> -> tensor<128x64xf32, #tile.shared<swizzle_bytes = 128, element_bits = 32, transposed = false>>
+  %7 = tile.load %1[%c1, %c0] {tile.ring = array<i64: 1, 2, 1, 4>} : !tile.partition_view<64x128xf32> -> tensor<64x128xf32, #tile.linear<register = [[0, 8], [4, 0], [8, 0], [16, 0], [32, 0]], lane = [[1, 0], [2, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 16], [0, 32], [0, 64]]>>
+  %8:5 = scf.for %arg3 = %c0 to %3 step %c1 iter_args(%arg4 = %cst, %arg5 = %4, %arg6 = %6, %arg7 = %5, %arg8 = %7) -> (tensor<128x128xf32, #tile.linear<register = [[1, 0], [0, 8], [8, 0], [16, 0], [32, 0], [64, 0]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 16], [0, 32], [0, 64]]>>, tensor<128x64xf32, #tile.shared<swizzle_bytes = 128, element_bits = 32, transposed = false>>, tensor<128x64xf32, #tile.shared<swizzle_bytes = 128, element_bits = 32, transposed = false>>, tensor<64x128xf32, #tile.linear<register = [[0, 8], [4, 0], [8, 0], [16, 0], [32, 0]], lane = [[1, 0], [2, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 16], [0, 32], [0, 64]]>>, tensor<64x128xf32, #tile.linear<register = [[0, 8], [4, 0], [8, 0], [16, 0], [32, 0]], lane = [[1, 0], [2, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 16], [0, 32], [0, 64]]>>) {
+    %10 = arith.addi %arg3, %c2 : index
+    %11 = tile.load %0[%c0, %10] {tile.ring = array<i64: 0, 2, -1, 4>} : !tile.partition_view<128x64xf32> -> tensor<128x64xf32, #tile.shared<swizzle_bytes = 128, element_bits = 32, transposed = false>>
+    %12 = tile.mma %arg5, %arg7, %arg4 : tensor<128x64xf32, #tile.shared<swizzle_bytes = 128, element_bits = 32, transposed = false>>, tensor<64x128xf32, #tile.linear<register = [[0, 8], [4, 0], [8, 0], [16, 0], [32, 0]], lane = [[1, 0], [2, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 16], [0, 32], [0, 64]]>> into tensor<128x128xf32, #tile.linear<register = [[1, 0], [0, 8], [8, 0], [16, 0], [32, 0], [64, 0]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 16], [0, 32], [0, 64]]>>
+    %13 = tile.load %1[%10, %c0] {tile.ring = array<i64: 1, 2, -1, 4>} : !tile.partition_view<64x128xf32> -> tensor<64x128xf32, #tile.linear<register = [[0, 8], [4, 0], [8, 0], [16, 0], [32, 0]], lane = [[1, 0], [2, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 16], [0, 32], [0, 64]]>>
+    scf.yield %12, %arg6, %11, %arg8, %13 : tensor<128x128xf32, #tile.linear<register = [[1, 0], [0, 8], [8, 0], [16, 0], [32, 0], [64, 0]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 16], [0, 32], [0, 64]]>>, tensor<128x64xf32, #tile.shared<swizzle_bytes = 128, element_bits = 32, transposed = false>>, tensor<128x64xf32, #tile.shared<swizzle_bytes = 128, element_bits = 32, transposed = false>>, tensor<64x128xf32, #tile.linear<register = [[0, 8], [4, 0], [8, 0], [16, 0], [32, 0]], lane = [[1, 0], [2, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 16], [0, 32], [0, 64]]>>, tensor<64x128xf32, #tile.linear<register = [[0, 8], [4, 0], [8, 0], [16, 0], [32, 0]], lane = [[1, 0], [2, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 16], [0, 32], [0, 64]]>>
+  }
+  %9 = tile.convert_layout %8#0 : tensor<128x128xf32, #tile.linear<register = [[1, 0], [0, 8], [8, 0], [16, 0], [32, 0], [64, 0]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 16], [0, 32], [0, 64]]>> -> tensor<128x128xf32, #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [1, 32], warps_per_block = [8, 1], order = [1, 0]>>
+  tile.store %9, %2[%c0, %c0] : tensor<128x128xf32, #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [1, 32], warps_per_block = [8, 1], order = [1, 0]>> -> !tile.partition_view<128x128xf32>
+  return
+}
+
+// -----
+
 // B in registers (8-bit floats loaded N-major, tile-assign-layouts' staging
 // layout: 4 registers along N, then 4 along K), written K-major for the
 // mma: each write gathers the 4 registers of a K run (register bases 2 and

@@ -271,7 +271,8 @@ fn mark(tile: IrValue, ring: Attribute) {
 
 /// Shared memory the loop's mmas take besides their rings: each result's
 /// exchange (its accumulator converted for a store, at most its size) and
-/// each operand not loaded into a ring (written there from registers).
+/// each operand not loaded into a ring (written there from registers, but
+/// for the B of an mma computed transposed, which wgmma reads from them).
 fn other_shared_bytes(
     r#loop: OperationRef,
     loads: &[OperationRef],
@@ -317,7 +318,10 @@ fn other_shared_bytes(
                 let ringed = source.is_some_and(|d| {
                     loads.iter().zip(shared_loads).any(|(l, s)| *s && l.to_raw().ptr == d.to_raw().ptr)
                 });
-                if !ringed {
+                // wgmma reads the B of an mma computed transposed from
+                // its registers.
+                let from_registers = k == 1 && crate::layout::shared::swapped_operands(op);
+                if !ringed && !from_registers {
                     total += register_copies * bytes_of(operand);
                 }
             }
@@ -393,6 +397,11 @@ fn mma_in_flight_shape(r#loop: OperationRef, loads: &[OperationRef]) -> bool {
     while let Some(op) = next {
         if op_name(op) == "tile.mma" {
             found = true;
+            // wgmma reads the B of an mma computed transposed from
+            // registers, so it is waited for in its iteration.
+            if crate::layout::shared::swapped_operands(op) {
+                return false;
+            }
             let Ok(accumulator) = op.operand(2) else { return false };
             let Some(i) = crate::rewrite::argument_of(accumulator, body) else { return false };
             let carried_back = op.result(0).is_ok_and(|r| {
@@ -519,6 +528,23 @@ fn prefetch<'c>(
     };
     let slots = distance + 2 + in_flight;
 
+    // A tile that wgmma reads from registers (the B of an mma computed
+    // transposed) is loaded ahead at the end of the iteration, after the
+    // mma, which is waited for only after it (`registers/mma.rs`): its
+    // copies are issued while the mma runs.
+    let at_end: Vec<bool> = loads
+        .iter()
+        .map(|l| {
+            l.result(0).is_ok_and(|r| {
+                let users = crate::rewrite::uses(r.into());
+                !users.is_empty()
+                    && users.iter().all(|&(user, n)| {
+                        op_name(user) == "tile.mma" && n == 1 && crate::layout::shared::swapped_operands(user)
+                    })
+            })
+        })
+        .collect();
+
     // The first `distance` tiles of each load, before the loop, iteration
     // by iteration (a ring's waits count the copies issued in that order).
     let before = At::before(context, op)?;
@@ -556,11 +582,14 @@ fn prefetch<'c>(
     }
     // SAFETY: an op of the body that this rewrite keeps.
     let at_start = At::before(context, unsafe { OperationRef::from_raw(anchor.to_raw()) })?;
+    let terminator = body.terminator()?;
+    // SAFETY: the body's terminator lives as long as the loop.
+    let at_end_of_body = At::before(context, unsafe { OperationRef::from_raw(terminator.to_raw()) })?;
     let distance = distance as usize;
     for (j, &load) in loads.iter().enumerate() {
         let first_slot = carried + j * distance;
         let slot = |k: usize| body.argument(1 + first_slot + k).ok().map(|a| detach(a.into()));
-        let fresh = load_at(context, &at_start, load, body, iv, ahead)?;
+        let fresh = load_at(context, if at_end[j] { &at_end_of_body } else { &at_start }, load, body, iv, ahead)?;
         mark(fresh, ring(j, -1));
         let value = load.result(0).ok()?;
         // SAFETY: both values are live; the load's users read the carried

@@ -7,6 +7,7 @@ mod builders;
 mod cpu;
 mod docs;
 mod gpu;
+mod linear_layout;
 mod stages;
 mod stream_stores;
 mod suite_gemm;

@@ -209,25 +209,34 @@ fn mma_refusal(op: OperationRef) -> Option<String> {
 }
 
 /// Warpgroups of a kernel with `tile.mma`s: one for each 64 rows of the
-/// smallest mma, at most two; `None` without an mma.
+/// smallest mma (columns, for one computed transposed), at most two;
+/// `None` without an mma.
 fn mma_warpgroups(kernel: OperationRef) -> Option<i64> {
     let mut rows: Option<i64> = None;
     kernel.walk(WalkOrder::PreOrder, |op| {
         if op_name(op) == "tile.mma"
             && let Some((shape, _)) = op.result(0).ok().and_then(|r| tile_type(r.r#type()))
         {
-            rows = Some(rows.map_or(shape[0], |r| r.min(shape[0])));
+            let own = if super::shared::swapped_operands(op) { shape[1] } else { shape[0] };
+            rows = Some(rows.map_or(own, |r| r.min(own)));
         }
         WalkResult::Advance
     });
     rows.map(|m| (m / crate::registers::mma::WGMMA_M).clamp(1, 2))
 }
 
-/// The wgmma accumulator layout of an mma result of `shape` in a block of
-/// `warps` warps.
-fn wgmma_layout(shape: &[i64], warps: i64) -> Option<Assigned> {
+/// The accumulator layout of `mma` in a block of `warps` warps: wgmma's,
+/// or its transpose for an mma computed transposed
+/// ([`super::shared::swapped_operands`]).
+fn accumulator_layout(mma: OperationRef, warps: i64) -> Option<Assigned> {
+    let shape = tile_type(mma.operand(2).ok()?.r#type())?.0;
+    if super::shared::swapped_operands(mma) {
+        let (k, element) = tile_type(mma.operand(0).ok()?.r#type()).map(|(s, e)| (s[1], e))?;
+        let (accumulator, _) = crate::registers::mma::swapped_layouts(shape[0], shape[1], k, warps, element)?;
+        return Some(Assigned::linear(accumulator));
+    }
     let layout = Layout::Wgmma { warps_per_block: vec![warps, 1], instr_n: shape[1] };
-    let linear = LinearLayout::from_layout(&layout, shape)?;
+    let linear = LinearLayout::from_layout(&layout, &shape)?;
     Some(Assigned { layout, linear })
 }
 
@@ -414,7 +423,7 @@ fn forward(state: &mut Assignment) -> Option<()> {
             }
             "tile.mma" => {
                 let value = result(op, 0)?;
-                let anchor = wgmma_layout(&tile_type(value.r#type())?.0, state.warps)?;
+                let anchor = accumulator_layout(op, state.warps)?;
                 state.set(value, anchor);
             }
             "tile.reduce" | "tile.reshape" | "tile.permute" => {
@@ -474,7 +483,7 @@ fn backward(state: &mut Assignment) -> Option<()> {
             }
             "tile.mma" => {
                 let accumulator = detach(op.operand(2).ok()?);
-                vec![(accumulator, wgmma_layout(&tile_type(accumulator.r#type())?.0, state.warps)?)]
+                vec![(accumulator, accumulator_layout(op, state.warps)?)]
             }
             "tile.broadcast" | "tile.reshape" | "tile.permute" => {
                 let (input, value) = (detach(op.operand(0).ok()?), result(op, 0)?);
@@ -577,7 +586,7 @@ fn required(state: &Assignment, op: OperationRef, index: usize) -> Option<Assign
     let name = op_name(op);
     match name.as_str() {
         "tile.store" if index == 0 => state.coalesced(op.operand(0).ok()?),
-        "tile.mma" if index == 2 => wgmma_layout(&tile_type(op.operand(2).ok()?.r#type())?.0, state.warps),
+        "tile.mma" if index == 2 => accumulator_layout(op, state.warps),
         "scf.for" if index >= 3 => {
             let body = op.region(0).ok()?.first_block()?;
             state.get(body.argument(index - 2).ok()?.into()).cloned()
@@ -639,7 +648,8 @@ fn assign(kernel: OperationRef) -> Option<()> {
 
     // A B operand the mma writes K-major from registers, loaded (and
     // carried by loops) as it is used, takes the staging layout from its
-    // loads on.
+    // loads on; one that wgmma takes from registers (an mma computed
+    // transposed), wgmma's A fragments of B^T.
     for op in state.ops.clone() {
         if op_name(op) != "tile.mma" || state.cluster != 1 {
             continue;
@@ -649,9 +659,13 @@ fn assign(kernel: OperationRef) -> Option<()> {
         if state.known(b) || element_bytes(element) == 2 {
             continue;
         }
-        if let (Some(values), Some(linear)) =
-            (super::shared::unpermuted_chain(b), staging(&shape, element_bytes(element), state.warps))
-        {
+        let layout = if super::shared::swapped_operands(op) {
+            let m = tile_type(op.operand(0).ok()?.r#type())?.0[0];
+            crate::registers::mma::swapped_layouts(m, shape[1], shape[0], state.warps, element).map(|(_, b)| b)
+        } else {
+            staging(&shape, element_bytes(element), state.warps)
+        };
+        if let (Some(values), Some(linear)) = (super::shared::unpermuted_chain(b), layout) {
             for value in values {
                 state.set(value, Assigned::linear(linear.clone()));
             }
@@ -671,8 +685,12 @@ fn assign(kernel: OperationRef) -> Option<()> {
     }
     materialize(context, kernel, &mut state)?;
     // An A operand computed in wgmma's A fragment layout (attention's P)
-    // is read from its registers, not written to shared memory.
+    // is read from its registers, not written to shared memory, and so is
+    // the B of an mma computed transposed.
     for missed in not_shared {
+        if missed.index == 1 && super::shared::swapped_operands(missed.mma) {
+            continue;
+        }
         let fragments = missed.index == 0
             && (|| {
                 let a = super::layout_of(missed.mma.operand(0).ok()?)?.1;

@@ -101,6 +101,12 @@ impl LinearLayout {
                 Self { shape: shape.to_vec(), register: flat(register)?, lane: flat(lane)?, warp: flat(warp)? }
             }
             Layout::Wgmma { warps_per_block, instr_n } => Self::wgmma(shape, warps_per_block, *instr_n)?,
+            Layout::WgmmaOperand { index: 0, parent, k_width } => match parent.as_ref() {
+                Layout::Wgmma { warps_per_block, .. } if warps_per_block.get(1) == Some(&1) => {
+                    Self::wgmma_operand(shape, warps_per_block[0], *k_width)?
+                }
+                _ => return None,
+            },
             Layout::WgmmaOperand { .. } | Layout::Shared { .. } => return None,
         };
         (result.lane.len() == 5 && shape.iter().all(|&n| log2(n).is_some())).then_some(result)
@@ -187,6 +193,43 @@ impl LinearLayout {
         while cols < *n {
             register.push(flat(0, cols));
             cols *= 2;
+        }
+        Some(Self { shape: shape.to_vec(), register, lane, warp })
+    }
+
+    /// wgmma's A operand in registers (`R x K`, the register form), for an
+    /// accumulator of `warps` warps along its rows: each 32-bit register
+    /// holds `k_width` consecutive K elements (2 for 16-bit types, 1 for
+    /// tf32, 4 for 8-bit floats); lane `l` holds row `l / 4` and the
+    /// register at K `k_width (l % 4)`, register bit 0 the row 8 below,
+    /// bit 1 the K `4 k_width` further; then the instruction's further K
+    /// steps (`8 k_width` each), and the 64-row blocks past the warpgroups.
+    /// A warp holds 16 rows, a warpgroup 64. For 16-bit types this is the
+    /// accumulator layout with `K` columns, so an accumulator converted to
+    /// 16 bits is already an A operand (attention's P).
+    pub fn wgmma_operand(shape: &[i64], warps: i64, k_width: i64) -> Option<Self> {
+        let [rows, k] = shape else { return None };
+        if !matches!(k_width, 1 | 2 | 4) || *k < 8 * k_width || log2(warps)? < 2 {
+            return None;
+        }
+        let flat = |r: i64, c: i64| if r < *rows && c < *k { (r * k + c) as u64 } else { 0 };
+        let mut register: Vec<u64> = (0..log2(k_width)?).map(|bit| flat(0, 1 << bit)).collect();
+        register.push(flat(8, 0));
+        let mut col = 4 * k_width;
+        while col < *k {
+            register.push(flat(0, col));
+            col *= 2;
+        }
+        let lane = vec![flat(0, k_width), flat(0, 2 * k_width), flat(1, 0), flat(2, 0), flat(4, 0)];
+        let mut warp = vec![flat(16, 0), flat(32, 0)];
+        let mut covered = 64;
+        for _ in 0..log2(warps / 4)? {
+            warp.push(flat(covered, 0));
+            covered *= 2;
+        }
+        while covered < *rows {
+            register.push(flat(covered, 0));
+            covered *= 2;
         }
         Some(Self { shape: shape.to_vec(), register, lane, warp })
     }

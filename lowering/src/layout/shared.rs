@@ -124,6 +124,42 @@ pub fn unpermuted_chain(start: IrValue) -> Option<Vec<IrValue>> {
     (chain.values.values().all(|&(_, permuted)| !permuted) && values.iter().all(|v| same(*v))).then_some(values)
 }
 
+/// Whether `mma` is computed transposed, `C^T = B^T A^T`: its kernel has
+/// the `swap_operands = 1` hint, its B is a
+/// tf32 tile loaded N-major (which wgmma reads from shared memory only
+/// K-major) that feeds only this mma, and its A stays in shared memory
+/// (K-major). wgmma then takes `B^T` from registers, as its A operand in
+/// the register form (`#tile.wgmma_operand`, transposed), and reads `A`
+/// where it is, K-major, as its B; the accumulator holds `C^T` in the
+/// wgmma layout (a transposed one for `C`). No thread writes B into
+/// shared memory, and no barrier waits for such writes (CUTLASS's
+/// register-sourced tf32 kernels do the same). `B^T`'s rows are wgmma's
+/// 64-row blocks, so N is a multiple of 64; M is the instruction's N, a
+/// multiple of 8 up to 256.
+pub fn swapped_operands(mma: OperationRef) -> bool {
+    let mut kernel = mma.parent_operation();
+    while let Some(op) = kernel.filter(|op| op_name(*op) != "func.func") {
+        kernel = op.parent_operation();
+    }
+    let asked = kernel.and_then(|k| crate::to_nvgpu::hint(k, tile_dialect::attrs::knob::SWAP_OPERANDS.key));
+    if asked != Some(1) {
+        return false;
+    }
+    let tile = |i: usize| mma.operand(i).ok().and_then(|v| tile_type(v.r#type()));
+    let (Some((a, ae)), Some((b, be)), Some((_, ce))) = (tile(0), tile(1), tile(2)) else { return false };
+    let (&[m, _], &[_, n]) = (&a[..], &b[..]) else { return false };
+    let f32 = |t: melior::ir::Type| t.to_string() == "f32";
+    if !(f32(ae) && f32(be) && f32(ce)) || n % 64 != 0 || m % 8 != 0 || m > 256 {
+        return false;
+    }
+    let (Ok(a), Ok(b)) = (mma.operand(0), mma.operand(1)) else { return false };
+    let a_shared = chain(detach(a)).and_then(|c| layouts(&c)).is_ok();
+    let b_chain = chain(detach(b));
+    let b_loaded_n_major = b_chain.as_ref().is_ok_and(|c| c.mmas.len() == 1 && layouts(c).is_err())
+        && unpermuted_chain(detach(b)).is_some();
+    a_shared && b_loaded_n_major
+}
+
 /// Whether the tile `load` loads only feeds mmas (directly, permuted,
 /// reshaped or carried by loops), wherever the mma reads it from.
 pub fn feeds_only_mmas(load: OperationRef) -> bool {

@@ -10,10 +10,15 @@
 //! * a tile in shared memory already (`#tile.shared`: loaded by cp.async,
 //!   [`super::shared`]) is read where it is, K-major or, for 16-bit types,
 //!   M/N-major through the descriptor's transpose;
-//! * a 16-bit A in registers whose layout is already wgmma's A fragments
-//!   (the accumulator layout of an earlier mma with A's K columns, as
-//!   attention's P has) stays there: wgmma's register form, which the
-//!   NVVM op lacks, as inline assembly;
+//! * an A in registers whose layout is already wgmma's A fragments
+//!   (`#tile.wgmma_operand`: for 16-bit types the accumulator layout of an
+//!   earlier mma with A's K columns, as attention's P has) stays there:
+//!   wgmma's register form, which the NVVM op lacks, as inline assembly;
+//! * an mma computed transposed (`layout::shared::swapped_operands`, the
+//!   `swap_operands` hint: a tf32 B loaded N-major) multiplies B^T, whose
+//!   registers tile-assign-layouts laid out as wgmma's A fragments of
+//!   B^T, by A read K-major where it is, into C^T, whose registers are
+//!   the accumulator's layout transposed; the instruction's N is M;
 //! * another tile in registers (a computed one, or one wgmma cannot read
 //!   as loaded: tf32 or 8-bit floats loaded N-major) is written K-major
 //!   into a buffer of its own, two buffers in turn when the mma stays in
@@ -45,6 +50,14 @@
 //! wgmma.commit_group; wgmma.wait_group 1 (in flight) or the tied wait for all
 //! ```
 //!
+//! wgmma reads A's registers while it runs, and PTX forbids writing them
+//! before the wait; ptxas does not keep them for it either (it gave them
+//! to later values: BENCHMARKS.md, session 23). So an mma that reads A
+//! from registers is never kept in flight: in a loop, where it would
+//! otherwise be, it is waited for at the end of its iteration, after the
+//! ops that follow it (the loads issued ahead), by a wait that takes the
+//! fragment registers along with the accumulator's.
+//!
 //! With a producer warp ([`super::warps`]), the consumers give each slot
 //! back after the wgmmas that read it (an arrival on its `empty`
 //! mbarrier) instead of the barrier before the mma.
@@ -74,7 +87,7 @@ use melior::ir::RegionLike as _;
 use melior::{
     dialect::{arith, llvm, ods},
     ir::{
-        Attribute, OperationRef, Type, TypeLike, ValueLike,
+        Attribute, BlockLike as _, OperationRef, Type, TypeLike as _, ValueLike,
         attribute::{IntegerAttribute, StringAttribute},
         operation::{OperationBuilder, OperationLike},
         r#type::IntegerType,
@@ -229,29 +242,58 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
     };
     let (shape_a, element) = shape_of(lowering, a)?;
     let (shape_b, _) = shape_of(lowering, b)?;
-    let (k, n) = (shape_a[1], shape_b[1]);
+    let (m, k, n) = (shape_a[0], shape_a[1], shape_b[1]);
     let (kind, k_step) = operand_kind(&element.to_string())?;
     let at = At::before(context, op)?;
     let (shared_a, shared_b) = (lowering.shared(a), lowering.shared(b));
+    // An mma computed transposed (`layout::shared::swapped_operands`):
+    // wgmma multiplies B^T, from B's registers, by A^T, read from A's
+    // shared tile (K-major either way), into C^T; the instruction's N is M.
+    let swapped = shared_a.is_some()
+        && shared_b.is_none()
+        && lowering.layout(b).is_some_and(|lb| {
+            swapped_layouts(m, n, k, lc.warps(), element)
+                .is_some_and(|(accumulator, fragments)| accumulator == lc && fragments == lb)
+        });
+    // wgmma's A and B.
+    let (wa, wb) = if swapped { (b, a) } else { (a, b) };
+    let (shared_wa, shared_wb) = (lowering.shared(wa), lowering.shared(wb));
+    let n = if swapped { m } else { n };
 
     // A computed A whose registers are already wgmma's A fragments (the
     // accumulator layout of an earlier mma, as attention's P has) stays in
-    // registers; anything else is read from shared memory.
-    let fragments_a = shared_a.is_none() && lowering.layout(a).is_some_and(|la| register_fragments(&la, &lc, element));
-    if in_loop(op) && ((shared_a.is_none() && !fragments_a) || shared_b.is_none()) {
+    // registers, as does a swapped mma's B^T; anything else is read from
+    // shared memory.
+    let fragments_a =
+        swapped || (shared_wa.is_none() && lowering.layout(wa).is_some_and(|la| register_fragments(&la, &lc, element)));
+    if in_loop(op) && ((shared_wa.is_none() && !fragments_a) || shared_wb.is_none()) {
         // The last iteration's wgmmas read the buffers written below (each
         // warpgroup waited for its own; the barrier waits for the others).
         lowering.barrier(&at)?;
     }
     // An mma kept in flight writes its operands from registers into two
     // tiles in turn.
-    let in_flight = in_flight(lowering, op);
+    // An mma that reads A from registers reads them while it runs, and
+    // the loop's copies into its carried registers at the iteration's end
+    // would overwrite them (PTX forbids writing them before the wait, and
+    // ptxas does not keep them for the mma: it may give them to later
+    // values). So such an mma is not kept in flight: it is waited for at
+    // the end of its iteration, after the ops that follow it (the loads
+    // issued ahead, which `tile-prefetch-loads` puts there for B^T), with
+    // its fragment registers tied to the wait.
+    let wait_late = fragments_a && in_loop(op) && only_carried(op).is_ok();
+    let in_flight = if wait_late {
+        Err("its A operand is read from registers, which the loop overwrites for the next iteration; it is waited \
+             for at the end of the iteration, after the loads issued ahead")
+    } else {
+        in_flight(lowering, op)
+    };
     let double = in_flight.is_ok().then(|| op.parent_operation()).flatten();
-    let smem_a = if fragments_a { None } else { Some(operand(lowering, &at, a, 0, double)?) };
-    let smem_b = operand(lowering, &at, b, 1, double)?;
+    let smem_a = if fragments_a { None } else { Some(operand(lowering, &at, wa, 0, double)?) };
+    let smem_b = operand(lowering, &at, wb, if swapped { 0 } else { 1 }, double)?;
     let by_tma = |tile: &Option<shared::SharedTile>| tile.as_ref().is_some_and(|t| t.tma);
     let mut by_tma_count = 0;
-    for (value, tile) in [(a, &shared_a), (b, &shared_b)] {
+    for (value, tile) in [(wa, &shared_wa), (wb, &shared_wb)] {
         if let Some(tile) = tile.as_ref().filter(|t| t.tma) {
             wait_tma(lowering, &at, op, value, tile)?;
             by_tma_count += 1;
@@ -266,7 +308,7 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
         tile.is_some() && !by_tma(tile) && body.is_some_and(|body| crate::rewrite::defined_outside(detach(value), body))
     };
     let synced_before = by_tma_count > 0
-        && [(a, &shared_a), (b, &shared_b)]
+        && [(wa, &shared_wa), (wb, &shared_wb)]
             .iter()
             .enumerate()
             .all(|(i, (v, t))| by_tma(t) || before_loop(*v, t) || (i == 0 && fragments_a));
@@ -274,7 +316,7 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
         // The TMA's barriers order each slot's writes and reads; what the
         // threads copied before the loop is waited for once, before it;
         // the barrier below only keeps slots from being refilled early.
-        if before_loop(a, &shared_a) || before_loop(b, &shared_b) {
+        if before_loop(wa, &shared_wa) || before_loop(wb, &shared_wb) {
             let r#loop = op.parent_operation()?;
             let state = lowering.loops.entry(r#loop.to_raw().ptr as usize).or_default();
             if !state.synced_before {
@@ -287,7 +329,7 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
         }
     } else {
         let copied = |tile: &Option<shared::SharedTile>| tile.is_some() && !by_tma(tile);
-        if copied(&shared_a) || copied(&shared_b) {
+        if copied(&shared_wa) || copied(&shared_wb) {
             let pending = copies_pending(lowering, op, &[a, b]);
             at.insert(wait_copies(context, at.location, pending as i64)?);
         }
@@ -297,7 +339,7 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
     }
     // With a producer warp, the `empty` barriers keep slots from being
     // refilled early: the consumers give them back below.
-    let released = released_rings(lowering, op, [&shared_a, &shared_b]);
+    let released = released_rings(lowering, op, [&shared_wa, &shared_wb]);
     match released {
         // The producer would wait for slots nobody gives back.
         None if lowering.producer.is_some() && in_loop(op) => return None,
@@ -352,6 +394,32 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
             false
         }
     };
+    // A from registers: each K step's four 32-bit fragment registers, made
+    // before the fence (wgmma must not read registers written after it).
+    let fragments = match smem_a {
+        Some(_) => Vec::new(),
+        None => {
+            let ra = lowering.registers(wa)?;
+            let width = k_width(element) as usize;
+            let mut fragments = Vec::new();
+            for block in 0..blocks {
+                for step in 0..k / k_step {
+                    // Step `s` of block `b`: A's registers
+                    // `b k / 2 + s k_step / 2 ..+ k_step / 2`, `width`
+                    // elements a 32-bit fragment register.
+                    let first = block * (k as usize / 2) + (step * k_step) as usize / 2;
+                    let registers = (0..4)
+                        .map(|register| {
+                            let part = slice(&at, ra, first + width * register, width)?;
+                            at.add(ods::llvm::bitcast(context, IntegerType::new(context, 32).into(), part, at.location))
+                        })
+                        .collect::<Option<Vec<_>>>()?;
+                    fragments.push(registers);
+                }
+            }
+            fragments
+        }
+    };
     at.insert(OperationBuilder::new("nvvm.wgmma.fence.aligned", at.location).build().ok()?);
     let mut parts = Vec::new();
     for block in 0..blocks {
@@ -371,22 +439,17 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
         let Some(smem_a) = &smem_a else {
             // A from registers: wgmma's register form, which the NVVM op
             // lacks, as inline assembly on the accumulator's scalars.
-            let ra = lowering.registers(a)?;
+            let width = k_width(element);
             let mut scalars: Vec<IrValue> =
                 (0..per_block).map(|i| super::extract(&at, registers, i)).collect::<Option<_>>()?;
             let mut last = None;
             for step in 0..k / k_step {
-                // Step `s` of block `b`: A's registers `b k / 2 + 8 s ..+ 8`,
-                // two 16-bit elements a 32-bit fragment register.
-                let first = block * (k as usize / 2) + (step * k_step) as usize / 2;
-                let fragment_a = (0..4)
-                    .map(|pair| {
-                        let two = slice(&at, ra, first + 2 * pair, 2)?;
-                        at.add(ods::llvm::bitcast(context, IntegerType::new(context, 32).into(), two, at.location))
-                    })
-                    .collect::<Option<Vec<_>>>()?;
+                let fragment_a = fragments.get(block * (k / k_step) as usize + step as usize)?;
                 let descriptor_b = smem_b.descriptor(&at, at.index(smem_b.offset(0, step * k_step))?)?;
-                let result = mma_registers_a(&at, &scalars, &fragment_a, descriptor_b, n, kind, !smem_b.k_major)?;
+                // Only 16-bit types have the transposing form.
+                let transpose_b = (width == 2).then_some(!smem_b.k_major);
+                let shape = (n, k_step);
+                let result = mma_registers_a(&at, &scalars, fragment_a, descriptor_b, shape, kind, transpose_b)?;
                 scalars = (0..per_block)
                     .map(|i| {
                         at.add(llvm::extract_value(
@@ -468,29 +531,67 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
             lowering.map(r#loop.result(index).ok()?.into(), value);
         }
     } else {
-        values = wait_tied(&at, &values)?;
-        if let Some(rings) = &released {
-            let t = super::tma::iteration(&at, op.parent_operation()?)?;
-            super::tma::release(&at, rings, t, None)?;
+        // The wait: here, or at the end of the iteration for an mma that
+        // reads A from registers and would otherwise stay in flight (its
+        // result is only yielded, so nothing between reads it).
+        let wait_at = match wait_late {
+            true => At::before(context, body_terminator(op.parent_operation()?)?)?,
+            false => At::before(context, op)?,
+        };
+        let accumulators = values.len();
+        let mut tied = values.clone();
+        if wait_late {
+            tied.extend(fragments.iter().flatten().copied());
         }
+        values = wait_tied(&wait_at, &tied)?;
+        values.truncate(accumulators);
+        if let Some(rings) = &released {
+            let t = super::tma::iteration(&wait_at, op.parent_operation()?)?;
+            super::tma::release(&wait_at, rings, t, None)?;
+        }
+        let value = registers_of(&wait_at, &values)?;
+        lowering.map(result.into(), value);
+        return Some(());
     }
     let value = registers_of(&at, &values)?;
     lowering.map(result.into(), value);
     Some(())
 }
 
+/// Elements of an operand type that one 32-bit register of wgmma's A
+/// fragments holds.
+pub fn k_width(element: Type) -> i64 {
+    match element_bits(element) {
+        Some(32) => 1,
+        Some(8) => 4,
+        _ => 2,
+    }
+}
+
 /// Whether an A operand in registers laid out as `a` is wgmma's A
-/// fragments for an mma with accumulator layout `accumulator`: 16-bit,
-/// and in the accumulator layout of the same warps with A's K columns,
-/// whose registers for K step `s` of 64-row block `b` are
-/// `b K / 2 + 8 s ..+ 8`, the fragment's order.
+/// fragments for an mma with accumulator layout `accumulator`
+/// (`#tile.wgmma_operand`), whose registers for K step `s` of 64-row
+/// block `b` are `b K / 2 + s k_step / 2 ..+ k_step / 2`, the fragment's
+/// order. A 16-bit one is the accumulator layout of the same warps with
+/// A's K columns (attention's P).
 pub fn register_fragments(a: &LinearLayout, accumulator: &LinearLayout, element: Type) -> bool {
     let (Some(&rows), Some(&k)) = (a.shape.first(), a.shape.get(1)) else { return false };
-    if a.shape.len() != 2 || !(element.is_f16() || element.is_bf16()) || k % 16 != 0 || rows % WGMMA_M != 0 {
+    let Some((_, k_step)) = operand_kind(&element.to_string()) else { return false };
+    if a.shape.len() != 2 || k % k_step != 0 || rows % WGMMA_M != 0 {
         return false;
     }
-    let fragments = tile_dialect::layout::Layout::Wgmma { warps_per_block: vec![accumulator.warps(), 1], instr_n: k };
-    LinearLayout::from_layout(&fragments, &a.shape).is_some_and(|wanted| *a == wanted)
+    LinearLayout::wgmma_operand(&a.shape, accumulator.warps(), k_width(element)).is_some_and(|wanted| *a == wanted)
+}
+
+/// The layouts of an mma computed transposed
+/// ([`crate::layout::shared::swapped_operands`]) in a block of `warps`
+/// warps: its `M x N` accumulator, wgmma's accumulator of `C^T` (`N x M`,
+/// the instruction's N being M) transposed, and its `K x N` B, wgmma's A
+/// fragments of `B^T` (`N x K`) transposed.
+pub fn swapped_layouts(m: i64, n: i64, k: i64, warps: i64, element: Type) -> Option<(LinearLayout, LinearLayout)> {
+    let accumulator = LinearLayout::wgmma(&[n, m], &[warps, 1], m)?.permute(&[1, 0]);
+    let b = LinearLayout::wgmma_operand(&[n, k], warps, k_width(element))?.permute(&[1, 0]);
+    Some((accumulator, b))
 }
 
 /// One `wgmma.mma_async` with A from registers (four 32-bit registers of
@@ -501,9 +602,9 @@ fn mma_registers_a<'c>(
     accumulator: &[IrValue<'c>],
     fragment_a: &[IrValue<'c>],
     descriptor_b: IrValue<'c>,
-    n: i64,
+    (n, k_step): (i64, i64),
     kind: &str,
-    transpose_b: bool,
+    transpose_b: Option<bool>,
 ) -> Option<IrValue<'c>> {
     let context = at.context;
     let count = accumulator.len();
@@ -512,12 +613,12 @@ fn mma_registers_a<'c>(
     // Operands: the outputs, then the tied accumulator inputs, then A's
     // registers and B's descriptor.
     let a_operands: Vec<String> = (0..4).map(|i| format!("${}", 2 * count + i)).collect();
+    let transpose = transpose_b.map_or(String::new(), |t| format!(", {}", i32::from(t)));
     let asm = format!(
-        "{{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\nwgmma.mma_async.sync.aligned.m64n{n}k16.f32.{kind}.{kind} {{{}}}, {{{}}}, ${}, p, 1, 1, {};\n}}",
+        "{{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\nwgmma.mma_async.sync.aligned.m64n{n}k{k_step}.f32.{kind}.{kind} {{{}}}, {{{}}}, ${}, p, 1, 1{transpose};\n}}",
         outputs.join(", "),
         a_operands.join(", "),
         2 * count + 4,
-        i32::from(transpose_b),
     );
     let constraints = format!(
         "{},{},r,r,r,r,l",
@@ -646,11 +747,11 @@ fn registers_of<'c>(at: &At<'c, 'c>, values: &[IrValue<'c>]) -> Option<IrValue<'
 /// orders only memory, and ptxas then serialises every wgmma).
 fn wait_tied<'c>(at: &At<'c, 'c>, values: &[IrValue<'c>]) -> Option<Vec<IrValue<'c>>> {
     let context = at.context;
-    let f32_type = Type::float32(context);
     let count = values.len();
-    let outputs = vec!["=f"; count].join(",");
+    let types: Vec<Type> = values.iter().map(|v| v.r#type()).collect();
+    let outputs = types.iter().map(|t| if t.is_integer() { "=r" } else { "=f" }).collect::<Vec<_>>().join(",");
     let inputs: Vec<String> = (0..count).map(|i| i.to_string()).collect();
-    let r#struct = llvm::r#type::r#struct(context, &vec![f32_type; count], false);
+    let r#struct = llvm::r#type::r#struct(context, &types, false);
     let named = |name: &str, value: Attribute<'c>| (melior::ir::Identifier::new(context, name), value);
     let waited = at.add(
         OperationBuilder::new("llvm.inline_asm", at.location)
@@ -670,11 +771,18 @@ fn wait_tied<'c>(at: &At<'c, 'c>, values: &[IrValue<'c>]) -> Option<Vec<IrValue<
                 context,
                 waited,
                 melior::ir::attribute::DenseI64ArrayAttribute::new(context, &[i as i64]),
-                f32_type,
+                types[i],
                 at.location,
             ))
         })
         .collect()
+}
+
+/// The terminator of a loop's body.
+fn body_terminator<'c>(r#loop: OperationRef<'c, 'c>) -> Option<OperationRef<'c, 'c>> {
+    let terminator = r#loop.region(0).ok()?.first_block()?.terminator()?;
+    // SAFETY: the terminator of a live loop's body lives as long as it.
+    Some(unsafe { OperationRef::from_raw(terminator.to_raw()) })
 }
 
 /// `wgmma.wait_group pending`.
@@ -759,6 +867,29 @@ fn carried_argument(value: melior::ir::Value, body: melior::ir::BlockRef) -> boo
 /// its loads need, tiles loaded before the loop, and tiles from registers,
 /// which it writes into two buffers in turn).
 fn in_flight(lowering: &Lowering, op: OperationRef) -> Result<(), &'static str> {
+    only_carried(op)?;
+    let Some(body) = op.parent_operation().and_then(|l| l.region(0).ok()?.first_block()) else { return Err("") };
+    let operands_safe = (0..2).all(|k| {
+        op.operand(k).is_ok_and(|v| match lowering.shared(v) {
+            Some(tile) => match tile.ring {
+                Some(ring) => carried_argument(v, body) && ring.slots >= ring.distance + 3,
+                None => crate::rewrite::defined_outside(crate::rewrite::detach(v), body),
+            },
+            // Written into the other of two tiles each iteration.
+            None => true,
+        })
+    });
+    if !operands_safe {
+        return Err("an operand is written in the loop while the mma could still read it (a ring without \
+                    the spare slot)");
+    }
+    Ok(())
+}
+
+/// Whether an mma in a loop accumulates into a carried tile that nothing
+/// else reads and yields its result straight back, so that nothing in
+/// the iteration reads the result.
+fn only_carried(op: OperationRef) -> Result<(), &'static str> {
     let Some(r#loop) = op.parent_operation().filter(|p| crate::rewrite::op_name(*p) == "scf.for") else {
         return Err("it is not directly in an scf.for");
     };
@@ -773,20 +904,6 @@ fn in_flight(lowering: &Lowering, op: OperationRef) -> Result<(), &'static str> 
     });
     if !carried_back || crate::rewrite::single_use(accumulator).is_none() {
         return Err("its accumulator is read by other ops than the next iteration's mma");
-    }
-    let operands_safe = (0..2).all(|k| {
-        op.operand(k).is_ok_and(|v| match lowering.shared(v) {
-            Some(tile) => match tile.ring {
-                Some(ring) => carried_argument(v, body) && ring.slots >= ring.distance + 3,
-                None => crate::rewrite::defined_outside(crate::rewrite::detach(v), body),
-            },
-            // Written into the other of two tiles each iteration.
-            None => true,
-        })
-    });
-    if !operands_safe {
-        return Err("an operand is written in the loop while the mma could still read it (a ring without \
-                    the spare slot)");
     }
     Ok(())
 }
