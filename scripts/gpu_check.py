@@ -198,14 +198,16 @@ if '--no-matmul' not in sys.argv:
     matmul('matmul', 1000, 1000, 1000, 'f16', flags=['--no-variants'])
     matmul('matmul', 520, 264, 72, 'f16')
     matmul('matmul_f32', 300, 200, 100, 'f32')
-    # Over many K tiles, in the TMA variant and the general kernel; and the
-    # mma computed transposed (the swap_operands hint: B^T from registers).
+    # tf32 is computed transposed (B^T from registers): over many K tiles,
+    # in the TMA variant and the general kernel; and with B written K-major
+    # instead (swap_operands = 0).
     matmul('matmul_f32', 1000, 1000, 1000, 'f32')
-    swap = ['--config', 'swap_operands=1']
-    matmul('matmul_f32', 300, 200, 100, 'f32', flags=swap)
-    matmul('matmul_f32', 1000, 1000, 1000, 'f32', flags=swap)
-    matmul('matmul_f32', 520, 264, 700, 'f32', flags=swap + ['--no-variants'])
-    matmul('matmul_f32', 301, 203, 99, 'f32', flags=swap)
+    matmul('matmul_f32', 520, 264, 700, 'f32', flags=['--no-variants'])
+    kmajor = ['--config', 'swap_operands=0']
+    matmul('matmul_f32', 300, 200, 100, 'f32', flags=kmajor)
+    matmul('matmul_f32', 1000, 1000, 1000, 'f32', flags=kmajor)
+    matmul('matmul_f32', 300, 200, 100, 'f32', flags=kmajor + ['--no-variants'])
+    matmul('matmul_f32', 301, 203, 99, 'f32', flags=kmajor)
     matmul('matmul_f8', 300, 200, 100, 'f8')
     # Configurations of the tuning space (tile.tune) that tile-specialize and
     # the wgmma variant must get right: tile sizes, stages, occupancy.

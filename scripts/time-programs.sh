@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # One-off timings of GEMM programs (bench/gemm or bench/experiments) on the
 # device machine, each beside torch's matmul of the same shape in the same
-# run: tile-run --bench 20 on random f16 data.
+# run: tile-run --bench 20 on random f16 data (DTYPE=f32: f32 data, torch
+# in tf32, for bench/gemm/tf32.mlir).
 # Here:   cargo build --release -p tile-run &&
 #         strip target/release/tile-run -o .carry/tile-run && xz -6 -T4 -f .carry/tile-run
 # There:  bash scripts/time-programs.sh ab|abt|atb M N K PROGRAM.mlir[@CONFIG]...  (device tool, carry .carry)
+#   e.g.  DTYPE=f32 bash scripts/time-programs.sh ab 4096 4096 4096 bench/gemm/tf32.mlir bench/gemm/tf32.mlir@swap_operands=1
 # A program written PROGRAM.mlir@tile_n=256,num_stages=3 is instantiated
 # for that configuration (tile-run --config), as the tuner would.
 set -uo pipefail
@@ -14,13 +16,15 @@ layout=$1 m=$2 n=$3 k=$4
 shift 4
 source scripts/carried-tile-run.sh
 work=$(mktemp -d)
-python3 - "$layout" "$m" "$n" "$k" "$work" <<'PY'
+python3 - "$layout" "$m" "$n" "$k" "$work" "${DTYPE:-f16}" <<'PY'
 import sys, numpy as np, torch
-layout, m, n, k, work = sys.argv[1], *map(int, sys.argv[2:5]), sys.argv[5]
+layout, m, n, k, work, dtype = sys.argv[1], *map(int, sys.argv[2:5]), sys.argv[5], sys.argv[6]
+torch.backends.cuda.matmul.allow_tf32 = True
+np_dtype = {'f16': np.float16, 'f32': np.float32}[dtype]
 rng = np.random.default_rng(0)
-a = rng.uniform(-1, 1, (k, m) if layout == 'atb' else (m, k)).astype(np.float16)
-b = rng.uniform(-1, 1, (n, k) if layout == 'abt' else (k, n)).astype(np.float16)
-np.save(f'{work}/a.npy', a); np.save(f'{work}/b.npy', b); np.save(f'{work}/c.npy', np.zeros((m, n), np.float16))
+a = rng.uniform(-1, 1, (k, m) if layout == 'atb' else (m, k)).astype(np_dtype)
+b = rng.uniform(-1, 1, (n, k) if layout == 'abt' else (k, n)).astype(np_dtype)
+np.save(f'{work}/a.npy', a); np.save(f'{work}/b.npy', b); np.save(f'{work}/c.npy', np.zeros((m, n), np_dtype))
 ta, tb = torch.tensor(a, device='cuda'), torch.tensor(b, device='cuda')
 f = {'ab': lambda: ta @ tb, 'abt': lambda: ta @ tb.T, 'atb': lambda: ta.T @ tb}[layout]
 for _ in range(5): f()

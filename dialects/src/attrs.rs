@@ -505,11 +505,11 @@ pub mod knob {
         kind: Kind::Flag,
         min: 0,
         max: Some(1),
-        default: Some(0),
-        doc: "1: a tf32 `tile.mma` whose B is loaded N-major (which wgmma reads from shared memory only K-major) \
-              is computed transposed, `C^T = B^T A^T`: wgmma takes B^T from the registers B is loaded into and \
-              reads A where it is, and nothing is written K-major by the threads. Off by default: its B comes \
-              from global memory element by element, and it measured slower (BENCHMARKS.md, session 23).",
+        default: Some(1),
+        doc: "A tf32 `tile.mma` whose B is loaded N-major (which wgmma reads from shared memory only K-major) is \
+              computed transposed, `C^T = B^T A^T`: wgmma takes B^T from the registers B is loaded into and reads \
+              A where it is, and no thread writes B K-major into shared memory (BENCHMARKS.md, session 23). 0 \
+              writes B K-major instead.",
     };
 }
 

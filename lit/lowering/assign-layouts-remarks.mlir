@@ -126,8 +126,8 @@ func.func @operand_shared_use(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memr
 
 // -----
 
-// Without the swap_operands hint, B loaded N-major is written K-major.
-func.func @operand_tf32_n_major(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) attributes {tile.kernel} {
+// With swap_operands = 0, B loaded N-major is written K-major.
+func.func @operand_tf32_n_major(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) attributes {tile.kernel, tile.hints = {swap_operands = 0}} {
   %c0 = arith.constant 0 : index
   %pa = tile.partition_view %A : memref<?x?xf32> -> !tile.partition_view<64x8xf32>
   %pb = tile.partition_view %B : memref<?x?xf32> -> !tile.partition_view<8x64xf32>
@@ -166,7 +166,7 @@ func.func @operands_tf32_both_wrong(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C
 
 // B N-major with 64 columns: the mma is computed transposed, B^T read by
 // wgmma from registers; nothing is said.
-func.func @operand_tf32_swapped(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) attributes {tile.kernel, tile.hints = {swap_operands = 1}} {
+func.func @operand_tf32_swapped(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) attributes {tile.kernel} {
   %c0 = arith.constant 0 : index
   %pa = tile.partition_view %A : memref<?x?xf32> -> !tile.partition_view<64x8xf32>
   %pb = tile.partition_view %B : memref<?x?xf32> -> !tile.partition_view<8x64xf32>

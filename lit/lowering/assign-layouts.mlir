@@ -223,7 +223,7 @@ func.func @mm_permuted(%A: memref<?x?xf16>, %W: memref<?x?xf16>, %C: memref<?x?x
 // CHECK: arith.constant {{.*}} : tensor<64x64xf32, #tile.linear<register = {{\[}}[1, 0], [0, 8], [8, 0], [16, 0], [32, 0]], lane = {{\[}}[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = {{\[}}[0, 16], [0, 32]]>>
 // CHECK-NEXT: tile.mma
 // CHECK-SAME: into tensor<64x64xf32, #tile.linear<register = {{\[}}[1, 0], [0, 8], [8, 0], [16, 0], [32, 0]]
-func.func @mm_tf32(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) attributes {tile.kernel, tile.hints = {swap_operands = 1}} {
+func.func @mm_tf32(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) attributes {tile.kernel} {
   %c0 = arith.constant 0 : index
   %pa = tile.partition_view %A : memref<?x?xf32> -> !tile.partition_view<64x8xf32>
   %pb = tile.partition_view %B : memref<?x?xf32> -> !tile.partition_view<8x64xf32>
@@ -238,7 +238,7 @@ func.func @mm_tf32(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>
 
 // -----
 
-// Without the swap_operands hint: wgmma reads f32 (tf32) operands only
+// With swap_operands = 0: wgmma reads f32 (tf32) operands only
 // K-major, so B loaded N-major stays in
 // registers (the lowering writes it K-major), A goes to shared memory.
 // B's staging layout: 4 registers along K (one 16-byte write), lanes along
@@ -247,7 +247,7 @@ func.func @mm_tf32(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>
 // CHECK-LABEL: func.func @mm_tf32_staged
 // CHECK: tile.load {{.*}} -> tensor<64x8xf32, #tile.shared<swizzle_bytes = 32, element_bits = 32, transposed = false>>
 // CHECK: tile.load {{.*}} -> tensor<8x64xf32, #tile.linear<register = {{\[}}[1, 0], [2, 0]], lane = {{\[}}[4, 0], [0, 1], [0, 2], [0, 4], [0, 8]], warp = {{\[}}[0, 16], [0, 32]]>>
-func.func @mm_tf32_staged(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) attributes {tile.kernel} {
+func.func @mm_tf32_staged(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) attributes {tile.kernel, tile.hints = {swap_operands = 0}} {
   %c0 = arith.constant 0 : index
   %pa = tile.partition_view %A : memref<?x?xf32> -> !tile.partition_view<64x8xf32>
   %pb = tile.partition_view %B : memref<?x?xf32> -> !tile.partition_view<8x64xf32>

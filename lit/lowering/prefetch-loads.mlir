@@ -380,7 +380,7 @@ func.func @mm_wide_tiles__wide(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: mem
 // CHECK-NEXT: tile.mma
 // CHECK-NEXT: tile.load %{{.*}} {tile.ring = array<i64: {{[0-9]+}}, 2, -1, 4>} : !tile.partition_view<64x128xf32>
 // CHECK-NEXT: scf.yield
-func.func @mm_tf32_swapped(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) attributes {tile.kernel, tile.hints = {swap_operands = 1}} {
+func.func @mm_tf32_swapped(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) attributes {tile.kernel} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %pa = tile.partition_view %A : memref<?x?xf32> -> !tile.partition_view<128x64xf32>

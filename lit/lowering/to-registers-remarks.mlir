@@ -45,10 +45,10 @@ func.func @plain(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) 
 }
 // -----
 
-// tf32 with B loaded N-major: B is written from registers (two buffers
+// tf32 with B loaded N-major, with swap_operands = 0: B is written from registers (two buffers
 // would let the mma stay in flight), but beside B's buffers and the
 // epilogue's exchange, A's ring has no room for the spare slot.
-func.func @no_spare_slot(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) attributes {tile.kernel} {
+func.func @no_spare_slot(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) attributes {tile.kernel, tile.hints = {swap_operands = 0}} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %pa = tile.partition_view %A : memref<?x?xf32> -> !tile.partition_view<128x64xf32>
@@ -75,7 +75,7 @@ func.func @no_spare_slot(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x
 // is written from registers. wgmma reads B^T's registers while it runs,
 // so the mma is waited for in its iteration (after the loads issued
 // ahead), and says so.
-func.func @tf32_swapped_loop(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) attributes {tile.kernel, tile.hints = {swap_operands = 1}} {
+func.func @tf32_swapped_loop(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) attributes {tile.kernel} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %pa = tile.partition_view %A : memref<?x?xf32> -> !tile.partition_view<128x64xf32>

@@ -124,8 +124,8 @@ pub fn unpermuted_chain(start: IrValue) -> Option<Vec<IrValue>> {
     (chain.values.values().all(|&(_, permuted)| !permuted) && values.iter().all(|v| same(*v))).then_some(values)
 }
 
-/// Whether `mma` is computed transposed, `C^T = B^T A^T`: its kernel has
-/// the `swap_operands = 1` hint, its B is a
+/// Whether `mma` is computed transposed, `C^T = B^T A^T`: its kernel does
+/// not have the `swap_operands = 0` hint, its B is a
 /// tf32 tile loaded N-major (which wgmma reads from shared memory only
 /// K-major) that feeds only this mma, and its A stays in shared memory
 /// (K-major). wgmma then takes `B^T` from registers, as its A operand in
@@ -141,8 +141,8 @@ pub fn swapped_operands(mma: OperationRef) -> bool {
     while let Some(op) = kernel.filter(|op| op_name(*op) != "func.func") {
         kernel = op.parent_operation();
     }
-    let asked = kernel.and_then(|k| crate::to_nvgpu::hint(k, tile_dialect::attrs::knob::SWAP_OPERANDS.key));
-    if asked != Some(1) {
+    let knob = tile_dialect::attrs::knob::SWAP_OPERANDS;
+    if kernel.and_then(|k| crate::to_nvgpu::hint(k, knob.key)).or(knob.default) != Some(1) {
         return false;
     }
     let tile = |i: usize| mma.operand(i).ok().and_then(|v| tile_type(v.r#type()));

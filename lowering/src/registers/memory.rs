@@ -144,6 +144,18 @@ fn indices<'c>(
     access.origin.iter().zip(within).map(|(&o, i)| at.addi(o, i)).collect()
 }
 
+/// The array index of this thread's register-0 element: the tile's origin
+/// plus the thread's own index, per dim.
+fn thread_origin<'c>(
+    lowering: &Lowering<'c>,
+    at: &At<'c, 'c>,
+    access: &Access<'c>,
+    layout: &LinearLayout,
+) -> Option<Vec<IrValue<'c>>> {
+    let thread = super::split_flat(at, &layout.shape, lowering.thread_flat_made(layout)?)?;
+    access.origin.iter().zip(thread).map(|(&o, t)| at.addi(o, t)).collect()
+}
+
 /// Calls `each(r, index, inside)` for every register `r` of the element
 /// path: its array index and whether that lies inside the array (`None`:
 /// it always does). A run of registers contiguous along the innermost dim
@@ -206,8 +218,24 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
         &[vector],
         |then| {
             let mut parts = Vec::new();
+            // Element by element (no register run along the innermost
+            // dim): each element's index is this thread's first element
+            // plus a constant per dim, which LLVM folds into the address
+            // (the flat index split per element costs a shift, a mask and
+            // 64-bit arithmetic each). The register bits and the thread's
+            // are disjoint (simple layouts), so the split distributes.
+            let first = match width {
+                1 => Some(thread_origin(lowering_ref, then, &access, &layout)?),
+                _ => None,
+            };
             for r in (0..registers).step_by(width) {
-                let index = indices(lowering_ref, then, &access, &layout, r)?;
+                let index = match &first {
+                    Some(first) => {
+                        let within = crate::layout::linear::unflatten(&layout.shape, layout.register_index(r));
+                        first.iter().zip(within).map(|(&f, i)| then.addi(f, then.index(i)?)).collect::<Option<_>>()?
+                    }
+                    None => indices(lowering_ref, then, &access, &layout, r)?,
+                };
                 parts.push(aligned_load(then, view.memref, &index, vector_type(width, element), width * bytes)?);
             }
             Some(vec![concat(then, parts)?])

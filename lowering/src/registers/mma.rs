@@ -14,10 +14,10 @@
 //!   (`#tile.wgmma_operand`: for 16-bit types the accumulator layout of an
 //!   earlier mma with A's K columns, as attention's P has) stays there:
 //!   wgmma's register form, which the NVVM op lacks, as inline assembly;
-//! * an mma computed transposed (`layout::shared::swapped_operands`, the
-//!   `swap_operands` hint: a tf32 B loaded N-major) multiplies B^T, whose
-//!   registers tile-assign-layouts laid out as wgmma's A fragments of
-//!   B^T, by A read K-major where it is, into C^T, whose registers are
+//! * an mma computed transposed (`layout::shared::swapped_operands`: a
+//!   tf32 B loaded N-major, unless `swap_operands = 0`) multiplies B^T,
+//!   whose registers tile-assign-layouts laid out as wgmma's A fragments
+//!   of B^T, by A read K-major where it is, into C^T, whose registers are
 //!   the accumulator's layout transposed; the instruction's N is M;
 //! * another tile in registers (a computed one, or one wgmma cannot read
 //!   as loaded: tf32 or 8-bit floats loaded N-major) is written K-major
