@@ -209,3 +209,22 @@ func.func @f8_widened(%A: memref<?xf8E4M3FN>, %B: memref<?xf32>) attributes {til
   tile.store %w, %pb[%c0] : tensor<128xf32> -> !tile.partition_view<128xf32>
   return
 }
+
+// -----
+
+// B N-major with 64 columns but 256 rows of A: computed transposed, the
+// block would have one warpgroup (from N) instead of two (from M), so B
+// is written K-major instead.
+func.func @operand_tf32_not_swapped_fewer_warps(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %pa = tile.partition_view %A : memref<?x?xf32> -> !tile.partition_view<256x16xf32>
+  %pb = tile.partition_view %B : memref<?x?xf32> -> !tile.partition_view<16x64xf32>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<256x64xf32>
+  %a = tile.load %pa[%c0, %c0] : !tile.partition_view<256x16xf32> -> tensor<256x16xf32>
+  %b = tile.load %pb[%c0, %c0] : !tile.partition_view<16x64xf32> -> tensor<16x64xf32>
+  %z = arith.constant dense<0.0> : tensor<256x64xf32>
+  // expected-remark @below {{operand B of this tile.mma is written to shared memory from registers at every mma, not loaded there: it is f32 (tf32), which wgmma reads only K-major, and its loaded rows run along N}}
+  %d = tile.mma %a, %b, %z : tensor<256x16xf32>, tensor<16x64xf32> into tensor<256x64xf32>
+  tile.store %d, %pc[%c0, %c0] : tensor<256x64xf32> -> !tile.partition_view<256x64xf32>
+  return
+}

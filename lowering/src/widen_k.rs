@@ -185,6 +185,25 @@ fn feeds_k(value: IrValue, dim: usize, depth: usize) -> bool {
         })
 }
 
+/// The mmas `value` feeds, directly or through a `tile.permute`.
+fn mmas_fed(value: IrValue) -> Vec<OperationRef> {
+    let mut mmas = Vec::new();
+    for (user, _) in uses(value) {
+        match op_name(user).as_str() {
+            "tile.mma" => mmas.push(user),
+            "tile.permute" => {
+                if let Ok(result) = user.result(0) {
+                    mmas.extend(
+                        uses(detach(result.into())).into_iter().map(|(u, _)| u).filter(|u| op_name(*u) == "tile.mma"),
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+    mmas
+}
+
 /// Whether a `tile.permute` swaps the two dims of a 2-D tile.
 fn transposes(permute: OperationRef) -> bool {
     let Ok(attribute) = permute.attribute("permutation") else { return false };
@@ -215,6 +234,24 @@ fn plan<'c>(r#loop: OperationRef<'c, 'c>) -> Option<Plan<'c>> {
         }
         // SAFETY: a load of the loop's body, alive as long as the kernel.
         loads.push(Load { op: unsafe { OperationRef::<'c, 'c>::from_raw(user.to_raw()) }, dim });
+    }
+    // Both operands of every mma these loads feed widen with them: an
+    // operand loaded at a K coordinate other than the index (a fixed tile)
+    // would keep its K tile and no longer match the other.
+    let planned: Vec<usize> = loads.iter().map(|l| l.op.to_raw().ptr as usize).collect();
+    let from_plan = |value: melior::ir::Value| {
+        let mut source = defining_op(value);
+        if let Some(permute) = source.filter(|d| op_name(*d) == "tile.permute") {
+            source = permute.operand(0).ok().and_then(defining_op);
+        }
+        source.is_some_and(|d| planned.contains(&(d.to_raw().ptr as usize)))
+    };
+    for load in &loads {
+        for mma in mmas_fed(detach(load.op.result(0).ok()?.into())) {
+            if !(mma.operand(0).is_ok_and(from_plan) && mma.operand(1).is_ok_and(from_plan)) {
+                return None;
+            }
+        }
     }
     let mut tile = None;
     let mut factor = 0;

@@ -27,10 +27,10 @@ func.func @cluster(%A: memref<?xf32>) attributes {tile.kernel, tile.block_size =
 // -----
 
 // tile.hints: every hint at its least and at its largest value.
-func.func @hints_least() attributes {tile.kernel, tile.hints = {num_stages = 1 : i64, occupancy = 1 : i64, num_ctas = 1 : i64, warp_specialize = 0 : i64, persistent = 0 : i64, split_k = 1 : i64, pingpong = 0 : i64}} {
+func.func @hints_least() attributes {tile.kernel, tile.hints = {num_stages = 1 : i64, occupancy = 1 : i64, num_ctas = 1 : i64, warp_specialize = 0 : i64, persistent = 0 : i64, split_k = 1 : i64, pingpong = 0 : i64, group_m = 1 : i64, swap_operands = 0 : i64}} {
   return
 }
-func.func @hints_largest() attributes {tile.kernel, tile.hints = {num_stages = 8 : i64, occupancy = 32 : i64, num_ctas = 8 : i64, warp_specialize = 1 : i64, persistent = 1 : i64, split_k = 8 : i64, pingpong = 1 : i64}} {
+func.func @hints_largest() attributes {tile.kernel, tile.hints = {num_stages = 8 : i64, occupancy = 32 : i64, num_ctas = 8 : i64, warp_specialize = 1 : i64, persistent = 1 : i64, split_k = 8 : i64, pingpong = 1 : i64, group_m = 1024 : i64, swap_operands = 1 : i64}} {
   return
 }
 
@@ -155,8 +155,22 @@ func.func @hint_pingpong_high() attributes {tile.kernel, tile.hints = {pingpong 
 
 // -----
 
+// expected-error @+1 {{hint 'swap_operands' must be 0 or 1, not 2 : i64}}
+func.func @hint_swap_operands_high() attributes {tile.kernel, tile.hints = {swap_operands = 2 : i64}} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{hint 'group_m' must be a positive integer up to 1024, not 0 : i64}}
+func.func @hint_group_m_low() attributes {tile.kernel, tile.hints = {group_m = 0 : i64}} {
+  return
+}
+
+// -----
+
 // tile.tune: every knob with its least and largest values.
-func.func @tune_all() attributes {tile.kernel, tile.tune = {tile_m = array<i64: 1, 64, 1048576>, tile_n = array<i64: 1, 64, 1048576>, tile_k = array<i64: 1, 64, 1048576>, num_stages = array<i64: 1, 8>, occupancy = array<i64: 1, 32>, num_ctas = array<i64: 1, 8>, warp_specialize = array<i64: 0, 1>, persistent = array<i64: 0, 1>, split_k = array<i64: 1, 8>, pingpong = array<i64: 0, 1>}} {
+func.func @tune_all() attributes {tile.kernel, tile.tune = {tile_m = array<i64: 1, 64, 1048576>, tile_n = array<i64: 1, 64, 1048576>, tile_k = array<i64: 1, 64, 1048576>, num_stages = array<i64: 1, 8>, occupancy = array<i64: 1, 32>, num_ctas = array<i64: 1, 8>, warp_specialize = array<i64: 0, 1>, persistent = array<i64: 0, 1>, split_k = array<i64: 1, 8>, pingpong = array<i64: 0, 1>, group_m = array<i64: 1, 1024>, swap_operands = array<i64: 0, 1>}} {
   return
 }
 

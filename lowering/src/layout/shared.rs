@@ -134,8 +134,10 @@ pub fn unpermuted_chain(start: IrValue) -> Option<Vec<IrValue>> {
 /// wgmma layout (a transposed one for `C`). No thread writes B into
 /// shared memory, and no barrier waits for such writes (CUTLASS's
 /// register-sourced tf32 kernels do the same). `B^T`'s rows are wgmma's
-/// 64-row blocks, so N is a multiple of 64; M is the instruction's N, a
-/// multiple of 8 up to 256.
+/// 64-row blocks, so N is a multiple of 64; M is the instruction's N, up
+/// to 256 (and, as for any mma on wgmma, a multiple of 64). The warpgroups
+/// come from N then (`layout::assign`), so an mma with fewer 64-column
+/// blocks than 64-row ones is left as it is: it would lose threads.
 pub fn swapped_operands(mma: OperationRef) -> bool {
     let mut kernel = mma.parent_operation();
     while let Some(op) = kernel.filter(|op| op_name(*op) != "func.func") {
@@ -149,7 +151,13 @@ pub fn swapped_operands(mma: OperationRef) -> bool {
     let (Some((a, ae)), Some((b, be)), Some((_, ce))) = (tile(0), tile(1), tile(2)) else { return false };
     let (&[m, _], &[_, n]) = (&a[..], &b[..]) else { return false };
     let f32 = |t: melior::ir::Type| t.to_string() == "f32";
-    if !(f32(ae) && f32(be) && f32(ce)) || n % 64 != 0 || m % 8 != 0 || m > 256 {
+    let warpgroups = |rows: i64| (rows / crate::registers::mma::WGMMA_M).clamp(1, 2);
+    if !(f32(ae) && f32(be) && f32(ce))
+        || n % 64 != 0
+        || m > 256
+        || warpgroups(n) < warpgroups(m)
+        || crate::registers::mma::unsupported((&a, "f32"), (&b, "f32"), "f32").is_some()
+    {
         return false;
     }
     let (Ok(a), Ok(b)) = (mma.operand(0), mma.operand(1)) else { return false };

@@ -255,6 +255,11 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
             swapped_layouts(m, n, k, lc.warps(), element)
                 .is_some_and(|(accumulator, fragments)| accumulator == lc && fragments == lb)
         });
+    // Anything else must have wgmma's accumulator layout (a transposed one
+    // whose B is not B^T's fragments would be multiplied as it is).
+    if !swapped && LinearLayout::wgmma(&[m, n], &[lc.warps(), 1], n).is_none_or(|wanted| wanted != lc) {
+        return None;
+    }
     // wgmma's A and B.
     let (wa, wb) = if swapped { (b, a) } else { (a, b) };
     let (shared_wa, shared_wb) = (lowering.shared(wa), lowering.shared(wb));
@@ -540,7 +545,10 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
         };
         let accumulators = values.len();
         let mut tied = values.clone();
-        if wait_late {
+        // The fragment registers stay live (and unwritten) until the wait.
+        // (Attention's P, waited for right after its mma, is not tied: its
+        // code was measured so.)
+        if wait_late || swapped {
             tied.extend(fragments.iter().flatten().copied());
         }
         values = wait_tied(&wait_at, &tied)?;
