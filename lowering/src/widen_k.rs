@@ -39,7 +39,9 @@
 //!
 //! Caveats: only loops from 0 by 1 to a `tile.num_tiles` of one of the
 //! loads' views along the index's dim; every use of the index a load
-//! coordinate on the K dim of the mma operand it becomes; nothing but
+//! coordinate on the K dim of the mma operand it becomes, and both
+//! operands of each such mma loads at the index (one read at a fixed K
+//! tile would keep its K tile while the other widened); nothing but
 //! mmas and permutes reads the loads, and each load's tile stays in shared
 //! memory for the mma (`layout::shared`: a tile the mma writes from
 //! registers would need `f` times the registers). The pass says where it widens (a
