@@ -34,7 +34,7 @@ func.func @narrow_output(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x
   %z = arith.constant dense<0.0> : tensor<64x8xf32>
   %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%in = %z) -> (tensor<64x8xf32>) {
     %a = tile.load %pa[%c0, %k] : !tile.partition_view<64x64xf16> -> tensor<64x64xf16>
-    // expected-remark @below {{this ring of mma operand tiles is filled by cp.async copies, not the TMA: its tiles are not kept in shared memory}}
+    // expected-remark @below {{these mma operand tiles are loaded into registers by the threads, not the TMA: they are not kept in shared memory}}
     %b = tile.load %pb[%k, %c0] : !tile.partition_view<64x8xf16> -> tensor<64x8xf16>
     // expected-remark @below {{operand B of this tile.mma is written to shared memory from registers at every mma, not loaded there: its loaded rows are 16 bytes (wgmma's swizzles take 32, 64 or 128)}}
     %d = tile.mma %a, %b, %in : tensor<64x64xf16>, tensor<64x8xf16> into tensor<64x8xf32>
@@ -69,5 +69,28 @@ func.func @two_mmas(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %E: memref<?x?xf16
   %sum = arith.addf %acc#0, %acc#1 : tensor<64x64xf32>
   // expected-remark @below {{this tile is converted and stored by the threads, not staged for the TMA: a loop of this kernel holds several mmas, which measured slower with the TMA's store}}
   tile.store %sum, %pc[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
+  return
+}
+
+// -----
+
+// tf32 with B loaded N-major: the mma is computed transposed, and B's
+// tiles go to registers, where wgmma reads B^T; A's ring is the TMA's.
+func.func @tf32_swapped(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pa = tile.partition_view %A : memref<?x?xf32> -> !tile.partition_view<128x64xf32>
+  %pb = tile.partition_view %B : memref<?x?xf32> -> !tile.partition_view<64x128xf32>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<128x128xf32>
+  %nk = tile.num_tiles %pa dim 1 : !tile.partition_view<128x64xf32>
+  %z = arith.constant dense<0.0> : tensor<128x128xf32>
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%in = %z) -> (tensor<128x128xf32>) {
+    %a = tile.load %pa[%c0, %k] : !tile.partition_view<128x64xf32> -> tensor<128x64xf32>
+    // expected-remark @below {{these mma operand tiles are loaded into registers by the threads, not the TMA: wgmma reads B^T from them (its tf32 mma is computed transposed)}}
+    %b = tile.load %pb[%k, %c0] : !tile.partition_view<64x128xf32> -> tensor<64x128xf32>
+    %d = tile.mma %a, %b, %in : tensor<128x64xf32>, tensor<64x128xf32> into tensor<128x128xf32>
+    scf.yield %d : tensor<128x128xf32>
+  }
+  tile.store %acc, %pc[%c0, %c0] : tensor<128x128xf32> -> !tile.partition_view<128x128xf32>
   return
 }

@@ -147,7 +147,11 @@ fn ring_of(op: OperationRef) -> Option<[i64; 4]> {
 fn candidate(kernel: OperationRef, load: OperationRef, index: i64) -> Result<Candidate, String> {
     let result = load.result(0).map_err(|_| String::new())?;
     let Some(tile) = SharedTile::of_type(result.r#type()) else {
-        return Err("its tiles are not kept in shared memory".into());
+        return Err(if crate::layout::shared::feeds_swapped_b(load) {
+            "wgmma reads B^T from them (its tf32 mma is computed transposed)".into()
+        } else {
+            "they are not kept in shared memory".into()
+        });
     };
     let (full_shape, _) = tile_type(result.r#type()).ok_or_else(String::new)?;
     let view = load.operand(0).map_err(|_| String::new())?;
@@ -411,11 +415,15 @@ fn remark_rejected(kernel: OperationRef, found: &BTreeMap<i64, Result<Vec<Candid
             && !why.is_empty()
             && said.insert(id)
         {
+            let how = match op.result(0).is_ok_and(|r| SharedTile::of_type(r.r#type()).is_some()) {
+                true => "this ring of mma operand tiles is filled by cp.async copies",
+                false => "these mma operand tiles are loaded into registers by the threads",
+            };
             crate::remarks::missed(
                 op.location(),
                 UseTma::INFO.argument,
                 "TmaLoad",
-                &format!("this ring of mma operand tiles is filled by cp.async copies, not the TMA: {why}"),
+                &format!("{how}, not the TMA: {why}"),
             );
         }
         WalkResult::Advance

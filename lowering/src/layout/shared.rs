@@ -168,6 +168,14 @@ pub fn swapped_operands(mma: OperationRef) -> bool {
     a_shared && b_loaded_n_major
 }
 
+/// Whether the tile `load` loads (directly or carried by loops) is the B
+/// of an mma computed transposed ([`swapped_operands`]).
+pub fn feeds_swapped_b(load: OperationRef) -> bool {
+    load.result(0).is_ok_and(|r| {
+        chain(detach(r.into())).is_ok_and(|c| c.mmas.iter().any(|&(mma, index, _)| index == 1 && swapped_operands(mma)))
+    })
+}
+
 /// Whether the tile `load` loads only feeds mmas (directly, permuted,
 /// reshaped or carried by loops), wherever the mma reads it from.
 pub fn feeds_only_mmas(load: OperationRef) -> bool {
