@@ -197,3 +197,23 @@ func.func @optional_load_descriptor(%arg0: memref<?x?xf16>, %arg1: memref<?x?xf1
   tile.store %9, %2[%c0, %c0] : tensor<64x64xf32, #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [2, 16], warps_per_block = [4, 1], order = [1, 0]>> -> !tile.partition_view<64x64xf32>
   return
 }
+
+// -----
+
+// A transposed accumulator (a tf32 mma computed transposed) whose B is not
+// laid out as wgmma's A fragments of B^T, written by hand: the mma would
+// multiply it as if it were wgmma's own layout, so it is refused.
+func.func @mm_tf32_mismatch(%arg0: memref<?x?xf32>, %arg1: memref<?x?xf32>, %arg2: memref<?x?xf32>) attributes {tile.block_size = 128 : i64, tile.kernel} {
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #tile.linear<register = [[1, 0], [0, 8], [8, 0], [16, 0], [32, 0]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 16], [0, 32]]>>
+  %c0 = arith.constant 0 : index
+  %0 = tile.partition_view %arg0 : memref<?x?xf32> -> !tile.partition_view<64x8xf32>
+  %1 = tile.partition_view %arg1 : memref<?x?xf32> -> !tile.partition_view<8x64xf32>
+  %2 = tile.partition_view %arg2 : memref<?x?xf32> -> !tile.partition_view<64x64xf32>
+  %3 = tile.load %0[%c0, %c0] : !tile.partition_view<64x8xf32> -> tensor<64x8xf32, #tile.shared<swizzle_bytes = 32, element_bits = 32, transposed = false>>
+  %4 = tile.load %1[%c0, %c0] : !tile.partition_view<8x64xf32> -> tensor<8x64xf32, #tile.linear<register = [[1, 0], [2, 0]], lane = [[4, 0], [0, 1], [0, 2], [0, 4], [0, 8]], warp = [[0, 16], [0, 32]]>>
+  // expected-error @+1 {{cannot lower this op in registers}}
+  %5 = tile.mma %3, %4, %cst : tensor<64x8xf32, #tile.shared<swizzle_bytes = 32, element_bits = 32, transposed = false>>, tensor<8x64xf32, #tile.linear<register = [[1, 0], [2, 0]], lane = [[4, 0], [0, 1], [0, 2], [0, 4], [0, 8]], warp = [[0, 16], [0, 32]]>> into tensor<64x64xf32, #tile.linear<register = [[1, 0], [0, 8], [8, 0], [16, 0], [32, 0]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 16], [0, 32]]>>
+  %6 = tile.convert_layout %5 : tensor<64x64xf32, #tile.linear<register = [[1, 0], [0, 8], [8, 0], [16, 0], [32, 0]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 16], [0, 32]]>> -> tensor<64x64xf32, #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [2, 16], warps_per_block = [4, 1], order = [1, 0]>>
+  tile.store %6, %2[%c0, %c0] : tensor<64x64xf32, #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [2, 16], warps_per_block = [4, 1], order = [1, 0]>> -> !tile.partition_view<64x64xf32>
+  return
+}
