@@ -14,6 +14,7 @@ cd "$(dirname "$0")/.."
 [ $# -ge 5 ] || { echo "usage: $0 ab|abt|atb M N K PROGRAM.mlir[@CONFIG]..." >&2; exit 1; }
 layout=$1 m=$2 n=$3 k=$4
 shift 4
+case "${DTYPE:-f16}" in f16|f32) ;; *) echo "$0: DTYPE must be f16 or f32, not '$DTYPE'" >&2; exit 1 ;; esac
 source scripts/carried-tile-run.sh
 work=$(mktemp -d)
 python3 - "$layout" "$m" "$n" "$k" "$work" "${DTYPE:-f16}" <<'PY'

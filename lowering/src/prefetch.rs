@@ -56,6 +56,12 @@
 //! stages the tile in the rings' memory after a top-level loop
 //! (`registers/tma_store.rs`), counts none where the stored tiles have the
 //! rings' element type.
+//!
+//! The B of a tf32 mma computed transposed (`layout::shared::
+//! swapped_operands`) is read by wgmma from registers: it takes no room
+//! beside the rings, its mma gets no spare slot (it is waited for in its
+//! iteration), and its tile issued ahead is loaded at the end of the
+//! iteration, after the mma, so that the loads go out while it runs.
 
 use crate::{
     build::{At, tile_type},
@@ -532,18 +538,7 @@ fn prefetch<'c>(
     // transposed) is loaded ahead at the end of the iteration, after the
     // mma, which is waited for only after it (`registers/mma.rs`): its
     // copies are issued while the mma runs.
-    let at_end: Vec<bool> = loads
-        .iter()
-        .map(|l| {
-            l.result(0).is_ok_and(|r| {
-                let users = crate::rewrite::uses(r.into());
-                !users.is_empty()
-                    && users.iter().all(|&(user, n)| {
-                        op_name(user) == "tile.mma" && n == 1 && crate::layout::shared::swapped_operands(user)
-                    })
-            })
-        })
-        .collect();
+    let at_end: Vec<bool> = loads.iter().map(|l| crate::layout::shared::feeds_swapped_b(*l)).collect();
 
     // The first `distance` tiles of each load, before the loop, iteration
     // by iteration (a ring's waits count the copies issued in that order).

@@ -68,7 +68,7 @@ use melior::{
     },
     pass::{ExternalPass, RunExternalPass},
 };
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use tile_dialect::{layout::Layout, ops};
 
 /// The `tile-assign-layouts` pass.
@@ -226,11 +226,11 @@ fn mma_warpgroups(kernel: OperationRef) -> Option<i64> {
 }
 
 /// The accumulator layout of `mma` in a block of `warps` warps: wgmma's,
-/// or its transpose for an mma computed transposed
-/// ([`super::shared::swapped_operands`]).
-fn accumulator_layout(mma: OperationRef, warps: i64) -> Option<Assigned> {
+/// or its transpose for an mma computed transposed (`swapped`, from
+/// [`super::shared::swapped_operands`]).
+fn accumulator_layout(mma: OperationRef, warps: i64, swapped: bool) -> Option<Assigned> {
     let shape = tile_type(mma.operand(2).ok()?.r#type())?.0;
-    if super::shared::swapped_operands(mma) {
+    if swapped {
         let (k, element) = tile_type(mma.operand(0).ok()?.r#type()).map(|(s, e)| (s[1], e))?;
         let (accumulator, _) = crate::registers::mma::swapped_layouts(shape[0], shape[1], k, warps, element)?;
         return Some(Assigned::linear(accumulator));
@@ -339,6 +339,9 @@ struct Assignment<'c> {
     /// and its result.
     ties: HashMap<Key, IrValue<'c>>,
     changed: bool,
+    /// The mmas computed transposed, decided once (each decision walks the
+    /// operands' chains).
+    swapped: HashSet<usize>,
 }
 
 impl<'c> Assignment<'c> {
@@ -358,6 +361,11 @@ impl<'c> Assignment<'c> {
                 self.set(tied, assigned);
             }
         }
+    }
+
+    /// The accumulator layout of `mma`.
+    fn accumulator(&self, mma: OperationRef) -> Option<Assigned> {
+        accumulator_layout(mma, self.warps, self.swapped.contains(&(mma.to_raw().ptr as usize)))
     }
 
     fn coalesced(&self, value: Value) -> Option<Assigned> {
@@ -423,7 +431,7 @@ fn forward(state: &mut Assignment) -> Option<()> {
             }
             "tile.mma" => {
                 let value = result(op, 0)?;
-                let anchor = accumulator_layout(op, state.warps)?;
+                let anchor = state.accumulator(op)?;
                 state.set(value, anchor);
             }
             "tile.reduce" | "tile.reshape" | "tile.permute" => {
@@ -483,7 +491,7 @@ fn backward(state: &mut Assignment) -> Option<()> {
             }
             "tile.mma" => {
                 let accumulator = detach(op.operand(2).ok()?);
-                vec![(accumulator, accumulator_layout(op, state.warps)?)]
+                vec![(accumulator, state.accumulator(op)?)]
             }
             "tile.broadcast" | "tile.reshape" | "tile.permute" => {
                 let (input, value) = (detach(op.operand(0).ok()?), result(op, 0)?);
@@ -586,7 +594,7 @@ fn required(state: &Assignment, op: OperationRef, index: usize) -> Option<Assign
     let name = op_name(op);
     match name.as_str() {
         "tile.store" if index == 0 => state.coalesced(op.operand(0).ok()?),
-        "tile.mma" if index == 2 => accumulator_layout(op, state.warps),
+        "tile.mma" if index == 2 => state.accumulator(op),
         "scf.for" if index >= 3 => {
             let body = op.region(0).ok()?.first_block()?;
             state.get(body.argument(index - 2).ok()?.into()).cloned()
@@ -637,7 +645,12 @@ fn assign(kernel: OperationRef) -> Option<()> {
         }
     }
     let (warps, cluster) = kernel_warps(kernel);
-    let mut state = Assignment { warps, cluster, values: HashMap::new(), order, ops, ties, changed: true };
+    let swapped = ops
+        .iter()
+        .filter(|op| op_name(**op) == "tile.mma" && super::shared::swapped_operands(**op))
+        .map(|op| op.to_raw().ptr as usize)
+        .collect();
+    let mut state = Assignment { warps, cluster, values: HashMap::new(), order, ops, ties, changed: true, swapped };
     // Shared-memory operands are fixed first; their register form (never
     // made) only keeps the propagation below from reaching through them.
     let (shared, not_shared) = super::shared::shared_operands(kernel);
@@ -659,7 +672,7 @@ fn assign(kernel: OperationRef) -> Option<()> {
         if state.known(b) || element_bytes(element) == 2 {
             continue;
         }
-        let layout = if super::shared::swapped_operands(op) {
+        let layout = if state.swapped.contains(&(op.to_raw().ptr as usize)) {
             let m = tile_type(op.operand(0).ok()?.r#type())?.0[0];
             crate::registers::mma::swapped_layouts(m, shape[1], shape[0], state.warps, element).map(|(_, b)| b)
         } else {
@@ -688,7 +701,7 @@ fn assign(kernel: OperationRef) -> Option<()> {
     // is read from its registers, not written to shared memory, and so is
     // the B of an mma computed transposed.
     for missed in not_shared {
-        if missed.index == 1 && super::shared::swapped_operands(missed.mma) {
+        if missed.index == 1 && state.swapped.contains(&(missed.mma.to_raw().ptr as usize)) {
             continue;
         }
         let fragments = missed.index == 0

@@ -6,7 +6,9 @@
 //! check decides the path: when the whole tile lies inside the array, the
 //! array starts 16-byte aligned and its rows are multiples of the vector,
 //! each thread moves its contiguous registers as `vector.load`/`store`s
-//! (16 bytes a lane, neighbouring lanes neighbouring vectors: coalesced);
+//! (16 bytes a lane, neighbouring lanes neighbouring vectors: coalesced;
+//! a load with no run along the innermost dim, element by element, each
+//! at the thread's first element plus constants, one address a row);
 //! otherwise it moves element by element, a load reading an in-bounds
 //! element (the first) where its own is out of bounds and then taking the
 //! padding instead, a store writing only in-bounds elements. Copies of an

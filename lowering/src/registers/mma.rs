@@ -749,10 +749,12 @@ fn registers_of<'c>(at: &At<'c, 'c>, values: &[IrValue<'c>]) -> Option<IrValue<'
     concat(at, pairs)
 }
 
-/// `wgmma.wait_group 0`, as inline assembly that takes the accumulator's
-/// registers and gives them back: what reads them afterwards depends on
-/// the wait, so LLVM cannot move the reads above it (the intrinsic alone
-/// orders only memory, and ptxas then serialises every wgmma).
+/// `wgmma.wait_group 0`, as inline assembly that takes registers (f32 or
+/// i32 scalars: the accumulator's, and an A operand's fragments) and gives
+/// them back: what reads them afterwards depends on the wait, so LLVM
+/// cannot move the reads above it (the intrinsic alone orders only memory,
+/// and ptxas then serialises every wgmma), and the registers stay live,
+/// unwritten, until it.
 fn wait_tied<'c>(at: &At<'c, 'c>, values: &[IrValue<'c>]) -> Option<Vec<IrValue<'c>>> {
     let context = at.context;
     let count = values.len();
