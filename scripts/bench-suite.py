@@ -19,11 +19,12 @@ whether the output agreed; then writes suite.csv and suite.png to $OUT.
 A case that does not compile for the GPU is a row that says so with the
 first line of the error.
 
-usage: bench-suite.py TILE_RUN [--only TEXT] [--memcheck | --racecheck] [--quick]
+usage: bench-suite.py TILE_RUN [--only TEXT] [--memcheck | --racecheck | --synccheck] [--quick]
 --only TEXT   the cases whose name contains TEXT (or one of TEXT's `|`-separated parts)
 --memcheck    each case at a small size under compute-sanitizer memcheck
               (correctness only, no timing)
 --racecheck   the same under compute-sanitizer racecheck (shared-memory hazards)
+--synccheck   the same under compute-sanitizer synccheck (barriers used wrongly)
 --quick       the smallest shape of each family (a smoke run)"""
 import csv, json, math, os, re, subprocess, sys, tempfile, time
 
@@ -34,7 +35,9 @@ import torch.nn.functional as F
 tile_run = os.path.abspath(sys.argv[1])
 only = sys.argv[sys.argv.index('--only') + 1] if '--only' in sys.argv else None
 racecheck = '--racecheck' in sys.argv
-memcheck = '--memcheck' in sys.argv or racecheck
+synccheck = '--synccheck' in sys.argv
+memcheck = '--memcheck' in sys.argv or racecheck or synccheck
+sanitizer = 'racecheck' if racecheck else 'synccheck' if synccheck else 'memcheck'
 quick = '--quick' in sys.argv
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 out_dir = os.environ.get('OUT', '/tmp')
@@ -170,7 +173,7 @@ def run_case(name, path, kernel, subst, inputs, scalars, grid, output, peers, wo
     cmd = [tile_run, source, '--target', 'cuda', '--kernel', kernel, '--grid', ','.join(map(str, grid)),
            '--save', f'{output}={saved}', *paths, *map(str, scalars)]
     if memcheck:
-        cmd = ['compute-sanitizer', '--tool', 'racecheck' if racecheck else 'memcheck', '--error-exitcode', '3', *cmd]
+        cmd = ['compute-sanitizer', '--tool', sanitizer, '--error-exitcode', '3', *cmd]
     else:
         cmd += ['--bench', str(runs)]
     p = subprocess.run(cmd, capture_output=True, text=True)
@@ -208,7 +211,7 @@ def run_case(name, path, kernel, subst, inputs, scalars, grid, output, peers, wo
               f'  @{entry} regs {row["regs"]} smem {row["smem"]} compile {row["compile_s"]} s'
               f'  {"ok" if ok else "WRONG"} ({row["error"]})', flush=True)
     else:
-        print(f'{name}: {"racecheck" if racecheck else "memcheck"} clean, {"ok" if ok else "WRONG"} ({row["error"]})', flush=True)
+        print(f'{name}: {sanitizer} clean, {"ok" if ok else "WRONG"} ({row["error"]})', flush=True)
     rows.append(row)
 
 
@@ -427,5 +430,5 @@ if rows and not memcheck:
         fig.savefig(os.path.join(out_dir, 'suite.png'), dpi=100)
     except Exception as e:
         print('plot:', e)
-print(f'bench-suite: {len(rows)} cases, {failures} failed or wrong' + (' (memcheck)' if memcheck else ''), flush=True)
+print(f'bench-suite: {len(rows)} cases, {failures} failed or wrong' + (f' ({sanitizer})' if memcheck else ''), flush=True)
 sys.exit(1 if failures else 0)

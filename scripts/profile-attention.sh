@@ -16,6 +16,10 @@ metrics=gpu__time_duration.sum,launch__registers_per_thread,smsp__warps_active.a
 metrics+=,sm__throughput.avg.pct_of_peak_sustained_elapsed,launch__occupancy_limit_shared_mem,launch__occupancy_limit_registers
 metrics+=,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum
 metrics+=',regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio'
+# How busy each pipe is (tensor cores, MUFU's exponentials, FMA, ALU) and the issue slots.
+metrics+=',regex:sm__pipe_(tensor_op_gmma|fma|alu|xu|fmaheavy|shared)_cycles_active\.avg\.pct_of_peak_sustained_active'
+metrics+=',regex:sm__inst_executed_pipe_(xu|fma|alu|lsu|uniform)\.avg\.pct_of_peak_sustained_active'
+metrics+=,smsp__issue_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum
 "$ncu" --clock-control none --kernel-name regex:^flash -c 1 --metrics "$metrics" \
   python3 scripts/bench-suite.py /tmp/tile-run --only "$1" 2>&1 \
   | grep -vE "^==PROF==|^\s*$|Section:|----|Metric Name" | awk '$NF != "0" && $NF != "0.00"' | cut -c1-150

@@ -489,14 +489,17 @@ pub mod knob {
               where the kernel splits its index row-major (`tile-group-blocks`), so that the blocks resident at \
               once share operand tiles in L2. 1 keeps the program's order.",
     };
-    /// `pingpong`: consumer warpgroups on alternate tiles.
+    /// `pingpong`: consumer warpgroups taking turns at the tensor cores.
     pub const PINGPONG: Knob = Knob {
         key: "pingpong",
         kind: Kind::Flag,
         min: 0,
         max: Some(1),
         default: Some(0),
-        doc: "With `persistent` and `warp_specialize`: the two consumer warpgroups take alternate tiles.",
+        doc: "The two consumer warpgroups take turns at the tensor cores. In the matcher's variant, with \
+              `persistent` and `warp_specialize` (off unless asked): they take alternate tiles. In the register \
+              path's TMA variant with a producer warp, a loop of several mmas (attention), unasked: each issues \
+              its wgmmas in turn, so that one's softmax runs beside the other's mmas (0 turns it off).",
     };
     /// `swap_operands`: a tf32 mma with B loaded N-major computed
     /// transposed.

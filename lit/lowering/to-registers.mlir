@@ -4,7 +4,8 @@
 
 // Element-wise code on each thread's registers (16 of 1024 elements):
 // 16-byte vector loads and stores behind one uniform check, no shared
-// memory and no barrier; an f32 exp is exp2 of x log2(e).
+// memory and no barrier; an f32 exp is the hardware's ex2 (flushing
+// subnormal results) of x log2(e), element by element.
 // CHECK-LABEL: func.func @elementwise
 // CHECK-SAME: tile.registers
 // CHECK-NOT: memref.alloc
@@ -15,7 +16,8 @@
 // CHECK: memref.load
 // CHECK: %[[LOG2E:.*]] = vector.broadcast %{{.*}} : f32 to vector<16xf32>
 // CHECK: %[[SCALED:.*]] = arith.mulf %{{.*}}, %[[LOG2E]] : vector<16xf32>
-// CHECK: math.exp2 %[[SCALED]] : vector<16xf32>
+// CHECK: vector.extract %[[SCALED]][0] : f32 from vector<16xf32>
+// CHECK-COUNT-16: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%{{.*}}) : (f32) -> f32
 // CHECK: arith.mulf %{{.*}}, %{{.*}} : vector<16xf32>
 // CHECK-COUNT-4: vector.store %{{.*}}, %{{.*}}[%{{.*}}] {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
 // CHECK-NOT: gpu.barrier
@@ -30,6 +32,32 @@ func.func @elementwise(%X: memref<?xf32>, %Y: memref<?xf32>, %s: f32) attributes
   %t = tile.splat %s : f32 -> tensor<1024xf32, #b>
   %y = arith.mulf %e, %t : tensor<1024xf32, #b>
   tile.store %y, %py[%i] : tensor<1024xf32, #b> -> !tile.partition_view<1024xf32>
+  return
+}
+
+// -----
+
+#b = #tile.blocked<size_per_thread = [4], threads_per_warp = [32], warps_per_block = [2], order = [0]>
+
+// exp(x - m) folds the subtraction into the scaling by log2(e): one fma
+// of x, log2(e) and -(m log2(e)) before each ex2.
+// CHECK-LABEL: func.func @shifted_exp
+// CHECK: arith.constant 1.44269502 : f32
+// CHECK-NEXT: %[[LOG2E:.*]] = vector.broadcast %{{.*}} : f32 to vector<16xf32>
+// CHECK: %[[M:.*]] = arith.mulf %{{.*}}, %[[LOG2E]] : vector<16xf32>
+// CHECK: %[[SHIFT:.*]] = arith.negf %[[M]] : vector<16xf32>
+// CHECK: %[[SCALED:.*]] = math.fma %{{.*}}, %[[LOG2E]], %[[SHIFT]] : vector<16xf32>
+// CHECK: vector.extract %[[SCALED]][0] : f32 from vector<16xf32>
+// CHECK-COUNT-16: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
+func.func @shifted_exp(%X: memref<?xf32>, %Y: memref<?xf32>, %m: f32) attributes {tile.kernel, tile.block_size = 64 : i64} {
+  %px = tile.partition_view %X : memref<?xf32> -> !tile.partition_view<1024xf32>
+  %py = tile.partition_view %Y : memref<?xf32> -> !tile.partition_view<1024xf32>
+  %i = tile.block_id x : index
+  %x = tile.load %px[%i] : !tile.partition_view<1024xf32> -> tensor<1024xf32, #b>
+  %t = tile.splat %m : f32 -> tensor<1024xf32, #b>
+  %d = arith.subf %x, %t : tensor<1024xf32, #b>
+  %e = math.exp %d : tensor<1024xf32, #b>
+  tile.store %e, %py[%i] : tensor<1024xf32, #b> -> !tile.partition_view<1024xf32>
   return
 }
 

@@ -511,26 +511,77 @@ func.func @attention(%Q: memref<?x64xf16>, %K: memref<?x64xf16>, %V: memref<?x64
 // The same loop at head dim 128: the block's rings and Q fill more than
 // half an SM's shared memory, so the TMA variant gets a producer warp
 // (its loop has two mmas). After the consumers' named barrier for Q,
-// copied before the loop, they meet at no barrier in the loop, and give
-// the slots of K and V back once an iteration, after the second mma.
+// copied before the loop, they meet at no block barrier in the loop, and
+// give the slots of K and V back once an iteration, after the second
+// mma. Its two consumer warpgroups take turns at the tensor cores: each
+// waits for its turn (named barrier 2 + its warpgroup) before its
+// wgmmas and passes the turn on (3 - its warpgroup) once they are
+// issued; warpgroup 1 gives the first turn before the loop, and
+// warpgroup 0 takes back the last one after it.
 // REG-LABEL: func.func @attention_d128__tma(
 // REG-SAME:    tile.block_size = 288
 // REG:         nvvm.barrier id = %{{.*}} number_of_threads = %c256_i32
+// REG:         llvm.inline_asm has_side_effects "{{.*}}@p bar.arrive 2, 256;{{.*}}"
 // REG-NEXT:    scf.for
 // REG-NOT:       gpu.barrier
-// REG-NOT:       nvvm.barrier
 // REG-NOT:       nvvm.mbarrier.arrive
+// REG:           nvvm.barrier id = %{{.*}} number_of_threads = %c256_i32
+// REG-NEXT:      nvvm.wgmma.fence.aligned
 // REG:           nvvm.wgmma.mma_async
+// REG:           nvvm.wgmma.commit.group.sync.aligned
+// REG-NOT:       nvvm.barrier id
+// REG:           nvvm.barrier.arrive id = %{{.*}} number_of_threads = %c256_i32
 // REG-NOT:       gpu.barrier
-// REG-NOT:       nvvm.barrier
 // REG-NOT:       nvvm.mbarrier.arrive
+// REG:           nvvm.barrier id = %{{.*}} number_of_threads = %c256_i32
+// REG-NEXT:      nvvm.wgmma.fence.aligned
 // REG:           llvm.inline_asm has_side_effects "{{.*}}wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}"
+// REG:           nvvm.wgmma.commit.group.sync.aligned
+// REG:           nvvm.barrier.arrive id = %{{.*}} number_of_threads = %c256_i32
 // REG-NOT:       gpu.barrier
 // REG:           nvvm.mbarrier.arrive
 // REG-NOT:       nvvm.mbarrier.arrive
 // REG:           scf.yield
+// REG:         llvm.inline_asm has_side_effects "{{.*}}@p bar.sync 2, 256;{{.*}}"
 func.func @attention_d128(%Q: memref<?x128xf16>, %K: memref<?x128xf16>, %V: memref<?x128xf16>, %O: memref<?x128xf32>)
     attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pq = tile.partition_view %Q : memref<?x128xf16> -> !tile.partition_view<128x128xf16>
+  %pk = tile.partition_view %K : memref<?x128xf16> -> !tile.partition_view<64x128xf16>
+  %pv = tile.partition_view %V : memref<?x128xf16> -> !tile.partition_view<64x128xf16>
+  %po = tile.partition_view %O : memref<?x128xf32> -> !tile.partition_view<128x128xf32>
+  %i = tile.block_id x : index
+  %q = tile.load %pq[%i, %c0] : !tile.partition_view<128x128xf16> -> tensor<128x128xf16>
+  %n = tile.num_tiles %pk dim 0 : !tile.partition_view<64x128xf16>
+  %zero = arith.constant dense<0.0> : tensor<128x64xf32>
+  %zero_o = arith.constant dense<0.0> : tensor<128x128xf32>
+  %acc = scf.for %j = %c0 to %n step %c1 iter_args(%acc_in = %zero_o) -> (tensor<128x128xf32>) {
+    %k = tile.load %pk[%j, %c0] : !tile.partition_view<64x128xf16> -> tensor<64x128xf16>
+    %kt = tile.permute %k [1, 0] : tensor<64x128xf16> -> tensor<128x64xf16>
+    %s = tile.mma %q, %kt, %zero : tensor<128x128xf16>, tensor<128x64xf16> into tensor<128x64xf32>
+    %p = math.exp %s : tensor<128x64xf32>
+    %p16 = arith.truncf %p : tensor<128x64xf32> to tensor<128x64xf16>
+    %v = tile.load %pv[%j, %c0] : !tile.partition_view<64x128xf16> -> tensor<64x128xf16>
+    %acc_new = tile.mma %p16, %v, %acc_in : tensor<128x64xf16>, tensor<64x128xf16> into tensor<128x128xf32>
+    scf.yield %acc_new : tensor<128x128xf32>
+  }
+  tile.store %acc, %po[%i, %c0] : tensor<128x128xf32> -> !tile.partition_view<128x128xf32>
+  return
+}
+
+// -----
+
+// With `pingpong = 0` the warpgroups do not take turns: no named barrier
+// in the loop.
+// REG-LABEL: func.func @attention_no_turns__tma(
+// REG-SAME:    tile.block_size = 288
+// REG-NOT:     nvvm.barrier.arrive
+// REG-NOT:     bar.arrive 2
+// REG-NOT:     bar.sync 2
+// REG:         return
+func.func @attention_no_turns(%Q: memref<?x128xf16>, %K: memref<?x128xf16>, %V: memref<?x128xf16>, %O: memref<?x128xf32>)
+    attributes {tile.kernel, tile.hints = {pingpong = 0}} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %pq = tile.partition_view %Q : memref<?x128xf16> -> !tile.partition_view<128x128xf16>

@@ -64,12 +64,17 @@ pub fn elementwise<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) ->
     Some(())
 }
 
-/// `exp(x)` of f32 registers as `exp2(x log2(e))`, which the NVVM lowering
-/// turns into the hardware's `ex2.approx` (two instructions where
-/// libdevice's `expf` takes about twenty; a relative error of about
-/// `|x| 2^-22`), as tile compilers do: in a softmax the exponentials are
-/// the kernel's only real arithmetic, and the accurate ones cost as much
-/// time as the memory traffic. Other element types keep `math.exp`.
+/// `exp(x)` of f32 registers as `exp2(x log2(e))` on the hardware's
+/// `ex2.approx.ftz` (one instruction where libdevice's `expf` takes about
+/// twenty; a relative error of about `|x| 2^-22`), as tile compilers do:
+/// in a softmax the exponentials are the kernel's only real arithmetic,
+/// and the accurate ones cost as much time as the memory traffic. Results
+/// under `2^-126` (`x` below about -87.3) flush to zero: without `.ftz`
+/// ptxas wraps each `ex2` in three instructions that keep them subnormal.
+/// `exp(a - b)` (a softmax's shift by its row's maximum) folds the
+/// subtraction into the scaling, `fma(a, log2(e), -(b log2(e)))`, one
+/// instruction for two (the error about `(|a| + |b|) 2^-22`). Other
+/// element types keep `math.exp`.
 fn fast_exp<'c>(at: &At<'c, 'c>, x: IrValue<'c>) -> Option<IrValue<'c>> {
     let element = crate::build::element_of(x.r#type())?;
     if element != Type::float32(at.context) {
@@ -78,8 +83,44 @@ fn fast_exp<'c>(at: &At<'c, 'c>, x: IrValue<'c>) -> Option<IrValue<'c>> {
     let log2e = Attribute::parse(at.context, &format!("{:e} : f32", std::f32::consts::LOG2_E))?;
     let log2e = at.add(arith::constant(at.context, log2e, at.location))?;
     let log2e = at.add(ods::vector::broadcast(at.context, x.r#type(), log2e, at.location))?;
-    let scaled = at.add(arith::mulf(x, log2e, at.location))?;
-    at.add(ods::math::exp_2(at.context, scaled, at.location))
+    let difference = crate::rewrite::defining_op(x).filter(|d| op_name(*d) == "arith.subf");
+    let scaled = match difference {
+        Some(sub) => {
+            let (a, b) = (detach(sub.operand(0).ok()?), detach(sub.operand(1).ok()?));
+            let shift = at.add(arith::negf(at.add(arith::mulf(b, log2e, at.location))?, at.location))?;
+            at.add(ods::math::fma(at.context, a, log2e, shift, at.location))?
+        }
+        None => at.add(arith::mulf(x, log2e, at.location))?,
+    };
+    let powers = (0..super::length(scaled)?)
+        .map(|i| {
+            let element = super::extract(at, scaled, i)?;
+            intrinsic(at, "llvm.nvvm.ex2.approx.ftz.f", &[element])
+        })
+        .collect::<Option<Vec<_>>>()?;
+    super::from_elements(at, &powers)
+}
+
+/// A call of the f32 LLVM intrinsic `name` on `operands`.
+fn intrinsic<'c>(at: &At<'c, 'c>, name: &str, operands: &[IrValue<'c>]) -> Option<IrValue<'c>> {
+    let attributes = [
+        ("intrin", format!("\"{name}\"")),
+        ("fastmathFlags", "#llvm.fastmath<none>".to_string()),
+        ("op_bundle_sizes", "array<i32>".to_string()),
+        ("operandSegmentSizes", format!("array<i32: {}, 0>", operands.len())),
+    ];
+    let attributes: Vec<(Identifier, Attribute)> = attributes
+        .iter()
+        .map(|(name, text)| Some((Identifier::new(at.context, name), Attribute::parse(at.context, text)?)))
+        .collect::<Option<_>>()?;
+    at.add(
+        OperationBuilder::new("llvm.call_intrinsic", at.location)
+            .add_operands(operands)
+            .add_results(&[Type::float32(at.context)])
+            .add_attributes(&attributes)
+            .build()
+            .ok()?,
+    )
 }
 
 /// `x / y` of f32 registers without the correctly rounded `div.rn.f32`
@@ -128,32 +169,9 @@ fn uniform<'c>(at: &At<'c, 'c>, y: IrValue<'c>) -> Option<IrValue<'c>> {
 
 /// `x / y` element by element as `div.full.f32`.
 fn full_range_divide<'c>(at: &At<'c, 'c>, x: IrValue<'c>, y: IrValue<'c>) -> Option<IrValue<'c>> {
-    let f32_type = Type::float32(at.context);
-    let n = super::length(x)?;
-    let attributes = [
-        ("intrin", "\"llvm.nvvm.div.full\""),
-        ("fastmathFlags", "#llvm.fastmath<none>"),
-        ("op_bundle_sizes", "array<i32>"),
-        ("operandSegmentSizes", "array<i32: 2, 0>"),
-    ];
-    let attributes: Vec<(Identifier, Attribute)> = attributes
-        .iter()
-        .map(|(name, text)| Some((Identifier::new(at.context, name), Attribute::parse(at.context, text)?)))
-        .collect::<Option<_>>()?;
-    let mut quotients = Vec::new();
-    for i in 0..n {
-        let (a, b) = (super::extract(at, x, i)?, super::extract(at, y, i)?);
-        quotients.push(
-            at.add(
-                OperationBuilder::new("llvm.call_intrinsic", at.location)
-                    .add_operands(&[a, b])
-                    .add_results(&[f32_type])
-                    .add_attributes(&attributes)
-                    .build()
-                    .ok()?,
-            )?,
-        );
-    }
+    let quotients = (0..super::length(x)?)
+        .map(|i| intrinsic(at, "llvm.nvvm.div.full", &[super::extract(at, x, i)?, super::extract(at, y, i)?]))
+        .collect::<Option<Vec<_>>>()?;
     super::from_elements(at, &quotients)
 }
 

@@ -425,6 +425,19 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
             fragments
         }
     };
+    // Two consumer warpgroups taking turns issue their wgmmas one after
+    // the other (`warps::await_turn`).
+    let loop_op = op.parent_operation().filter(|p| crate::rewrite::op_name(*p) == "scf.for");
+    let turns = loop_op.filter(|l| lowering.producer.as_ref().is_some_and(|p| p.takes_turns(*l)));
+    if let Some(r#loop) = turns {
+        let state = lowering.loops.entry(r#loop.to_raw().ptr as usize).or_default();
+        if !state.turns_bracketed {
+            state.turns_bracketed = true;
+            let (before, after) = (At::before(context, r#loop)?, At::before(context, r#loop.next_in_block()?)?);
+            super::warps::bracket_turns(&before, &after, lowering.warp)?;
+        }
+        super::warps::await_turn(&at, warpgroup)?;
+    }
     at.insert(OperationBuilder::new("nvvm.wgmma.fence.aligned", at.location).build().ok()?);
     let mut parts = Vec::new();
     for block in 0..blocks {
@@ -498,6 +511,9 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
         parts.push(fragment_value);
     }
     at.insert(OperationBuilder::new("nvvm.wgmma.commit.group.sync.aligned", at.location).build().ok()?);
+    if turns.is_some() {
+        super::warps::pass_turn(&at, warpgroup)?;
+    }
     let mut values = Vec::new();
     for part in parts {
         for i in 0..per_block {

@@ -251,6 +251,9 @@ pub struct LoopState {
     /// TMA rings (id, slots) its mmas read so far that the loop's last
     /// mma gives back to the producer warp.
     pub unreleased: Vec<(i64, i64)>,
+    /// Its consumer warpgroups' turns at the tensor cores are started
+    /// before it and closed after it (`warps::bracket_turns`).
+    pub turns_bracketed: bool,
 }
 
 impl<'c> Lowering<'c> {

@@ -77,6 +77,13 @@ const AHEAD: i64 = 2;
 /// The named barrier the consumer warps meet at (0 is the block's).
 const CONSUMER_BARRIER: i64 = 1;
 
+/// The named barrier of warpgroup 0's turn at the tensor cores; warpgroup
+/// 1's is the next.
+const TURN_BARRIER: i64 = 2;
+
+/// The consumer warpgroups that take turns.
+const TURN_WARPGROUPS: i64 = 2;
+
 /// A kernel that gets a producer warp after its consumer warps.
 #[derive(Clone, Debug)]
 pub struct Producer {
@@ -86,6 +93,9 @@ pub struct Producer {
     /// operands): ring id -> that ring's id, and the rings sharing each.
     leaders: HashMap<i64, i64>,
     shared_by: HashMap<i64, i64>,
+    /// The loops whose consumer warpgroups take turns at the tensor cores
+    /// ([`await_turn`]).
+    turns: HashSet<usize>,
 }
 
 impl Producer {
@@ -94,6 +104,12 @@ impl Producer {
     pub fn barriers_of(&self, id: i64) -> (i64, i64) {
         let leader = self.leaders.get(&id).copied().unwrap_or(id);
         (leader, self.shared_by.get(&leader).copied().unwrap_or(1))
+    }
+
+    /// Whether the consumer warpgroups take turns issuing the wgmmas of
+    /// `r#loop`.
+    pub fn takes_turns(&self, r#loop: OperationRef) -> bool {
+        self.turns.contains(&ptr(r#loop))
     }
 }
 
@@ -195,7 +211,86 @@ pub fn producer(kernel: OperationRef, cluster: i64) -> Option<Producer> {
             *shared_by.entry(leader).or_insert(0) += 1;
         }
     }
-    Some(Producer { consumer_warps: threads / 32, leaders, shared_by })
+    // Two consumer warpgroups take turns at a loop of several mmas,
+    // unless the `pingpong` hint says 0.
+    let pingpong = crate::to_nvgpu::hint(kernel, tile_dialect::attrs::knob::PINGPONG.key) != Some(0);
+    let turns = match pingpong && threads == TURN_WARPGROUPS * 32 * super::mma::WARPGROUP_WARPS {
+        true => mmas.iter().filter(|&(_, &n)| n > 1).map(|(&l, _)| l).collect(),
+        false => HashSet::new(),
+    };
+    Some(Producer { consumer_warps: threads / 32, leaders, shared_by, turns })
+}
+
+/// Waits for this warpgroup's turn at the tensor cores, before its
+/// wgmmas of a loop whose consumer warpgroups take turns
+/// ([`Producer::takes_turns`]): `bar.sync 2 + g, 256`, which the other
+/// warpgroup's [`pass_turn`] completes.
+///
+/// With a producer warp, attention's two warpgroups would otherwise
+/// multiply at once and then both compute their softmax, sharing each
+/// SM quarter's exponential and FMA units; taking turns (FlashAttention-3's
+/// ping-pong) puts one's softmax beside the other's wgmmas. The turns
+/// alternate strictly: a warpgroup passes the turn only after taking
+/// its own, so no barrier gets two arrivals of one warpgroup before the
+/// other's wait.
+pub fn await_turn<'c>(at: &At<'c, 'c>, warpgroup: IrValue<'c>) -> Option<()> {
+    let id = at.addi(warpgroup, at.index(TURN_BARRIER)?)?;
+    turn_barrier(at, "nvvm.barrier", id, &[1, 1, 0])
+}
+
+/// Gives the other warpgroup its turn, once this one's wgmmas are
+/// issued: `bar.arrive 3 - g, 256`.
+pub fn pass_turn<'c>(at: &At<'c, 'c>, warpgroup: IrValue<'c>) -> Option<()> {
+    let id = at.subi(at.index(TURN_BARRIER + TURN_WARPGROUPS - 1)?, warpgroup)?;
+    turn_barrier(at, "nvvm.barrier.arrive", id, &[])
+}
+
+/// Around a loop whose warpgroups take turns: before it, warpgroup 1
+/// gives warpgroup 0 the first turn; after it, warpgroup 0 takes the
+/// turn warpgroup 1 passed last, so that no arrival is left over for a
+/// later loop's turns (or when the loop does not run).
+pub fn bracket_turns<'c>(before: &At<'c, 'c>, after: &At<'c, 'c>, warp: IrValue<'c>) -> Option<()> {
+    let threads = TURN_WARPGROUPS * 32 * super::mma::WARPGROUP_WARPS;
+    for (at, instruction, warpgroup) in [
+        (before, format!("bar.arrive {TURN_BARRIER}, {threads};"), 1),
+        (after, format!("bar.sync {TURN_BARRIER}, {threads};"), 0),
+    ] {
+        // Predicated, not branched on: ptxas serialises wgmmas after a
+        // branch it cannot prove uniform (C7520).
+        let own = at.divui(warp, at.index(super::mma::WARPGROUP_WARPS)?)?;
+        let mine = at.cmpi(CmpiPredicate::Eq, own, at.index(warpgroup)?)?;
+        let asm = format!("{{\n.reg .pred p;\nsetp.ne.u32 p, $0, 0;\n@p {instruction}\n}}");
+        let flag =
+            at.add(arith::extui(mine, Type::from(melior::ir::r#type::IntegerType::new(at.context, 32)), at.location))?;
+        let named = |name: &str, value: Attribute<'c>| (melior::ir::Identifier::new(at.context, name), value);
+        at.insert(
+            melior::ir::operation::OperationBuilder::new("llvm.inline_asm", at.location)
+                .add_operands(&[flag])
+                .add_attributes(&[
+                    named("asm_string", melior::ir::attribute::StringAttribute::new(at.context, &asm).into()),
+                    named("constraints", melior::ir::attribute::StringAttribute::new(at.context, "r").into()),
+                    named("has_side_effects", Attribute::unit(at.context)),
+                ])
+                .build()
+                .ok()?,
+        );
+    }
+    Some(())
+}
+
+/// `name` (`nvvm.barrier` or `nvvm.barrier.arrive`) on named barrier
+/// `id` for the two warpgroups.
+fn turn_barrier<'c>(at: &At<'c, 'c>, name: &str, id: IrValue<'c>, segments: &[usize]) -> Option<()> {
+    let i32_type: Type = melior::ir::r#type::IntegerType::new(at.context, 32).into();
+    let id = at.add(arith::index_cast(id, i32_type, at.location))?;
+    let threads = at.int(i32_type, TURN_WARPGROUPS * 32 * super::mma::WARPGROUP_WARPS)?;
+    let op =
+        melior::ir::operation::OperationBuilder::new(name, at.location).add_operands(&[id, threads]).build().ok()?;
+    match segments.is_empty() {
+        true => at.insert(op),
+        false => at.insert(crate::build::with_segments(op, at.context, segments)?),
+    };
+    Some(())
 }
 
 /// Removes the request marker from every op of `kernel` before it is
