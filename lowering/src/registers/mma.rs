@@ -60,7 +60,9 @@
 //!
 //! With a producer warp ([`super::warps`]), the consumers give each slot
 //! back after the wgmmas that read it (an arrival on its `empty`
-//! mbarrier) instead of the barrier before the mma.
+//! mbarrier) instead of the barrier before the mma. In a loop whose two
+//! warpgroups take turns (`warps::turns`), each waits for its turn before
+//! the fence and passes it on after the commit.
 //!
 //! Caveats: without a producer warp, one consumer thread requests the
 //! TMA's copies (or the threads copy), and a block-wide barrier every
@@ -428,7 +430,7 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
     // Two consumer warpgroups taking turns issue their wgmmas one after
     // the other (`warps::await_turn`).
     let loop_op = op.parent_operation().filter(|p| crate::rewrite::op_name(*p) == "scf.for");
-    let turns = loop_op.filter(|l| lowering.producer.as_ref().is_some_and(|p| p.takes_turns(*l)));
+    let turns = loop_op.filter(|l| lowering.turns.contains(&(l.to_raw().ptr as usize)));
     if let Some(r#loop) = turns {
         let state = lowering.loops.entry(r#loop.to_raw().ptr as usize).or_default();
         if !state.turns_bracketed {

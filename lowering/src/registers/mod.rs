@@ -86,7 +86,7 @@ use melior::{
     },
     pass::{ExternalPass, RunExternalPass},
 };
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// The `convert-tile-to-registers` pass.
 #[derive(Clone, Default)]
@@ -222,6 +222,9 @@ pub struct Lowering<'c> {
     thread_flat: HashMap<LinearLayout, IrValue<'c>>,
     /// The kernel gets a producer warp ([`warps`]).
     pub producer: Option<warps::Producer>,
+    /// The loops whose two warpgroups take turns at the tensor cores
+    /// ([`warps::turns`]).
+    pub turns: HashSet<usize>,
     /// With a producer warp, the barriers of each group of rings that
     /// share them, by the group's leading ring.
     pub group_barriers: HashMap<i64, IrValue<'c>>,
@@ -673,7 +676,9 @@ fn lower_kernel<'c>(kernel: OperationRef<'c, 'c>) -> Option<Result<(), Operation
         thread_flat: HashMap::new(),
         producer: warps::producer(kernel, blocks),
         group_barriers: HashMap::new(),
+        turns: HashSet::new(),
     };
+    lowering.turns = warps::turns(kernel, blocks, lowering.producer.is_some());
 
     if lowering.producer.is_some() {
         warps::clear_markers(kernel)?;

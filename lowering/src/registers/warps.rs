@@ -45,6 +45,20 @@
 //! requests, and its barriers become a named barrier of the consumer
 //! warps, since the producer warp has left.
 //!
+//! In a loop of several mmas (attention), the two consumer warpgroups
+//! take turns at the tensor cores ([`turns`], [`await_turn`]): each
+//! waits for its turn before its wgmmas and passes it on once they are
+//! issued, so that one's softmax runs beside the other's mmas (the
+//! `pingpong` hint; on where a producer warp requests the tiles).
+//!
+//! ```text
+//! warpgroup 1: bar.arrive 2         (warpgroup 0 goes first)
+//! scf.for t
+//!   bar.sync 2 + g; wgmmas of S; bar.arrive 3 - g; wait; softmax
+//!   bar.sync 2 + g; wgmmas of O; bar.arrive 3 - g; wait
+//! warpgroup 0: bar.sync 2           (the last turn given back)
+//! ```
+//!
 //! Caveats: only kernels whose every shared tile is a TMA ring tile of a
 //! loop not nested in another, each such loop with one `tile.mma` reading
 //! two of them, and no cluster (a persistent kernel's rings start again
@@ -93,9 +107,6 @@ pub struct Producer {
     /// operands): ring id -> that ring's id, and the rings sharing each.
     leaders: HashMap<i64, i64>,
     shared_by: HashMap<i64, i64>,
-    /// The loops whose consumer warpgroups take turns at the tensor cores
-    /// ([`await_turn`]).
-    turns: HashSet<usize>,
 }
 
 impl Producer {
@@ -104,12 +115,6 @@ impl Producer {
     pub fn barriers_of(&self, id: i64) -> (i64, i64) {
         let leader = self.leaders.get(&id).copied().unwrap_or(id);
         (leader, self.shared_by.get(&leader).copied().unwrap_or(1))
-    }
-
-    /// Whether the consumer warpgroups take turns issuing the wgmmas of
-    /// `r#loop`.
-    pub fn takes_turns(&self, r#loop: OperationRef) -> bool {
-        self.turns.contains(&ptr(r#loop))
     }
 }
 
@@ -211,14 +216,36 @@ pub fn producer(kernel: OperationRef, cluster: i64) -> Option<Producer> {
             *shared_by.entry(leader).or_insert(0) += 1;
         }
     }
-    // Two consumer warpgroups take turns at a loop of several mmas,
-    // unless the `pingpong` hint says 0.
-    let pingpong = crate::to_nvgpu::hint(kernel, tile_dialect::attrs::knob::PINGPONG.key) != Some(0);
-    let turns = match pingpong && threads == TURN_WARPGROUPS * 32 * super::mma::WARPGROUP_WARPS {
-        true => mmas.iter().filter(|&(_, &n)| n > 1).map(|(&l, _)| l).collect(),
-        false => HashSet::new(),
-    };
-    Some(Producer { consumer_warps: threads / 32, leaders, shared_by, turns })
+    Some(Producer { consumer_warps: threads / 32, leaders, shared_by })
+}
+
+/// The loops of `kernel` (of blocks of `cluster` blocks) whose two
+/// warpgroups take turns at the tensor cores ([`await_turn`]): top-level
+/// loops of several mmas, in blocks of two warpgroups, where the kernel
+/// has a producer warp (unless the `pingpong` hint says 0) or asks for
+/// turns (`pingpong = 1`). Without a producer warp, the consumers meet at
+/// a block barrier every iteration, and head-dim-64 attention (two
+/// blocks an SM) measured no faster with turns (BENCHMARKS.md, session
+/// 24).
+pub fn turns(kernel: OperationRef, cluster: i64, producer: bool) -> HashSet<usize> {
+    let hint = crate::to_nvgpu::hint(kernel, tile_dialect::attrs::knob::PINGPONG.key);
+    let threads = crate::to_gpu::block_size(kernel);
+    let wanted = if producer { hint != Some(0) } else { hint == Some(1) };
+    if !wanted || cluster > 1 || threads != TURN_WARPGROUPS * 32 * super::mma::WARPGROUP_WARPS {
+        return HashSet::new();
+    }
+    let mut mmas: HashMap<usize, usize> = HashMap::new();
+    kernel.walk(WalkOrder::PreOrder, |op| {
+        if op_name(op) == "tile.mma"
+            && let Some(parent) = op.parent_operation()
+            && op_name(parent) == "scf.for"
+            && parent.parent_operation().is_some_and(|p| op_name(p) == "func.func")
+        {
+            *mmas.entry(ptr(parent)).or_default() += 1;
+        }
+        WalkResult::Advance
+    });
+    mmas.into_iter().filter(|&(_, n)| n > 1).map(|(l, _)| l).collect()
 }
 
 /// Waits for this warpgroup's turn at the tensor cores, before its
