@@ -180,6 +180,10 @@ def run_case(name, path, kernel, subst, inputs, scalars, grid, output, peers, wo
     if p.returncode != 0:
         row.update(status='failed: ' + (p.stderr.strip().splitlines() or ['?'])[-1][:200])
         print(f'{name}: {row["status"]}', flush=True)
+        if memcheck:
+            # The sanitizer's report (on stdout): its first findings.
+            report = [l for l in p.stdout.splitlines() if l.startswith('=========')]
+            print('\n'.join(report[:40]), flush=True)
         rows.append(row)
         failures += 1
         return

@@ -7,6 +7,7 @@
 # There:  bash scripts/compare-hints.sh CASES FILES HINT V...   (device tool, carry .carry)
 #   e.g.  bash scripts/compare-hints.sh 32768 'norms/*.mlir' num_ctas 1 2
 #         bash scripts/compare-hints.sh column 'elementwise/column_sum.mlir' num_stages 1 2 3 4
+#         SUITE_FLAGS=--racecheck bash scripts/compare-hints.sh ...   (each value under a sanitizer instead)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 [ $# -ge 4 ] || { echo "usage: $0 CASES FILES HINT V..." >&2; exit 1; }
@@ -16,13 +17,13 @@ source scripts/carried-tile-run.sh
 quiet() { grep -v -i "warn\|online softmax\|split the reduction\|important use case\|^$\|^softmax\.$"; }
 status=0
 echo "== as chosen"
-PYTHONUNBUFFERED=1 python3 scripts/bench-suite.py /tmp/tile-run --only "$only" 2>&1 | quiet || status=1
+PYTHONUNBUFFERED=1 python3 scripts/bench-suite.py /tmp/tile-run --only "$only" ${SUITE_FLAGS:-} 2>&1 | quiet || status=1
 rm -rf /tmp/bench.orig && cp -r bench /tmp/bench.orig
 for value in "$@"; do
   rm -rf bench && cp -r /tmp/bench.orig bench
   (cd bench && sed -i "s/attributes {tile.kernel}/attributes {tile.kernel, tile.hints = {$hint = $value}}/" $files)
   echo "== $hint = $value"
-  PYTHONUNBUFFERED=1 python3 scripts/bench-suite.py /tmp/tile-run --only "$only" 2>&1 | quiet || status=1
+  PYTHONUNBUFFERED=1 python3 scripts/bench-suite.py /tmp/tile-run --only "$only" ${SUITE_FLAGS:-} 2>&1 | quiet || status=1
 done
 rm -rf bench && cp -r /tmp/bench.orig bench
 exit $status

@@ -48,17 +48,16 @@
 use crate::{
     build::{At, combine, scalar_attribute, tile_type},
     layout::{assign::register_path, element_bytes},
-    loops::{extend_for, set_yield},
+    loops::{clone_with, extend_for, set_yield},
     pass::{PassInfo, TilePass},
-    rewrite::{IrValue, defining_op, detach, emit_error, op_name, single_use},
+    rewrite::{defining_op, detach, emit_error, op_name, single_use},
 };
 use melior::{
     Context, ContextRef,
     dialect::arith,
     ir::{
-        Attribute, BlockLike, Operation, OperationRef, RegionLike, Type, ValueLike,
-        attribute::DenseElementsAttribute,
-        operation::{OperationLike, OperationMutLike, OperationRefMut},
+        Attribute, BlockLike, OperationRef, RegionLike, Type, ValueLike, attribute::DenseElementsAttribute,
+        operation::OperationLike,
     },
     pass::{ExternalPass, RunExternalPass},
 };
@@ -154,19 +153,6 @@ fn find_sum<'c>(op: OperationRef<'c, 'c>) -> Option<Sum<'c>> {
         }
     }
     None
-}
-
-/// A clone of `op` before `at` with operands `operands`.
-fn clone_with<'c>(at: &At<'c, 'c>, op: OperationRef<'c, 'c>, operands: &[IrValue<'c>]) -> Option<IrValue<'c>> {
-    // SAFETY: `op` is live; the clone is a new op that `at` takes ownership of.
-    let clone = unsafe { Operation::from_raw(mlir_sys::mlirOperationClone(op.to_raw())) };
-    let inserted = at.insert(clone);
-    // SAFETY: the clone was just inserted; only its operands change.
-    let mut inserted_mut = unsafe { OperationRefMut::from_raw(inserted.to_raw()) };
-    for (i, &operand) in operands.iter().enumerate() {
-        inserted_mut.set_operand(i, operand);
-    }
-    Some(detach(inserted.result(0).ok()?.into()))
 }
 
 fn defer<'c>(context: &'c Context, op: OperationRef<'c, 'c>, sum: Sum<'c>) -> Option<OperationRef<'c, 'c>> {

@@ -19,6 +19,7 @@ pub mod group_blocks;
 pub mod layout;
 pub mod loops;
 pub mod pass;
+pub mod pipeline_mma;
 pub mod prefetch;
 pub mod registers;
 pub mod remarks;
@@ -51,6 +52,7 @@ pub(crate) const PASSES: &[fn()] = &[
     pass::register::<reverse_blocks::ReverseBlocks>,
     pass::register::<widen_k::WidenK>,
     pass::register::<to_nvgpu::ConvertTileToNvgpu>,
+    pass::register::<pipeline_mma::PipelineMma>,
     pass::register::<defer_reductions::DeferReductions>,
     pass::register::<stream_stores::StreamStores>,
     pass::register::<prefetch::PrefetchLoads>,

@@ -92,3 +92,17 @@ pub fn set_yield<'c>(r#loop: OperationRef<'c, 'c>, index: usize, value: IrValue<
     terminator.set_operand(index, value);
     Some(())
 }
+
+/// A clone of `op` before `at` with operands `operands` (the first ones;
+/// the rest as they are), and its first result.
+pub fn clone_with<'c>(at: &At<'c, 'c>, op: OperationRef<'c, 'c>, operands: &[IrValue<'c>]) -> Option<IrValue<'c>> {
+    // SAFETY: `op` is live; the clone is a new op that `at` takes ownership of.
+    let clone = unsafe { melior::ir::Operation::from_raw(mlir_sys::mlirOperationClone(op.to_raw())) };
+    let inserted = at.insert(clone);
+    // SAFETY: the clone was just inserted; only its operands change.
+    let mut inserted_mut = unsafe { OperationRefMut::from_raw(inserted.to_raw()) };
+    for (i, &operand) in operands.iter().enumerate() {
+        inserted_mut.set_operand(i, operand);
+    }
+    Some(detach(inserted.result(0).ok()?.into()))
+}

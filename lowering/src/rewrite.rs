@@ -232,3 +232,18 @@ pub fn emit_error(location: Location, message: &str) {
     // that outlives the call.
     unsafe { mlir_sys::mlirEmitError(location.to_raw(), message.as_ptr()) }
 }
+
+/// The ops that use `value` (one entry a use), as raw pointers: to find
+/// them among ops walked later.
+pub fn users(value: Value) -> Vec<usize> {
+    let mut users = Vec::new();
+    // SAFETY: read-only walk of a live value's use list.
+    unsafe {
+        let mut use_ = mlir_sys::mlirValueGetFirstUse(value.to_raw());
+        while !use_.ptr.is_null() {
+            users.push(mlir_sys::mlirOpOperandGetOwner(use_).ptr as usize);
+            use_ = mlir_sys::mlirOpOperandGetNextUse(use_);
+        }
+    }
+    users
+}

@@ -236,13 +236,22 @@ fn rmsnorm_on_the_cpu() {
 /// positions: the last query and key tiles are ragged (keys past S must
 /// get no weight), and the causal program's diagonal tiles are partly
 /// masked while its loop stops at the diagonal.
+///
+/// Each program runs as written and after `tile-pipeline-mma` (which the
+/// GPU pipeline applies: its second mma one iteration late, the last one
+/// after the loop), so that the rewrite's values are checked here too.
 #[test]
 fn flash_attention_on_the_cpu() {
     let (heads, seq) = (3, 200);
-    for causal in [false, true] {
-        for d in [64, 128] {
+    for (causal, d, pipelined) in
+        [false, true].into_iter().flat_map(|c| [64, 128].into_iter().flat_map(move |d| [(c, d, false), (c, d, true)]))
+    {
+        {
             let instance = attention_instance(causal, d);
-            let kernel = cpu_kernel(&instance);
+            let kernel = match pipelined {
+                false => cpu_kernel(&instance),
+                true => pipelined_kernel(&instance),
+            };
             let mut rng = Rng::new(400 + d as u64 + causal as u64);
             // Q and K in [-2, 2): scores of a few units after the scale, so
             // the softmax is far from uniform and a wrongly masked key shows.
@@ -266,9 +275,24 @@ fn flash_attention_on_the_cpu() {
             // same way, but they are independent and average out (1.2e-4
             // at worst here). 3e-4 still catches a single padding key that
             // gets weight (5e-4 and more).
-            assert_close(&instance.label(), &values(&o), &want, |i| 3e-4 + want[i].abs() / 1024.0);
+            let label = format!("{}{}", instance.label(), if pipelined { " (tile-pipeline-mma)" } else { "" });
+            assert_close(&label, &values(&o), &want, |i| 3e-4 + want[i].abs() / 1024.0);
         }
     }
+}
+
+/// The CPU kernel of `instance` after `tile-pipeline-mma`, which must have
+/// rewritten its loop (a second mma after it).
+fn pipelined_kernel(instance: &Instance) -> CpuKernel {
+    let context = context();
+    let label = instance.label();
+    let mut module = tile_lowering::compile::parse(&context, &instance.text(), &label).expect("parse");
+    tile_lowering::compile::run_pipeline(&context, &mut module, "builtin.module(func.func(tile-pipeline-mma))")
+        .unwrap_or_else(|e| panic!("{label}: {e}"));
+    let text = module.as_operation().to_string();
+    let (body, after) = text.split_once("scf.yield").expect("a loop");
+    assert!(body.contains("tile.mma") && after.contains("tile.mma"), "{label}: the loop was not pipelined:\n{text}");
+    CpuKernel::compile_text(&context, &text, &label, None).unwrap_or_else(|e| panic!("{label}: {e}"))
 }
 
 /// Two f32 vectors of 5000 elements, not a multiple of the 1024-element

@@ -289,9 +289,19 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
     // issued ahead, which `tile-prefetch-loads` puts there for B^T), with
     // its fragment registers tied to the wait.
     let wait_late = fragments_a && in_loop(op) && only_carried(op).is_ok();
+    // Such an mma whose product the iteration reads later (attention's
+    // second mma, run one iteration late by `tile-pipeline-mma`) is waited
+    // for where it is first read, so that it runs beside the ops between.
+    let first_read = match fragments_a && in_loop(op) && !wait_late {
+        true => first_user(op),
+        false => None,
+    };
     let in_flight = if wait_late {
         Err("its A operand is read from registers, which the loop overwrites for the next iteration; it is waited \
              for at the end of the iteration, after the loads issued ahead")
+    } else if first_read.is_some() {
+        Err("its A operand is read from registers and the iteration reads its product; it is waited for where the \
+             product is first read, after the ops between")
     } else {
         in_flight(lowering, op)
     };
@@ -557,16 +567,17 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
         // The wait: here, or at the end of the iteration for an mma that
         // reads A from registers and would otherwise stay in flight (its
         // result is only yielded, so nothing between reads it).
-        let wait_at = match wait_late {
-            true => At::before(context, body_terminator(op.parent_operation()?)?)?,
-            false => At::before(context, op)?,
+        let wait_at = match (wait_late, first_read) {
+            (true, _) => At::before(context, body_terminator(op.parent_operation()?)?)?,
+            (false, Some(user)) => At::before(context, user)?,
+            (false, None) => At::before(context, op)?,
         };
         let accumulators = values.len();
         let mut tied = values.clone();
         // The fragment registers stay live (and unwritten) until the wait.
         // (Attention's P, waited for right after its mma, is not tied: its
         // code was measured so.)
-        if wait_late || swapped {
+        if wait_late || swapped || first_read.is_some() {
             tied.extend(fragments.iter().flatten().copied());
         }
         values = wait_tied(&wait_at, &tied)?;
@@ -804,6 +815,28 @@ fn wait_tied<'c>(at: &At<'c, 'c>, values: &[IrValue<'c>]) -> Option<Vec<IrValue<
             ))
         })
         .collect()
+}
+
+/// The first op after `op` in its block that reads its result (itself or
+/// through an op nested in it), when that is not the op right after it.
+fn first_user<'c>(op: OperationRef<'c, 'c>) -> Option<OperationRef<'c, 'c>> {
+    let users = crate::rewrite::users(op.result(0).ok()?.into());
+    let mut next = op.next_in_block();
+    let mut between = 0;
+    while let Some(candidate) = next {
+        let mut reads = false;
+        candidate.walk(melior::ir::operation::WalkOrder::PreOrder, |nested| {
+            reads |= users.contains(&(nested.to_raw().ptr as usize));
+            melior::ir::operation::WalkResult::Advance
+        });
+        if reads {
+            // SAFETY: an op of the live block, alive while it is.
+            return (between > 0).then(|| unsafe { OperationRef::from_raw(candidate.to_raw()) });
+        }
+        between += 1;
+        next = candidate.next_in_block();
+    }
+    None
 }
 
 /// The terminator of a loop's body.

@@ -63,7 +63,9 @@
 //! loop not nested in another, each such loop with one `tile.mma` reading
 //! two of them, and no cluster (a persistent kernel's rings start again
 //! each tile; attention's two mmas read one ring each, beside Q, copied
-//! before its loop, and P, in registers); the producer warp
+//! before its loop, and P, in registers; an mma outside the loops, such
+//! as the one `tile-pipeline-mma` puts after its loop, keeps the kernel
+//! without one); the producer warp
 //! holds as many registers as a consumer thread (no `setmaxnreg`, which
 //! needs a warpgroup).
 
