@@ -59,6 +59,13 @@
 //! warpgroup 0: bar.sync 2           (the last turn given back)
 //! ```
 //!
+//! compute-sanitizer's racecheck reports a hazard on the output's
+//! exchange after such a loop (between its writes, the consumers' named
+//! barrier and its reads) in some runs, never without the turns; every
+//! output was right and synccheck is clean (BENCHMARKS.md, session 24,
+//! runs 9-10, which say why it is taken for racecheck's model of
+//! `bar.arrive` and what would settle it).
+//!
 //! Caveats: only kernels whose every shared tile is a TMA ring tile of a
 //! loop not nested in another, each such loop with one `tile.mma` reading
 //! two of them, and no cluster (a persistent kernel's rings start again
