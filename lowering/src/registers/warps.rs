@@ -62,9 +62,10 @@
 //! compute-sanitizer's racecheck reports a hazard on the output's
 //! exchange after such a loop (between its writes, the consumers' named
 //! barrier and its reads) in some runs, never without the turns; every
-//! output was right and synccheck is clean (BENCHMARKS.md, session 24,
-//! runs 9-10, which say why it is taken for racecheck's model of
-//! `bar.arrive` and what would settle it).
+//! output was right and synccheck is clean. Holding warpgroup 0 back a
+//! millisecond before the exchange left every output right, so the
+//! barrier holds and the reports are racecheck's (BENCHMARKS.md, session
+//! 24, runs 9-11).
 //!
 //! Caveats: only kernels whose every shared tile is a TMA ring tile of a
 //! loop not nested in another, each such loop with one `tile.mma` reading
