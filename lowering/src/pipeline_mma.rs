@@ -59,15 +59,14 @@
 //! are left as they are.
 //!
 //! Not in `tile-to-ptx` yet: on the suite's attention it measured within
-//! -3% to +5% of the loop as written (BENCHMARKS.md, session 24), and
-//! compute-sanitizer's racecheck reported a hazard in the head-dim-128
-//! programs' epilogue (the output's exchange, between its writes and the
-//! reads after the consumers' named barrier), whose cause is not found.
-//! The values are right (the CPU tests run it, and the GPU suite was
-//! correct); run it by name (`tile-opt --pass-pipeline`) to experiment.
-//! (Those runs also let a kernel with an mma after its loops keep its
-//! producer warp, which `registers::warps` does not: with this pass, the
-//! head-dim-128 programs lose theirs.)
+//! -3% to +5% of the loop as written (BENCHMARKS.md, session 24, runs
+//! 6-8; ptxas spreads the softmax between the deferred mma's
+//! instructions and waits right after them). Those runs also let a
+//! kernel with an mma after its loops keep its producer warp, which
+//! `registers::warps` does not: with this pass, the head-dim-128
+//! programs lose theirs. (racecheck's reports in those runs were the
+//! warpgroups' turns', false positives: runs 9-11.) Run it by name
+//! (`tile-opt --pass-pipeline`) to experiment.
 
 use crate::{
     build::At,
