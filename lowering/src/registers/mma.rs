@@ -574,12 +574,9 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
         };
         let accumulators = values.len();
         let mut tied = values.clone();
-        // The fragment registers stay live (and unwritten) until the wait.
-        // (Attention's P, waited for right after its mma, is not tied: its
-        // code was measured so.)
-        if wait_late || swapped || first_read.is_some() {
-            tied.extend(fragments.iter().flatten().copied());
-        }
+        // The fragment registers stay live (and unwritten) until the wait,
+        // wherever it is (attention's P too, whose wait follows the mma).
+        tied.extend(fragments.iter().flatten().copied());
         values = wait_tied(&wait_at, &tied)?;
         values.truncate(accumulators);
         if let Some(rings) = &released {
