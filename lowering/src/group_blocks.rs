@@ -101,7 +101,7 @@ impl<'c> RunExternalPass<'c> for GroupBlocks {
         }
         // Without the hint, the knob's default (8 rows, as Triton's tutorials
         // and CUTLASS's rasterisation use).
-        let group = crate::to_nvgpu::hint(operation, knob::GROUP_M.key).or(knob::GROUP_M.default).unwrap_or(1);
+        let group = crate::rewrite::hint(operation, knob::GROUP_M.key).or(knob::GROUP_M.default).unwrap_or(1);
         if group <= 1 {
             return;
         }

@@ -119,7 +119,7 @@ impl<'c> RunExternalPass<'c> for PrefetchLoads {
         let context = unsafe { context.to_ref() };
         // The `num_stages` hint: that many tiles in flight, the one in use
         // included (1: none ahead).
-        let stages_hint = crate::to_nvgpu::hint(operation, tile_dialect::attrs::knob::NUM_STAGES.key);
+        let stages_hint = crate::rewrite::hint(operation, tile_dialect::attrs::knob::NUM_STAGES.key);
         let distance = stages_hint.map_or(DISTANCE, |stages| (stages - 1).clamp(0, MAX_DISTANCE));
         if distance == 0 {
             return;

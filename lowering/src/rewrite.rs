@@ -247,3 +247,14 @@ pub fn users(value: Value) -> Vec<usize> {
     }
     users
 }
+
+/// An integer hint of the kernel's `tile.hints`.
+pub fn hint(kernel: OperationRef, name: &str) -> Option<i64> {
+    kernel
+        .attribute(tile_dialect::attrs::HINTS)
+        .ok()
+        .and_then(|h| melior::ir::attribute::DictionaryAttribute::try_from(h).ok())
+        .and_then(|h| h.element_by_name(name))
+        .and_then(|v| melior::ir::attribute::IntegerAttribute::try_from(v).ok())
+        .map(|v| v.value())
+}

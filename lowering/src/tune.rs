@@ -123,7 +123,7 @@ pub fn tunable(module: &Module, name: &str) -> Result<Option<Tunable>> {
     // A hint the kernel does not set is the default the compiler uses.
     for knob in &tile_dialect::attrs::HINT_KNOBS {
         if let (true, Some(fallback)) = (space.contains_key(knob.key), knob.default) {
-            default.insert(knob.key.to_string(), crate::to_nvgpu::hint(kernel, knob.key).unwrap_or(fallback));
+            default.insert(knob.key.to_string(), crate::rewrite::hint(kernel, knob.key).unwrap_or(fallback));
         }
     }
     Ok(Some(Tunable { default: Config(default), space }))

@@ -270,7 +270,7 @@ pub fn kernel_warps(kernel: OperationRef) -> (i64, i64) {
         return (warpgroups * crate::registers::mma::WARPGROUP_WARPS, 1);
     }
     let bytes = largest_tile_bytes(kernel);
-    match crate::to_nvgpu::hint(kernel, tile_dialect::attrs::knob::NUM_CTAS.key) {
+    match crate::rewrite::hint(kernel, tile_dialect::attrs::knob::NUM_CTAS.key) {
         Some(blocks) => warps_in_cluster(bytes, blocks),
         None => warps_for(bytes),
     }

@@ -144,7 +144,7 @@ pub fn swapped_operands(mma: OperationRef) -> bool {
         kernel = op.parent_operation();
     }
     let knob = tile_dialect::attrs::knob::SWAP_OPERANDS;
-    if kernel.and_then(|k| crate::to_nvgpu::hint(k, knob.key)).or(knob.default) != Some(1) {
+    if kernel.and_then(|k| crate::rewrite::hint(k, knob.key)).or(knob.default) != Some(1) {
         return false;
     }
     let tile = |i: usize| mma.operand(i).ok().and_then(|v| tile_type(v.r#type()));

@@ -61,8 +61,8 @@
 //! With a producer warp ([`super::warps`]), the consumers give each slot
 //! back after the wgmmas that read it (an arrival on its `empty`
 //! mbarrier) instead of the barrier before the mma. In a loop whose two
-//! warpgroups take turns (`warps::turns`), each waits for its turn before
-//! the fence and passes it on after the commit.
+//! warpgroups take turns ([`super::turns`]), each waits for its turn
+//! before the fence and passes it on after the commit.
 //!
 //! Caveats: without a producer warp, one consumer thread requests the
 //! TMA's copies (or the threads copy), and a block-wide barrier every
@@ -437,19 +437,6 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
             fragments
         }
     };
-    // Two consumer warpgroups taking turns issue their wgmmas one after
-    // the other (`warps::await_turn`).
-    let loop_op = op.parent_operation().filter(|p| crate::rewrite::op_name(*p) == "scf.for");
-    let turns = loop_op.filter(|l| lowering.turns.contains(&(l.to_raw().ptr as usize)));
-    if let Some(r#loop) = turns {
-        let state = lowering.loops.entry(r#loop.to_raw().ptr as usize).or_default();
-        if !state.turns_bracketed {
-            state.turns_bracketed = true;
-            let (before, after) = (At::before(context, r#loop)?, At::before(context, r#loop.next_in_block()?)?);
-            super::warps::bracket_turns(&before, &after, lowering.warp)?;
-        }
-        super::warps::await_turn(&at, warpgroup)?;
-    }
     at.insert(OperationBuilder::new("nvvm.wgmma.fence.aligned", at.location).build().ok()?);
     let mut parts = Vec::new();
     for block in 0..blocks {
@@ -523,9 +510,6 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
         parts.push(fragment_value);
     }
     at.insert(OperationBuilder::new("nvvm.wgmma.commit.group.sync.aligned", at.location).build().ok()?);
-    if turns.is_some() {
-        super::warps::pass_turn(&at, warpgroup)?;
-    }
     let mut values = Vec::new();
     for part in parts {
         for i in 0..per_block {

@@ -22,6 +22,8 @@
 //!   `tile.tma_load`), an mbarrier a slot; [`mma`]: `tile.mma` on wgmma;
 //!   [`warps`]: a producer warp that requests a TMA variant's tiles while
 //!   the others multiply (the kernel split in two after its set-up);
+//!   [`turns`]: two warpgroups taking turns at the tensor cores in a loop
+//!   of several mmas (named barriers around each wgmma group);
 //! * [`memory`]: `tile.load` and `tile.store` as 16-byte vector accesses
 //!   when the whole tile is inside the array and aligned (one uniform
 //!   check), else element by element with the view's padding and masking;
@@ -66,6 +68,7 @@ pub mod shared;
 pub mod swizzle;
 pub mod tma;
 pub mod tma_store;
+pub mod turns;
 pub mod unaligned;
 pub mod warps;
 
@@ -86,7 +89,7 @@ use melior::{
     },
     pass::{ExternalPass, RunExternalPass},
 };
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 /// The `convert-tile-to-registers` pass.
 #[derive(Clone, Default)]
@@ -222,9 +225,6 @@ pub struct Lowering<'c> {
     thread_flat: HashMap<LinearLayout, IrValue<'c>>,
     /// The kernel gets a producer warp ([`warps`]).
     pub producer: Option<warps::Producer>,
-    /// The loops whose two warpgroups take turns at the tensor cores
-    /// ([`warps::turns`]).
-    pub turns: HashSet<usize>,
     /// With a producer warp, the barriers of each group of rings that
     /// share them, by the group's leading ring.
     pub group_barriers: HashMap<i64, IrValue<'c>>,
@@ -254,9 +254,6 @@ pub struct LoopState {
     /// TMA rings (id, slots) its mmas read so far that the loop's last
     /// mma gives back to the producer warp.
     pub unreleased: Vec<(i64, i64)>,
-    /// Its consumer warpgroups' turns at the tensor cores are started
-    /// before it and closed after it (`warps::bracket_turns`).
-    pub turns_bracketed: bool,
 }
 
 impl<'c> Lowering<'c> {
@@ -676,9 +673,8 @@ fn lower_kernel<'c>(kernel: OperationRef<'c, 'c>) -> Option<Result<(), Operation
         thread_flat: HashMap::new(),
         producer: warps::producer(kernel, blocks),
         group_barriers: HashMap::new(),
-        turns: HashSet::new(),
     };
-    lowering.turns = warps::turns(kernel, blocks, lowering.producer.is_some());
+    let turns = turns::loops(kernel, blocks, lowering.producer.is_some());
 
     if lowering.producer.is_some() {
         warps::clear_markers(kernel)?;
@@ -746,6 +742,7 @@ fn lower_kernel<'c>(kernel: OperationRef<'c, 'c>) -> Option<Result<(), Operation
         // refers to it any more.
         unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
     }
+    turns::take(&lowering, kernel, &turns)?;
     match &lowering.producer {
         Some(producer) => warps::specialize(&lowering, kernel, marker, producer)?,
         // SAFETY: the marker is a constant nothing uses.

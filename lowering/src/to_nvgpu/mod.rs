@@ -163,7 +163,7 @@
 use crate::{
     build::{At, tile_type},
     pass::{PassInfo, TilePass},
-    rewrite::{IrValue, argument_of, defined_outside, defining_op, detach, op_name, single_use},
+    rewrite::{IrValue, argument_of, defined_outside, defining_op, detach, hint, op_name, single_use},
 };
 use melior::dialect::arith::CmpiPredicate;
 use melior::{
@@ -526,17 +526,6 @@ pub(super) fn tma_start<'c>(at: &At<'c, '_>, coordinate: IrValue<'c>, extent: i6
 
 /// See [`tma_start`]: `2^31 - 1`, the largest TMA coordinate.
 const TMA_TILE_LIMIT: i64 = i32::MAX as i64;
-
-/// An integer hint of the kernel's `tile.hints`.
-pub(crate) fn hint(kernel: OperationRef, name: &str) -> Option<i64> {
-    kernel
-        .attribute(tile_dialect::attrs::HINTS)
-        .ok()
-        .and_then(|h| melior::ir::attribute::DictionaryAttribute::try_from(h).ok())
-        .and_then(|h| h.element_by_name(name))
-        .and_then(|v| melior::ir::attribute::IntegerAttribute::try_from(v).ok())
-        .map(|v| v.value())
-}
 
 /// Shared memory of one SM, of which each resident block loses 1 KiB to
 /// the system.
