@@ -198,3 +198,38 @@ func.func @gemm(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) a
   tile.store %acc, %pc[%c0, %c0] : tensor<128x128xf32> -> !tile.partition_view<128x128xf32>
   return
 }
+
+// -----
+
+// B at a loop-invariant tile: at -1 it would be that tile, not padding,
+// so the loop keeps its order.
+// CHECK-LABEL: func.func @invariant_b
+// CHECK:         scf.for
+// CHECK:           tile.mma
+// CHECK:           tile.mma
+// CHECK-NEXT:      scf.yield
+func.func @invariant_b(%Q: memref<?x64xf16>, %K: memref<?x64xf16>, %V: memref<?x64xf16>, %O: memref<?x64xf32>)
+    attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pq = tile.partition_view %Q : memref<?x64xf16> -> !tile.partition_view<128x64xf16>
+  %pk = tile.partition_view %K : memref<?x64xf16> -> !tile.partition_view<64x64xf16>
+  %pv = tile.partition_view %V : memref<?x64xf16> -> !tile.partition_view<64x64xf16>
+  %po = tile.partition_view %O : memref<?x64xf32> -> !tile.partition_view<128x64xf32>
+  %q = tile.load %pq[%c0, %c0] : !tile.partition_view<128x64xf16> -> tensor<128x64xf16>
+  %n = tile.num_tiles %pk dim 0 : !tile.partition_view<64x64xf16>
+  %zero = arith.constant dense<0.0> : tensor<128x64xf32>
+  %half = arith.constant dense<0.5> : tensor<128x64xf32>
+  %acc = scf.for %j = %c0 to %n step %c1 iter_args(%acc_in = %zero) -> (tensor<128x64xf32>) {
+    %k = tile.load %pk[%j, %c0] : !tile.partition_view<64x64xf16> -> tensor<64x64xf16>
+    %kt = tile.permute %k [1, 0] : tensor<64x64xf16> -> tensor<64x64xf16>
+    %s = tile.mma %q, %kt, %zero : tensor<128x64xf16>, tensor<64x64xf16> into tensor<128x64xf32>
+    %scaled = arith.mulf %acc_in, %half : tensor<128x64xf32>
+    %p16 = arith.truncf %s : tensor<128x64xf32> to tensor<128x64xf16>
+    %v = tile.load %pv[%c0, %c0] : !tile.partition_view<64x64xf16> -> tensor<64x64xf16>
+    %acc_new = tile.mma %p16, %v, %scaled : tensor<128x64xf16>, tensor<64x64xf16> into tensor<128x64xf32>
+    scf.yield %acc_new : tensor<128x64xf32>
+  }
+  tile.store %acc, %po[%c0, %c0] : tensor<128x64xf32> -> !tile.partition_view<128x64xf32>
+  return
+}

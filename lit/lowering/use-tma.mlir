@@ -650,3 +650,48 @@ func.func @attention_asked_turns(%Q: memref<?x64xf16>, %K: memref<?x64xf16>, %V:
   tile.store %acc, %po[%i, %c0] : tensor<128x64xf32> -> !tile.partition_view<128x64xf32>
   return
 }
+
+// -----
+
+// Two loops of several mmas: turns in both could let warpgroup 1 give the
+// second loop's first turn before warpgroup 0 took back the first loop's
+// last, so neither takes turns, even when asked.
+// REG-LABEL: func.func @two_turn_loops__tma(
+// REG-NOT:     nvvm.barrier.arrive
+// REG-NOT:     bar.arrive 2
+// REG:         return
+func.func @two_turn_loops(%Q: memref<?x64xf16>, %K: memref<?x64xf16>, %V: memref<?x64xf16>, %O: memref<?x64xf32>)
+    attributes {tile.kernel, tile.hints = {pingpong = 1}} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pq = tile.partition_view %Q : memref<?x64xf16> -> !tile.partition_view<128x64xf16>
+  %pk = tile.partition_view %K : memref<?x64xf16> -> !tile.partition_view<64x64xf16>
+  %pv = tile.partition_view %V : memref<?x64xf16> -> !tile.partition_view<64x64xf16>
+  %po = tile.partition_view %O : memref<?x64xf32> -> !tile.partition_view<128x64xf32>
+  %i = tile.block_id x : index
+  %q = tile.load %pq[%i, %c0] : !tile.partition_view<128x64xf16> -> tensor<128x64xf16>
+  %n = tile.num_tiles %pk dim 0 : !tile.partition_view<64x64xf16>
+  %zero = arith.constant dense<0.0> : tensor<128x64xf32>
+  %acc = scf.for %j = %c0 to %n step %c1 iter_args(%acc_in = %zero) -> (tensor<128x64xf32>) {
+    %k = tile.load %pk[%j, %c0] : !tile.partition_view<64x64xf16> -> tensor<64x64xf16>
+    %kt = tile.permute %k [1, 0] : tensor<64x64xf16> -> tensor<64x64xf16>
+    %s = tile.mma %q, %kt, %zero : tensor<128x64xf16>, tensor<64x64xf16> into tensor<128x64xf32>
+    %p = math.exp %s : tensor<128x64xf32>
+    %p16 = arith.truncf %p : tensor<128x64xf32> to tensor<128x64xf16>
+    %v = tile.load %pv[%j, %c0] : !tile.partition_view<64x64xf16> -> tensor<64x64xf16>
+    %acc_new = tile.mma %p16, %v, %acc_in : tensor<128x64xf16>, tensor<64x64xf16> into tensor<128x64xf32>
+    scf.yield %acc_new : tensor<128x64xf32>
+  }
+  %acc2 = scf.for %j = %c0 to %n step %c1 iter_args(%acc_in = %acc) -> (tensor<128x64xf32>) {
+    %k = tile.load %pk[%j, %c0] : !tile.partition_view<64x64xf16> -> tensor<64x64xf16>
+    %kt = tile.permute %k [1, 0] : tensor<64x64xf16> -> tensor<64x64xf16>
+    %s = tile.mma %q, %kt, %zero : tensor<128x64xf16>, tensor<64x64xf16> into tensor<128x64xf32>
+    %p = math.exp %s : tensor<128x64xf32>
+    %p16 = arith.truncf %p : tensor<128x64xf32> to tensor<128x64xf16>
+    %v = tile.load %pv[%j, %c0] : !tile.partition_view<64x64xf16> -> tensor<64x64xf16>
+    %acc_new = tile.mma %p16, %v, %acc_in : tensor<128x64xf16>, tensor<64x64xf16> into tensor<128x64xf32>
+    scf.yield %acc_new : tensor<128x64xf32>
+  }
+  tile.store %acc2, %po[%i, %c0] : tensor<128x64xf32> -> !tile.partition_view<128x64xf32>
+  return
+}

@@ -51,10 +51,10 @@
 //! the view pads with zeros, into the loop's initial value: exactly that
 //! value. With no iteration, the mma after the loop does the same.
 //!
-//! Caveats: only loops from a constant 0 by 1 whose body stores nothing,
-//! `B` a load (through reshapes and permutes used only by the mma) from a
-//! view padded with zeros whose coordinates are the induction variable
-//! and values defined before the loop; the carried `D` read only after
+//! Caveats: only `index` loops from a constant 0 by 1 whose body stores
+//! nothing, `B` a load (through reshapes and permutes used only by the
+//! mma) from a view padded with zeros whose coordinates are the induction
+//! variable (one at least) and values defined before the loop; the carried `D` read only after
 //! the first mma; `A` not a loaded tile. Kernels off the register path
 //! are left as they are.
 //!
@@ -162,7 +162,7 @@ fn find<'c>(op: OperationRef<'c, 'c>) -> Option<Deferred<'c>> {
                 // SAFETY: an op of the loop body, alive until the rewrite.
                 mmas.push(unsafe { OperationRef::from_raw(nested.to_raw()) })
             }
-            "tile.store" => stores = true,
+            "tile.store" | "memref.store" | "vector.store" => stores = true,
             _ => {}
         }
         WalkResult::Advance
@@ -214,12 +214,22 @@ fn find<'c>(op: OperationRef<'c, 'c>) -> Option<Deferred<'c>> {
     if view.padding() != Padding::Zero || !crate::rewrite::defined_outside(detach(load.operand(0).ok()?), body) {
         return None;
     }
+    // Its coordinates the induction variable (at least one: B at -1 must
+    // be padding) and values from before the loop; an index loop.
     let induction = body.argument(0).ok()?;
+    if !melior::ir::TypeLike::is_index(&induction.r#type()) {
+        return None;
+    }
+    let mut indexed = false;
     for i in 1..load.operand_count() {
         let coordinate = load.operand(i).ok()?;
+        indexed |= coordinate == induction.into();
         if coordinate != induction.into() && !crate::rewrite::defined_outside(detach(coordinate), body) {
             return None;
         }
+    }
+    if !indexed {
+        return None;
     }
     // SAFETY: ops of the loop body, alive until the rewrite.
     let (first, last) = unsafe { (OperationRef::from_raw(first.to_raw()), OperationRef::from_raw(last.to_raw())) };

@@ -71,10 +71,10 @@ pub fn elementwise<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) ->
 /// and the accurate ones cost as much time as the memory traffic. Results
 /// under `2^-126` (`x` below about -87.3) flush to zero: without `.ftz`
 /// ptxas wraps each `ex2` in three instructions that keep them subnormal.
-/// `exp(a - b)` (a softmax's shift by its row's maximum) folds the
-/// subtraction into the scaling, `fma(a, log2(e), -(b log2(e)))`, one
-/// instruction for two (the error about `(|a| + |b|) 2^-22`). Other
-/// element types keep `math.exp`.
+/// (`exp(a - b)` is not folded into `fma(a, log2(e), -(b log2(e)))`: for
+/// `|b|` over `FLT_MAX / log2(e)` the product overflows, and a row masked
+/// with the largest finite negative value would take `exp(0)` as
+/// infinite.) Other element types keep `math.exp`.
 fn fast_exp<'c>(at: &At<'c, 'c>, x: IrValue<'c>) -> Option<IrValue<'c>> {
     let element = crate::build::element_of(x.r#type())?;
     if element != Type::float32(at.context) {
@@ -83,15 +83,7 @@ fn fast_exp<'c>(at: &At<'c, 'c>, x: IrValue<'c>) -> Option<IrValue<'c>> {
     let log2e = Attribute::parse(at.context, &format!("{:e} : f32", std::f32::consts::LOG2_E))?;
     let log2e = at.add(arith::constant(at.context, log2e, at.location))?;
     let log2e = at.add(ods::vector::broadcast(at.context, x.r#type(), log2e, at.location))?;
-    let difference = crate::rewrite::defining_op(x).filter(|d| op_name(*d) == "arith.subf");
-    let scaled = match difference {
-        Some(sub) => {
-            let (a, b) = (detach(sub.operand(0).ok()?), detach(sub.operand(1).ok()?));
-            let shift = at.add(arith::negf(at.add(arith::mulf(b, log2e, at.location))?, at.location))?;
-            at.add(ods::math::fma(at.context, a, log2e, shift, at.location))?
-        }
-        None => at.add(arith::mulf(x, log2e, at.location))?,
-    };
+    let scaled = at.add(arith::mulf(x, log2e, at.location))?;
     let powers = (0..super::length(scaled)?)
         .map(|i| {
             let element = super::extract(at, scaled, i)?;

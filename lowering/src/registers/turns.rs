@@ -93,9 +93,9 @@ pub fn take(lowering: &Lowering, kernel: OperationRef, turns: &HashSet<usize>) -
     Some(())
 }
 
-/// The loops of `kernel` (of blocks of `cluster` blocks) whose two
-/// warpgroups take turns at the tensor cores ([`take`]): top-level
-/// loops of several mmas, in blocks of two warpgroups, where the kernel
+/// The loop of `kernel` (of blocks of `cluster` blocks) whose two
+/// warpgroups take turns at the tensor cores ([`take`]): its one
+/// top-level loop of several mmas, in blocks of two warpgroups, where the kernel
 /// has a producer warp (unless the `pingpong` hint says 0) or asks for
 /// turns (`pingpong = 1`). Without a producer warp, the consumers meet at
 /// a block barrier every iteration, and head-dim-64 attention (two
@@ -119,7 +119,12 @@ pub fn loops(kernel: OperationRef, cluster: i64, producer: bool) -> HashSet<usiz
         }
         WalkResult::Advance
     });
-    mmas.into_iter().filter(|&(_, n)| n > 1).map(|(l, _)| l).collect()
+    // One such loop a kernel: after a loop, warpgroup 1 may give the next
+    // loop's first turn before warpgroup 0 has taken back this loop's
+    // last, and two arrivals of warpgroup 1 would complete barrier 2
+    // without warpgroup 0.
+    let turned: HashSet<usize> = mmas.into_iter().filter(|&(_, n)| n > 1).map(|(l, _)| l).collect();
+    if turned.len() == 1 { turned } else { HashSet::new() }
 }
 
 /// Waits for this warpgroup's turn at the tensor cores, before its
