@@ -498,9 +498,9 @@ pub mod knob {
         default: Some(0),
         doc: "The two consumer warpgroups take turns at the tensor cores. In the matcher's variant, with \
               `persistent` and `warp_specialize` (off unless asked): they take alternate tiles. In the register \
-              path, a loop of several mmas (attention): each issues its wgmmas in turn, so that one's softmax runs \
-              beside the other's mmas; unasked where a producer warp requests the tiles (0 turns it off), \
-              otherwise only when asked.",
+              path, a kernel's one loop of several mmas (attention): each issues its wgmmas in turn, so that \
+              one's softmax runs beside the other's mmas; unasked where a producer warp requests the tiles (0 \
+              turns it off), otherwise only when asked.",
     };
     /// `swap_operands`: a tf32 mma with B loaded N-major computed
     /// transposed.

@@ -255,12 +255,7 @@ fn used_after(value: melior::ir::Value, first: OperationRef, block: BlockRef) ->
             after = true;
         } else {
             // Uses nested in an op count as that op's.
-            let mut inside = Vec::new();
-            op.walk(WalkOrder::PreOrder, |nested| {
-                inside.push(nested.to_raw().ptr as usize);
-                WalkResult::Advance
-            });
-            let here = users.iter().filter(|u| inside.contains(u)).count();
+            let here = crate::rewrite::uses_inside(op, &users);
             if here > 0 && !after {
                 return Some(false);
             }

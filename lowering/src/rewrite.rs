@@ -258,3 +258,13 @@ pub fn hint(kernel: OperationRef, name: &str) -> Option<i64> {
         .and_then(|v| melior::ir::attribute::IntegerAttribute::try_from(v).ok())
         .map(|v| v.value())
 }
+
+/// How many of `users` (from [`users`]) are `op` or ops nested in it.
+pub fn uses_inside(op: OperationRef, users: &[usize]) -> usize {
+    let mut count = 0;
+    op.walk(melior::ir::operation::WalkOrder::PreOrder, |nested| {
+        count += users.iter().filter(|&&u| u == nested.to_raw().ptr as usize).count();
+        melior::ir::operation::WalkResult::Advance
+    });
+    count
+}

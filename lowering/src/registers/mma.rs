@@ -805,12 +805,7 @@ fn first_user<'c>(op: OperationRef<'c, 'c>) -> Option<OperationRef<'c, 'c>> {
     let mut next = op.next_in_block();
     let mut between = 0;
     while let Some(candidate) = next {
-        let mut reads = false;
-        candidate.walk(melior::ir::operation::WalkOrder::PreOrder, |nested| {
-            reads |= users.contains(&(nested.to_raw().ptr as usize));
-            melior::ir::operation::WalkResult::Advance
-        });
-        if reads {
+        if crate::rewrite::uses_inside(candidate, &users) > 0 {
             // SAFETY: an op of the live block, alive while it is.
             return (between > 0).then(|| unsafe { OperationRef::from_raw(candidate.to_raw()) });
         }
