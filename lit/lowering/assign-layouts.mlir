@@ -211,15 +211,13 @@ func.func @mm_permuted(%A: memref<?x?xf16>, %W: memref<?x?xf16>, %C: memref<?x?x
 
 // wgmma reads f32 (tf32) operands only K-major. B loaded N-major with a
 // multiple of 64 columns: the mma is computed transposed (C^T = B^T A^T).
-// B stays in registers as wgmma's A fragments of B^T, transposed: register
-// bit 0 the column (row of B^T) 8 on, bit 1 the K 4 on, lanes 0-1 along
-// K and 2-4 along N, warps 16 columns each; A stays in shared memory,
-// K-major; the accumulator is wgmma's of C^T, transposed (register bit 0
-// the next row, lanes 0-1 along M, warps along N), and nothing converts it
-// for the mma.
+// Both stay in shared memory: A K-major, B N-major, from which the threads
+// read wgmma's A fragments of B^T at the mma; the accumulator is wgmma's
+// of C^T, transposed (register bit 0 the next row, lanes 0-1 along M,
+// warps along N), and nothing converts it for the mma.
 // CHECK-LABEL: func.func @mm_tf32
 // CHECK: tile.load {{.*}} -> tensor<64x8xf32, #tile.shared<swizzle_bytes = 32, element_bits = 32, transposed = false>>
-// CHECK: tile.load {{.*}} -> tensor<8x64xf32, #tile.linear<register = {{\[}}[0, 8], [4, 0]], lane = {{\[}}[1, 0], [2, 0], [0, 1], [0, 2], [0, 4]], warp = {{\[}}[0, 16], [0, 32]]>>
+// CHECK: tile.load {{.*}} -> tensor<8x64xf32, #tile.shared<swizzle_bytes = 128, element_bits = 32, transposed = false>>
 // CHECK: arith.constant {{.*}} : tensor<64x64xf32, #tile.linear<register = {{\[}}[1, 0], [0, 8], [8, 0], [16, 0], [32, 0]], lane = {{\[}}[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = {{\[}}[0, 16], [0, 32]]>>
 // CHECK-NEXT: tile.mma
 // CHECK-SAME: into tensor<64x64xf32, #tile.linear<register = {{\[}}[1, 0], [0, 8], [8, 0], [16, 0], [32, 0]]

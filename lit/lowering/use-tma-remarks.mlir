@@ -74,8 +74,9 @@ func.func @two_mmas(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %E: memref<?x?xf16
 
 // -----
 
-// tf32 with B loaded N-major: the mma is computed transposed, and B's
-// tiles go to registers, where wgmma reads B^T; A's ring is the TMA's.
+// tf32 with B loaded N-major: the mma is computed transposed, and the
+// threads read B^T's fragments from B's ring; both rings are the TMA's
+// (no remark).
 func.func @tf32_swapped(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) attributes {tile.kernel} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -86,7 +87,6 @@ func.func @tf32_swapped(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?
   %z = arith.constant dense<0.0> : tensor<128x128xf32>
   %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%in = %z) -> (tensor<128x128xf32>) {
     %a = tile.load %pa[%c0, %k] : !tile.partition_view<128x64xf32> -> tensor<128x64xf32>
-    // expected-remark @below {{these mma operand tiles are loaded into registers by the threads, not the TMA: wgmma reads B^T from them (its tf32 mma is computed transposed)}}
     %b = tile.load %pb[%k, %c0] : !tile.partition_view<64x128xf32> -> tensor<64x128xf32>
     %d = tile.mma %a, %b, %in : tensor<128x64xf32>, tensor<64x128xf32> into tensor<128x128xf32>
     scf.yield %d : tensor<128x128xf32>

@@ -213,9 +213,12 @@ func.func @bound_given(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?x
 
 // -----
 
-// CHECK-LABEL: func.func @tf32_registers
-// CHECK: tile.mma %{{.*}} : tensor<64x16xf32>, tensor<16x128xf32>
-func.func @tf32_registers(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) attributes {tile.kernel} {
+// tf32 with B loaded N-major (computed transposed): both operands stay in
+// shared memory (the threads read B^T's fragments from B's), so K steps
+// of 16 go two at a time (128-byte rows of A).
+// CHECK-LABEL: func.func @tf32_swapped
+// CHECK: tile.mma %{{.*}} : tensor<64x32xf32>, tensor<32x128xf32>
+func.func @tf32_swapped(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) attributes {tile.kernel} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %pa = tile.partition_view %A : memref<?x?xf32> -> !tile.partition_view<64x16xf32>
@@ -223,6 +226,7 @@ func.func @tf32_registers(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?
   %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<64x128xf32>
   %nk = tile.num_tiles %pa dim 1 : !tile.partition_view<64x16xf32>
   %z = arith.constant dense<0.0> : tensor<64x128xf32>
+  // expected-remark @below {{K steps of 16 widened to 32: 2 of the program's iterations in one}}
   %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%acc_in = %z) -> (tensor<64x128xf32>) {
     %a = tile.load %pa[%c0, %k] : !tile.partition_view<64x16xf32> -> tensor<64x16xf32>
     %b = tile.load %pb[%k, %c0] : !tile.partition_view<16x128xf32> -> tensor<16x128xf32>

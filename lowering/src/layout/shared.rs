@@ -98,7 +98,7 @@ pub fn shared_operands<'c>(kernel: OperationRef<'c, '_>) -> (Vec<(IrValue<'c>, L
                 }
             }
             seen.insert(key(operand), ());
-            match chain.and_then(|c| layouts(&c)) {
+            match chain.and_then(|c| layouts(&c, true)) {
                 Ok(layouts) => chosen.extend(layouts),
                 Err(why) => not_shared.push(NotShared { mma, index, why }),
             }
@@ -110,7 +110,7 @@ pub fn shared_operands<'c>(kernel: OperationRef<'c, '_>) -> (Vec<(IrValue<'c>, L
 /// Whether the tile `load` loads stays in shared memory (an mma operand
 /// that the tensor cores can read there).
 pub fn stays_shared(load: OperationRef) -> bool {
-    load.result(0).is_ok_and(|r| chain(detach(r.into())).and_then(|c| layouts(&c)).is_ok())
+    load.result(0).is_ok_and(|r| chain(detach(r.into())).and_then(|c| layouts(&c, true)).is_ok())
 }
 
 /// The values tied to `start` (its loads, the loops carrying it, the mma
@@ -161,18 +161,31 @@ pub fn swapped_operands(mma: OperationRef) -> bool {
         return false;
     }
     let (Ok(a), Ok(b)) = (mma.operand(0), mma.operand(1)) else { return false };
-    let a_shared = chain(detach(a)).and_then(|c| layouts(&c)).is_ok();
+    let a_shared = chain(detach(a)).and_then(|c| layouts(&c, false)).is_ok();
     let b_chain = chain(detach(b));
-    let b_loaded_n_major = b_chain.as_ref().is_ok_and(|c| c.mmas.len() == 1 && layouts(c).is_err())
+    let b_loaded_n_major = b_chain.as_ref().is_ok_and(|c| c.mmas.len() == 1 && layouts(c, false).is_err())
         && unpermuted_chain(detach(b)).is_some();
     a_shared && b_loaded_n_major
 }
 
+/// Whether the B of `mma`, computed transposed ([`swapped_operands`]),
+/// stays in shared memory, where the threads read wgmma's A fragments of
+/// `B^T` from it at each mma (a ring the TMA can fill), rather than being
+/// loaded from global memory into those registers: its loaded rows fit a
+/// swizzle (a power of two of 32 bytes or more).
+pub fn swapped_b_shared(mma: OperationRef) -> bool {
+    swapped_operands(mma)
+        && mma.operand(1).is_ok_and(|b| chain(detach(b)).and_then(|c| layouts(&c, true)).is_ok())
+}
+
 /// Whether the tile `load` loads (directly or carried by loops) is the B
-/// of an mma computed transposed ([`swapped_operands`]).
+/// of an mma computed transposed ([`swapped_operands`]) that goes from
+/// global memory into registers (not [`swapped_b_shared`]).
 pub fn feeds_swapped_b(load: OperationRef) -> bool {
     load.result(0).is_ok_and(|r| {
-        chain(detach(r.into())).is_ok_and(|c| c.mmas.iter().any(|&(mma, index, _)| index == 1 && swapped_operands(mma)))
+        chain(detach(r.into())).is_ok_and(|c| {
+            c.mmas.iter().any(|&(mma, index, _)| index == 1 && swapped_operands(mma) && !swapped_b_shared(mma))
+        })
     })
 }
 
@@ -286,8 +299,10 @@ fn yield_of<'c, 'a>(r#loop: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>
 }
 
 /// The layouts of a chain's values, if every load and mma of it can keep
-/// it in shared memory; else why not.
-fn layouts<'c>(chain: &Chain<'c>) -> Result<Vec<(IrValue<'c>, Layout)>, String> {
+/// it in shared memory; else why not. With `threads_read`, the N-major B
+/// of an mma computed transposed stays there too: the threads read its
+/// fragments ([`swapped_b_shared`]); without, only what wgmma reads.
+fn layouts<'c>(chain: &Chain<'c>, threads_read: bool) -> Result<Vec<(IrValue<'c>, Layout)>, String> {
     let unfollowed = || "its values could not be followed".to_string();
     let &(first, load_permuted) = chain.loads.first().ok_or_else(unfollowed)?;
     if chain.mmas.is_empty() || chain.loads.iter().any(|&(_, p)| p != load_permuted) {
@@ -317,7 +332,8 @@ fn layouts<'c>(chain: &Chain<'c>) -> Result<Vec<(IrValue<'c>, Layout)>, String> 
         // along its contiguous dim unless it is transposed.
         let transposed = permuted != load_permuted;
         let k_major = if index == 0 { !transposed } else { transposed };
-        if bytes != 2 && !k_major {
+        let read_by_threads = threads_read && index == 1 && !transposed && bytes == 4 && swapped_operands(mma);
+        if bytes != 2 && !k_major && !read_by_threads {
             return Err(format!(
                 "it is {element}{}, which wgmma reads only K-major, and its loaded rows run along {}",
                 if bytes == 4 { " (tf32)" } else { "" },

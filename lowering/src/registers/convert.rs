@@ -72,8 +72,15 @@ pub fn convert<'c>(
         return if identity { Some(registers) } else { shuffle(at, registers, registers, &permutation) };
     }
     let element = element_of(registers.r#type())?;
-    let buffer = lowering.scratch(from.elements() as i64, element)?;
-    if in_loop(op) {
+    // Outside loops, the memory of rings whose loops are done (an
+    // accumulator's exchange after its loop), behind a barrier.
+    let elements = from.elements() as i64;
+    let ring = if in_loop(op) { None } else { lowering.done_ring(elements, element) };
+    let buffer = match ring {
+        Some(buffer) => buffer,
+        None => lowering.scratch(elements, element)?,
+    };
+    if in_loop(op) || ring.is_some() {
         lowering.barrier(at)?;
     }
     write(lowering, at, buffer, registers, from)?;

@@ -251,11 +251,12 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
     // An mma computed transposed (`layout::shared::swapped_operands`):
     // wgmma multiplies B^T, from B's registers, by A^T, read from A's
     // shared tile (K-major either way), into C^T; the instruction's N is M.
+    // Its B is in registers as B^T's fragments, or N-major in shared
+    // memory (`layout::shared::swapped_b_shared`), read into them here.
+    let n_major_b = shared_b.as_ref().is_some_and(|t| !t.transposed && t.bytes == 4);
     let swapped = shared_a.is_some()
-        && shared_b.is_none()
-        && lowering.layout(b).is_some_and(|lb| {
-            swapped_layouts(m, n, k, lc.warps(), element)
-                .is_some_and(|(accumulator, fragments)| accumulator == lc && fragments == lb)
+        && swapped_layouts(m, n, k, lc.warps(), element).is_some_and(|(accumulator, fragments)| {
+            accumulator == lc && (n_major_b || (shared_b.is_none() && lowering.layout(b) == Some(fragments)))
         });
     // Anything else must have wgmma's accumulator layout (a transposed one
     // whose B is not B^T's fragments would be multiplied as it is).
@@ -416,7 +417,16 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
     let fragments = match smem_a {
         Some(_) => Vec::new(),
         None => {
-            let ra = lowering.registers(wa)?;
+            let ra = match &shared_wa {
+                // B^T's fragments, read from B's slot (the TMA's wait is
+                // above), before the fence.
+                Some(tile) => {
+                    let (_, fragments) = swapped_layouts(m, shape_b[1], k, lc.warps(), element)?;
+                    let address = lowering.registers(wa)?;
+                    tile.swizzled().read(lowering, &at, address, &fragments, tile.contiguous_dim() ^ 1, element)?
+                }
+                None => lowering.registers(wa)?,
+            };
             let width = k_width(element) as usize;
             let mut fragments = Vec::new();
             for block in 0..blocks {

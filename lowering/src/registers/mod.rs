@@ -315,6 +315,32 @@ impl<'c> Lowering<'c> {
         Some(())
     }
 
+    /// The buffer of the first ring (by id, so that the code is the same
+    /// each time) of `element`s that holds `elements`, for a tile staged
+    /// outside every loop. The rings lowered so far belong to loops that
+    /// are done: every copy into them was waited for after its loop
+    /// ([`Self::note_ring_load`], [`Self::note_tma_ring`]) and each
+    /// warpgroup waited for its wgmmas before reading its accumulator, so
+    /// the memory is free once every warp is past a barrier (the caller's,
+    /// ahead of its writes). Not in a cluster, whose exchanges write the
+    /// other blocks' memory.
+    pub fn done_ring(&self, elements: i64, element: Type<'c>) -> Option<IrValue<'c>> {
+        if self.cluster > 1 {
+            return None;
+        }
+        let mut ids: Vec<i64> = self.rings.keys().copied().collect();
+        ids.sort_unstable();
+        use melior::ir::r#type::ShapedTypeLike;
+        let element_of = |buffer: IrValue<'c>| MemRefType::try_from(buffer.r#type()).ok().map(|m| m.element());
+        ids.iter()
+            .filter_map(|id| self.rings.get(id))
+            .find(|r| {
+                let (_, slots, per_slot) = r.shape;
+                slots * per_slot >= elements && element_of(r.buffer) == Some(element)
+            })
+            .map(|r| r.buffer)
+    }
+
     /// Notes a shared tile loaded outside a ring inside loops.
     pub fn note_other_load(&mut self, op: OperationRef<'c, 'c>) {
         let mut parent = op.parent_operation();

@@ -32,6 +32,99 @@ impl Swizzled {
         at.addi(at.muli(block, at.index(self.rows * self.row)?)?, swizzled)
     }
 
+    /// [`Self::offset`] of a known element.
+    pub fn offset_of(&self, row: i64, column: i64) -> i64 {
+        let per_row = self.row / self.bytes;
+        let x = row * self.row + (column % per_row) * self.bytes;
+        let mask = (self.row - 16).max(0) & 0x70;
+        (column / per_row) * self.rows * self.row + (x ^ ((x >> 3) & mask))
+    }
+
+    /// Reads a thread's registers of a tile in `layout`, whose dim
+    /// `row_dim` runs along the rows, from the buffer at shared-memory
+    /// `address` (bytes, `index`), one element a load.
+    ///
+    /// The offset is linear over GF(2) in the element's index bits (the
+    /// rows, the chunks and the swizzle are powers of two that do not
+    /// overlap), and so is the layout; so a register's offset is the
+    /// thread's (register 0's) XOR a constant. The bits the thread's part
+    /// can set are XOR-ed once for each pattern the registers flip there;
+    /// the rest are added, as immediate offsets of the loads. `None` where
+    /// the offsets are not linear so (checked for every thread).
+    pub fn read<'c>(
+        &self,
+        lowering: &Lowering<'c>,
+        at: &At<'c, 'c>,
+        address: IrValue<'c>,
+        layout: &LinearLayout,
+        row_dim: usize,
+        element: melior::ir::Type<'c>,
+    ) -> Option<IrValue<'c>> {
+        let shape = &layout.shape;
+        if shape.len() != 2 || row_dim > 1 {
+            return None;
+        }
+        let offset = |flat: u64| {
+            let index = crate::layout::linear::unflatten(shape, flat);
+            let (row, column) = if row_dim == 0 { (index[0], index[1]) } else { (index[1], index[0]) };
+            self.offset_of(row, column)
+        };
+        let thread_part = |l: u64, w: u64| {
+            let bases = layout.lane.iter().enumerate().filter(|(i, _)| l >> i & 1 == 1);
+            let warps = layout.warp.iter().enumerate().filter(|(i, _)| w >> i & 1 == 1);
+            bases.chain(warps).fold(0, |a, (_, &b)| a ^ offset(b))
+        };
+        let registers = layout.registers();
+        let constant: Vec<i64> = (0..registers).map(|r| offset(layout.register_index(r))).collect();
+        for w in 0..layout.warps() as u64 {
+            for l in 0..crate::layout::linear::WARP as u64 {
+                let thread = thread_part(l, w);
+                if (0..registers).any(|r| offset(layout.apply(r as u64, l, w)) != thread ^ constant[r]) {
+                    return None;
+                }
+            }
+        }
+        let mask = layout.lane.iter().chain(&layout.warp).fold(0, |a, &b| a | offset(b));
+        // The thread's part: the XOR of its lanes' and warps' offsets.
+        let entry = &lowering.entry;
+        let mut thread = entry.index(0)?;
+        for (bases, id) in [(&layout.lane, lowering.lane), (&layout.warp, lowering.warp)] {
+            for (bit, &basis) in bases.iter().enumerate() {
+                if offset(basis) == 0 {
+                    continue;
+                }
+                let set = entry.andi(entry.add(arith::shrui(id, entry.index(bit as i64)?, entry.location))?, entry.index(1)?)?;
+                thread = entry.xori(thread, entry.muli(set, entry.index(offset(basis))?)?)?;
+            }
+        }
+        let mut bases: Vec<(i64, IrValue<'c>)> = Vec::new();
+        let mut elements = Vec::new();
+        for &c in &constant {
+            let flipped = c & mask;
+            let base = match bases.iter().find(|(p, _)| *p == flipped) {
+                Some(&(_, base)) => base,
+                None => {
+                    let base = at.addi(address, entry.xori(thread, entry.index(flipped)?)?)?;
+                    bases.push((flipped, base));
+                    base
+                }
+            };
+            let pointer = super::tma::pointer(at, at.addi(base, at.index(c & !mask)?)?)?;
+            let alignment = melior::ir::attribute::IntegerAttribute::new(
+                melior::ir::Type::parse(at.context, "i64")?,
+                self.bytes,
+            );
+            elements.push(at.add(melior::dialect::llvm::load(
+                at.context,
+                pointer,
+                element,
+                at.location,
+                melior::dialect::llvm::LoadStoreOptions::new().align(Some(alignment)),
+            ))?);
+        }
+        super::from_elements(at, &elements)
+    }
+
     /// The wgmma descriptor's swizzle mode (128, 64, 32 bytes: 1, 2, 3).
     pub fn mode(&self) -> i64 {
         match self.row {

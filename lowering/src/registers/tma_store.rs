@@ -111,18 +111,7 @@ pub fn store<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
     // waited for its wgmmas before reading its accumulator), so the
     // staging goes there, behind a barrier.
     let elements = boxes.rows * boxes.columns;
-    // The first ring (by id, so that the code is the same each time)
-    // that holds the tile.
-    let mut ids: Vec<i64> = lowering.rings.keys().copied().collect();
-    ids.sort_unstable();
-    let ring = ids
-        .iter()
-        .filter_map(|id| lowering.rings.get(id))
-        .find(|r| {
-            let (_, slots, per_slot) = r.shape;
-            !looped && slots * per_slot >= elements && element_type_of(r.buffer) == Some(view.element)
-        })
-        .map(|r| r.buffer);
+    let ring = if looped { None } else { lowering.done_ring(elements, view.element) };
     let reuses_ring = ring.is_some();
     let buffer = match ring {
         Some(buffer) => buffer,
@@ -263,11 +252,4 @@ fn fence_async_shared<'c>(at: &At<'c, 'c>) -> Option<melior::ir::Operation<'c>> 
         ])
         .build()
         .ok()
-}
-
-/// The element type of a memref buffer.
-fn element_type_of<'c>(buffer: IrValue<'c>) -> Option<Type<'c>> {
-    use melior::ir::{ValueLike, r#type::ShapedTypeLike};
-    let memref = melior::ir::r#type::MemRefType::try_from(buffer.r#type()).ok()?;
-    Some(memref.element())
 }
