@@ -368,17 +368,17 @@ func.func @mm_wide_tiles__wide(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: mem
 
 // -----
 
-// tf32 with B loaded N-major: the mma is computed transposed and wgmma
-// reads B^T from registers, so the mma is waited for in its iteration:
-// no spare slot (4 slots for a distance of 2), and B's tile issued ahead
-// goes at the end of the iteration, after the mma, so that its copies
-// are issued while the mma runs. A's stays first.
+// tf32 with B loaded N-major: the mma is computed transposed, and the
+// threads read B^T's fragments from B's ring, so the mma is waited for in
+// its iteration: no spare slot. Both rings are shared memory, 64 KiB a
+// slot together: with the accumulator's exchange (64 KiB) they fit only
+// one ahead, in 3 slots (the least).
 // CHECK-LABEL: func.func @mm_tf32_swapped
 // CHECK: scf.for
 // CHECK: arith.addi
-// CHECK-NEXT: tile.load %{{.*}} {tile.ring = array<i64: {{[0-9]+}}, 2, -1, 4>} : !tile.partition_view<128x64xf32>
+// CHECK-NEXT: tile.load %{{.*}} {tile.ring = array<i64: {{[0-9]+}}, 1, -1, 3>} : !tile.partition_view<128x64xf32>
+// CHECK-NEXT: tile.load %{{.*}} {tile.ring = array<i64: {{[0-9]+}}, 1, -1, 3>} : !tile.partition_view<64x128xf32>
 // CHECK-NEXT: tile.mma
-// CHECK-NEXT: tile.load %{{.*}} {tile.ring = array<i64: {{[0-9]+}}, 2, -1, 4>} : !tile.partition_view<64x128xf32>
 // CHECK-NEXT: scf.yield
 func.func @mm_tf32_swapped(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) attributes {tile.kernel} {
   %c0 = arith.constant 0 : index

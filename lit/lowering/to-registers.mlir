@@ -483,9 +483,10 @@ func.func @mm_tf32(%arg0: memref<?x?xf32>, %arg1: memref<?x?xf32>, %arg2: memref
 
 // -----
 
-// tf32 with B loaded N-major, computed transposed (tile-assign-layouts'
-// layouts): A is copied into its own K-major buffer (the only one), B's
-// registers are wgmma's A fragments of B^T, four 32-bit registers a K step
+// tf32 with B loaded N-major, computed transposed, B's layout written by
+// hand as wgmma's A fragments of B^T (tile-assign-layouts keeps B in shared
+// memory, below): A is copied into its own K-major buffer (the only one),
+// B's registers are the fragments, four 32-bit registers a K step
 // of 8, and A's buffer is wgmma's B: the register form, .tf32, with no
 // transpose operand (16-bit types alone have one).
 // CHECK-LABEL: func.func @mm_tf32_swapped
@@ -511,8 +512,8 @@ func.func @mm_tf32_swapped(%arg0: memref<?x?xf32>, %arg1: memref<?x?xf32>, %arg2
 
 // -----
 
-// The same in a loop (tile-prefetch-loads' ring for A; B's registers
-// carried, the next ones loaded at the end of the iteration). wgmma reads
+// The same in a loop (a ring for A; B's registers carried, the next ones
+// loaded at the end of the iteration, as written). wgmma reads
 // B^T's registers while it runs, and the loop's copies into them (and
 // ptxas, which may give them to later values) must wait for it: the mma
 // is waited for at the end of the iteration, after B's loads, by a wait
@@ -549,6 +550,35 @@ func.func @tf32_swapped_loop(%arg0: memref<?x?xf32>, %arg1: memref<?x?xf32>, %ar
   }
   %9 = tile.convert_layout %8#0 : tensor<128x128xf32, #tile.linear<register = [[1, 0], [0, 8], [8, 0], [16, 0], [32, 0], [64, 0]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 16], [0, 32], [0, 64]]>> -> tensor<128x128xf32, #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [1, 32], warps_per_block = [8, 1], order = [1, 0]>>
   tile.store %9, %2[%c0, %c0] : tensor<128x128xf32, #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [1, 32], warps_per_block = [8, 1], order = [1, 0]>> -> !tile.partition_view<128x128xf32>
+  return
+}
+
+// -----
+
+// tile-assign-layouts' form of the same: B stays in shared memory, N-major
+// (rows of 256 bytes, 128-byte swizzle), and the threads read B^T's four
+// fragments from it after the copies' wait and barrier, one 4-byte load
+// each (the swizzle's XOR applied to the thread's part once a pattern,
+// the rest added), before the wgmma fence.
+// CHECK-LABEL: func.func @mm_tf32_shared_b
+// CHECK-COUNT-2: memref.alloc() {alignment = 1024 : i64} : memref<512xf32>
+// CHECK: nvvm.cp.async.wait.group 0
+// CHECK: gpu.barrier
+// CHECK-COUNT-4: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> f32
+// CHECK: vector.from_elements {{.*}} : vector<4xf32>
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK: wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32
+func.func @mm_tf32_shared_b(%arg0: memref<?x?xf32>, %arg1: memref<?x?xf32>, %arg2: memref<?x?xf32>) attributes {tile.block_size = 128 : i64, tile.kernel} {
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #tile.linear<register = [[1, 0], [0, 8], [8, 0], [16, 0], [32, 0]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 16], [0, 32]]>>
+  %c0 = arith.constant 0 : index
+  %0 = tile.partition_view %arg0 : memref<?x?xf32> -> !tile.partition_view<64x8xf32>
+  %1 = tile.partition_view %arg1 : memref<?x?xf32> -> !tile.partition_view<8x64xf32>
+  %2 = tile.partition_view %arg2 : memref<?x?xf32> -> !tile.partition_view<64x64xf32>
+  %3 = tile.load %0[%c0, %c0] : !tile.partition_view<64x8xf32> -> tensor<64x8xf32, #tile.shared<swizzle_bytes = 32, element_bits = 32, transposed = false>>
+  %4 = tile.load %1[%c0, %c0] : !tile.partition_view<8x64xf32> -> tensor<8x64xf32, #tile.shared<swizzle_bytes = 128, element_bits = 32, transposed = false>>
+  %5 = tile.mma %3, %4, %cst : tensor<64x8xf32, #tile.shared<swizzle_bytes = 32, element_bits = 32, transposed = false>>, tensor<8x64xf32, #tile.shared<swizzle_bytes = 128, element_bits = 32, transposed = false>> into tensor<64x64xf32, #tile.linear<register = [[1, 0], [0, 8], [8, 0], [16, 0], [32, 0]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 16], [0, 32]]>>
+  %6 = tile.convert_layout %5 : tensor<64x64xf32, #tile.linear<register = [[1, 0], [0, 8], [8, 0], [16, 0], [32, 0]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 16], [0, 32]]>> -> tensor<64x64xf32, #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [2, 16], warps_per_block = [4, 1], order = [1, 0]>>
+  tile.store %6, %2[%c0, %c0] : tensor<64x64xf32, #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [2, 16], warps_per_block = [4, 1], order = [1, 0]>> -> !tile.partition_view<64x64xf32>
   return
 }
 

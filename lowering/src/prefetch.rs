@@ -324,10 +324,7 @@ fn other_shared_bytes(
                 let ringed = source.is_some_and(|d| {
                     loads.iter().zip(shared_loads).any(|(l, s)| *s && l.to_raw().ptr == d.to_raw().ptr)
                 });
-                // wgmma reads the B of an mma computed transposed from
-                // its registers.
-                let from_registers = k == 1 && crate::layout::shared::swapped_operands(op);
-                if !ringed && !from_registers {
+                if !ringed {
                     total += register_copies * bytes_of(operand);
                 }
             }
@@ -403,8 +400,8 @@ fn mma_in_flight_shape(r#loop: OperationRef, loads: &[OperationRef]) -> bool {
     while let Some(op) = next {
         if op_name(op) == "tile.mma" {
             found = true;
-            // wgmma reads the B of an mma computed transposed from
-            // registers, so it is waited for in its iteration.
+            // The threads read the B of an mma computed transposed into
+            // wgmma's A fragments, so it is waited for in its iteration.
             if crate::layout::shared::swapped_operands(op) {
                 return false;
             }
@@ -534,11 +531,6 @@ fn prefetch<'c>(
     };
     let slots = distance + 2 + in_flight;
 
-    // A tile that wgmma reads from registers (the B of an mma computed
-    // transposed) is loaded ahead at the end of the iteration, after the
-    // mma, which is waited for only after it (`registers/mma.rs`): its
-    // copies are issued while the mma runs.
-    let at_end: Vec<bool> = loads.iter().map(|l| crate::layout::shared::feeds_swapped_b(*l)).collect();
 
     // The first `distance` tiles of each load, before the loop, iteration
     // by iteration (a ring's waits count the copies issued in that order).
@@ -577,14 +569,11 @@ fn prefetch<'c>(
     }
     // SAFETY: an op of the body that this rewrite keeps.
     let at_start = At::before(context, unsafe { OperationRef::from_raw(anchor.to_raw()) })?;
-    let terminator = body.terminator()?;
-    // SAFETY: the body's terminator lives as long as the loop.
-    let at_end_of_body = At::before(context, unsafe { OperationRef::from_raw(terminator.to_raw()) })?;
     let distance = distance as usize;
     for (j, &load) in loads.iter().enumerate() {
         let first_slot = carried + j * distance;
         let slot = |k: usize| body.argument(1 + first_slot + k).ok().map(|a| detach(a.into()));
-        let fresh = load_at(context, if at_end[j] { &at_end_of_body } else { &at_start }, load, body, iv, ahead)?;
+        let fresh = load_at(context, &at_start, load, body, iv, ahead)?;
         mark(fresh, ring(j, -1));
         let value = load.result(0).ok()?;
         // SAFETY: both values are live; the load's users read the carried

@@ -147,11 +147,7 @@ fn ring_of(op: OperationRef) -> Option<[i64; 4]> {
 fn candidate(kernel: OperationRef, load: OperationRef, index: i64) -> Result<Candidate, String> {
     let result = load.result(0).map_err(|_| String::new())?;
     let Some(tile) = SharedTile::of_type(result.r#type()) else {
-        return Err(if crate::layout::shared::feeds_swapped_b(load) {
-            "wgmma reads B^T from them (its tf32 mma is computed transposed)".into()
-        } else {
-            "they are not kept in shared memory".into()
-        });
+        return Err("they are not kept in shared memory".into());
     };
     let (full_shape, _) = tile_type(result.r#type()).ok_or_else(String::new)?;
     let view = load.operand(0).map_err(|_| String::new())?;

@@ -661,8 +661,7 @@ fn assign(kernel: OperationRef) -> Option<()> {
 
     // A B operand the mma writes K-major from registers, loaded (and
     // carried by loops) as it is used, takes the staging layout from its
-    // loads on; one that wgmma takes from registers (an mma computed
-    // transposed), wgmma's A fragments of B^T.
+    // loads on.
     for op in state.ops.clone() {
         if op_name(op) != "tile.mma" || state.cluster != 1 {
             continue;
@@ -672,13 +671,9 @@ fn assign(kernel: OperationRef) -> Option<()> {
         if state.known(b) || element_bytes(element) == 2 {
             continue;
         }
-        let layout = if state.swapped.contains(&(op.to_raw().ptr as usize)) {
-            let m = tile_type(op.operand(0).ok()?.r#type())?.0[0];
-            crate::registers::mma::swapped_layouts(m, shape[1], shape[0], state.warps, element).map(|(_, b)| b)
-        } else {
-            staging(&shape, element_bytes(element), state.warps)
-        };
-        if let (Some(values), Some(linear)) = (super::shared::unpermuted_chain(b), layout) {
+        if let (Some(values), Some(linear)) =
+            (super::shared::unpermuted_chain(b), staging(&shape, element_bytes(element), state.warps))
+        {
             for value in values {
                 state.set(value, Assigned::linear(linear.clone()));
             }
@@ -698,12 +693,8 @@ fn assign(kernel: OperationRef) -> Option<()> {
     }
     materialize(context, kernel, &mut state)?;
     // An A operand computed in wgmma's A fragment layout (attention's P)
-    // is read from its registers, not written to shared memory, and so is
-    // the B of an mma computed transposed.
+    // is read from its registers, not written to shared memory.
     for missed in not_shared {
-        if missed.index == 1 && state.swapped.contains(&(missed.mma.to_raw().ptr as usize)) {
-            continue;
-        }
         let fragments = missed.index == 0
             && (|| {
                 let a = super::layout_of(missed.mma.operand(0).ok()?)?.1;

@@ -125,14 +125,15 @@ pub fn unpermuted_chain(start: IrValue) -> Option<Vec<IrValue>> {
 }
 
 /// Whether `mma` is computed transposed, `C^T = B^T A^T`: its kernel does
-/// not have the `swap_operands = 0` hint, its B is a
-/// tf32 tile loaded N-major (which wgmma reads from shared memory only
+/// not have the `swap_operands = 0` hint, its B is a tf32 or 8-bit float
+/// tile loaded N-major (which wgmma reads from shared memory only
 /// K-major) that feeds only this mma, and its A stays in shared memory
-/// (K-major). wgmma then takes `B^T` from registers, as its A operand in
-/// the register form (`#tile.wgmma_operand`, transposed), and reads `A`
-/// where it is, K-major, as its B; the accumulator holds `C^T` in the
-/// wgmma layout (a transposed one for `C`). No thread writes B into
-/// shared memory, and no barrier waits for such writes (CUTLASS's
+/// (K-major). B stays in shared memory too, N-major as loaded (a ring the
+/// TMA can fill): at each mma the threads read wgmma's A fragments of
+/// `B^T` from it, and wgmma takes them from registers (its register form)
+/// and reads `A` where it is, K-major, as its B; the accumulator holds
+/// `C^T` in the wgmma layout (a transposed one for `C`). No thread writes
+/// B into shared memory, and no barrier waits for such writes (CUTLASS's
 /// register-sourced tf32 kernels do the same). `B^T`'s rows are wgmma's
 /// 64-row blocks, so N is a multiple of 64; M is the instruction's N, up
 /// to 256 (and, as for any mma on wgmma, a multiple of 64). The warpgroups
@@ -150,13 +151,15 @@ pub fn swapped_operands(mma: OperationRef) -> bool {
     let tile = |i: usize| mma.operand(i).ok().and_then(|v| tile_type(v.r#type()));
     let (Some((a, ae)), Some((b, be)), Some((_, ce))) = (tile(0), tile(1), tile(2)) else { return false };
     let (&[m, _], &[_, n]) = (&a[..], &b[..]) else { return false };
-    let f32 = |t: melior::ir::Type| t.to_string() == "f32";
+    // tf32 or 8-bit floats: the types wgmma reads only K-major.
+    let (ae, be, ce) = (ae.to_string(), be.to_string(), ce.to_string());
+    let k_major_only = matches!(ae.as_str(), "f32" | "f8E4M3FN" | "f8E5M2");
     let warpgroups = |rows: i64| (rows / crate::registers::mma::WGMMA_M).clamp(1, 2);
-    if !(f32(ae) && f32(be) && f32(ce))
+    if !k_major_only
         || n % 64 != 0
         || m > 256
         || warpgroups(n) < warpgroups(m)
-        || crate::registers::mma::unsupported((&a, "f32"), (&b, "f32"), "f32").is_some()
+        || crate::registers::mma::unsupported((&a, &ae), (&b, &be), &ce).is_some()
     {
         return false;
     }
@@ -168,26 +171,6 @@ pub fn swapped_operands(mma: OperationRef) -> bool {
     a_shared && b_loaded_n_major
 }
 
-/// Whether the B of `mma`, computed transposed ([`swapped_operands`]),
-/// stays in shared memory, where the threads read wgmma's A fragments of
-/// `B^T` from it at each mma (a ring the TMA can fill), rather than being
-/// loaded from global memory into those registers: its loaded rows fit a
-/// swizzle (a power of two of 32 bytes or more).
-pub fn swapped_b_shared(mma: OperationRef) -> bool {
-    swapped_operands(mma)
-        && mma.operand(1).is_ok_and(|b| chain(detach(b)).and_then(|c| layouts(&c, true)).is_ok())
-}
-
-/// Whether the tile `load` loads (directly or carried by loops) is the B
-/// of an mma computed transposed ([`swapped_operands`]) that goes from
-/// global memory into registers (not [`swapped_b_shared`]).
-pub fn feeds_swapped_b(load: OperationRef) -> bool {
-    load.result(0).is_ok_and(|r| {
-        chain(detach(r.into())).is_ok_and(|c| {
-            c.mmas.iter().any(|&(mma, index, _)| index == 1 && swapped_operands(mma) && !swapped_b_shared(mma))
-        })
-    })
-}
 
 /// Whether the tile `load` loads only feeds mmas (directly, permuted,
 /// reshaped or carried by loops), wherever the mma reads it from.
@@ -301,7 +284,7 @@ fn yield_of<'c, 'a>(r#loop: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>
 /// The layouts of a chain's values, if every load and mma of it can keep
 /// it in shared memory; else why not. With `threads_read`, the N-major B
 /// of an mma computed transposed stays there too: the threads read its
-/// fragments ([`swapped_b_shared`]); without, only what wgmma reads.
+/// fragments at the mma; without, only what wgmma reads.
 fn layouts<'c>(chain: &Chain<'c>, threads_read: bool) -> Result<Vec<(IrValue<'c>, Layout)>, String> {
     let unfollowed = || "its values could not be followed".to_string();
     let &(first, load_permuted) = chain.loads.first().ok_or_else(unfollowed)?;
@@ -332,7 +315,7 @@ fn layouts<'c>(chain: &Chain<'c>, threads_read: bool) -> Result<Vec<(IrValue<'c>
         // along its contiguous dim unless it is transposed.
         let transposed = permuted != load_permuted;
         let k_major = if index == 0 { !transposed } else { transposed };
-        let read_by_threads = threads_read && index == 1 && !transposed && bytes == 4 && swapped_operands(mma);
+        let read_by_threads = threads_read && index == 1 && !transposed && swapped_operands(mma);
         if bytes != 2 && !k_major && !read_by_threads {
             return Err(format!(
                 "it is {element}{}, which wgmma reads only K-major, and its loaded rows run along {}",

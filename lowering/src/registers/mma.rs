@@ -16,9 +16,10 @@
 //!   wgmma's register form, which the NVVM op lacks, as inline assembly;
 //! * an mma computed transposed (`layout::shared::swapped_operands`: a
 //!   tf32 B loaded N-major, unless `swap_operands = 0`) multiplies B^T,
-//!   whose registers tile-assign-layouts laid out as wgmma's A fragments
-//!   of B^T, by A read K-major where it is, into C^T, whose registers are
-//!   the accumulator's layout transposed; the instruction's N is M;
+//!   whose wgmma A fragments the threads read from B's swizzled tile
+//!   ([`super::swizzle::Swizzled::read`]), by A read K-major where it is,
+//!   into C^T, whose registers are the accumulator's layout transposed;
+//!   the instruction's N is M;
 //! * another tile in registers (a computed one, or one wgmma cannot read
 //!   as loaded: tf32 or 8-bit floats loaded N-major) is written K-major
 //!   into a buffer of its own, two buffers in turn when the mma stays in
@@ -249,11 +250,11 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
     let at = At::before(context, op)?;
     let (shared_a, shared_b) = (lowering.shared(a), lowering.shared(b));
     // An mma computed transposed (`layout::shared::swapped_operands`):
-    // wgmma multiplies B^T, from B's registers, by A^T, read from A's
-    // shared tile (K-major either way), into C^T; the instruction's N is M.
-    // Its B is in registers as B^T's fragments, or N-major in shared
-    // memory (`layout::shared::swapped_b_shared`), read into them here.
-    let n_major_b = shared_b.as_ref().is_some_and(|t| !t.transposed && t.bytes == 4);
+    // wgmma multiplies B^T, whose fragments the threads read from B's
+    // N-major shared tile below (or B's registers hold them: a layout
+    // written by hand), by A^T, read from A's shared tile (K-major either
+    // way), into C^T; the instruction's N is M.
+    let n_major_b = shared_b.as_ref().is_some_and(|t| !t.transposed && t.bytes != 2);
     let swapped = shared_a.is_some()
         && swapped_layouts(m, n, k, lc.warps(), element).is_some_and(|(accumulator, fragments)| {
             accumulator == lc && (n_major_b || (shared_b.is_none() && lowering.layout(b) == Some(fragments)))
@@ -286,9 +287,8 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
     // would overwrite them (PTX forbids writing them before the wait, and
     // ptxas does not keep them for the mma: it may give them to later
     // values). So such an mma is not kept in flight: it is waited for at
-    // the end of its iteration, after the ops that follow it (the loads
-    // issued ahead, which `tile-prefetch-loads` puts there for B^T), with
-    // its fragment registers tied to the wait.
+    // the end of its iteration, after the ops that follow it, with its
+    // fragment registers tied to the wait.
     let wait_late = fragments_a && in_loop(op) && only_carried(op).is_ok();
     // Such an mma whose product the iteration reads later (attention's
     // second mma, run one iteration late by `tile-pipeline-mma`) is waited

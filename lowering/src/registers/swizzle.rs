@@ -50,7 +50,9 @@ impl Swizzled {
     /// thread's (register 0's) XOR a constant. The bits the thread's part
     /// can set are XOR-ed once for each pattern the registers flip there;
     /// the rest are added, as immediate offsets of the loads. `None` where
-    /// the offsets are not linear so (checked for every thread).
+    /// the offsets are not linear so (checked for every thread). 8-bit
+    /// floats, which are no LLVM type, come as their bytes (`i8`), as
+    /// wgmma's fragment registers take them.
     pub fn read<'c>(
         &self,
         lowering: &Lowering<'c>,
@@ -64,6 +66,10 @@ impl Swizzled {
         if shape.len() != 2 || row_dim > 1 {
             return None;
         }
+        let loaded = match self.bytes {
+            1 => melior::ir::r#type::IntegerType::new(at.context, 8).into(),
+            _ => element,
+        };
         let offset = |flat: u64| {
             let index = crate::layout::linear::unflatten(shape, flat);
             let (row, column) = if row_dim == 0 { (index[0], index[1]) } else { (index[1], index[0]) };
@@ -117,7 +123,7 @@ impl Swizzled {
             elements.push(at.add(melior::dialect::llvm::load(
                 at.context,
                 pointer,
-                element,
+                loaded,
                 at.location,
                 melior::dialect::llvm::LoadStoreOptions::new().align(Some(alignment)),
             ))?);
