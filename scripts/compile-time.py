@@ -1,5 +1,5 @@
 """Compile time to PTX (issues #5 and #20): the minimum over ten rounds of
-`tile-to-ptx` through tile-opt with MLIR's pass timing, for each kernel;
+`tile-to-ptx` through tile-opt with MLIR's pass timing (wall time), for each kernel;
 each round runs every kernel once, so a machine whose speed drifts during
 the measurement slows every kernel alike.
 
@@ -11,7 +11,7 @@ usage: python3 scripts/compile-time.py TILE_OPT TOOLKIT|- KERNEL...
          bench/norms/layernorm.mlir:1024=32768:f16=bf16 bench/elementwise/add.mlir
 TOOLKIT: a CUDA toolkit directory for libdevice, or - for the one tile-opt finds.
 """
-import os, subprocess, sys, tempfile
+import os, re, subprocess, sys, tempfile
 
 opt, toolkit, kernels = sys.argv[1], sys.argv[2], sys.argv[3:]
 pipeline = 'builtin.module(tile-to-ptx' + (('{toolkit=' + toolkit + '}') if toolkit != '-' else '') + ')'
@@ -35,11 +35,13 @@ for _ in range(10):
         out = subprocess.run([opt, source, f'--pass-pipeline={pipeline}', '--mlir-timing', '-o', '/dev/null'],
                              capture_output=True, text=True).stderr
         for line in out.splitlines():
+            # Wall time: with MLIR's threads the report has a user-time
+            # column first, which sums the threads' work.
             f = line.split()
-            if f and f[-1] == 'Total' and '(' in line:
-                totals[kernel].append(float(f[0]))
+            if line.strip().startswith('Total Execution Time:'):
+                totals[kernel].append(float(f[3]))
             if 'GpuModuleToBinaryPass' in line:
-                binaries[kernel].append(float(f[0]))
+                binaries[kernel].append(float(re.findall(r'([\d.]+) \(\s*[\d.]+%\)', line)[-1]))
 for kernel in kernels:
     if not totals[kernel]:
         print(f'{kernel}: did not compile')
