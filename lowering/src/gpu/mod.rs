@@ -85,6 +85,13 @@ pub const DEFAULT_CHIP: &str = "sm_90a";
 /// division by zero is undefined behaviour in LLVM IR and signed `div`
 /// gives no promise, so the guard makes both targets agree by
 /// construction.
+///
+/// Passes that only rewrite inside a function run nested on each
+/// function (`func.func(...)`, `gpu.module(gpu.func(...))`), so that
+/// MLIR's thread pool takes a module's kernels and variants in parallel;
+/// run on the whole module they gave the same PTX, one function after
+/// another. Those that add symbols to the module (`convert-nvgpu-to-nvvm`
+/// its globals) or read it whole stay on the module.
 pub const STAGES: &[(&str, &str)] = &[
     (
         "layouts",
@@ -95,21 +102,18 @@ pub const STAGES: &[(&str, &str)] = &[
     ("memref", "convert-tile-to-memref"),
     (
         "bufferized",
-        "func.func(convert-elementwise-to-linalg), canonicalize, \
+        "func.func(convert-elementwise-to-linalg, canonicalize), \
          one-shot-bufferize{allow-return-allocs-from-loops=true}, tile-carry-in-place, tile-expand-copies",
     ),
-    (
-        "threads",
-        "func.func(convert-linalg-to-parallel-loops), canonicalize, func.func(tile-vectorize-copies), \
-         func.func(tile-distribute)",
-    ),
-    ("gpu", "convert-tile-to-gpu, canonicalize"),
+    ("threads", "func.func(convert-linalg-to-parallel-loops, canonicalize, tile-vectorize-copies, tile-distribute)"),
+    ("gpu", "convert-tile-to-gpu, gpu.module(gpu.func(canonicalize))"),
     (
         "nvvm",
-        "convert-nvgpu-to-nvvm, convert-scf-to-cf, convert-nvvm-to-llvm, expand-strided-metadata, \
-         nvvm-attach-target{chip={chip} features=+ptx80 O=2}, lower-affine, tile-lower-float-minmax, arith-expand, \
-         tile-safe-division, convert-arith-to-llvm, convert-index-to-llvm, canonicalize, cse, gpu.module(convert-gpu-to-nvvm), \
-         canonicalize, cse, reconcile-unrealized-casts",
+        "convert-nvgpu-to-nvvm, gpu.module(gpu.func(convert-scf-to-cf)), convert-nvvm-to-llvm, \
+         gpu.module(gpu.func(expand-strided-metadata)), nvvm-attach-target{chip={chip} features=+ptx80 O=2}, \
+         gpu.module(gpu.func(lower-affine)), tile-lower-float-minmax, gpu.module(gpu.func(arith-expand)), \
+         tile-safe-division, gpu.module(gpu.func(convert-arith-to-llvm, convert-index-to-llvm, canonicalize, cse)), \
+         gpu.module(convert-gpu-to-nvvm), gpu.module(llvm.func(canonicalize, cse)), reconcile-unrealized-casts",
     ),
     ("ptx", "gpu-module-to-binary{format=isa toolkit={toolkit}}"),
 ];
