@@ -181,7 +181,9 @@ func.func @operand_tf32_swapped(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: me
 
 // -----
 
-func.func @operand_f8_n_major(%A: memref<?x?xf8E4M3FN>, %B: memref<?x?xf8E4M3FN>, %C: memref<?x?xf32>) attributes {tile.kernel} {
+// With swap_operands = 0 (else the mma is computed transposed and B stays
+// in shared memory: no remark).
+func.func @operand_f8_n_major(%A: memref<?x?xf8E4M3FN>, %B: memref<?x?xf8E4M3FN>, %C: memref<?x?xf32>) attributes {tile.kernel, tile.hints = {swap_operands = 0}} {
   %c0 = arith.constant 0 : index
   %pa = tile.partition_view %A : memref<?x?xf8E4M3FN> -> !tile.partition_view<64x32xf8E4M3FN>
   %pb = tile.partition_view %B : memref<?x?xf8E4M3FN> -> !tile.partition_view<32x64xf8E4M3FN>
@@ -190,6 +192,23 @@ func.func @operand_f8_n_major(%A: memref<?x?xf8E4M3FN>, %B: memref<?x?xf8E4M3FN>
   %b = tile.load %pb[%c0, %c0] : !tile.partition_view<32x64xf8E4M3FN> -> tensor<32x64xf8E4M3FN>
   %z = arith.constant dense<0.0> : tensor<64x64xf32>
   // expected-remark @below {{operand B of this tile.mma is written to shared memory from registers at every mma, not loaded there: it is f8E4M3FN, which wgmma reads only K-major, and its loaded rows run along N}}
+  %d = tile.mma %a, %b, %z : tensor<64x32xf8E4M3FN>, tensor<32x64xf8E4M3FN> into tensor<64x64xf32>
+  tile.store %d, %pc[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
+  return
+}
+
+// -----
+
+// Without the hint: computed transposed, B stays in shared memory (the
+// threads read B^T's fragments from it), and nothing is said.
+func.func @operand_f8_n_major_swapped(%A: memref<?x?xf8E4M3FN>, %B: memref<?x?xf8E4M3FN>, %C: memref<?x?xf32>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %pa = tile.partition_view %A : memref<?x?xf8E4M3FN> -> !tile.partition_view<64x32xf8E4M3FN>
+  %pb = tile.partition_view %B : memref<?x?xf8E4M3FN> -> !tile.partition_view<32x64xf8E4M3FN>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<64x64xf32>
+  %a = tile.load %pa[%c0, %c0] : !tile.partition_view<64x32xf8E4M3FN> -> tensor<64x32xf8E4M3FN>
+  %b = tile.load %pb[%c0, %c0] : !tile.partition_view<32x64xf8E4M3FN> -> tensor<32x64xf8E4M3FN>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
   %d = tile.mma %a, %b, %z : tensor<64x32xf8E4M3FN>, tensor<32x64xf8E4M3FN> into tensor<64x64xf32>
   tile.store %d, %pc[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
   return

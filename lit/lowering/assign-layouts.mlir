@@ -214,11 +214,13 @@ func.func @mm_permuted(%A: memref<?x?xf16>, %W: memref<?x?xf16>, %C: memref<?x?x
 // Both stay in shared memory: A K-major, B N-major, from which the threads
 // read wgmma's A fragments of B^T at the mma; the accumulator is wgmma's
 // of C^T, transposed (register bit 0 the next row, lanes 0-1 along M,
-// warps along N), and nothing converts it for the mma.
+// warps along N), with columns 4 apart swapped with columns 16 apart
+// (lane 4 holds column 16, warp 1 column 4: B^T's fragment loads then
+// meet no bank twice), and nothing converts it for the mma.
 // CHECK-LABEL: func.func @mm_tf32
 // CHECK: tile.load {{.*}} -> tensor<64x8xf32, #tile.shared<swizzle_bytes = 32, element_bits = 32, transposed = false>>
 // CHECK: tile.load {{.*}} -> tensor<8x64xf32, #tile.shared<swizzle_bytes = 128, element_bits = 32, transposed = false>>
-// CHECK: arith.constant {{.*}} : tensor<64x64xf32, #tile.linear<register = {{\[}}[1, 0], [0, 8], [8, 0], [16, 0], [32, 0]], lane = {{\[}}[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = {{\[}}[0, 16], [0, 32]]>>
+// CHECK: arith.constant {{.*}} : tensor<64x64xf32, #tile.linear<register = {{\[}}[1, 0], [0, 8], [8, 0], [16, 0], [32, 0]], lane = {{\[}}[2, 0], [4, 0], [0, 1], [0, 2], [0, 16]], warp = {{\[}}[0, 4], [0, 32]]>>
 // CHECK-NEXT: tile.mma
 // CHECK-SAME: into tensor<64x64xf32, #tile.linear<register = {{\[}}[1, 0], [0, 8], [8, 0], [16, 0], [32, 0]]
 func.func @mm_tf32(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) attributes {tile.kernel} {
@@ -306,13 +308,37 @@ func.func @mm_f8_k_major(%A: memref<?x?xf8E4M3FN>, %B: memref<?x?xf8E4M3FN>, %C:
 
 // -----
 
-// B loaded N-major (E5M2 too) stays in registers; the lowering writes its
-// bytes K-major for the mma, 4 along K at a time: 4 registers along N (the
-// loads' vector), then 4 along K; 8 lanes along K, then 4 along N.
+// B loaded N-major (E5M2 too) with swap_operands = 0 stays in registers;
+// the lowering writes its bytes K-major for the mma, 4 along K at a time:
+// 4 registers along N (the loads' vector), then 4 along K; 8 lanes along
+// K, then 4 along N.
 // CHECK-LABEL: func.func @mm_f8_n_major
 // CHECK: tile.load {{.*}} -> tensor<64x32xf8E5M2, #tile.shared<swizzle_bytes = 32, element_bits = 8, transposed = false>>
 // CHECK: tile.load {{.*}} -> tensor<32x64xf8E5M2, #tile.linear<register = {{\[}}[0, 1], [0, 2], [1, 0], [2, 0]], lane = {{\[}}[4, 0], [8, 0], [16, 0], [0, 4], [0, 8]], warp = {{\[}}[0, 16], [0, 32]]>>
-func.func @mm_f8_n_major(%A: memref<?x?xf8E5M2>, %B: memref<?x?xf8E5M2>, %C: memref<?x?xf32>) attributes {tile.kernel} {
+func.func @mm_f8_n_major(%A: memref<?x?xf8E5M2>, %B: memref<?x?xf8E5M2>, %C: memref<?x?xf32>) attributes {tile.kernel, tile.hints = {swap_operands = 0}} {
+  %c0 = arith.constant 0 : index
+  %pa = tile.partition_view %A : memref<?x?xf8E5M2> -> !tile.partition_view<64x32xf8E5M2>
+  %pb = tile.partition_view %B : memref<?x?xf8E5M2> -> !tile.partition_view<32x64xf8E5M2>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<64x64xf32>
+  %a = tile.load %pa[%c0, %c0] : !tile.partition_view<64x32xf8E5M2> -> tensor<64x32xf8E5M2>
+  %b = tile.load %pb[%c0, %c0] : !tile.partition_view<32x64xf8E5M2> -> tensor<32x64xf8E5M2>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %d = tile.mma %a, %b, %z : tensor<64x32xf8E5M2>, tensor<32x64xf8E5M2> into tensor<64x64xf32>
+  tile.store %d, %pc[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
+  return
+}
+
+
+// -----
+
+// Without the hint the mma is computed transposed, as tf32's: B stays in
+// shared memory N-major (64-byte rows), the accumulator is wgmma's of C^T,
+// transposed, its columns in wgmma's order (8-bit loads gain nothing from
+// swapping them).
+// CHECK-LABEL: func.func @mm_f8_n_major_swapped
+// CHECK: tile.load {{.*}} -> tensor<32x64xf8E5M2, #tile.shared<swizzle_bytes = 64, element_bits = 8, transposed = false>>
+// CHECK: arith.constant {{.*}} : tensor<64x64xf32, #tile.linear<register = {{\[}}[1, 0], [0, 8], [8, 0], [16, 0], [32, 0]], lane = {{\[}}[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = {{\[}}[0, 16], [0, 32]]>>
+func.func @mm_f8_n_major_swapped(%A: memref<?x?xf8E5M2>, %B: memref<?x?xf8E5M2>, %C: memref<?x?xf32>) attributes {tile.kernel} {
   %c0 = arith.constant 0 : index
   %pa = tile.partition_view %A : memref<?x?xf8E5M2> -> !tile.partition_view<64x32xf8E5M2>
   %pb = tile.partition_view %B : memref<?x?xf8E5M2> -> !tile.partition_view<32x64xf8E5M2>

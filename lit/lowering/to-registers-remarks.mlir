@@ -96,9 +96,10 @@ func.func @tf32_swapped_loop(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memre
 
 // -----
 
-// f8 with B loaded N-major: B's two buffers and A's spare slot fit, so the
-// mma stays in flight and nothing is said.
-func.func @registers_in_flight(%A: memref<?x?xf8E4M3FN>, %B: memref<?x?xf8E4M3FN>, %C: memref<?x?xf32>) attributes {tile.kernel} {
+// f8 with B loaded N-major, written K-major (swap_operands = 0): B's two
+// buffers and A's spare slot fit, so the mma stays in flight and nothing
+// is said.
+func.func @registers_in_flight(%A: memref<?x?xf8E4M3FN>, %B: memref<?x?xf8E4M3FN>, %C: memref<?x?xf32>) attributes {tile.kernel, tile.hints = {swap_operands = 0}} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %pa = tile.partition_view %A : memref<?x?xf8E4M3FN> -> !tile.partition_view<128x64xf8E4M3FN>

@@ -234,6 +234,18 @@ impl LinearLayout {
         Some(Self { shape: shape.to_vec(), register, lane, warp })
     }
 
+    /// The layout with bits `a` and `b` of every basis's flat index
+    /// swapped: the same threads' elements with those two index bits
+    /// exchanged (a permutation of the tile's elements).
+    pub fn swap_bits(&self, a: u32, b: u32) -> Self {
+        let swap = |basis: u64| {
+            let (x, y) = ((basis >> a) & 1, (basis >> b) & 1);
+            (basis & !((1 << a) | (1 << b))) | (x << b) | (y << a)
+        };
+        let map = |bases: &[u64]| bases.iter().map(|&basis| swap(basis)).collect();
+        Self { shape: self.shape.clone(), register: map(&self.register), lane: map(&self.lane), warp: map(&self.warp) }
+    }
+
     /// Whether every basis is zero or one bit, no bit twice.
     pub fn simple(&self) -> bool {
         let mut seen = 0u64;

@@ -616,10 +616,24 @@ pub fn register_fragments(a: &LinearLayout, accumulator: &LinearLayout, element:
 /// warps: its `M x N` accumulator, wgmma's accumulator of `C^T` (`N x M`,
 /// the instruction's N being M) transposed, and its `K x N` B, wgmma's A
 /// fragments of `B^T` (`N x K`) transposed.
+///
+/// Which of C's columns (B^T's rows) each of wgmma's rows holds is ours to
+/// choose, so long as the accumulator and the fragments agree. For tf32,
+/// rows 4 apart swap with rows 16 apart (bits 2 and 4 of the column): a
+/// warp's fragment load then reads four K rows of B's tile at four
+/// disjoint pairs of the swizzle's 16-byte chunks, one bank each (in
+/// wgmma's order, rows 8 consecutive columns apart share two chunk pairs
+/// and every bank twice). For 8-bit floats no such choice helps: a load's
+/// four K rows are 4 apart, two swizzle patterns.
 pub fn swapped_layouts(m: i64, n: i64, k: i64, warps: i64, element: Type) -> Option<(LinearLayout, LinearLayout)> {
     let accumulator = LinearLayout::wgmma(&[n, m], &[warps, 1], m)?.permute(&[1, 0]);
     let b = LinearLayout::wgmma_operand(&[n, k], warps, k_width(element))?.permute(&[1, 0]);
-    Some((accumulator, b))
+    // C's and B's columns are their last dim: bits 0.. of a flat index.
+    let columns = |layout: LinearLayout| match element_bits(element) {
+        Some(32) if n >= 32 => layout.swap_bits(2, 4),
+        _ => layout,
+    };
+    Some((columns(accumulator), columns(b)))
 }
 
 /// One `wgmma.mma_async` with A from registers (four 32-bit registers of
