@@ -531,7 +531,6 @@ fn prefetch<'c>(
     };
     let slots = distance + 2 + in_flight;
 
-
     // The first `distance` tiles of each load, before the loop, iteration
     // by iteration (a ring's waits count the copies issued in that order).
     let before = At::before(context, op)?;

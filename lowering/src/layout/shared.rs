@@ -171,7 +171,6 @@ pub fn swapped_operands(mma: OperationRef) -> bool {
     a_shared && b_loaded_n_major
 }
 
-
 /// Whether the tile `load` loads only feeds mmas (directly, permuted,
 /// reshaped or carried by loops), wherever the mma reads it from.
 pub fn feeds_only_mmas(load: OperationRef) -> bool {

@@ -99,7 +99,8 @@ impl Swizzled {
                 if offset(basis) == 0 {
                     continue;
                 }
-                let set = entry.andi(entry.add(arith::shrui(id, entry.index(bit as i64)?, entry.location))?, entry.index(1)?)?;
+                let set = entry
+                    .andi(entry.add(arith::shrui(id, entry.index(bit as i64)?, entry.location))?, entry.index(1)?)?;
                 thread = entry.xori(thread, entry.muli(set, entry.index(offset(basis))?)?)?;
             }
         }
@@ -116,10 +117,8 @@ impl Swizzled {
                 }
             };
             let pointer = super::tma::pointer(at, at.addi(base, at.index(c & !mask)?)?)?;
-            let alignment = melior::ir::attribute::IntegerAttribute::new(
-                melior::ir::Type::parse(at.context, "i64")?,
-                self.bytes,
-            );
+            let alignment =
+                melior::ir::attribute::IntegerAttribute::new(melior::ir::Type::parse(at.context, "i64")?, self.bytes);
             elements.push(at.add(melior::dialect::llvm::load(
                 at.context,
                 pointer,
