@@ -51,3 +51,49 @@ fn wgmma_operand_refuses_what_wgmma_cannot_read() {
     assert!(LinearLayout::wgmma_operand(&[64, 16], 4, 3).is_none());
     assert!(LinearLayout::wgmma_operand(&[64, 16], 2, 2).is_none());
 }
+
+/// The columns (last index) thread (`l`, `w`) holds in `layout`.
+fn columns(layout: &LinearLayout, l: u64, w: u64) -> std::collections::BTreeSet<i64> {
+    (0..layout.registers() as u64).map(|r| *unflatten(&layout.shape, layout.apply(r, l, w)).last().unwrap()).collect()
+}
+
+#[test]
+fn swapped_layouts_agree_and_tf32_fragment_loads_meet_each_bank_once() {
+    use tile_lowering::registers::{mma::swapped_layouts_of, swizzle::Swizzled};
+    for (bits, k) in [(32, 64), (8, 128)] {
+        let (accumulator, fragments) = swapped_layouts_of(128, 128, k, 8, bits).unwrap();
+        assert!(accumulator.surjective() && fragments.surjective() && accumulator.simple() && fragments.simple());
+        // wgmma's row r of C^T is the column a thread multiplies B^T's row
+        // r into: the accumulator and the fragments name the same columns.
+        for w in 0..8 {
+            for l in 0..32 {
+                assert_eq!(columns(&accumulator, l, w), columns(&fragments, l, w), "{bits} bits, lane {l}, warp {w}");
+            }
+        }
+        if bits != 32 {
+            continue;
+        }
+        // B (k x 128 f32) N-major in the 128-byte swizzle, as loaded.
+        let buffer = Swizzled { rows: k, row: 128, bytes: 4 };
+        for w in 0..8 {
+            for r in 0..fragments.registers() as u64 {
+                let mut banks = std::collections::HashMap::new();
+                for l in 0..32 {
+                    let index = unflatten(&fragments.shape, fragments.apply(r, l, w));
+                    let word = buffer.offset_of(index[0], index[1]) / 4;
+                    let other = *banks.entry(word % 32).or_insert(word);
+                    assert_eq!(other, word, "warp {w}, register {r}: two words in one bank");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn swap_bits_twice_is_the_layout() {
+    let layout = LinearLayout::wgmma(&[64, 64], &[4, 1], 64).unwrap();
+    let swapped = layout.swap_bits(2, 4);
+    assert_ne!(swapped, layout);
+    assert_eq!(swapped.swap_bits(2, 4), layout);
+    assert_eq!(swapped.swap_bits(4, 2), layout);
+}

@@ -626,13 +626,20 @@ pub fn register_fragments(a: &LinearLayout, accumulator: &LinearLayout, element:
 /// and every bank twice). For 8-bit floats no such choice helps: a load's
 /// four K rows are 4 apart, two swizzle patterns.
 pub fn swapped_layouts(m: i64, n: i64, k: i64, warps: i64, element: Type) -> Option<(LinearLayout, LinearLayout)> {
-    let accumulator = LinearLayout::wgmma(&[n, m], &[warps, 1], m)?.permute(&[1, 0]);
-    let b = LinearLayout::wgmma_operand(&[n, k], warps, k_width(element))?.permute(&[1, 0]);
-    // C's and B's columns are their last dim: bits 0.. of a flat index.
-    let columns = |layout: LinearLayout| match element_bits(element) {
-        Some(32) if n >= 32 => layout.swap_bits(2, 4),
-        _ => layout,
+    swapped_layouts_of(m, n, k, warps, u32::try_from(element_bits(element)?).ok()?)
+}
+
+/// [`swapped_layouts`] for operands of `bits` bits.
+pub fn swapped_layouts_of(m: i64, n: i64, k: i64, warps: i64, bits: u32) -> Option<(LinearLayout, LinearLayout)> {
+    let k_width = match bits {
+        32 => 1,
+        8 => 4,
+        _ => 2,
     };
+    let accumulator = LinearLayout::wgmma(&[n, m], &[warps, 1], m)?.permute(&[1, 0]);
+    let b = LinearLayout::wgmma_operand(&[n, k], warps, k_width)?.permute(&[1, 0]);
+    // C's and B's columns are their last dim: bits 0.. of a flat index.
+    let columns = |layout: LinearLayout| if bits == 32 && n >= 32 { layout.swap_bits(2, 4) } else { layout };
     Some((columns(accumulator), columns(b)))
 }
 
