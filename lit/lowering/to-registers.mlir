@@ -584,6 +584,48 @@ func.func @mm_tf32_shared_b(%arg0: memref<?x?xf32>, %arg1: memref<?x?xf32>, %arg
 
 // -----
 
+// An exchange outside loops goes through the memory of a ring whose loop
+// is done (A's: four slots of 64x32 f32 hold the 64x64 accumulator),
+// behind a barrier; one between a ring's first tiles and its loop gets a
+// buffer of its own (those tiles' copies may still be in flight).
+// CHECK-LABEL: func.func @exchange_in_done_ring
+// CHECK: %[[RING:.*]] = memref.alloc() {alignment = 1024 : i64} : memref<8192xf32>
+// CHECK: %[[OWN:.*]] = memref.alloc() : memref<4096xf32>
+// CHECK-NOT: memref.alloc
+// CHECK: vector.store %{{.*}}, %[[OWN]][%{{.*}}] {alignment = 4 : i64}
+// CHECK: scf.for
+// CHECK: nvvm.cp.async.wait.group 0
+// CHECK: gpu.barrier
+// CHECK: vector.store %{{.*}}, %[[RING]][%{{.*}}] {alignment = 4 : i64}
+func.func @exchange_in_done_ring(%arg0: memref<?x?xf32>, %arg1: memref<?x?xf32>, %arg2: memref<?x?xf32>) attributes {tile.block_size = 128 : i64, tile.kernel} {
+  %c2 = arith.constant 2 : index
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #tile.linear<register = [[1, 0], [0, 8], [8, 0], [16, 0], [32, 0]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 16]], warp = [[0, 4], [0, 32]]>>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %0 = tile.partition_view %arg0 : memref<?x?xf32> -> !tile.partition_view<64x32xf32>
+  %1 = tile.partition_view %arg1 : memref<?x?xf32> -> !tile.partition_view<32x64xf32>
+  %2 = tile.partition_view %arg2 : memref<?x?xf32> -> !tile.partition_view<64x64xf32>
+  %3 = tile.num_tiles %0 dim 1 : !tile.partition_view<64x32xf32>
+  %4 = tile.load %0[%c0, %c0] {tile.ring = array<i64: 0, 2, 0, 4>} : !tile.partition_view<64x32xf32> -> tensor<64x32xf32, #tile.shared<swizzle_bytes = 128, element_bits = 32, transposed = false>>
+  %5 = tile.load %1[%c0, %c0] {tile.ring = array<i64: 1, 2, 0, 4>} : !tile.partition_view<32x64xf32> -> tensor<32x64xf32, #tile.shared<swizzle_bytes = 128, element_bits = 32, transposed = false>>
+  %6 = tile.load %0[%c0, %c1] {tile.ring = array<i64: 0, 2, 1, 4>} : !tile.partition_view<64x32xf32> -> tensor<64x32xf32, #tile.shared<swizzle_bytes = 128, element_bits = 32, transposed = false>>
+  %7 = tile.load %1[%c1, %c0] {tile.ring = array<i64: 1, 2, 1, 4>} : !tile.partition_view<32x64xf32> -> tensor<32x64xf32, #tile.shared<swizzle_bytes = 128, element_bits = 32, transposed = false>>
+  %pre = tile.convert_layout %cst : tensor<64x64xf32, #tile.linear<register = [[1, 0], [0, 8], [8, 0], [16, 0], [32, 0]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 16]], warp = [[0, 4], [0, 32]]>> -> tensor<64x64xf32, #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [2, 16], warps_per_block = [4, 1], order = [1, 0]>>
+  tile.store %pre, %2[%c1, %c0] : tensor<64x64xf32, #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [2, 16], warps_per_block = [4, 1], order = [1, 0]>> -> !tile.partition_view<64x64xf32>
+  %8:5 = scf.for %arg3 = %c0 to %3 step %c1 iter_args(%arg4 = %cst, %arg5 = %4, %arg6 = %6, %arg7 = %5, %arg8 = %7) -> (tensor<64x64xf32, #tile.linear<register = [[1, 0], [0, 8], [8, 0], [16, 0], [32, 0]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 16]], warp = [[0, 4], [0, 32]]>>, tensor<64x32xf32, #tile.shared<swizzle_bytes = 128, element_bits = 32, transposed = false>>, tensor<64x32xf32, #tile.shared<swizzle_bytes = 128, element_bits = 32, transposed = false>>, tensor<32x64xf32, #tile.shared<swizzle_bytes = 128, element_bits = 32, transposed = false>>, tensor<32x64xf32, #tile.shared<swizzle_bytes = 128, element_bits = 32, transposed = false>>) {
+    %10 = arith.addi %arg3, %c2 : index
+    %11 = tile.load %0[%c0, %10] {tile.ring = array<i64: 0, 2, -1, 4>} : !tile.partition_view<64x32xf32> -> tensor<64x32xf32, #tile.shared<swizzle_bytes = 128, element_bits = 32, transposed = false>>
+    %12 = tile.load %1[%10, %c0] {tile.ring = array<i64: 1, 2, -1, 4>} : !tile.partition_view<32x64xf32> -> tensor<32x64xf32, #tile.shared<swizzle_bytes = 128, element_bits = 32, transposed = false>>
+    %13 = tile.mma %arg5, %arg7, %arg4 : tensor<64x32xf32, #tile.shared<swizzle_bytes = 128, element_bits = 32, transposed = false>>, tensor<32x64xf32, #tile.shared<swizzle_bytes = 128, element_bits = 32, transposed = false>> into tensor<64x64xf32, #tile.linear<register = [[1, 0], [0, 8], [8, 0], [16, 0], [32, 0]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 16]], warp = [[0, 4], [0, 32]]>>
+    scf.yield %13, %arg6, %11, %arg8, %12 : tensor<64x64xf32, #tile.linear<register = [[1, 0], [0, 8], [8, 0], [16, 0], [32, 0]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 16]], warp = [[0, 4], [0, 32]]>>, tensor<64x32xf32, #tile.shared<swizzle_bytes = 128, element_bits = 32, transposed = false>>, tensor<64x32xf32, #tile.shared<swizzle_bytes = 128, element_bits = 32, transposed = false>>, tensor<32x64xf32, #tile.shared<swizzle_bytes = 128, element_bits = 32, transposed = false>>, tensor<32x64xf32, #tile.shared<swizzle_bytes = 128, element_bits = 32, transposed = false>>
+  }
+  %9 = tile.convert_layout %8#0 : tensor<64x64xf32, #tile.linear<register = [[1, 0], [0, 8], [8, 0], [16, 0], [32, 0]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 16]], warp = [[0, 4], [0, 32]]>> -> tensor<64x64xf32, #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [2, 16], warps_per_block = [4, 1], order = [1, 0]>>
+  tile.store %9, %2[%c0, %c0] : tensor<64x64xf32, #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [2, 16], warps_per_block = [4, 1], order = [1, 0]>> -> !tile.partition_view<64x64xf32>
+  return
+}
+
+// -----
+
 // B in registers (8-bit floats loaded N-major, tile-assign-layouts' staging
 // layout: 4 registers along N, then 4 along K), written K-major for the
 // mma: each write gathers the 4 registers of a K run (register bases 2 and

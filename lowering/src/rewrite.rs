@@ -268,3 +268,24 @@ pub fn uses_inside(op: OperationRef, users: &[usize]) -> usize {
     });
     count
 }
+
+/// Whether `first` comes before `op` in program order, not around it: an
+/// op that holds `op` (or `op` itself) follows `first` in `first`'s block.
+pub fn precedes(first: OperationRef, op: OperationRef) -> bool {
+    let Some(block) = first.block() else { return false };
+    let mut ancestor = Some(op);
+    while let Some(a) = ancestor {
+        if a.block().is_some_and(|b| b == block) {
+            let mut next = first.next_in_block();
+            while let Some(n) = next {
+                if n.to_raw().ptr == a.to_raw().ptr {
+                    return true;
+                }
+                next = n.next_in_block();
+            }
+            return false;
+        }
+        ancestor = a.parent_operation();
+    }
+    false
+}

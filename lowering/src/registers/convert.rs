@@ -75,7 +75,7 @@ pub fn convert<'c>(
     // Outside loops, the memory of rings whose loops are done (an
     // accumulator's exchange after its loop), behind a barrier.
     let elements = from.elements() as i64;
-    let ring = if in_loop(op) { None } else { lowering.done_ring(elements, element) };
+    let ring = lowering.done_ring(op, elements, element);
     let buffer = match ring {
         Some(buffer) => buffer,
         None => lowering.scratch(elements, element)?,

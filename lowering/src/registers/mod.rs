@@ -228,6 +228,8 @@ pub struct Lowering<'c> {
     /// With a producer warp, the barriers of each group of rings that
     /// share them, by the group's leading ring.
     pub group_barriers: HashMap<i64, IrValue<'c>>,
+    /// The loop whose body loads each ring's tiles ahead, by ring id.
+    pub ring_loops: HashMap<i64, OperationRef<'c, 'c>>,
 }
 
 /// What the lowering noted of one loop.
@@ -317,15 +319,16 @@ impl<'c> Lowering<'c> {
 
     /// The buffer of the first ring (by id, so that the code is the same
     /// each time) of `element`s that holds `elements`, for a tile staged
-    /// outside every loop. The rings lowered so far belong to loops that
-    /// are done: every copy into them was waited for after its loop
-    /// ([`Self::note_ring_load`], [`Self::note_tma_ring`]) and each
-    /// warpgroup waited for its wgmmas before reading its accumulator, so
-    /// the memory is free once every warp is past a barrier (the caller's,
-    /// ahead of its writes). Not in a cluster, whose exchanges write the
-    /// other blocks' memory.
-    pub fn done_ring(&self, elements: i64, element: Type<'c>) -> Option<IrValue<'c>> {
-        if self.cluster > 1 {
+    /// by `op`, outside every loop, after the ring's loop: every copy into
+    /// the ring was waited for after that loop ([`Self::note_ring_load`],
+    /// [`Self::note_tma_ring`]) and each warpgroup waited for its wgmmas
+    /// before reading its accumulator, so the memory is free once every
+    /// warp is past a barrier (the caller's, ahead of its writes). Not a
+    /// ring whose loop is still to come (its first tiles, loaded before
+    /// the loop, may be in flight), nor in a cluster, whose exchanges
+    /// write the other blocks' memory.
+    pub fn done_ring(&self, op: OperationRef<'c, 'c>, elements: i64, element: Type<'c>) -> Option<IrValue<'c>> {
+        if self.cluster > 1 || in_loop(op) {
             return None;
         }
         let mut ids: Vec<i64> = self.rings.keys().copied().collect();
@@ -333,6 +336,7 @@ impl<'c> Lowering<'c> {
         use melior::ir::r#type::ShapedTypeLike;
         let element_of = |buffer: IrValue<'c>| MemRefType::try_from(buffer.r#type()).ok().map(|m| m.element());
         ids.iter()
+            .filter(|id| self.ring_loops.get(id).is_some_and(|r#loop| crate::rewrite::precedes(*r#loop, op)))
             .filter_map(|id| self.rings.get(id))
             .find(|r| {
                 let (_, slots, per_slot) = r.shape;
@@ -699,6 +703,7 @@ fn lower_kernel<'c>(kernel: OperationRef<'c, 'c>) -> Option<Result<(), Operation
         thread_flat: HashMap::new(),
         producer: warps::producer(kernel, blocks),
         group_barriers: HashMap::new(),
+        ring_loops: HashMap::new(),
     };
     let turns = turns::loops(kernel, blocks, lowering.producer.is_some());
 

@@ -249,6 +249,7 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
                 at.index(index)?
             } else {
                 let r#loop = parent?;
+                lowering.ring_loops.insert(id, r#loop);
                 let iteration = super::tma::iteration(&at, r#loop)?;
                 let t = at.addi(iteration, at.index(distance)?)?;
                 match ring.barriers {

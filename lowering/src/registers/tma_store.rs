@@ -111,7 +111,7 @@ pub fn store<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
     // waited for its wgmmas before reading its accumulator), so the
     // staging goes there, behind a barrier.
     let elements = boxes.rows * boxes.columns;
-    let ring = if looped { None } else { lowering.done_ring(elements, view.element) };
+    let ring = lowering.done_ring(op, elements, view.element);
     let reuses_ring = ring.is_some();
     let buffer = match ring {
         Some(buffer) => buffer,
