@@ -695,3 +695,39 @@ func.func @two_turn_loops(%Q: memref<?x64xf16>, %K: memref<?x64xf16>, %V: memref
   tile.store %acc2, %po[%i, %c0] : tensor<128x64xf32> -> !tile.partition_view<128x64xf32>
   return
 }
+
+// -----
+
+// tf32 computed transposed with B's view padded with NaN: the TMA fills
+// A's ring only, the threads copy B's. The threads read B^T's fragments
+// from B's slot, so before the reads they wait for its copies (those of
+// the iterations ahead left pending), fence and meet at the barrier,
+// beside the wait for A's slot.
+// CHECK-LABEL: func.func @tf32_b_copied__tma
+// CHECK: tile.load %{{.*}} {tile.ring = {{.*}}, tile.tma_load = {{.*}}} : !tile.partition_view<64x32xf32>
+// CHECK-NOT: tile.tma_load
+// CHECK: tile.load %{{.*}} {tile.ring = array<i64: {{.*}}>} : !tile.partition_view<32x64xf32, padding = nan>
+// REG-LABEL: func.func @tf32_b_copied__tma
+// REG: scf.for
+// REG: nvvm.mbarrier.try_wait.parity
+// REG-NEXT: nvvm.cp.async.wait.group {{[1-9]}}
+// REG-NEXT: nvvm.fence.proxy
+// REG-NEXT: gpu.barrier
+// REG: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> f32
+func.func @tf32_b_copied(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pa = tile.partition_view %A : memref<?x?xf32> -> !tile.partition_view<64x32xf32>
+  %pb = tile.partition_view %B : memref<?x?xf32> -> !tile.partition_view<32x64xf32, padding = nan>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<64x64xf32>
+  %nk = tile.num_tiles %pa dim 1 : !tile.partition_view<64x32xf32>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%in = %z) -> (tensor<64x64xf32>) {
+    %a = tile.load %pa[%c0, %k] : !tile.partition_view<64x32xf32> -> tensor<64x32xf32>
+    %b = tile.load %pb[%k, %c0] : !tile.partition_view<32x64xf32, padding = nan> -> tensor<32x64xf32>
+    %d = tile.mma %a, %b, %in : tensor<64x32xf32>, tensor<32x64xf32> into tensor<64x64xf32>
+    scf.yield %d : tensor<64x64xf32>
+  }
+  tile.store %acc, %pc[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
+  return
+}

@@ -325,11 +325,13 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
     let before_loop = |value: melior::ir::Value<'c, '_>, tile: &Option<shared::SharedTile>| {
         tile.is_some() && !by_tma(tile) && body.is_some_and(|body| crate::rewrite::defined_outside(detach(value), body))
     };
+    // (wgmma's A counts as synced when it is computed registers, not a
+    // tile the threads copied and read themselves: a swapped mma's B.)
     let synced_before = by_tma_count > 0
         && [(wa, &shared_wa), (wb, &shared_wb)]
             .iter()
             .enumerate()
-            .all(|(i, (v, t))| by_tma(t) || before_loop(*v, t) || (i == 0 && fragments_a));
+            .all(|(i, (v, t))| by_tma(t) || before_loop(*v, t) || (i == 0 && fragments_a && t.is_none()));
     if synced_before {
         // The TMA's barriers order each slot's writes and reads; what the
         // threads copied before the loop is waited for once, before it;
