@@ -510,10 +510,11 @@ pub mod knob {
         min: 0,
         max: Some(1),
         default: Some(1),
-        doc: "A tf32 `tile.mma` whose B is loaded N-major (which wgmma reads from shared memory only K-major) is \
-              computed transposed, `C^T = B^T A^T`: wgmma takes B^T from the registers B is loaded into and reads \
-              A where it is, and no thread writes B K-major into shared memory (BENCHMARKS.md, session 23). 0 \
-              writes B K-major instead.",
+        doc: "A tf32 or 8-bit float `tile.mma` whose B is loaded N-major (which wgmma reads from shared memory \
+              only K-major) is computed transposed, `C^T = B^T A^T`: B stays in shared memory as loaded, the \
+              threads read B^T's fragments from it for wgmma's register form, wgmma reads A where it is, and no \
+              thread writes B K-major into shared memory (BENCHMARKS.md, sessions 23 and 25). 0 writes B K-major \
+              instead.",
     };
 }
 
