@@ -13,7 +13,9 @@
 //! can: 16-bit operands either way round (the descriptor's transpose
 //! reads an M- or N-major tile), f32 (tf32) and 8-bit float operands only
 //! K-major, which is all wgmma reads for them, and rows of at least 32
-//! bytes.
+//! bytes. One exception: the N-major B of an mma computed transposed
+//! ([`swapped_operands`]) stays too, since the threads, not wgmma, read it
+//! (into B^T's fragments).
 //!
 //! Every value of a chain gets `#tile.shared<swizzle_bytes = R,
 //! element_bits = B, transposed = T>`: `R` the bytes of the loaded tile's

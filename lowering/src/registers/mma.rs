@@ -621,7 +621,7 @@ pub fn register_fragments(a: &LinearLayout, accumulator: &LinearLayout, element:
 ///
 /// Which of C's columns (B^T's rows) each of wgmma's rows holds is ours to
 /// choose, so long as the accumulator and the fragments agree. For tf32,
-/// rows 4 apart swap with rows 16 apart (bits 2 and 4 of the column): a
+/// columns 4 apart swap with columns 16 apart (bits 2 and 4): a
 /// warp's fragment load then reads four K rows of B's tile at four
 /// disjoint pairs of the swizzle's 16-byte chunks, one bank each (in
 /// wgmma's order, rows 8 consecutive columns apart share two chunk pairs
