@@ -53,7 +53,7 @@ const WARPGROUP_WARPS: i64 = super::mma::WARPGROUP_WARPS;
 /// Makes the two warpgroups take turns in each loop of `turns` (from
 /// [`loops`]): each wgmma group between a `wgmma.fence` and its
 /// `commit_group` in the loop's body waits for its turn and passes it on,
-/// and the loop is bracketed ([`bracket_turns`]).
+/// and the loop is bracketed (`bracket_turns`).
 pub fn take(lowering: &Lowering, kernel: OperationRef, turns: &HashSet<usize>) -> Option<()> {
     let context = lowering.context;
     let mut found = Vec::new();
