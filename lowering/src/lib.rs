@@ -21,6 +21,7 @@ pub mod loops;
 pub mod pass;
 pub mod pipeline_mma;
 pub mod prefetch;
+pub mod prefetch_fragments;
 pub mod registers;
 pub mod remarks;
 pub mod reverse_blocks;
@@ -60,6 +61,7 @@ pub(crate) const PASSES: &[fn()] = &[
     pass::register::<layout::assign::AssignLayouts>,
     pass::register::<layout::remove_conversions::RemoveLayoutConversions>,
     pass::register::<use_tma::UseTma>,
+    pass::register::<prefetch_fragments::PrefetchFragments>,
     pass::register::<widen_blocks::FinishWidening>,
     pass::register::<registers::ConvertTileToRegisters>,
     pass::register::<to_linalg::ConvertTileToLinalg>,

@@ -439,7 +439,12 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
                     let first = block * (k as usize / 2) + (step * k_step) as usize / 2;
                     let registers = (0..4)
                         .map(|register| {
-                            let part = slice(&at, ra, first + width * register, width)?;
+                            let mut part = slice(&at, ra, first + width * register, width)?;
+                            // 8-bit floats are no LLVM type: their bytes.
+                            if width == 4 {
+                                let bytes = super::vector_type(4, IntegerType::new(context, 8).into());
+                                part = at.add(arith::bitcast(part, bytes, at.location))?;
+                            }
                             at.add(ods::llvm::bitcast(context, IntegerType::new(context, 32).into(), part, at.location))
                         })
                         .collect::<Option<Vec<_>>>()?;

@@ -159,6 +159,10 @@ pub struct Ring<'c> {
     pub barriers: Option<IrValue<'c>>,
 }
 
+/// The most carries between a ring's load in a loop and a tile read from
+/// it (the ring's distance, which `tile-prefetch-loads` bounds far lower).
+pub(super) const MAX_CARRIES: i64 = 64;
+
 /// The `tile.ring` attribute of a load: ring, distance, index, slots.
 pub(super) fn ring_of(op: OperationRef) -> Option<[i64; 4]> {
     let attribute = DenseI64ArrayAttribute::try_from(op.attribute(tile_dialect::attrs::RING).ok()?).ok()?;

@@ -51,8 +51,7 @@ impl Swizzled {
     /// can set are XOR-ed once for each pattern the registers flip there;
     /// the rest are added, as immediate offsets of the loads. `None` where
     /// the offsets are not linear so (checked for every thread). 8-bit
-    /// floats, which are no LLVM type, come as their bytes (`i8`), as
-    /// wgmma's fragment registers take them.
+    /// floats, which are no LLVM type, are loaded as bytes (`i8`).
     pub fn read<'c>(
         &self,
         lowering: &Lowering<'c>,
@@ -127,7 +126,12 @@ impl Swizzled {
                 melior::dialect::llvm::LoadStoreOptions::new().align(Some(alignment)),
             ))?);
         }
-        super::from_elements(at, &elements)
+        let bytes = super::from_elements(at, &elements)?;
+        match self.bytes {
+            // The bytes as the element type (a no-op once in LLVM).
+            1 => at.add(arith::bitcast(bytes, super::vector_type(elements.len(), element), at.location)),
+            _ => Some(bytes),
+        }
     }
 
     /// The wgmma descriptor's swizzle mode (128, 64, 32 bytes: 1, 2, 3).

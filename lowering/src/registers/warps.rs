@@ -155,7 +155,20 @@ pub fn producer(kernel: OperationRef, cluster: i64) -> Option<Producer> {
                     let element = tile_type(op.operand(0).ok()?.r#type())?.1;
                     Some(super::mma::register_fragments(&layout(0)?, &layout(2)?, element))
                 };
-                fits &= (shared(op, 0) || fragments().unwrap_or(false)) && shared(op, 1) && in_top_loop(op);
+                // Or a B in the fragments of an mma computed transposed
+                // (`tile-prefetch-fragments`: read from its ring).
+                let swapped_b = || {
+                    let (m, (shape_b, element)) =
+                        (tile_type(op.operand(0).ok()?.r#type())?.0[0], tile_type(op.operand(1).ok()?.r#type())?);
+                    let accumulator = crate::layout::layout_of(op.operand(2).ok()?)?.1;
+                    let b = crate::layout::layout_of(op.operand(1).ok()?)?.1;
+                    let (want_c, want_b) =
+                        super::mma::swapped_layouts(m, shape_b[1], shape_b[0], accumulator.warps(), element)?;
+                    Some(want_c == accumulator && want_b == b)
+                };
+                fits &= (shared(op, 0) || fragments().unwrap_or(false))
+                    && (shared(op, 1) || swapped_b().unwrap_or(false))
+                    && in_top_loop(op);
                 if let Some(parent) = op.parent_operation() {
                     *mmas.entry(parent.to_raw().ptr as usize).or_default() += 1;
                 }

@@ -1,0 +1,151 @@
+//! `tile-prefetch-fragments`: an mma computed transposed reads B^T's
+//! fragments for the next iteration while its wgmmas run.
+//!
+//! Summary: in a loop whose one `tile.mma` is computed transposed
+//! (`layout::shared::swapped_operands`: a tf32 or 8-bit float B loaded
+//! N-major, kept in shared memory, `C^T = B^T A^T`), B's carried ring
+//! tile filled by the TMA, the mma takes B as registers in the fragment
+//! layout, carried by the loop: a `tile.convert_layout` from the ring tile
+//! before the loop makes the first iteration's, and one at the end of each
+//! iteration, of the tile the loop carries into the next, makes the
+//! next's.
+//!
+//! Before (layouts shortened):
+//! ```mlir
+//! %r:3 = scf.for %k = ... iter_args(%acc = %z, %a = %a0, %b = %b0) -> (...) {
+//!   %a1 = tile.load %pa[...] {tile.ring = [0, 1, -1, 3], tile.tma_load = 3} : ... -> tensor<128x64xf32, #shared>
+//!   %b1 = tile.load %pb[...] {tile.ring = [1, 1, -1, 3], tile.tma_load = 4} : ... -> tensor<64x128xf32, #shared_n>
+//!   %d = tile.mma %a, %b, %acc : ..., tensor<64x128xf32, #shared_n> into tensor<128x128xf32, #acc_t>
+//!   scf.yield %d, %a1, %b1
+//! }
+//! ```
+//! After:
+//! ```mlir
+//! %f0 = tile.convert_layout %b0 : tensor<64x128xf32, #shared_n> -> tensor<64x128xf32, #fragments>
+//! %r:4 = scf.for %k = ... iter_args(%acc = %z, %a = %a0, %b = %b0, %f = %f0) -> (...) {
+//!   %a1 = tile.load ...
+//!   %b1 = tile.load ...
+//!   %d = tile.mma %a, %f, %acc : ..., tensor<64x128xf32, #fragments> into ...
+//!   %f1 = tile.convert_layout %b1 : ... -> tensor<64x128xf32, #fragments>
+//!   scf.yield %d, %a1, %b1, %f1
+//! }
+//! ```
+//!
+//! Why: `convert-tile-to-registers` waits for an mma that reads A from
+//! registers at the end of its iteration, the fragment registers tied to
+//! the wait (ptxas may give them away once the wgmma is issued:
+//! BENCHMARKS.md, session 23). Read in the iteration before, the next
+//! fragments' loads run beside the wgmmas, and the next iteration's
+//! wgmmas start without waiting for them. Each set of registers stays live
+//! until the wait that ends the mma reading it, wherever ptxas puts them.
+//!
+//! Caveats: only B tiles the TMA fills (the conversion waits for the tile
+//! on its slot's barrier, the next iteration's; the threads' copies
+//! would need their own wait and a barrier), one mma a loop, after
+//! `tile-use-tma`. The last iteration reads the tile past the loop's end,
+//! which the ring requested anyway (it is waited for after the loop).
+
+use crate::{
+    build::{At, tile_type},
+    layout::{layout_of, with_layout},
+    pass::{PassInfo, TilePass},
+    registers::shared::SharedTile,
+    rewrite::{IrValue, argument_of, defining_op, detach, op_name},
+};
+use melior::{
+    ContextRef,
+    ir::{
+        BlockLike, OperationRef, RegionLike, ValueLike,
+        operation::{OperationLike, OperationMutLike},
+    },
+    pass::{ExternalPass, RunExternalPass},
+};
+use tile_dialect::ops;
+
+/// The `tile-prefetch-fragments` pass.
+#[derive(Clone, Default)]
+pub struct PrefetchFragments;
+
+impl TilePass for PrefetchFragments {
+    const INFO: PassInfo = PassInfo {
+        argument: "tile-prefetch-fragments",
+        name: "TilePrefetchFragments",
+        summary: "Read the fragments of a transposed mma's B (from its TMA ring) one iteration ahead, carried in \
+                  registers",
+        op_name: "func.func",
+    };
+    crate::pass_type_id!();
+}
+
+impl<'c> RunExternalPass<'c> for PrefetchFragments {
+    fn initialize(&mut self, _context: ContextRef<'c>) {}
+
+    fn run(&mut self, operation: OperationRef<'c, '_>, _pass: ExternalPass<'_>) {
+        let context = operation.context();
+        // SAFETY: the context outlives the pass run, and `context` (the
+        // handle the reference points into) lives until the end of `run`.
+        let context = unsafe { context.to_ref() };
+        for raw in crate::loops::for_loops(operation) {
+            // SAFETY: a loop of the kernel; the rewrite replaces only the
+            // loop it is given.
+            let r#loop = unsafe { OperationRef::from_raw(raw) };
+            let _ = prefetch(context, r#loop);
+        }
+    }
+}
+
+/// The loop's one mma, if it is computed transposed with B a carried
+/// N-major ring tile the TMA fills, and B's carried value's index.
+fn candidate<'c>(r#loop: OperationRef<'c, 'c>) -> Option<(OperationRef<'c, 'c>, usize)> {
+    let body = r#loop.region(0).ok()?.first_block()?;
+    let mut mmas = Vec::new();
+    let mut next = body.first_operation();
+    while let Some(op) = next {
+        if op_name(op) == "tile.mma" {
+            // SAFETY: an op of the body, which the rewrite keeps.
+            mmas.push(unsafe { OperationRef::<'c, 'c>::from_raw(op.to_raw()) });
+        }
+        next = op.next_in_block();
+    }
+    let [mma] = mmas[..] else { return None };
+    let (a, b, c) = (mma.operand(0).ok()?, mma.operand(1).ok()?, mma.operand(2).ok()?);
+    let tile_b = SharedTile::of_type(b.r#type()).filter(|t| !t.transposed && t.bytes != 2 && t.shape.len() == 2)?;
+    SharedTile::of_type(a.r#type())?;
+    let (_, accumulator) = layout_of(c)?;
+    let m = tile_type(a.r#type())?.0[0];
+    let (k, n) = (tile_b.shape[0], tile_b.shape[1]);
+    let (swapped, _) = crate::registers::mma::swapped_layouts(m, n, k, accumulator.warps(), tile_b.element)?;
+    if swapped != accumulator {
+        return None;
+    }
+    let i = argument_of(b, body)?.checked_sub(1)?;
+    let init = defining_op(r#loop.operand(3 + i).ok()?)?;
+    (op_name(init) == "tile.load" && init.has_attribute(tile_dialect::attrs::TMA_LOAD)).then_some((mma, i))
+}
+
+fn prefetch<'c>(context: &'c melior::Context, r#loop: OperationRef<'c, 'c>) -> Option<()> {
+    let (mma, i) = candidate(r#loop)?;
+    let b = detach(mma.operand(1).ok()?);
+    let (shape, element) = tile_type(b.r#type())?;
+    let (_, accumulator) = layout_of(mma.operand(2).ok()?)?;
+    let m = tile_type(mma.operand(0).ok()?.r#type())?.0[0];
+    let (_, fragments) = crate::registers::mma::swapped_layouts(m, shape[1], shape[0], accumulator.warps(), element)?;
+    let fragments_type = with_layout(b.r#type(), &fragments.to_layout())?;
+    let location = mma.location();
+    let before = At::before(context, r#loop)?;
+    let init = detach(r#loop.operand(3 + i).ok()?);
+    let first = before.add(ops::convert_layout(context, fragments_type, init, location))?;
+    let new_loop = crate::loops::extend_for(context, r#loop, &[first])?;
+    let body = new_loop.region(0).ok()?.first_block()?;
+    let carried = new_loop.result_count() - 1;
+    let argument: IrValue = detach(body.argument(1 + carried).ok()?.into());
+    // SAFETY: the mma moved with the body into the new loop and is live;
+    // only its B operand changes, to a value of the same shape and element.
+    let mut mma_mut = unsafe { melior::ir::operation::OperationRefMut::from_raw(mma.to_raw()) };
+    mma_mut.set_operand(1, argument);
+    let terminator = body.terminator()?;
+    let next_tile = detach(terminator.operand(i).ok()?);
+    let at_end = At::before(context, terminator)?;
+    let next = at_end.add(ops::convert_layout(context, fragments_type, next_tile, location))?;
+    crate::loops::set_yield(new_loop, carried, next)
+}
