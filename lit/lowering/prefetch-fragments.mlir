@@ -3,10 +3,10 @@
 
 // tf32 with B loaded N-major, computed transposed. In the TMA variant,
 // B's fragments come from its ring one iteration ahead: the first before
-// the loop from B's first tile, each next one at the end of the iteration
-// from the tile the loop carries into the next (slot 1 of a ring two
-// ahead), carried as registers in the fragment layout, which the mma
-// reads. The kernel itself, whose rings the threads copy, keeps B shared.
+// the loop from B's first tile, each next one before the mma from the
+// tile the loop carries into the next (slot 1 of a ring two ahead),
+// carried as registers in the fragment layout, which the mma reads. The
+// kernel itself, whose rings the threads copy, keeps B shared.
 // CHECK-LABEL: func.func @tf32_loop(
 // CHECK-NOT: tile.convert_layout {{.*}}#tile.shared
 // CHECK: tile.mma %{{.*}}, %{{.*}}, %{{.*}} : tensor<64x32xf32, #tile.shared<{{.*}}>>, tensor<32x64xf32, #tile.shared<
@@ -15,23 +15,24 @@
 // CHECK: %[[B1:.*]] = tile.load %{{.*}}[%c1, %c0] {tile.ring = array<i64: 1, 2, 1, 4>
 // CHECK: %[[F0:.*]] = tile.convert_layout %[[B0]] : tensor<32x64xf32, #tile.shared<{{.*}}>> -> tensor<32x64xf32, #tile.linear<register = {{\[}}[0, 8], [4, 0], [8, 0], [16, 0]], lane = {{\[}}[1, 0], [2, 0], [0, 1], [0, 2], [0, 16]], warp = {{\[}}[0, 4], [0, 32]]>>
 // CHECK: scf.for {{.*}} iter_args({{.*}}, %[[S1:.*]] = %[[B1]], %[[F:.*]] = %[[F0]])
-// CHECK: tile.mma %{{.*}}, %[[F]], %{{.*}} : tensor<64x32xf32, #tile.shared<{{.*}}>>, tensor<32x64xf32, #tile.linear<
-// CHECK-NEXT: %[[NEXT:.*]] = tile.convert_layout %[[S1]]
+// CHECK: %[[NEXT:.*]] = tile.convert_layout %[[S1]]
+// CHECK-NEXT: tile.mma %{{.*}}, %[[F]], %{{.*}} : tensor<64x32xf32, #tile.shared<{{.*}}>>, tensor<32x64xf32, #tile.linear<
 // CHECK-NEXT: scf.yield {{.*}}, %[[NEXT]] :
 // On the way to registers: before the loop the wait for B's first tile
-// and its 4 reads; in the loop, the wgmma, then the wait for the next
-// iteration's tile (the loop's iteration + 1) and its 4 reads, then the
-// wait for the wgmma that takes the accumulator's and the fragments'
-// registers.
+// and its 4 reads; in the loop, the wait for the next iteration's tile
+// (the loop's iteration + 1) and its 4 reads, then the wgmma's fence (no
+// read after it), the wgmma, and the wait for it, which takes the
+// accumulator's and the fragments' registers.
 // REG-LABEL: func.func @tf32_loop__tma(
 // REG: nvvm.mbarrier.try_wait.parity
 // REG-COUNT-4: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> f32
 // REG: scf.for
-// REG: nvvm.wgmma.fence.aligned
-// REG: wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32
-// REG: nvvm.wgmma.commit.group.sync.aligned
 // REG: nvvm.mbarrier.try_wait.parity
 // REG-COUNT-4: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> f32
+// REG: nvvm.wgmma.fence.aligned
+// REG-NOT: llvm.load {{.*}}!llvm.ptr<3> -> f32
+// REG: wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32
+// REG-NOT: llvm.load {{.*}}!llvm.ptr<3> -> f32
 // REG: "wgmma.wait_group.sync.aligned 0;"
 // REG: scf.yield
 func.func @tf32_loop(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) attributes {tile.kernel} {
@@ -71,6 +72,34 @@ func.func @f16_loop(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32
     %a = tile.load %pa[%c0, %k] : !tile.partition_view<64x64xf16> -> tensor<64x64xf16>
     %b = tile.load %pb[%k, %c0] : !tile.partition_view<64x64xf16> -> tensor<64x64xf16>
     %d = tile.mma %a, %b, %in : tensor<64x64xf16>, tensor<64x64xf16> into tensor<64x64xf32>
+    scf.yield %d : tensor<64x64xf32>
+  }
+  tile.store %acc, %pc[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
+  return
+}
+
+// -----
+
+// A loaded once before the loop: the mma gives back only the slots of its
+// shared operands' rings, and A has none, so B's fragments stay read at
+// the mma (with a producer warp, nobody would give B's slots back).
+// CHECK-LABEL: func.func @a_before_loop__tma(
+// CHECK-NOT: tile.convert_layout {{.*}}#tile.shared
+// CHECK: return
+// REG-LABEL: func.func @a_before_loop__tma(
+// REG: wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32
+func.func @a_before_loop(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pa = tile.partition_view %A : memref<?x?xf32> -> !tile.partition_view<64x32xf32>
+  %pb = tile.partition_view %B : memref<?x?xf32> -> !tile.partition_view<32x64xf32>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<64x64xf32>
+  %nk = tile.num_tiles %pb dim 0 : !tile.partition_view<32x64xf32>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %a = tile.load %pa[%c0, %c0] : !tile.partition_view<64x32xf32> -> tensor<64x32xf32>
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%in = %z) -> (tensor<64x64xf32>) {
+    %b = tile.load %pb[%k, %c0] : !tile.partition_view<32x64xf32> -> tensor<32x64xf32>
+    %d = tile.mma %a, %b, %in : tensor<64x32xf32>, tensor<32x64xf32> into tensor<64x64xf32>
     scf.yield %d : tensor<64x64xf32>
   }
   tile.store %acc, %pc[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>

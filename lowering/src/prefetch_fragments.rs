@@ -6,8 +6,8 @@
 //! N-major, kept in shared memory, `C^T = B^T A^T`), B's carried ring
 //! tile filled by the TMA, the mma takes B as registers in the fragment
 //! layout, carried by the loop: a `tile.convert_layout` from the ring tile
-//! before the loop makes the first iteration's, and one at the end of each
-//! iteration, of the tile the loop carries into the next, makes the
+//! before the loop makes the first iteration's, and one before the mma of
+//! each iteration, of the tile the loop carries into the next, makes the
 //! next's.
 //!
 //! Before (layouts shortened):
@@ -25,8 +25,8 @@
 //! %r:4 = scf.for %k = ... iter_args(%acc = %z, %a = %a0, %b = %b0, %f = %f0) -> (...) {
 //!   %a1 = tile.load ...
 //!   %b1 = tile.load ...
-//!   %d = tile.mma %a, %f, %acc : ..., tensor<64x128xf32, #fragments> into ...
 //!   %f1 = tile.convert_layout %b1 : ... -> tensor<64x128xf32, #fragments>
+//!   %d = tile.mma %a, %f, %acc : ..., tensor<64x128xf32, #fragments> into ...
 //!   scf.yield %d, %a1, %b1, %f1
 //! }
 //! ```
@@ -34,10 +34,13 @@
 //! Why: `convert-tile-to-registers` waits for an mma that reads A from
 //! registers at the end of its iteration, the fragment registers tied to
 //! the wait (ptxas may give them away once the wgmma is issued:
-//! BENCHMARKS.md, session 23). Read in the iteration before, the next
-//! fragments' loads run beside the wgmmas, and the next iteration's
-//! wgmmas start without waiting for them. Each set of registers stays live
-//! until the wait that ends the mma reading it, wherever ptxas puts them.
+//! BENCHMARKS.md, session 23). Read in the iteration before, ahead of the
+//! wgmma fence (ptxas serialises the wgmmas when a non-wgmma instruction
+//! defines an input register of one inside its pipeline stage, between
+//! fence and wait), the next fragments' loads are in flight beside this
+//! iteration's wgmmas, and the next iteration's wgmmas need not wait for
+//! them. Each set of registers stays live until the wait that ends the mma
+//! reading it.
 //!
 //! Caveats: only B tiles the TMA fills (the conversion waits for the tile
 //! on its slot's barrier, the next iteration's; the threads' copies
@@ -118,10 +121,33 @@ fn candidate<'c>(r#loop: OperationRef<'c, 'c>) -> Option<(OperationRef<'c, 'c>, 
     if swapped != accumulator {
         return None;
     }
-    let i = argument_of(b, body)?.checked_sub(1)?;
-    let init = defining_op(r#loop.operand(3 + i).ok()?)?;
-    (op_name(init) == "tile.load" && init.has_attribute(tile_dialect::attrs::TMA_LOAD)).then_some((mma, i))
+    // A and B carried ring tiles the TMA fills (the mma gives back only
+    // its shared operands' slots, and the rings of a loop share their
+    // barriers), and B's carries ending at the ring's load in this loop,
+    // whose tiles the conversions wait for.
+    let tma_load = |op: OperationRef| op_name(op) == "tile.load" && op.has_attribute(tile_dialect::attrs::TMA_LOAD);
+    let carried_tma = |value| {
+        let j = argument_of(value, body)?.checked_sub(1)?;
+        tma_load(defining_op(r#loop.operand(3 + j).ok()?)?).then_some(j)
+    };
+    carried_tma(a)?;
+    let i = carried_tma(b)?;
+    let terminator = body.terminator()?;
+    let mut value = terminator.operand(i).ok()?;
+    for _ in 0..=MAX_CARRIES {
+        match argument_of(value, body) {
+            Some(number) => value = terminator.operand(number.checked_sub(1)?).ok()?,
+            None => {
+                let load = defining_op(value)?;
+                return (tma_load(load) && load.block() == Some(body)).then_some((mma, i));
+            }
+        }
+    }
+    None
 }
+
+/// The most carries between B's load in the loop and the mma's tile.
+const MAX_CARRIES: usize = 64;
 
 fn prefetch<'c>(context: &'c melior::Context, r#loop: OperationRef<'c, 'c>) -> Option<()> {
     let (mma, i) = candidate(r#loop)?;
@@ -145,7 +171,10 @@ fn prefetch<'c>(context: &'c melior::Context, r#loop: OperationRef<'c, 'c>) -> O
     mma_mut.set_operand(1, argument);
     let terminator = body.terminator()?;
     let next_tile = detach(terminator.operand(i).ok()?);
-    let at_end = At::before(context, terminator)?;
-    let next = at_end.add(ops::convert_layout(context, fragments_type, next_tile, location))?;
+    // Before the mma: the reads define registers no wgmma of this
+    // iteration reads, ahead of its fence (after it, ptxas serialises the
+    // wgmmas: a non-wgmma instruction defines an input register of a
+    // wgmma inside its pipeline stage).
+    let next = At::before(context, mma)?.add(ops::convert_layout(context, fragments_type, next_tile, location))?;
     crate::loops::set_yield(new_loop, carried, next)
 }
