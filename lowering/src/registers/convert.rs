@@ -34,9 +34,6 @@ use melior::{
 pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option<()> {
     let input = op.operand(0).ok()?;
     let result = op.result(0).ok()?;
-    if let Some(tile) = lowering.shared(input).filter(|_| op_name(op) == "tile.convert_layout") {
-        return from_ring(lowering, op, tile);
-    }
     let from = lowering.layout(input)?;
     let to = lowering.layout(result.into())?;
     let registers = lowering.registers(input)?;
@@ -57,56 +54,6 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
         }
         _ => convert(lowering, &at, op, registers, &from, &to)?,
     };
-    lowering.map(result.into(), value);
-    Some(())
-}
-
-/// A ring tile the TMA fills, read into registers in the result's layout
-/// (`tile-prefetch-fragments`' fragments of B^T): the wait for its slot's
-/// phase, then the threads' reads. Its iteration: that of a load before a
-/// loop is its index in the ring; in the loop, the loop's own plus the
-/// ring's distance for the load there, one less for each carry between it
-/// and the tile read (a carried tile, the loop's yield not lowered yet,
-/// is the one yielded for it, an iteration earlier).
-fn from_ring<'c>(
-    lowering: &mut Lowering<'c>,
-    op: OperationRef<'c, 'c>,
-    tile: super::shared::SharedTile<'c>,
-) -> Option<()> {
-    use melior::ir::{BlockLike as _, RegionLike as _};
-    let input = op.operand(0).ok()?;
-    let result = op.result(0).ok()?;
-    let to = lowering.layout(result.into())?;
-    let ring = tile.ring?;
-    let barriers = lowering.rings.get(&ring.id)?.barriers?;
-    let at = At::before(lowering.context, op)?;
-    let ring_load = |value| crate::rewrite::defining_op(value).filter(|d| op_name(*d) == "tile.load");
-    let r#loop = op.parent_operation().filter(|p| op_name(*p) == "scf.for");
-    let (mut value, mut carries) = (crate::rewrite::detach(input), 0);
-    if let Some(body) = r#loop.and_then(|l| l.region(0).ok()?.first_block()) {
-        let terminator = body.terminator()?;
-        while let Some(number) = crate::rewrite::argument_of(value, body) {
-            value = crate::rewrite::detach(terminator.operand(number.checked_sub(1)?).ok()?);
-            carries += 1;
-            if carries > super::shared::MAX_CARRIES {
-                return None;
-            }
-        }
-    }
-    let load = ring_load(value)?;
-    let [_, distance, index, _] = super::shared::ring_of(load)?;
-    let iteration = match (index, carries) {
-        // One of the first tiles, loaded before its loop.
-        (0.., 0) => at.index(index)?,
-        // The load in the op's loop, `carries` iterations before.
-        (..0, _) if load.parent_operation() == r#loop => {
-            at.addi(super::tma::iteration(&at, r#loop?)?, at.index(distance - carries)?)?
-        }
-        _ => return None,
-    };
-    super::tma::wait(&at, (barriers, ring.slots), iteration)?;
-    let address = lowering.registers(input)?;
-    let value = tile.swizzled().read(lowering, &at, address, &to, tile.contiguous_dim() ^ 1, tile.element)?;
     lowering.map(result.into(), value);
     Some(())
 }

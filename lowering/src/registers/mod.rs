@@ -741,6 +741,11 @@ fn lower_kernel<'c>(kernel: OperationRef<'c, 'c>) -> Option<Result<(), Operation
             "tile.num_tiles" => memory::num_tiles(&mut lowering, op),
             "tile.reduce" => reduce::reduce(&mut lowering, op),
             "tile.mma" => mma::lower(&mut lowering, op),
+            // A ring tile read into registers (`tile-prefetch-fragments`).
+            "tile.convert_layout" if op.operand(0).ok().and_then(|v| lowering.shared(v)).is_some() => {
+                let tile = lowering.shared(op.operand(0).ok()?)?;
+                shared::from_ring(&mut lowering, op, tile)
+            }
             "tile.convert_layout" | "tile.broadcast" | "tile.reshape" | "tile.permute" => {
                 convert::lower(&mut lowering, op)
             }
