@@ -29,6 +29,10 @@
 //! cp.async.commit_group
 //! ```
 //!
+//! A `tile.convert_layout` of a ring tile the TMA fills into registers
+//! (`tile-prefetch-fragments`' B^T fragments) waits for the tile's slot
+//! and reads it with [`super::swizzle::Swizzled::read`] ([`from_ring`]).
+//!
 //! Caveats: the mma that reads the tile waits for its group
 //! (`cp.async.wait_group`, counting the groups issued since from the
 //! ring's distance) and a barrier; the ring's slots are sized so that
