@@ -97,3 +97,29 @@ fn swap_bits_twice_is_the_layout() {
     assert_eq!(swapped.swap_bits(2, 4), layout);
     assert_eq!(swapped.swap_bits(4, 2), layout);
 }
+
+#[test]
+fn swizzled_offsets_are_a_linear_bijection() {
+    use tile_lowering::registers::swizzle::Swizzled;
+    // `Swizzled::read` relies on the offset being linear over GF(2) in the
+    // element's row and column bits (it checks each thread, and refuses
+    // otherwise): true for every swizzle a shared tile takes.
+    for (rows, row, bytes, columns) in [(64, 128, 4, 128), (128, 128, 1, 128), (64, 64, 2, 32), (32, 32, 4, 8)] {
+        let buffer = Swizzled { rows, row, bytes };
+        let mut seen = std::collections::HashSet::new();
+        for r in 0..rows {
+            for c in 0..columns {
+                let offset = buffer.offset_of(r, c);
+                assert_eq!(offset % bytes, 0);
+                assert!(offset < rows * columns * bytes);
+                assert!(seen.insert(offset), "{rows}x{columns} by {row}: ({r}, {c}) shares {offset}");
+                // The XOR of the offsets of its index's single bits.
+                let bits = |n: i64, at: &dyn Fn(i64) -> i64| {
+                    (0..63).filter(|b| n >> b & 1 == 1).fold(0, |acc, b| acc ^ at(1 << b))
+                };
+                let linear = bits(r, &|x| buffer.offset_of(x, 0)) ^ bits(c, &|x| buffer.offset_of(0, x));
+                assert_eq!(offset, linear, "({r}, {c})");
+            }
+        }
+    }
+}
