@@ -107,7 +107,10 @@ def compile_info(source, name):
     else:
         bundle = json.load(open(bundle_path))
         kernel = next(k for k in bundle['kernels'] if k['signature']['name'] == name)
-        info = {'compile_s': seconds, 'smem': {name: kernel['shared_memory']}, 'regs': {}}
+        info = {'compile_s': seconds, 'smem': {name: kernel['shared_memory']}, 'regs': {}, 'wgmma': {}}
+        # Each entry's PTX runs from its `.entry` to the next one.
+        for part in bundle['ptx'].split('.entry ')[1:]:
+            info['wgmma'][re.match(r'\w+', part)[0]] = 'wgmma.mma_async' in part
         for v in kernel.get('variants', []):
             info['smem'][v['name']] = v['shared_memory']
         if os.path.exists(ptxas):
@@ -202,7 +205,7 @@ def run_case(name, path, kernel, subst, inputs, scalars, grid, output, peers, wo
                 print(f'  {peer}: {str(e).splitlines()[0][:120]}', flush=True)
     ok, error = check(got, want.float())
     failures += not ok
-    row.update(entry=entry, tensor_cores='wgmma' in entry, smem=info['smem'].get(entry), regs=info['regs'].get(entry),
+    row.update(entry=entry, tensor_cores=info.get('wgmma', {}).get(entry), smem=info['smem'].get(entry), regs=info['regs'].get(entry),
                compile_s=round(info['compile_s'], 3), ok=ok, error=f'{error:.2e}')
     if not memcheck:
         ms = float(re.search(r'median of \d+ launches ([\d.]+) ms', text)[1])

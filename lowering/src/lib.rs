@@ -39,6 +39,7 @@ pub mod to_scf;
 pub mod tune;
 pub mod use_tma;
 pub mod vectorize_copies;
+pub mod version_masks;
 pub mod widen_blocks;
 pub mod widen_k;
 
@@ -51,6 +52,7 @@ pub(crate) const PASSES: &[fn()] = &[
     pass::register::<simplify::Simplify>,
     pass::register::<group_blocks::GroupBlocks>,
     pass::register::<reverse_blocks::ReverseBlocks>,
+    pass::register::<version_masks::VersionMasks>,
     pass::register::<widen_k::WidenK>,
     pass::register::<to_nvgpu::ConvertTileToNvgpu>,
     pass::register::<pipeline_mma::PipelineMma>,

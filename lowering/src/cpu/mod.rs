@@ -50,7 +50,7 @@ pub struct TileToCpu;
 pub const STAGES: &[(&str, &str)] = &[
     (
         "linalg",
-        "tile-specialize, tile-simplify, func.func(tile-group-blocks, tile-reverse-blocks, tile-widen-k), convert-tile-to-linalg",
+        "tile-specialize, tile-simplify, func.func(tile-group-blocks, tile-reverse-blocks, tile-version-masks, tile-widen-k), convert-tile-to-linalg",
     ),
     ("memref", "convert-tile-to-memref"),
     ("grid", "convert-tile-to-scf"),
