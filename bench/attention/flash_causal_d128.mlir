@@ -7,7 +7,7 @@
 // loop stops after the last key tile that holds a key of the query tile's
 // last row: min(tiles, ceil(128 (x + 1) / 128)). The first key tile always
 // holds key 0 <= i, so every row has a finite max from the first iteration
-// on (no exp(-inf - -inf)). flash_causal_d64.mlir is the same program at head
+// on (no exp2(-inf - -inf)). flash_causal_d64.mlir is the same program at head
 // dim 64, with key tiles of 64.
 func.func @flash_causal(%Q: memref<?x?x128xf16>, %K: memref<?x?x128xf16>, %V: memref<?x?x128xf16>,
                         %O: memref<?x?x128xf16>, %S: index) attributes {tile.kernel} {
@@ -31,8 +31,9 @@ func.func @flash_causal(%Q: memref<?x?x128xf16>, %K: memref<?x?x128xf16>, %V: me
   %q_end_up = arith.addi %q_end, %cbn1 : index
   %diagonal = arith.divui %q_end_up, %cbn : index
   %last = arith.minui %tiles, %diagonal : index
-  // 1 / sqrt(D), the softmax scale
-  %scale = arith.constant dense<0.08838834764831843> : tensor<128x128xf32>
+  // 1 / sqrt(D) log2(e): the scores in base 2, so that the exponentials are
+  // exp2 (as Triton's tutorial and FlashAttention write the softmax)
+  %scale = arith.constant dense<0.12751743082459868> : tensor<128x128xf32>
   %neg_inf = arith.constant dense<0xFF800000> : tensor<128x128xf32>
   %zero_s = arith.constant dense<0.0> : tensor<128x128xf32>
   %zero_o = arith.constant dense<0.0> : tensor<128x128xf32>
@@ -73,12 +74,12 @@ func.func @flash_causal(%Q: memref<?x?x128xf16>, %K: memref<?x?x128xf16>, %V: me
     %row_max = tile.reduce max %s dim 1 : tensor<128x128xf32> -> tensor<128xf32>
     %m_new = arith.maximumf %m_in, %row_max : tensor<128xf32>
     %shift = arith.subf %m_in, %m_new : tensor<128xf32>
-    %alpha = math.exp %shift : tensor<128xf32>
-    // p = exp(s - m_new); l = l * alpha + sum(p)
+    %alpha = math.exp2 %shift : tensor<128xf32>
+    // p = 2^(s - m_new); l = l * alpha + sum(p)
     %m_new1 = tile.reshape %m_new : tensor<128xf32> -> tensor<128x1xf32>
     %m_newb = tile.broadcast %m_new1 : tensor<128x1xf32> -> tensor<128x128xf32>
     %sm = arith.subf %s, %m_newb : tensor<128x128xf32>
-    %p = math.exp %sm : tensor<128x128xf32>
+    %p = math.exp2 %sm : tensor<128x128xf32>
     %row_sum = tile.reduce add %p dim 1 : tensor<128x128xf32> -> tensor<128xf32>
     %l_scaled = arith.mulf %l_in, %alpha : tensor<128xf32>
     %l_new = arith.addf %l_scaled, %row_sum : tensor<128xf32>

@@ -3,7 +3,7 @@
 // takes query tile x (128 rows) of head y and walks K and V in tiles of 128
 // keys with an online softmax: the loop carries the running max m, the
 // running sum l and the unnormalised output acc, rescaling l and acc by
-// exp(m - m_new) whenever the max grows; O = acc / l after the loop, rounded
+// 2^(m - m_new) whenever the max grows (m in base 2); O = acc / l after the loop, rounded
 // to f16. The scores, softmax and accumulator are f32; the probabilities are
 // rounded to f16 to weight V on the tensor cores. Keys past S (the last
 // tile's padding) are masked to -inf through tile.iota, so they get no
@@ -26,8 +26,9 @@ func.func @flash(%Q: memref<?x?x128xf16>, %K: memref<?x?x128xf16>, %V: memref<?x
   %q3 = tile.load %pq[%bh, %qt, %c0] : !tile.partition_view<1x128x128xf16> -> tensor<1x128x128xf16>
   %q = tile.reshape %q3 : tensor<1x128x128xf16> -> tensor<128x128xf16>
   %tiles = tile.num_tiles %pk dim 1 : !tile.partition_view<1x128x128xf16>
-  // 1 / sqrt(D), the softmax scale
-  %scale = arith.constant dense<0.08838834764831843> : tensor<128x128xf32>
+  // 1 / sqrt(D) log2(e): the scores in base 2, so that the exponentials are
+  // exp2 (as Triton's tutorial and FlashAttention write the softmax)
+  %scale = arith.constant dense<0.12751743082459868> : tensor<128x128xf32>
   %neg_inf = arith.constant dense<0xFF800000> : tensor<128x128xf32>
   %zero_s = arith.constant dense<0.0> : tensor<128x128xf32>
   %zero_o = arith.constant dense<0.0> : tensor<128x128xf32>
@@ -56,12 +57,12 @@ func.func @flash(%Q: memref<?x?x128xf16>, %K: memref<?x?x128xf16>, %V: memref<?x
     %row_max = tile.reduce max %s dim 1 : tensor<128x128xf32> -> tensor<128xf32>
     %m_new = arith.maximumf %m_in, %row_max : tensor<128xf32>
     %shift = arith.subf %m_in, %m_new : tensor<128xf32>
-    %alpha = math.exp %shift : tensor<128xf32>
-    // p = exp(s - m_new); l = l * alpha + sum(p)
+    %alpha = math.exp2 %shift : tensor<128xf32>
+    // p = 2^(s - m_new); l = l * alpha + sum(p)
     %m_new1 = tile.reshape %m_new : tensor<128xf32> -> tensor<128x1xf32>
     %m_newb = tile.broadcast %m_new1 : tensor<128x1xf32> -> tensor<128x128xf32>
     %sm = arith.subf %s, %m_newb : tensor<128x128xf32>
-    %p = math.exp %sm : tensor<128x128xf32>
+    %p = math.exp2 %sm : tensor<128x128xf32>
     %row_sum = tile.reduce add %p dim 1 : tensor<128x128xf32> -> tensor<128xf32>
     %l_scaled = arith.mulf %l_in, %alpha : tensor<128xf32>
     %l_new = arith.addf %l_scaled, %row_sum : tensor<128xf32>

@@ -64,6 +64,29 @@ func.func @shifted_exp(%X: memref<?xf32>, %Y: memref<?xf32>, %m: f32) attributes
 
 // -----
 
+#b = #tile.blocked<size_per_thread = [4], threads_per_warp = [32], warps_per_block = [2], order = [0]>
+
+// An f32 exp2 is the hardware's ex2 of x itself: no multiply before it.
+// CHECK-LABEL: func.func @exp2
+// CHECK: %[[D:.*]] = arith.subf %{{.*}}, %{{.*}} : vector<16xf32>
+// CHECK-NOT: arith.mulf
+// CHECK: vector.extract %[[D]][0] : f32 from vector<16xf32>
+// CHECK-COUNT-16: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
+// CHECK-NOT: math.exp2
+func.func @exp2(%X: memref<?xf32>, %Y: memref<?xf32>, %m: f32) attributes {tile.kernel, tile.block_size = 64 : i64} {
+  %px = tile.partition_view %X : memref<?xf32> -> !tile.partition_view<1024xf32>
+  %py = tile.partition_view %Y : memref<?xf32> -> !tile.partition_view<1024xf32>
+  %i = tile.block_id x : index
+  %x = tile.load %px[%i] : !tile.partition_view<1024xf32> -> tensor<1024xf32, #b>
+  %t = tile.splat %m : f32 -> tensor<1024xf32, #b>
+  %d = arith.subf %x, %t : tensor<1024xf32, #b>
+  %e = math.exp2 %d : tensor<1024xf32, #b>
+  tile.store %e, %py[%i] : tensor<1024xf32, #b> -> !tile.partition_view<1024xf32>
+  return
+}
+
+// -----
+
 #b = #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [1, 32], warps_per_block = [1, 2], order = [1, 0]>
 #s = #tile.slice<dim = 1, parent = #b>
 #r = #tile.linear<register = [], lane = [[0, 0], [0, 0], [0, 0], [0, 0], [0, 0]], warp = [[0, 0]]>

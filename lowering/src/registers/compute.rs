@@ -36,9 +36,9 @@ pub fn elementwise<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) ->
     let results: Vec<Type> = op.results().map(|r| registers_type(r.r#type())).collect::<Option<_>>()?;
     let attributes: Vec<(Identifier, Attribute)> = op.attributes().collect();
     let name = op_name(op);
-    if name == "math.exp"
+    if (name == "math.exp" || name == "math.exp2")
         && registers_type(op.result(0).ok()?.r#type()).is_some()
-        && let Some(value) = fast_exp(&at, *operands.first()?)
+        && let Some(value) = fast_exp(&at, *operands.first()?, name == "math.exp")
     {
         lowering.map(op.result(0).ok()?.into(), value);
         return Some(());
@@ -64,7 +64,8 @@ pub fn elementwise<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) ->
     Some(())
 }
 
-/// `exp(x)` of f32 registers as `exp2(x log2(e))` on the hardware's
+/// `exp(x)` (`natural`) of f32 registers as `exp2(x log2(e))`, and
+/// `exp2(x)` as itself, on the hardware's
 /// `ex2.approx.ftz` (one instruction where libdevice's `expf` takes about
 /// twenty; a relative error of about `|x| 2^-22`), as tile compilers do:
 /// in a softmax the exponentials are the kernel's only real arithmetic,
@@ -74,16 +75,20 @@ pub fn elementwise<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) ->
 /// (`exp(a - b)` is not folded into `fma(a, log2(e), -(b log2(e)))`: for
 /// `|b|` over `FLT_MAX / log2(e)` the product overflows, and a row masked
 /// with the largest finite negative value would take `exp(0)` as
-/// infinite.) Other element types keep `math.exp`.
-fn fast_exp<'c>(at: &At<'c, 'c>, x: IrValue<'c>) -> Option<IrValue<'c>> {
+/// infinite.) Other element types keep `math.exp` or `math.exp2`.
+fn fast_exp<'c>(at: &At<'c, 'c>, x: IrValue<'c>, natural: bool) -> Option<IrValue<'c>> {
     let element = crate::build::element_of(x.r#type())?;
     if element != Type::float32(at.context) {
         return None;
     }
-    let log2e = Attribute::parse(at.context, &format!("{:e} : f32", std::f32::consts::LOG2_E))?;
-    let log2e = at.add(arith::constant(at.context, log2e, at.location))?;
-    let log2e = at.add(ods::vector::broadcast(at.context, x.r#type(), log2e, at.location))?;
-    let scaled = at.add(arith::mulf(x, log2e, at.location))?;
+    let scaled = if natural {
+        let log2e = Attribute::parse(at.context, &format!("{:e} : f32", std::f32::consts::LOG2_E))?;
+        let log2e = at.add(arith::constant(at.context, log2e, at.location))?;
+        let log2e = at.add(ods::vector::broadcast(at.context, x.r#type(), log2e, at.location))?;
+        at.add(arith::mulf(x, log2e, at.location))?
+    } else {
+        x
+    };
     let powers = (0..super::length(scaled)?)
         .map(|i| {
             let element = super::extract(at, scaled, i)?;
