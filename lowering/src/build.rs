@@ -729,3 +729,45 @@ pub fn padding_value<'c>(
     };
     special_attribute(context, element, special)
 }
+
+/// An `scf.if` yielding `types`, its regions built by `then` and
+/// `otherwise` (each returns the values its branch yields).
+pub fn if_else<'c>(
+    at: &At<'c, 'c>,
+    condition: IrValue<'c>,
+    types: &[Type<'c>],
+    then: impl FnOnce(&At<'c, 'c>) -> Option<Vec<IrValue<'c>>>,
+    otherwise: impl FnOnce(&At<'c, 'c>) -> Option<Vec<IrValue<'c>>>,
+) -> Option<Vec<IrValue<'c>>> {
+    let op = if_else_op(at, condition, types, then, otherwise)?;
+    (0..op.result_count()).map(|i| op.result(i).ok().map(|r| detach(r.into()))).collect()
+}
+
+/// [`if_else`], giving the `scf.if` itself.
+pub fn if_else_op<'c>(
+    at: &At<'c, 'c>,
+    condition: IrValue<'c>,
+    types: &[Type<'c>],
+    then: impl FnOnce(&At<'c, 'c>) -> Option<Vec<IrValue<'c>>>,
+    otherwise: impl FnOnce(&At<'c, 'c>) -> Option<Vec<IrValue<'c>>>,
+) -> Option<OperationRef<'c, 'c>> {
+    let regions = [Region::new(), Region::new()];
+    let mut blocks = Vec::new();
+    for region in &regions {
+        blocks.push(region.append_block(Block::new(&[])).to_raw());
+    }
+    let [then_region, else_region] = regions;
+    let op = at.insert(scf::r#if(condition, types, then_region, else_region, at.location));
+    for (raw, build) in blocks
+        .into_iter()
+        .zip([Box::new(then) as Box<dyn FnOnce(&At<'c, 'c>) -> Option<Vec<IrValue<'c>>>>, Box::new(otherwise)])
+    {
+        // SAFETY: the block belongs to the scf.if just inserted, which
+        // lives as long as the kernel.
+        let block = unsafe { melior::ir::BlockRef::from_raw(raw) };
+        let inner = At { context: at.context, location: at.location, block, before: None };
+        let values = build(&inner)?;
+        inner.insert(scf::r#yield(&values, at.location));
+    }
+    Some(op)
+}

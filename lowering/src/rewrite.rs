@@ -289,3 +289,18 @@ pub fn precedes(first: OperationRef, op: OperationRef) -> bool {
     }
     false
 }
+
+/// Whether `op` runs inside a loop of its function (`scf.for` or
+/// `scf.while`): a register exchange there needs a barrier before its
+/// writes too, and a select there is worth versioning.
+pub fn in_loop(op: OperationRef) -> bool {
+    let mut parent = op.parent_operation();
+    while let Some(p) = parent {
+        match op_name(p).as_str() {
+            "scf.for" | "scf.while" => return true,
+            "func.func" => return false,
+            _ => parent = p.parent_operation(),
+        }
+    }
+    false
+}

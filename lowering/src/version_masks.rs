@@ -58,10 +58,9 @@
 //! remark, `VersionedMask`).
 
 use crate::{
-    build::{At, CmpiPredicate, tile_type},
+    build::{At, CmpiPredicate, if_else_op, tile_type},
     pass::{PassInfo, TilePass},
-    registers::if_else_op,
-    rewrite::{IrValue, defining_op, detach, op_name, uses},
+    rewrite::{IrValue, defining_op, detach, in_loop, op_name, uses},
 };
 use melior::{
     Context, ContextRef,
@@ -107,7 +106,7 @@ impl<'c> RunExternalPass<'c> for VersionMasks {
         }
         let mut selects = Vec::new();
         operation.walk(WalkOrder::PreOrder, |op| {
-            if op_name(op) == "arith.select" && crate::registers::in_loop(op) {
+            if op_name(op) == "arith.select" && in_loop(op) {
                 selects.push(op.to_raw());
             }
             WalkResult::Advance
@@ -295,7 +294,13 @@ fn bounds(value: IrValue<'_>) -> Option<Bounds<'_>> {
         "tile.iota" => {
             let (shape, _) = tile_type(value.r#type())?;
             let n: i64 = shape.iter().product();
-            Some(Bounds { least: Expr::Constant(0), greatest: Expr::Constant(n - 1), checks: vec![] })
+            // The verifier holds an iota's last element representable; the
+            // bounds do not rest on that.
+            (n - 1 < 1i64 << (width - 1)).then_some(Bounds {
+                least: Expr::Constant(0),
+                greatest: Expr::Constant(n - 1),
+                checks: vec![],
+            })
         }
         "tile.splat" => {
             let scalar = operand(0)?;

@@ -78,11 +78,15 @@ use crate::{
     pass::{PassInfo, TilePass},
     rewrite::{IrValue, detach, emit_error, op_name},
 };
+pub use crate::{
+    build::{if_else, if_else_op},
+    rewrite::in_loop,
+};
 use melior::{
     Context, ContextRef,
-    dialect::{arith, llvm, memref, ods, scf},
+    dialect::{arith, llvm, memref, ods},
     ir::{
-        Attribute, Block, BlockLike, Location, OperationRef, Region, RegionLike, Type, TypeLike, Value, ValueLike,
+        Attribute, BlockLike, Location, OperationRef, RegionLike, Type, TypeLike, Value, ValueLike,
         attribute::{DenseI64ArrayAttribute, IntegerAttribute},
         operation::{OperationLike, OperationMutLike, OperationRefMut, WalkOrder, WalkResult},
         r#type::{IntegerType, MemRefType},
@@ -492,48 +496,6 @@ pub fn registers_type<'c>(tile: Type<'c>) -> Option<Type<'c>> {
     Some(vector_type(linear.registers(), element))
 }
 
-/// An `scf.if` yielding `types`, its regions built by `then` and
-/// `otherwise` (each returns the values its branch yields).
-pub fn if_else<'c>(
-    at: &At<'c, 'c>,
-    condition: IrValue<'c>,
-    types: &[Type<'c>],
-    then: impl FnOnce(&At<'c, 'c>) -> Option<Vec<IrValue<'c>>>,
-    otherwise: impl FnOnce(&At<'c, 'c>) -> Option<Vec<IrValue<'c>>>,
-) -> Option<Vec<IrValue<'c>>> {
-    let op = if_else_op(at, condition, types, then, otherwise)?;
-    (0..op.result_count()).map(|i| op.result(i).ok().map(|r| detach(r.into()))).collect()
-}
-
-/// [`if_else`], giving the `scf.if` itself.
-pub fn if_else_op<'c>(
-    at: &At<'c, 'c>,
-    condition: IrValue<'c>,
-    types: &[Type<'c>],
-    then: impl FnOnce(&At<'c, 'c>) -> Option<Vec<IrValue<'c>>>,
-    otherwise: impl FnOnce(&At<'c, 'c>) -> Option<Vec<IrValue<'c>>>,
-) -> Option<OperationRef<'c, 'c>> {
-    let regions = [Region::new(), Region::new()];
-    let mut blocks = Vec::new();
-    for region in &regions {
-        blocks.push(region.append_block(Block::new(&[])).to_raw());
-    }
-    let [then_region, else_region] = regions;
-    let op = at.insert(scf::r#if(condition, types, then_region, else_region, at.location));
-    for (raw, build) in blocks
-        .into_iter()
-        .zip([Box::new(then) as Box<dyn FnOnce(&At<'c, 'c>) -> Option<Vec<IrValue<'c>>>>, Box::new(otherwise)])
-    {
-        // SAFETY: the block belongs to the scf.if just inserted, which
-        // lives as long as the kernel.
-        let block = unsafe { melior::ir::BlockRef::from_raw(raw) };
-        let inner = At { context: at.context, location: at.location, block, before: None };
-        let values = build(&inner)?;
-        inner.insert(scf::r#yield(&values, at.location));
-    }
-    Some(op)
-}
-
 /// An `scf.if` without results.
 pub fn when<'c>(at: &At<'c, 'c>, condition: IrValue<'c>, then: impl FnOnce(&At<'c, 'c>) -> Option<()>) -> Option<()> {
     if_else(
@@ -638,20 +600,6 @@ pub fn concat<'c>(at: &At<'c, 'c>, mut parts: Vec<IrValue<'c>>) -> Option<IrValu
         parts = next;
     }
     parts.pop()
-}
-
-/// Whether `op` runs inside a loop of the kernel (its exchanges then need
-/// a barrier before their writes too).
-pub fn in_loop(op: OperationRef) -> bool {
-    let mut parent = op.parent_operation();
-    while let Some(p) = parent {
-        match op_name(p).as_str() {
-            "scf.for" | "scf.while" => return true,
-            "func.func" => return false,
-            _ => parent = p.parent_operation(),
-        }
-    }
-    false
 }
 
 fn lower<'c>(kernel: OperationRef<'c, 'c>) -> Result<(), Location<'c>> {
