@@ -157,3 +157,76 @@ func.func @left_alone(%n: index, %c32: i32) attributes {tile.kernel} {
   }
   return
 }
+
+// -----
+
+// A mask op the analysis does not understand stays where it is: the load
+// (and its compare) is not moved past the store, though the other side of
+// the ori is provable and the select is versioned.
+// CHECK-LABEL: func.func @load_stays
+// CHECK:         scf.for
+// CHECK:           %[[V:.*]] = tile.load
+// CHECK-NEXT:      %[[Z:.*]] = arith.cmpi eq, %[[V]]
+// CHECK-NEXT:      tile.store
+// CHECK:           scf.if
+// CHECK:           } else {
+// CHECK-NOT:         tile.load
+// CHECK:             arith.ori %[[Z]]
+func.func @load_stays(%A: memref<?xi32>, %n: index) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pa = tile.partition_view %A : memref<?xi32> -> !tile.partition_view<16xi32>
+  %zero = arith.constant dense<0> : tensor<16xi32>
+  %seven = arith.constant dense<7> : tensor<16xi32>
+  %x = arith.constant dense<1.0> : tensor<16xf32>
+  %y = arith.constant dense<0.0> : tensor<16xf32>
+  %sum = scf.for %j = %c0 to %n step %c1 iter_args(%acc = %y) -> (tensor<16xf32>) {
+    %j32 = arith.index_cast %j : index to i32
+    %jt = tile.splat %j32 : i32 -> tensor<16xi32>
+    %v = tile.load %pa[%c0] : !tile.partition_view<16xi32> -> tensor<16xi32>
+    %isz = arith.cmpi eq, %v, %zero : tensor<16xi32>
+    tile.store %seven, %pa[%c0] : tensor<16xi32> -> !tile.partition_view<16xi32>
+    %neg = arith.cmpi slt, %jt, %zero : tensor<16xi32>
+    %m = arith.ori %isz, %neg : tensor<16xi1>
+    // expected-remark @below {{this select's mask is computed only}}
+    %s = arith.select %m, %x, %acc : tensor<16xi1>, tensor<16xf32>
+    scf.yield %s : tensor<16xf32>
+  }
+  return
+}
+
+// -----
+
+// Left alone: two selects sharing one mask (neither could move it, so it
+// is computed every iteration anyway), and a mask whose shared values
+// would take the analysis past its budget (2^10 visits).
+// CHECK-LABEL: func.func @shared_and_budget
+// CHECK-NOT:     scf.if
+func.func @shared_and_budget(%n: index) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %iota = tile.iota : tensor<16xi32>
+  %x = arith.constant dense<1.0> : tensor<16xf32>
+  %y = arith.constant dense<0.0> : tensor<16xf32>
+  %sum = scf.for %j = %c0 to %n step %c1 iter_args(%acc = %y) -> (tensor<16xf32>) {
+    %j32 = arith.index_cast %j : index to i32
+    %jt = tile.splat %j32 : i32 -> tensor<16xi32>
+    %m = arith.cmpi slt, %iota, %jt : tensor<16xi32>
+    %s1 = arith.select %m, %x, %acc : tensor<16xi1>, tensor<16xf32>
+    %s2 = arith.select %m, %s1, %y : tensor<16xi1>, tensor<16xf32>
+    %m0 = arith.cmpi sge, %iota, %jt : tensor<16xi32>
+    %m1 = arith.andi %m0, %m0 : tensor<16xi1>
+    %m2 = arith.andi %m1, %m1 : tensor<16xi1>
+    %m3 = arith.andi %m2, %m2 : tensor<16xi1>
+    %m4 = arith.andi %m3, %m3 : tensor<16xi1>
+    %m5 = arith.andi %m4, %m4 : tensor<16xi1>
+    %m6 = arith.andi %m5, %m5 : tensor<16xi1>
+    %m7 = arith.andi %m6, %m6 : tensor<16xi1>
+    %m8 = arith.andi %m7, %m7 : tensor<16xi1>
+    %m9 = arith.andi %m8, %m8 : tensor<16xi1>
+    %m10 = arith.andi %m9, %m9 : tensor<16xi1>
+    %s3 = arith.select %m10, %s2, %y : tensor<16xi1>, tensor<16xf32>
+    scf.yield %s3 : tensor<16xf32>
+  }
+  return
+}

@@ -51,11 +51,17 @@
 //! are known non-negative. The `then` branch is taken only when the mask is
 //! true everywhere, and there the select is its `%a`.
 //!
+//! Only ops the analysis understood (pure by construction) move; an `ori`
+//! with one provable side keeps the other side's ops (a load, say) where
+//! they are. The analysis of one mask visits at most [`BUDGET`] values, so
+//! a long chain or a graph of shared values costs little.
+//!
 //! Caveats: a mask built any other way (a load, a division, a 64-bit
 //! integer tile) is left alone, as is a select outside every loop (its mask
-//! is computed once). Ops that build the mask but have other users stay
-//! where they are. The pass says where it versions a select (a `tile`
-//! remark, `VersionedMask`).
+//! is computed once) and a select none of whose mask ops could move (two
+//! selects sharing one mask: it is computed every iteration anyway). Ops
+//! that build the mask but have other users stay where they are. The pass
+//! says where it versions a select (a `tile` remark, `VersionedMask`).
 
 use crate::{
     build::{At, CmpiPredicate, if_else_op, tile_type},
@@ -73,7 +79,7 @@ use melior::{
     },
     pass::{ExternalPass, RunExternalPass},
 };
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// The `tile-version-masks` pass.
 #[derive(Clone, Default)]
@@ -282,92 +288,140 @@ fn narrow_integer_tile(value: IrValue) -> Option<u32> {
     (width <= 32).then_some(width)
 }
 
-/// The bounds of an integer tile (or of a scalar integer constant).
-fn bounds(value: IrValue<'_>) -> Option<Bounds<'_>> {
-    if let Some(c) = integer_constant(value) {
-        return Some(Bounds { least: Expr::Constant(c), greatest: Expr::Constant(c), checks: vec![] });
-    }
-    let width = narrow_integer_tile(value)?;
-    let def = defining_op(value)?;
-    let operand = |i: usize| def.operand(i).ok().map(detach);
-    match op_name(def).as_str() {
-        "tile.iota" => {
-            let (shape, _) = tile_type(value.r#type())?;
-            let n: i64 = shape.iter().product();
-            // The verifier holds an iota's last element representable; the
-            // bounds do not rest on that.
-            (n - 1 < 1i64 << (width - 1)).then_some(Bounds {
-                least: Expr::Constant(0),
-                greatest: Expr::Constant(n - 1),
-                checks: vec![],
-            })
-        }
-        "tile.splat" => {
-            let scalar = operand(0)?;
-            Some(Bounds { least: Expr::Scalar(scalar), greatest: Expr::Scalar(scalar), checks: vec![] })
-        }
-        "tile.reshape" | "tile.broadcast" | "tile.permute" => bounds(operand(0)?),
-        "arith.addi" | "arith.subi" | "arith.muli" => {
-            let (mut a, mut b) = (bounds(operand(0)?)?, bounds(operand(1)?)?);
-            let (least, greatest) = match op_name(def).as_str() {
-                "arith.addi" => (Expr::add(a.least.clone(), b.least.clone()), Expr::add(a.greatest, b.greatest)),
-                "arith.subi" => (Expr::sub(a.least.clone(), b.greatest), Expr::sub(a.greatest, b.least.clone())),
-                _ => {
-                    // Only a product by a non-negative constant keeps the order.
-                    let by = |x: &Bounds| match (&x.least, &x.greatest) {
-                        (Expr::Constant(l), Expr::Constant(g)) if l == g && *l >= 0 => Some(*l),
-                        _ => None,
-                    };
-                    if let Some(c) = by(&b) {
-                        (Expr::mul(a.least.clone(), c), Expr::mul(a.greatest.clone(), c))
-                    } else {
-                        let c = by(&a)?;
-                        (Expr::mul(b.least.clone(), c), Expr::mul(b.greatest.clone(), c))
-                    }
-                }
-            };
-            let mut checks = std::mem::take(&mut a.checks);
-            checks.append(&mut b.checks);
-            checks.push((least.clone(), greatest.clone(), width));
-            Some(Bounds { least, greatest, checks })
-        }
-        _ => None,
-    }
+/// How many values the analysis of one mask may visit: it gives up beyond,
+/// so that a long chain or a graph of shared values (whose trees grow
+/// exponentially) costs little time and no deep recursion.
+const BUDGET: usize = 256;
+
+/// The analysis of one select's mask: the ops it understood (pure, so they
+/// may move into the `else` branch), and what it may still visit.
+struct Analysis {
+    understood: HashSet<usize>,
+    budget: usize,
 }
 
-/// What makes mask `value` all true, if the pass can say.
-fn proof(value: IrValue<'_>) -> Option<Proof<'_>> {
-    if integer_constant(value).is_some_and(|c| c != 0) {
-        return Some(Proof::True);
+impl Analysis {
+    /// Counts one visit; false once the budget is spent.
+    fn visit(&mut self) -> bool {
+        self.budget = self.budget.saturating_sub(1);
+        self.budget > 0
     }
-    let def = defining_op(value)?;
-    let operand = |i: usize| def.operand(i).ok().map(detach);
-    match op_name(def).as_str() {
-        "tile.reshape" | "tile.broadcast" | "tile.permute" => proof(operand(0)?),
-        "arith.andi" => Some(Proof::All(vec![proof(operand(0)?)?, proof(operand(1)?)?])),
-        "arith.ori" => {
-            let parts: Vec<Proof> = [operand(0)?, operand(1)?].into_iter().filter_map(proof).collect();
-            (!parts.is_empty()).then_some(Proof::Any(parts))
+
+    /// Notes that `value`'s op was understood (and returns `found`).
+    fn understood<T>(&mut self, value: IrValue, found: Option<T>) -> Option<T> {
+        if found.is_some()
+            && let Some(def) = defining_op(value)
+        {
+            self.understood.insert(def.to_raw().ptr as usize);
         }
-        "arith.cmpi" => {
-            let predicate = IntegerAttribute::try_from(def.attribute("predicate").ok()?).ok()?.value();
-            let predicate = match predicate {
-                0 => CmpiPredicate::Eq,
-                1 => CmpiPredicate::Ne,
-                2 => CmpiPredicate::Slt,
-                3 => CmpiPredicate::Sle,
-                4 => CmpiPredicate::Sgt,
-                5 => CmpiPredicate::Sge,
-                6 => CmpiPredicate::Ult,
-                7 => CmpiPredicate::Ule,
-                8 => CmpiPredicate::Ugt,
-                9 => CmpiPredicate::Uge,
-                _ => return None,
-            };
-            narrow_integer_tile(operand(0)?)?;
-            Some(Proof::Compare(predicate, bounds(operand(0)?)?, bounds(operand(1)?)?))
+        found
+    }
+
+    /// The bounds of an integer tile (or of a scalar integer constant).
+    fn bounds<'c>(&mut self, value: IrValue<'c>) -> Option<Bounds<'c>> {
+        if !self.visit() {
+            return None;
         }
-        _ => None,
+        let found = self.bounds_of(value);
+        self.understood(value, found)
+    }
+
+    /// What makes mask `value` all true, if the pass can say.
+    fn proof<'c>(&mut self, value: IrValue<'c>) -> Option<Proof<'c>> {
+        if !self.visit() {
+            return None;
+        }
+        let found = self.proof_of(value);
+        self.understood(value, found)
+    }
+
+    /// [`Analysis::bounds`], one op.
+    fn bounds_of<'c>(&mut self, value: IrValue<'c>) -> Option<Bounds<'c>> {
+        if let Some(c) = integer_constant(value) {
+            return Some(Bounds { least: Expr::Constant(c), greatest: Expr::Constant(c), checks: vec![] });
+        }
+        let width = narrow_integer_tile(value)?;
+        let def = defining_op(value)?;
+        let operand = |i: usize| def.operand(i).ok().map(detach);
+        match op_name(def).as_str() {
+            "tile.iota" => {
+                let (shape, _) = tile_type(value.r#type())?;
+                let n: i64 = shape.iter().product();
+                // The verifier holds an iota's last element representable; the
+                // bounds do not rest on that.
+                (n - 1 < 1i64 << (width - 1)).then_some(Bounds {
+                    least: Expr::Constant(0),
+                    greatest: Expr::Constant(n - 1),
+                    checks: vec![],
+                })
+            }
+            "tile.splat" => {
+                let scalar = operand(0)?;
+                Some(Bounds { least: Expr::Scalar(scalar), greatest: Expr::Scalar(scalar), checks: vec![] })
+            }
+            "tile.reshape" | "tile.broadcast" | "tile.permute" => self.bounds(operand(0)?),
+            "arith.addi" | "arith.subi" | "arith.muli" => {
+                let (mut a, mut b) = (self.bounds(operand(0)?)?, self.bounds(operand(1)?)?);
+                let (least, greatest) = match op_name(def).as_str() {
+                    "arith.addi" => (Expr::add(a.least.clone(), b.least.clone()), Expr::add(a.greatest, b.greatest)),
+                    "arith.subi" => (Expr::sub(a.least.clone(), b.greatest), Expr::sub(a.greatest, b.least.clone())),
+                    _ => {
+                        // Only a product by a non-negative constant keeps the order.
+                        let by = |x: &Bounds| match (&x.least, &x.greatest) {
+                            (Expr::Constant(l), Expr::Constant(g)) if l == g && *l >= 0 => Some(*l),
+                            _ => None,
+                        };
+                        if let Some(c) = by(&b) {
+                            (Expr::mul(a.least.clone(), c), Expr::mul(a.greatest.clone(), c))
+                        } else {
+                            let c = by(&a)?;
+                            (Expr::mul(b.least.clone(), c), Expr::mul(b.greatest.clone(), c))
+                        }
+                    }
+                };
+                let mut checks = std::mem::take(&mut a.checks);
+                checks.append(&mut b.checks);
+                checks.push((least.clone(), greatest.clone(), width));
+                Some(Bounds { least, greatest, checks })
+            }
+            _ => None,
+        }
+    }
+
+    /// [`Analysis::proof`], one op.
+    fn proof_of<'c>(&mut self, value: IrValue<'c>) -> Option<Proof<'c>> {
+        if integer_constant(value).is_some_and(|c| c != 0) {
+            return Some(Proof::True);
+        }
+        let def = defining_op(value)?;
+        let operand = |i: usize| def.operand(i).ok().map(detach);
+        match op_name(def).as_str() {
+            "tile.reshape" | "tile.broadcast" | "tile.permute" => self.proof(operand(0)?),
+            "arith.andi" => Some(Proof::All(vec![self.proof(operand(0)?)?, self.proof(operand(1)?)?])),
+            "arith.ori" => {
+                let parts: Vec<Proof> = [operand(0)?, operand(1)?].into_iter().filter_map(|o| self.proof(o)).collect();
+                (!parts.is_empty()).then_some(Proof::Any(parts))
+            }
+            "arith.cmpi" => {
+                let predicate = IntegerAttribute::try_from(def.attribute("predicate").ok()?).ok()?.value();
+                let predicate = match predicate {
+                    0 => CmpiPredicate::Eq,
+                    1 => CmpiPredicate::Ne,
+                    2 => CmpiPredicate::Slt,
+                    3 => CmpiPredicate::Sle,
+                    4 => CmpiPredicate::Sgt,
+                    5 => CmpiPredicate::Sge,
+                    6 => CmpiPredicate::Ult,
+                    7 => CmpiPredicate::Ule,
+                    8 => CmpiPredicate::Ugt,
+                    9 => CmpiPredicate::Uge,
+                    _ => return None,
+                };
+                narrow_integer_tile(operand(0)?)?;
+                Some(Proof::Compare(predicate, self.bounds(operand(0)?)?, self.bounds(operand(1)?)?))
+            }
+            _ => None,
+        }
     }
 }
 
@@ -429,9 +483,11 @@ fn build_proof<'c>(b: &mut Builder<'c, '_>, proof: &Proof<'c>) -> Option<IrValue
     }
 }
 
-/// The ops (in block order) that build `select`'s mask and have no user
-/// but the select and each other: they can move into the `else` branch.
-fn mask_slice<'c>(select: OperationRef<'c, 'c>) -> Vec<OperationRef<'c, 'c>> {
+/// The ops (in block order) that build `select`'s mask, that the analysis
+/// understood (pure ops: a load or anything else with effects stays in
+/// place) and that have no user but the select and each other: they can
+/// move into the `else` branch.
+fn mask_slice<'c>(select: OperationRef<'c, 'c>, understood: &HashSet<usize>) -> Vec<OperationRef<'c, 'c>> {
     let block = select.block();
     let chosen = select.operand(1).ok().map(detach);
     let same_block = |op: OperationRef| op.block().map(|b| b.to_raw().ptr) == block.map(|b| b.to_raw().ptr);
@@ -441,6 +497,7 @@ fn mask_slice<'c>(select: OperationRef<'c, 'c>) -> Vec<OperationRef<'c, 'c>> {
     while let Some(Some(value)) = work.pop() {
         let Some(def) = defining_op(value) else { continue };
         if !same_block(def)
+            || !understood.contains(&(def.to_raw().ptr as usize))
             || def.region_count() > 0
             || def.result_count() != 1
             || slice.iter().any(|s| s.to_raw().ptr == def.to_raw().ptr)
@@ -488,21 +545,29 @@ fn mask_slice<'c>(select: OperationRef<'c, 'c>) -> Vec<OperationRef<'c, 'c>> {
 }
 
 /// Versions `select`; `None` (IR unchanged) where its mask is not one the
-/// pass can bound.
+/// pass can bound, or where none of the mask's ops could move (the mask
+/// has other users, as when two selects share it): the mask would then be
+/// computed every iteration anyway.
 fn version<'c>(context: &'c Context, select: OperationRef<'c, 'c>) -> Option<()> {
     let mask = detach(select.operand(0).ok()?);
     tile_type(mask.r#type())?;
-    let proof = proof(mask)?;
+    let mut analysis = Analysis { understood: HashSet::new(), budget: BUDGET };
+    let proof = analysis.proof(mask)?;
     let result = detach(select.result(0).ok()?.into());
     let chosen = detach(select.operand(1).ok()?);
-    let slice = mask_slice(select);
+    let slice = mask_slice(select, &analysis.understood);
+    if slice.is_empty() {
+        return None;
+    }
     let at = At::before(context, select)?;
     let all = build_proof(&mut Builder { at: &at, built: HashMap::new() }, &proof)?;
     let branch = if_else_op(&at, all, &[result.r#type()], |_| Some(vec![chosen]), |_| Some(vec![chosen]))?;
     let branch_result = detach(branch.result(0).ok()?.into());
-    // SAFETY: both values are live; the select, the only op besides the
-    // new scf.if's that used its result, is moved into the else branch
-    // next, and its yield then takes its result.
+    // SAFETY: both values are live, and the scf.if's result has the
+    // select's type; the scf.if stands where the select stood, so it
+    // dominates every user of the select's result (its yields use `chosen`,
+    // not that result). The select moves into the else branch next, whose
+    // yield then takes its result.
     unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(result.to_raw(), branch_result.to_raw()) };
     let else_block = branch.region(1).ok()?.first_block()?;
     let terminator = else_block.terminator()?;
