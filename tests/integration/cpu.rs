@@ -411,3 +411,40 @@ fn unresolved_functions_are_named() {
     assert!(message.contains("@tile_test_undefined_function"), "{message}");
     assert!(!message.contains("no entry point"), "{message}");
 }
+
+/// `tests/kernels/masks.mlir` (tile-version-masks): sums of X under a mask
+/// that is all true in some iterations and not in others, and under one
+/// with a side the pass cannot bound, for limits below, inside and past
+/// the columns (an unsigned compare), on random data with poisoned
+/// outputs.
+#[test]
+fn masked_sums_in_loops() {
+    let kernel = test_kernel("masks", None);
+    let (rows, cols) = (70, 150);
+    let mut rng = Rng::new(21);
+    let x = r::random_float(&mut rng, DType::F32, &[rows, cols], 1.0);
+    let data = values(&x);
+    let blocks = rows.div_ceil(16);
+    for lim in [0i32, 37, 150, 1000, -1] {
+        let mut x = x.clone();
+        let mut a = poisoned(DType::F32, &[rows, 32]);
+        let mut b = poisoned(DType::F32, &[rows, 32]);
+        let mut args = [Arg::Array(&mut x), Arg::Array(&mut a), Arg::Array(&mut b), Arg::Scalar(Scalar::I32(lim))];
+        kernel.launch(&mut args, grid(blocks as u64, 1, 1)).unwrap();
+        let (mut want_a, mut want_b) = (vec![0.0; rows * 32], vec![0.0; rows * 32]);
+        for r in 0..rows {
+            for c in 0..cols {
+                let v = data[r * cols + c];
+                if c <= r + 8 && (c as u32) < lim as u32 {
+                    want_a[r * 32 + c % 32] += v;
+                }
+                if c >= 40 || v > 0.5 {
+                    want_b[r * 32 + c % 32] += v;
+                }
+            }
+        }
+        let tolerance = |_| 1e-4;
+        assert_close(&format!("masks A, lim {lim}"), &values(&a), &want_a, tolerance);
+        assert_close(&format!("masks B, lim {lim}"), &values(&b), &want_b, tolerance);
+    }
+}
