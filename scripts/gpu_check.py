@@ -498,6 +498,11 @@ def test_kernels():
     outb = [np.full(300, 0x7FC1, np.uint16) for _ in range(4)]
     # exp and sqrt may differ by a bf16 unit between the targets' libraries.
     both_targets('tests/kernels/bf16_elementwise.mlir', 'bf16_elementwise', (5,), [xb, yb, *outb], [], [2, 3, 4, 5], atol=1 / 64)
+    # Masks all true in some iterations only (tile-version-masks).
+    xm = rng.uniform(-1, 1, (70, 150)).astype(np.float32)
+    for lim in [0, 37, 150, -1]:
+        outm = [np.full((70, 32), np.nan, np.float32) for _ in range(2)]
+        both_targets('tests/kernels/masks.mlir', 'masked_sums', (5,), [xm, *outm], [lim], [1, 2], atol=1e-5)
 
 
 def far_coordinates():
