@@ -53,7 +53,7 @@
 //!
 //! Only ops the analysis understood (pure by construction) move; an `ori`
 //! with one provable side keeps the other side's ops (a load, say) where
-//! they are. The analysis of one mask visits at most [`BUDGET`] values, so
+//! they are. The analysis of one mask visits at most 256 values (`BUDGET`), so
 //! a long chain or a graph of shared values costs little.
 //!
 //! Caveats: a mask built any other way (a load, a division, a 64-bit
