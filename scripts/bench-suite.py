@@ -39,6 +39,9 @@ synccheck = '--synccheck' in sys.argv
 memcheck = '--memcheck' in sys.argv or racecheck or synccheck
 sanitizer = 'racecheck' if racecheck else 'synccheck' if synccheck else 'memcheck'
 quick = '--quick' in sys.argv
+# Extra tile-run flags for every timed or checked run, such as
+# TILE_RUN_FLAGS="--skip-variant __wgmma" to compare variants of one bundle.
+run_flags = os.environ.get('TILE_RUN_FLAGS', '').split()
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 out_dir = os.environ.get('OUT', '/tmp')
 work = tempfile.mkdtemp(dir='/dev/shm' if os.path.isdir('/dev/shm') else None)
@@ -174,7 +177,7 @@ def run_case(name, path, kernel, subst, inputs, scalars, grid, output, peers, wo
         paths.append(p)
     saved = os.path.join(work, 'out.npy')
     cmd = [tile_run, source, '--target', 'cuda', '--kernel', kernel, '--grid', ','.join(map(str, grid)),
-           '--save', f'{output}={saved}', *paths, *map(str, scalars)]
+           '--save', f'{output}={saved}', *run_flags, *paths, *map(str, scalars)]
     if memcheck:
         cmd = ['compute-sanitizer', '--tool', sanitizer, '--error-exitcode', '3', *cmd]
     else:

@@ -40,7 +40,9 @@ def run(example, grid, arrays, scalars=(), outputs=(), flags=(), target='cuda'):
         np.save(p, a)
         paths.append(p)
     grid = grid if isinstance(grid, str) else ','.join(map(str, grid))
-    cmd = [tile_run, source, '--target', target, '--grid', grid, *flags, *paths, *map(str, scalars)]
+    # TILE_RUN_FLAGS="--skip-variant __wgmma": every GPU run without those variants.
+    extra = os.environ.get('TILE_RUN_FLAGS', '').split() if target == 'cuda' else []
+    cmd = [tile_run, source, '--target', target, '--grid', grid, *flags, *extra, *paths, *map(str, scalars)]
     for i in outputs:
         cmd += ['--save', f'{i}={paths[i]}.out.npy']
     if memcheck and target == 'cuda':

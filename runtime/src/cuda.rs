@@ -26,6 +26,8 @@ pub struct Cuda {
     stream: Arc<CudaStream>,
     modules: Mutex<HashMap<String, Module>>,
     variants: bool,
+    /// Variants passed over by name: those whose name holds one of these.
+    skipped: Vec<String>,
     scratch: Mutex<Option<CudaSlice<u8>>>,
     /// Set once a launch did not finish within its deadline: the kernel
     /// may still be running, and anything that waits on the stream would
@@ -229,6 +231,7 @@ impl Cuda {
             stream,
             modules: Mutex::new(HashMap::new()),
             variants: true,
+            skipped: Vec::new(),
             scratch: Mutex::new(None),
             hung: AtomicBool::new(false),
         })
@@ -239,6 +242,14 @@ impl Cuda {
     /// lets a test compare the two on the same data.
     pub fn use_variants(mut self, on: bool) -> Cuda {
         self.variants = on;
+        self
+    }
+
+    /// Variants whose names hold any of `parts` (such as `__wgmma`) are
+    /// passed over, so that two variants of one bundle can be compared on
+    /// the same data in one process.
+    pub fn skip_variants(mut self, parts: Vec<String>) -> Cuda {
+        self.skipped = parts;
         self
     }
 
@@ -386,6 +397,10 @@ impl Cuda {
         type Chosen<'a> = (&'a str, [u32; 3], u32, Vec<Option<CudaSlice<u8>>>, bool, u32, u32, u64);
         let mut chosen: Option<Chosen> = None;
         for variant in info.variants.iter().filter(|_| self.variants) {
+            if let Some(part) = self.skipped.iter().find(|p| variant.name.contains(p.as_str())) {
+                passed_over.push(format!("@{}: skipped (its name holds '{part}')", variant.name));
+                continue;
+            }
             if variant.persistent && (gy, gz) != (1, 1) {
                 passed_over.push(format!("@{}: persistent blocks need a one-dimensional grid", variant.name));
                 continue;

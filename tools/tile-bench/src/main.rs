@@ -3,8 +3,8 @@
 //!
 //! ```text
 //! tile-bench [--dtypes f16,bf16] [--shapes 1024x1024x1024,...] [--runs 50]
-//!            [--warmup 5] [--csv PATH] [--no-variants] [--kernel DTYPE=PATH]
-//!            [--config KEY=VALUE,...]
+//!            [--warmup 5] [--csv PATH] [--no-variants] [--skip-variant PART]
+//!            [--kernel DTYPE=PATH] [--config KEY=VALUE,...]
 //! ```
 //!
 //! For each dtype it compiles the contract-form matmul with that dtype in
@@ -73,6 +73,10 @@ struct Cli {
     /// Run the general kernel, never a specialised variant.
     #[arg(long)]
     no_variants: bool,
+    /// Pass over the variants whose names hold PART (such as `__wgmma`);
+    /// repeatable.
+    #[arg(long = "skip-variant", value_name = "PART")]
+    skip_variants: Vec<String>,
     /// Benchmark the matmul in PATH for DTYPE instead of the example (same
     /// parameters: A, B, C of DTYPE; a 1-D grid, one block per tile of C).
     #[arg(long = "kernel", value_name = "DTYPE=PATH", value_parser = parse_kernel)]
@@ -213,7 +217,7 @@ fn run(cli: &Cli) -> Result<()> {
             }
         }
     }
-    let cuda = Cuda::new()?.use_variants(!cli.no_variants);
+    let cuda = Cuda::new()?.use_variants(!cli.no_variants).skip_variants(cli.skip_variants.clone());
     let cublas = Cublas::new(&cuda)?;
     println!(
         "tile-bench on {}: median of {} runs after {} warm-up, L2 flushed before each",

@@ -97,6 +97,10 @@ struct Cli {
     /// variant (such as the TMA + wgmma one of a matmul).
     #[arg(long)]
     no_variants: bool,
+    /// On the GPU, pass over the variants whose names hold PART (such as
+    /// `__wgmma`); repeatable. For comparing variants of one bundle.
+    #[arg(long = "skip-variant", value_name = "PART")]
+    skip_variants: Vec<String>,
     /// Print the compiler's remarks (stderr): where it could not take the
     /// fast way, such as the register path, the tensor cores or a
     /// prefetch, and why; and transformations worth knowing about.
@@ -247,7 +251,7 @@ fn run(cli: Cli) -> Result<()> {
         Some(Target::Cuda) => Some(Cuda::new().context("--target cuda")?),
         None => Cuda::new().ok(),
     }
-    .map(|cuda| cuda.use_variants(!cli.no_variants));
+    .map(|cuda| cuda.use_variants(!cli.no_variants).skip_variants(cli.skip_variants.clone()));
 
     if cli.args.len() != signature.params.len() {
         let params: Vec<String> = signature.params.iter().map(|p| p.to_string()).collect();
