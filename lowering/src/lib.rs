@@ -40,6 +40,7 @@ pub mod tune;
 pub mod use_tma;
 pub mod vectorize_copies;
 pub mod version_masks;
+pub mod widen_accumulators;
 pub mod widen_blocks;
 pub mod widen_k;
 
@@ -54,6 +55,7 @@ pub(crate) const PASSES: &[fn()] = &[
     pass::register::<reverse_blocks::ReverseBlocks>,
     pass::register::<version_masks::VersionMasks>,
     pass::register::<widen_k::WidenK>,
+    pass::register::<widen_accumulators::WidenAccumulators>,
     pass::register::<to_nvgpu::ConvertTileToNvgpu>,
     pass::register::<pipeline_mma::PipelineMma>,
     pass::register::<defer_reductions::DeferReductions>,

@@ -741,13 +741,23 @@ fn verbose_prints_the_compilers_remarks_at_the_op() {
         "{}",
         run.stderr
     );
-    // ... and a kernel off the register path says why, at its tile.mma
-    // (an f16 accumulator).
-    let run = tile_run(&["--verbose", &example("matmul_f16_f16"), "--emit-ptx", "/dev/null"]);
+    // ... a kernel off the register path says why, at its tile.mma (32
+    // rows, fewer than a wgmma's) ...
+    let small = root().join("tests/kernels/small_mma.mlir").to_str().unwrap().to_string();
+    let run = tile_run(&["--verbose", &small, "--emit-ptx", "/dev/null"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(
-        run.stderr.contains("matmul_f16_f16.mlir:34:10: remark: [Missed] RegisterPath")
-            && run.stderr.contains("its types (f16 x f16 -> f16)"),
+        run.stderr.contains("small_mma.mlir:19:10: remark: [Missed] RegisterPath")
+            && run.stderr.contains("its 32x32x32 shape is not a multiple of 64 rows"),
+        "{}",
+        run.stderr
+    );
+    // ... and an f16 accumulator carried in f32 says so at its mma.
+    let run = tile_run(&["-v", &example("matmul_f16_f16"), "--emit-ptx", "/dev/null"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("matmul_f16_f16.mlir:34:10: remark: [Passed] WidenedAccumulator")
+            && !run.stderr.contains("[Missed] RegisterPath"),
         "{}",
         run.stderr
     );

@@ -7,7 +7,8 @@
 //!    for `sm_90a`, `convert-tile-to-nvgpu` (a TMA + wgmma variant of
 //!    kernels whose mma main loop maps); then, for the register path (the
 //!    kernels whose `tile.mma`s, if any, wgmma can take from registers),
-//!    `tile-defer-reductions`,
+//!    `tile-widen-accumulators` (an f16 accumulator computed and carried
+//!    in f32), `tile-defer-reductions`,
 //!    `tile-prefetch-loads`, `tile-stream-stores`, `tile-sink-loads`,
 //!    `tile-assign-layouts`,
 //!    `tile-remove-layout-conversions`, for `sm_90a` `tile-use-tma` (a
@@ -48,8 +49,8 @@
 //! runtime can encode its descriptors (the store's is optional);
 //! f16/bf16 mma main loops of the matcher's shape also get a variant on
 //! wgmma with a TMA ring, tried first; kernels the register path does not
-//! take (mmas with an f16 accumulator) are SIMT code over tiles in shared
-//! memory.
+//! take (mmas of shapes wgmma has no instruction for) are SIMT code over
+//! tiles in shared memory.
 
 use crate::{
     compile::{self, Error, Result, run_pipeline, select_kernel, signature},
@@ -95,7 +96,7 @@ pub const DEFAULT_CHIP: &str = "sm_90a";
 pub const STAGES: &[(&str, &str)] = &[
     (
         "layouts",
-        "{widen}tile-specialize, tile-simplify, func.func(tile-group-blocks, tile-reverse-blocks, tile-version-masks), {wgmma}func.func(tile-defer-reductions, tile-prefetch-loads, tile-stream-stores, tile-sink-loads, tile-assign-layouts), tile-remove-layout-conversions{tma}",
+        "{widen}tile-specialize, tile-simplify, func.func(tile-group-blocks, tile-reverse-blocks, tile-version-masks), {wgmma}func.func(tile-widen-accumulators, tile-defer-reductions, tile-prefetch-loads, tile-stream-stores, tile-sink-loads, tile-assign-layouts), tile-remove-layout-conversions{tma}",
     ),
     ("registers", "func.func(convert-tile-to-registers)"),
     ("linalg", "convert-tile-to-linalg"),

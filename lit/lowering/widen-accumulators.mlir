@@ -1,0 +1,122 @@
+// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(tile-widen-accumulators))' | FileCheck %s
+// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(tile-widen-accumulators))' --remarks-filter=tile -verify-diagnostics -o /dev/null
+
+// An f16 GEMM's K loop: the accumulator is carried in f32 and rounded
+// once after the loop; the store reads the rounded tile.
+// CHECK-LABEL: func.func @k_loop
+// CHECK:         %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<64x64xf16>
+// CHECK:         %[[INIT:.*]] = arith.extf %[[ZERO]] : tensor<64x64xf16> to tensor<64x64xf32>
+// CHECK:         %[[ACC:.*]] = scf.for %{{.*}} iter_args(%[[C:.*]] = %[[INIT]]) -> (tensor<64x64xf32>) {
+// CHECK-NOT:       arith.extf
+// CHECK-NOT:       arith.truncf
+// CHECK:           %[[D:.*]] = tile.mma %{{.*}}, %{{.*}}, %[[C]] : tensor<64x32xf16>, tensor<32x64xf16> into tensor<64x64xf32>
+// CHECK-NEXT:      scf.yield %[[D]] : tensor<64x64xf32>
+// CHECK:         %[[OUT:.*]] = arith.truncf %[[ACC]] : tensor<64x64xf32> to tensor<64x64xf16>
+// CHECK:         tile.store %[[OUT]]
+func.func @k_loop(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<64x32xf16>
+  %pb = tile.partition_view %B : memref<?x?xf16> -> !tile.partition_view<32x64xf16>
+  %pc = tile.partition_view %C : memref<?x?xf16> -> !tile.partition_view<64x64xf16>
+  %nk = tile.num_tiles %pa dim 1 : !tile.partition_view<64x32xf16>
+  %zero = arith.constant dense<0.0> : tensor<64x64xf16>
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%c = %zero) -> (tensor<64x64xf16>) {
+    %a = tile.load %pa[%c0, %k] : !tile.partition_view<64x32xf16> -> tensor<64x32xf16>
+    %b = tile.load %pb[%k, %c0] : !tile.partition_view<32x64xf16> -> tensor<32x64xf16>
+    // expected-remark @+1 {{this f16 accumulator is carried in f32 across the loop and rounded once after it}}
+    %d = tile.mma %a, %b, %c : tensor<64x32xf16>, tensor<32x64xf16> into tensor<64x64xf16>
+    scf.yield %d : tensor<64x64xf16>
+  }
+  tile.store %acc, %pc[%c0, %c0] : tensor<64x64xf16> -> !tile.partition_view<64x64xf16>
+  return
+}
+
+// -----
+
+// One mma, no loop: it computes in f32 and rounds its result, one rounding
+// as written; nothing is said.
+// CHECK-LABEL: func.func @single
+// CHECK:         %[[W:.*]] = arith.extf %{{.*}} : tensor<64x64xf16> to tensor<64x64xf32>
+// CHECK-NEXT:    %[[D:.*]] = tile.mma %{{.*}}, %{{.*}}, %[[W]] : tensor<64x32xf16>, tensor<32x64xf16> into tensor<64x64xf32>
+// CHECK-NEXT:    %[[R:.*]] = arith.truncf %[[D]] : tensor<64x64xf32> to tensor<64x64xf16>
+// CHECK-NEXT:    tile.store %[[R]]
+func.func @single(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<64x32xf16>
+  %pb = tile.partition_view %B : memref<?x?xf16> -> !tile.partition_view<32x64xf16>
+  %pc = tile.partition_view %C : memref<?x?xf16> -> !tile.partition_view<64x64xf16>
+  %a = tile.load %pa[%c0, %c0] : !tile.partition_view<64x32xf16> -> tensor<64x32xf16>
+  %b = tile.load %pb[%c0, %c0] : !tile.partition_view<32x64xf16> -> tensor<32x64xf16>
+  %c = tile.load %pc[%c0, %c0] : !tile.partition_view<64x64xf16> -> tensor<64x64xf16>
+  %d = tile.mma %a, %b, %c : tensor<64x32xf16>, tensor<32x64xf16> into tensor<64x64xf16>
+  tile.store %d, %pc[%c0, %c0] : tensor<64x64xf16> -> !tile.partition_view<64x64xf16>
+  return
+}
+
+// -----
+
+// The loop's value is also read as it is (an f16 copy stored each
+// iteration): that read takes the carried f32 tile rounded, the value it
+// had; the mma takes it unrounded. A persistent loop around the K loop
+// carries nothing, so only the K loop widens.
+// CHECK-LABEL: func.func @also_read
+// CHECK:         scf.for %{{.*}} {
+// CHECK:           %[[INIT:.*]] = arith.extf %{{.*}} : tensor<64x64xf16> to tensor<64x64xf32>
+// CHECK:           %[[ACC:.*]] = scf.for %{{.*}} iter_args(%[[C:.*]] = %[[INIT]]) -> (tensor<64x64xf32>) {
+// CHECK-NEXT:        %[[R:.*]] = arith.truncf %[[C]] : tensor<64x64xf32> to tensor<64x64xf16>
+// CHECK:             tile.store %[[R]]
+// CHECK:             %[[D:.*]] = tile.mma %{{.*}}, %{{.*}}, %[[C]] : {{.*}} into tensor<64x64xf32>
+// CHECK-NEXT:        scf.yield %[[D]] : tensor<64x64xf32>
+// CHECK:           arith.truncf %[[ACC]] : tensor<64x64xf32> to tensor<64x64xf16>
+func.func @also_read(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>, %n: index) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<64x32xf16>
+  %pb = tile.partition_view %B : memref<?x?xf16> -> !tile.partition_view<32x64xf16>
+  %pc = tile.partition_view %C : memref<?x?xf16> -> !tile.partition_view<64x64xf16>
+  %nk = tile.num_tiles %pa dim 1 : !tile.partition_view<64x32xf16>
+  %zero = arith.constant dense<0.0> : tensor<64x64xf16>
+  scf.for %t = %c0 to %n step %c1 {
+    %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%c = %zero) -> (tensor<64x64xf16>) {
+      tile.store %c, %pc[%t, %k] : tensor<64x64xf16> -> !tile.partition_view<64x64xf16>
+      %a = tile.load %pa[%t, %k] : !tile.partition_view<64x32xf16> -> tensor<64x32xf16>
+      %b = tile.load %pb[%k, %c0] : !tile.partition_view<32x64xf16> -> tensor<32x64xf16>
+      // expected-remark @+1 {{carried in f32}}
+      %d = tile.mma %a, %b, %c : tensor<64x32xf16>, tensor<32x64xf16> into tensor<64x64xf16>
+      scf.yield %d : tensor<64x64xf16>
+    }
+    tile.store %acc, %pc[%t, %c0] : tensor<64x64xf16> -> !tile.partition_view<64x64xf16>
+  }
+  return
+}
+
+// -----
+
+// An f32 accumulator, and a loop whose f16 value is not rounded from f32
+// each iteration: nothing changes.
+// CHECK-LABEL: func.func @left_alone
+// CHECK:         scf.for %{{.*}} -> (tensor<64x64xf32>, tensor<64x64xf16>)
+// CHECK-NOT:     arith.extf
+// CHECK:         tile.mma {{.*}} into tensor<64x64xf32>
+// CHECK-NOT:     arith.truncf
+// CHECK:         arith.addf {{.*}} : tensor<64x64xf16>
+func.func @left_alone(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<64x32xf16>
+  %pb = tile.partition_view %B : memref<?x?xf16> -> !tile.partition_view<32x64xf16>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<64x64xf32>
+  %nk = tile.num_tiles %pa dim 1 : !tile.partition_view<64x32xf16>
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %h = arith.constant dense<1.0> : tensor<64x64xf16>
+  %acc:2 = scf.for %k = %c0 to %nk step %c1 iter_args(%c = %zero, %s = %h) -> (tensor<64x64xf32>, tensor<64x64xf16>) {
+    %a = tile.load %pa[%c0, %k] : !tile.partition_view<64x32xf16> -> tensor<64x32xf16>
+    %b = tile.load %pb[%k, %c0] : !tile.partition_view<32x64xf16> -> tensor<32x64xf16>
+    %d = tile.mma %a, %b, %c : tensor<64x32xf16>, tensor<32x64xf16> into tensor<64x64xf32>
+    %s2 = arith.addf %s, %s : tensor<64x64xf16>
+    scf.yield %d, %s2 : tensor<64x64xf32>, tensor<64x64xf16>
+  }
+  tile.store %acc#0, %pc[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
+  return
+}
