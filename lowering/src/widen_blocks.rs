@@ -15,7 +15,10 @@
 //! size, so each wide block computes exactly what the two blocks it
 //! replaces computed. `tile-widen-blocks` makes that instance, `@K__wide`,
 //! beside kernel `@K` (through [`crate::specialize`]), marked
-//! `tile.wide_of = @K` and `tile.retiled`; the pipeline compiles it as any
+//! `tile.wide_of = @K` and `tile.retiled`, its K loops widened where their
+//! rows are narrower than 128 bytes ([`crate::widen_k`]: only its TMA
+//! variant runs, whose rings take the wider tiles as they are; 64x128x32
+//! tiles become 128x128x64); the pipeline compiles it as any
 //! kernel, so its TMA and wgmma variants are made by the passes that make
 //! `@K`'s. `tile-finish-widening`, after `tile-use-tma`, makes those
 //! variants `@K`'s (tried first, with `tile.retiled`) and erases `@K__wide`
@@ -341,13 +344,20 @@ fn widen(kernel: OperationRef, plan: &Plan) -> Result<(), String> {
     let [program, tile] = shapes;
     let retiled = [plan.arg as i64, plan.dims[0] as i64, plan.dims[1] as i64, program[0], program[1], tile[0], tile[1]];
     wide_mut.set_attribute(attrs::RETILED, DenseI64ArrayAttribute::new(context, &retiled).into());
+    // The instance runs only as its TMA variant, whose rings take wider K
+    // tiles as they are; the general kernel keeps its steps (see
+    // `widen_k`'s caveats).
+    let k_steps = match crate::widen_k::widen_loops(context, wide).first() {
+        Some(w) => format!(", in K steps of {}", w.widened()),
+        None => String::new(),
+    };
     crate::remarks::passed(
         kernel.location(),
         WidenBlocks::INFO.argument,
         "WideBlocks",
         &format!(
-            "a variant's blocks each compute two of the program's {}x{} output tiles ({}x{}), for launches of one \
-             block per tile",
+            "a variant's blocks each compute two of the program's {}x{} output tiles ({}x{}{k_steps}), for \
+             launches of one block per tile",
             program[0], program[1], tile[0], tile[1]
         ),
     );

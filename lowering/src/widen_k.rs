@@ -48,6 +48,8 @@
 //! `tile` remark, `WidenedK`). The CPU pipeline runs it (its tests check
 //! the widened loops' values). On the GPU, `convert-tile-to-nvgpu` widens
 //! the loops of its wgmma variant before matching them ([`widen_loops`]),
+//! `tile-widen-blocks` those of its wide instance (which runs only as its
+//! TMA variant),
 //! and the kernel, which runs where the TMA cannot describe the arrays,
 //! keeps its steps: its element-wise copies of wider tiles spilled
 //! (BENCHMARKS.md, session 18).
@@ -132,6 +134,13 @@ pub fn widen_loops<'c>(context: &'c Context, function: OperationRef<'c, '_>) -> 
         }
     }
     widened
+}
+
+impl Widened<'_> {
+    /// The K step after widening.
+    pub fn widened(&self) -> i64 {
+        self.tile * self.factor
+    }
 }
 
 /// Says at each widened loop that it was, `whose` naming the code that
