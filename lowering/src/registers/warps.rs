@@ -70,11 +70,16 @@ use melior::{
 };
 use std::collections::{HashMap, HashSet};
 
-/// Tiles ahead that the consumers' own requests reach with the mma kept
-/// in flight (a spare slot), past which a producer warp, unasked, is not
-/// used: there it measured slower for 128x128x64 and 64x128x32 tiles
-/// (BENCHMARKS.md, session 16), and faster where the ring is shallower.
-const AHEAD: i64 = 2;
+/// Where the consumers' own requests keep the mma in flight (a spare
+/// slot) and run two tiles ahead, or one tile ahead of at least this much
+/// tensor-core work, a producer warp, unasked, is not used. The work is
+/// an iteration's M x N x K bytes of operand, what it costs the tensor
+/// cores whatever the element type; this is two 128x128x64 16-bit
+/// iterations, one 128x256x64. One tile ahead of a 128x128x64 iteration
+/// measured slower without a producer warp, two ahead of it or of a
+/// 64x128x32 one faster (BENCHMARKS.md, session 16), and one ahead of a
+/// 128x256x64 one faster (session 27).
+const AHEAD_WORK: i64 = 2 * 128 * 128 * 128;
 
 /// The named barrier the consumer warps meet at (0 is the block's).
 const CONSUMER_BARRIER: i64 = 1;
@@ -115,7 +120,9 @@ pub fn producer(kernel: OperationRef, cluster: i64) -> Option<Producer> {
     let top = |op: OperationRef| op.parent_operation().is_some_and(|p| op_name(p) == "func.func");
     let in_top_loop = |op: OperationRef| op.parent_operation().is_some_and(|p| op_name(p) == "scf.for" && top(p));
     let shared = |op: OperationRef, i: usize| op.operand(i).is_ok_and(|v| SharedTile::of_type(v.r#type()).is_some());
-    let (mut fits, mut requests, mut ahead) = (true, 0, true);
+    let (mut fits, mut requests, mut spare) = (true, 0, true);
+    // The shallowest ring, and the least work of an mma (see AHEAD_WORK).
+    let (mut least_distance, mut least_work) = (i64::MAX, i64::MAX);
     // The shared tiles' bytes (a ring's slots counted once).
     let (mut shared_bytes, mut counted) = (0, HashSet::new());
     let mut mmas: HashMap<usize, usize> = HashMap::new();
@@ -138,7 +145,8 @@ pub fn producer(kernel: OperationRef, cluster: i64) -> Option<Producer> {
                         if let (true, Some(parent)) = (index < 0, op.parent_operation()) {
                             rings.push((ptr(parent), id, (distance, slots)));
                         }
-                        ahead &= distance >= AHEAD && slots >= distance + 3;
+                        least_distance = least_distance.min(distance);
+                        spare &= slots >= distance + 3;
                         fits &= if index >= 0 { top(op) } else { in_top_loop(op) };
                     }
                     // A tile the consumers copy once, before the loops
@@ -166,6 +174,12 @@ pub fn producer(kernel: OperationRef, cluster: i64) -> Option<Producer> {
                         super::mma::swapped_layouts(m, shape_b[1], shape_b[0], accumulator.warps(), element)?;
                     Some(want_c == accumulator && want_b == b)
                 };
+                let work = || {
+                    let (a, element) = tile_type(op.operand(0).ok()?.r#type())?;
+                    let n = *tile_type(op.operand(1).ok()?.r#type())?.0.get(1)?;
+                    Some(a.iter().product::<i64>() * n * crate::layout::element_bytes(element))
+                };
+                least_work = least_work.min(work().unwrap_or(0));
                 fits &= (shared(op, 0) || fragments().unwrap_or(false))
                     && (shared(op, 1) || swapped_b().unwrap_or(false))
                     && in_top_loop(op);
@@ -186,6 +200,7 @@ pub fn producer(kernel: OperationRef, cluster: i64) -> Option<Producer> {
     // session 22).
     let alone = 2 * (shared_bytes + 1024) > crate::to_nvgpu::SM_SHARED_MEMORY;
     let several = mmas.values().any(|&n| n > 1);
+    let ahead = spare && (least_distance >= 2 || least_distance.saturating_mul(least_work) >= AHEAD_WORK);
     let wanted = asked == Some(1) || if several { alone } else { !ahead };
     if asked == Some(1) && requests > 0 && !fits {
         crate::remarks::missed(
