@@ -1,4 +1,4 @@
-// RUN: tile-opt %s --pass-pipeline='builtin.module(tile-finish-widening)' | FileCheck %s
+// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(tile-finish-widening)' | FileCheck %s
 
 // The widened instance's variant becomes the kernel's, tried first (right
 // after the kernel, before the kernel's own variant), keeps tile.retiled
@@ -18,5 +18,57 @@ func.func @k__wide(%A: memref<?x?xf16>) attributes {tile.kernel, tile.wide_of = 
   return
 }
 func.func @k__wide__tma(%A: memref<?x?xf16>) attributes {tile.kernel, tile.variant_of = @k__wide, tile.wide_of = @k, tile.retiled = array<i64: 2, 0, 1, 128, 128, 128, 256>} {
+  return
+}
+
+// -----
+
+// An instance of wider K steps: its variants follow the kernel's own, and
+// its TMA variant replaces the kernel's (it runs wherever that one would,
+// in wider steps); a wide instance's variant still comes first. The
+// matcher's variant stays.
+// CHECK-LABEL: func.func @j(
+// CHECK: func.func @j__wide__tma({{.*}}) attributes {tile.kernel, tile.retiled = array<i64: 2, 0, 1, 128, 128, 128, 256>, tile.variant_of = @j}
+// CHECK: func.func @j__wgmma({{.*}}) attributes {tile.kernel, tile.variant_of = @j}
+// CHECK: func.func @j__widek__tma({{.*}}) attributes {tile.kernel, tile.variant_of = @j}
+// CHECK-NOT: func.func @j__tma(
+// CHECK-NOT: func.func @j__widek(
+// CHECK-NOT: func.func @j__wide(
+func.func @j(%A: memref<?x?xf16>) attributes {tile.kernel} {
+  return
+}
+func.func @j__wgmma(%A: memref<?x?xf16>) attributes {tile.kernel, tile.variant_of = @j} {
+  return
+}
+func.func @j__tma(%A: memref<?x?xf16>) attributes {tile.kernel, tile.variant_of = @j} {
+  return
+}
+func.func @j__wide(%A: memref<?x?xf16>) attributes {tile.kernel, tile.wide_of = @j, tile.retiled = array<i64: 2, 0, 1, 128, 128, 128, 256>} {
+  return
+}
+func.func @j__wide__tma(%A: memref<?x?xf16>) attributes {tile.kernel, tile.variant_of = @j__wide, tile.wide_of = @j, tile.retiled = array<i64: 2, 0, 1, 128, 128, 128, 256>} {
+  return
+}
+func.func @j__widek(%A: memref<?x?xf16>) attributes {tile.kernel, tile.wide_of = @j} {
+  return
+}
+func.func @j__widek__tma(%A: memref<?x?xf16>) attributes {tile.kernel, tile.variant_of = @j__widek, tile.wide_of = @j} {
+  return
+}
+
+// -----
+
+// An instance of wider K steps without a TMA variant: the kernel keeps
+// its own.
+// CHECK-LABEL: func.func @i(
+// CHECK: func.func @i__tma({{.*}}) attributes {tile.kernel, tile.variant_of = @i}
+// CHECK-NOT: func.func @i__widek(
+func.func @i(%A: memref<?x?xf16>) attributes {tile.kernel} {
+  return
+}
+func.func @i__tma(%A: memref<?x?xf16>) attributes {tile.kernel, tile.variant_of = @i} {
+  return
+}
+func.func @i__widek(%A: memref<?x?xf16>) attributes {tile.kernel, tile.wide_of = @i} {
   return
 }

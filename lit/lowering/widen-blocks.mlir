@@ -49,13 +49,19 @@ func.func @linear(%X: memref<?x?xf16>, %W: memref<?x?xf16>, %Y: memref<?x?xf16>)
 
 // 64x128 tiles widen along M (the block's row): 128x128. The instance
 // runs only as its TMA variant, so its K steps of 32 widen to 64 too
-// (`tile-widen-k`); the kernel keeps its own.
+// (`tile-widen-k`); the kernel keeps its own, and gets an instance of
+// K steps of 64 alone, whose TMA variant replaces its own.
 // CHECK-LABEL: func.func @small(
 // CHECK: tile.mma {{.*}} : tensor<64x32xf16>, tensor<32x128xf16> into tensor<64x128xf32>
 // CHECK-LABEL: func.func @small__wide(
 // CHECK-SAME: tile.retiled = array<i64: 2, 0, 1, 64, 128, 128, 128>
 // CHECK: tile.num_tiles {{.*}} : !tile.partition_view<128x64xf16>
 // CHECK: tile.mma {{.*}} : tensor<128x64xf16>, tensor<64x128xf16> into tensor<128x128xf32>
+// CHECK-LABEL: func.func @small__widek(
+// CHECK-SAME: tile.wide_of = @small
+// CHECK: tile.num_tiles {{.*}} : !tile.partition_view<64x64xf16>
+// CHECK: tile.mma {{.*}} : tensor<64x64xf16>, tensor<64x128xf16> into tensor<64x128xf32>
+// REMARK: remark: [Passed] WideKSteps {{.*}}the TMA variant takes K steps of 64 (2 of the program's at once)
 // REMARK: remark: [Passed] WideBlocks {{.*}} two of the program's 64x128 output tiles (128x128, in K steps of 64)
 func.func @small(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>) attributes {tile.kernel} {
   %c0 = arith.constant 0 : index

@@ -27,6 +27,17 @@
 //! `tile.retiled` names, and launches it on the wider tiles' count (see
 //! `tile_abi::Retiled`).
 //!
+//! The same pass makes `@K__widek` of a kernel whose K loops take K tiles
+//! narrower than 128-byte rows ([`crate::widen_k`]): an instance with only
+//! those loops widened, no `tile.retiled`. Its TMA variant takes the
+//! wider steps on the TMA's rings; the kernel itself keeps its steps,
+//! since its `cp.async` copies of wider tiles measured slower (2047^3:
+//! 73 TFLOP/s against 52, BENCHMARKS.md, session 27).
+//! `tile-finish-widening` puts its variants after the kernel's own and
+//! erases the kernel's own TMA variant, which would run wherever the
+//! instance's does, in narrower steps (`@K__widek__tma`: 20 TFLOP/s
+//! against 14 for the 64x128x32 program at M = 16).
+//!
 //! Before:
 //! ```mlir
 //! func.func @linear(%X: memref<?x?xf16>, %W: memref<?x?xf16>, %Y: memref<?x?xf16>) attributes {tile.kernel} {
@@ -89,6 +100,9 @@ use tile_dialect::{
 /// The suffix of a widened instance's name.
 pub const WIDE_SUFFIX: &str = "__wide";
 
+/// The suffix of an instance whose K loops take wider steps.
+pub const WIDE_K_SUFFIX: &str = "__widek";
+
 /// The location name that marks a widened instance's ops: remarks there
 /// repeat the kernel's and are not said.
 pub const WIDENED_LOCATION: &str = "tile.widened";
@@ -150,6 +164,9 @@ impl<'c> RunExternalPass<'c> for WidenBlocks {
             // SAFETY: a live top-level function; this pass only adds
             // functions after it.
             let kernel = unsafe { OperationRef::from_raw(raw) };
+            if let Some(name) = kernel.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()) {
+                widen_k_instance(kernel, name.value());
+            }
             match plan(kernel) {
                 Ok(None) => {}
                 Ok(Some(plan)) => {
@@ -303,26 +320,12 @@ fn widen(kernel: OperationRef, plan: &Plan) -> Result<(), String> {
         .map(|s| s.value().to_string())
         .ok_or("the kernel has no name")?;
     let block = kernel.block().ok_or("the kernel is not in a module")?;
-    // SAFETY: mlirOperationClone returns a new op owned by the caller,
-    // which the block takes over.
-    let copy = unsafe { melior::ir::operation::Operation::from_raw(mlir_sys::mlirOperationClone(kernel.to_raw())) };
-    let wide = block.insert_operation_after(kernel, copy);
+    let wide = instance(context, block, kernel);
     let erase = |why: String| {
         // SAFETY: the copy was just made; nothing refers to it.
         unsafe { mlir_sys::mlirOperationDestroy(wide.to_raw()) };
         Err(why)
     };
-    // Remarks on the copy would repeat the kernel's.
-    let widened = mlir_sys::MlirStringRef { data: WIDENED_LOCATION.as_ptr().cast(), length: WIDENED_LOCATION.len() };
-    wide.walk(WalkOrder::PreOrder, |op| {
-        // SAFETY: live ops of the copy; a location is replaced by another
-        // that wraps it.
-        unsafe {
-            let named = mlir_sys::mlirLocationNameGet(context.to_raw(), widened, op.location().to_raw());
-            mlir_sys::mlirOperationSetLocation(op.to_raw(), named);
-        }
-        WalkResult::Advance
-    });
     // SAFETY: the copy, changed only through this handle here.
     let mut wide_mut = unsafe { melior::ir::operation::OperationRefMut::from_raw(wide.to_raw()) };
     let config = Attribute::parse(context, &format!("{{{} = {} : i64}}", plan.key, plan.size));
@@ -362,6 +365,65 @@ fn widen(kernel: OperationRef, plan: &Plan) -> Result<(), String> {
         ),
     );
     Ok(())
+}
+
+/// A copy of `kernel` right after it, its ops' locations named
+/// [`WIDENED_LOCATION`] (remarks there would repeat the kernel's).
+fn instance<'c, 'a>(
+    context: &'c melior::Context,
+    block: melior::ir::BlockRef<'c, 'a>,
+    kernel: OperationRef<'c, 'a>,
+) -> OperationRef<'c, 'a> {
+    // SAFETY: mlirOperationClone returns a new op owned by the caller,
+    // which the block takes over.
+    let copy = unsafe { melior::ir::operation::Operation::from_raw(mlir_sys::mlirOperationClone(kernel.to_raw())) };
+    let copy = block.insert_operation_after(kernel, copy);
+    let widened = mlir_sys::MlirStringRef { data: WIDENED_LOCATION.as_ptr().cast(), length: WIDENED_LOCATION.len() };
+    copy.walk(WalkOrder::PreOrder, |op| {
+        // SAFETY: live ops of the copy; a location is replaced by another
+        // that wraps it.
+        unsafe {
+            let named = mlir_sys::mlirLocationNameGet(context.to_raw(), widened, op.location().to_raw());
+            mlir_sys::mlirOperationSetLocation(op.to_raw(), named);
+        }
+        WalkResult::Advance
+    });
+    copy
+}
+
+/// Makes `@K__widek`, an instance of `kernel` whose K loops take several
+/// steps at once ([`crate::widen_k`]), if any of its loops widens; says so.
+fn widen_k_instance(kernel: OperationRef, name: &str) {
+    let context = kernel.context();
+    // SAFETY: the context outlives the pass.
+    let context = unsafe { context.to_ref() };
+    let Some(block) = kernel.block() else { return };
+    let instance_name = format!("{name}{WIDE_K_SUFFIX}");
+    if find_named(block, &instance_name).is_some() {
+        return;
+    }
+    let copy = instance(context, block, kernel);
+    let widened = crate::widen_k::widen_loops(context, copy);
+    let Some(first) = widened.first() else {
+        // SAFETY: the copy was just made; nothing refers to it.
+        unsafe { mlir_sys::mlirOperationDestroy(copy.to_raw()) };
+        return;
+    };
+    // SAFETY: the copy, changed only through this handle here.
+    let mut copy_mut = unsafe { melior::ir::operation::OperationRefMut::from_raw(copy.to_raw()) };
+    copy_mut.set_attribute("sym_name", StringAttribute::new(context, &instance_name).into());
+    copy_mut.set_attribute(attrs::WIDE_OF, FlatSymbolRefAttribute::new(context, name).into());
+    crate::remarks::passed(
+        kernel.location(),
+        WidenBlocks::INFO.argument,
+        "WideKSteps",
+        &format!(
+            "the TMA variant takes K steps of {} ({} of the program's at once); the kernel, which runs where the \
+             TMA cannot describe the arrays, keeps its steps (wider ones measured slower there)",
+            first.widened(),
+            first.widened() / first.narrow()
+        ),
+    );
 }
 
 /// Checks that each wide block computes what the blocks it replaces did:
@@ -513,7 +575,7 @@ impl<'c> RunExternalPass<'c> for FinishWidening {
         let symbol = |op: OperationRef| -> Option<String> {
             op.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|s| s.value().to_string())
         };
-        let mut instances = Vec::new();
+        let mut instances: Vec<(mlir_sys::MlirOperation, String)> = Vec::new();
         let mut next = body.first_operation();
         while let Some(op) = next {
             next = op.next_in_block();
@@ -525,6 +587,13 @@ impl<'c> RunExternalPass<'c> for FinishWidening {
                 instances.push((op.to_raw(), of.to_string()));
             }
         }
+        // Instances of wider K steps first: their variants follow the
+        // kernel's own, which the wide instances' variants then precede.
+        let retiled_of = |raw: mlir_sys::MlirOperation| {
+            // SAFETY: a live top-level function of the list.
+            unsafe { OperationRef::from_raw(raw) }.has_attribute(attrs::RETILED)
+        };
+        instances.sort_by_key(|(raw, _)| retiled_of(*raw));
         for (raw, of) in instances {
             // SAFETY: a live top-level function, erased below.
             let instance = unsafe { OperationRef::from_raw(raw) };
@@ -532,16 +601,39 @@ impl<'c> RunExternalPass<'c> for FinishWidening {
             let retiled = instance.attribute(attrs::RETILED).ok();
             let Some(kernel) = find(body, &of) else { continue };
             let Some(of_attribute) = Attribute::parse(context, &of) else { continue };
-            // The instance's variants, in order, go right after the kernel.
-            let mut variants = Vec::new();
-            let mut next = body.first_operation();
-            while let Some(op) = next {
-                next = op.next_in_block();
-                if op.attribute(VARIANT_OF).is_ok_and(|v| v.to_string() == format!("@{name}")) {
-                    variants.push(op.to_raw());
+            let variants_of = |owner: &str| {
+                let mut variants = Vec::new();
+                let mut next = body.first_operation();
+                while let Some(op) = next {
+                    next = op.next_in_block();
+                    if op.attribute(VARIANT_OF).is_ok_and(|v| v.to_string() == owner) {
+                        variants.push(op.to_raw());
+                    }
+                }
+                variants
+            };
+            let variants = variants_of(&format!("@{name}"));
+            // A wide instance's variants go right after the kernel; those of
+            // wider K steps after the kernel's own, whose TMA variant they
+            // replace (it runs where theirs does, in narrower steps).
+            let mut after = kernel;
+            if retiled.is_none() {
+                let is_tma = |raw: mlir_sys::MlirOperation| {
+                    // SAFETY: a live top-level function.
+                    symbol(unsafe { OperationRef::from_raw(raw) }).is_some_and(|s| s.ends_with("__tma"))
+                };
+                let replaces = variants.iter().any(|v| is_tma(*v));
+                for own in variants_of(&of) {
+                    if replaces && is_tma(own) {
+                        // SAFETY: a variant nothing refers to (kernels are
+                        // entry points), replaced by the instance's.
+                        unsafe { mlir_sys::mlirOperationDestroy(own) };
+                    } else {
+                        // SAFETY: a live top-level function.
+                        after = unsafe { OperationRef::from_raw(own) };
+                    }
                 }
             }
-            let mut after = kernel;
             for variant in variants {
                 // SAFETY: a live top-level function, moved within the
                 // module and relabelled.

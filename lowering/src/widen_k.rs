@@ -141,6 +141,11 @@ impl Widened<'_> {
     pub fn widened(&self) -> i64 {
         self.tile * self.factor
     }
+
+    /// The K step before widening.
+    pub fn narrow(&self) -> i64 {
+        self.tile
+    }
 }
 
 /// Says at each widened loop that it was, `whose` naming the code that

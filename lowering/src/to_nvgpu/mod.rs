@@ -278,6 +278,14 @@ struct Match {
 /// `Some` also when there is nothing to map (no variant then).
 fn add_variant<'c>(context: &'c Context, kernel: OperationRef<'c, '_>) -> Option<()> {
     let name = StringAttribute::try_from(kernel.attribute("sym_name").ok()?).ok()?.value().to_string();
+    // An instance of wider K steps (`tile-widen-blocks`): the kernel's own
+    // variant here widens them too.
+    if name.ends_with(crate::widen_blocks::WIDE_K_SUFFIX)
+        && kernel.has_attribute(tile_dialect::attrs::WIDE_OF)
+        && !kernel.has_attribute(tile_dialect::attrs::RETILED)
+    {
+        return Some(());
+    }
     let block = kernel.block()?;
     // SAFETY: mlirOperationClone returns a new op owned by the caller,
     // which the block takes over.
