@@ -380,8 +380,17 @@ func.func @mma(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) at
 // CHECK-NEXT: nvvm.cp.async.wait.group 0
 // CHECK-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK-NEXT: gpu.barrier
+// Each operand's descriptor is encoded once; the second K step's are
+// those plus its offset over 16 (A: 32 bytes along its K-major rows; B:
+// 16 rows of 128 bytes).
 // CHECK: arith.constant 4611686293322072064 : i64
-// CHECK: nvvm.wgmma.mma_async {{.*}} A[<f16>, <one>, <row>], B[<f16>, <one>, <row>]
+// CHECK: %[[B0:.*]] = arith.ori %{{.*}}, %{{.*}} : i64
+// CHECK: %[[D0:.*]] = nvvm.wgmma.mma_async %[[A0:[0-9]+]], %[[B0]], %{{.*}} A[<f16>, <one>, <row>], B[<f16>, <one>, <row>]
+// CHECK-NEXT: %[[C2:.*]] = arith.constant 2 : i64
+// CHECK-NEXT: %[[A1:.*]] = arith.addi %[[A0]], %[[C2]] : i64
+// CHECK-NEXT: %[[C128:.*]] = arith.constant 128 : i64
+// CHECK-NEXT: %[[B1:.*]] = arith.addi %[[B0]], %[[C128]] : i64
+// CHECK-NEXT: nvvm.wgmma.mma_async %[[A1]], %[[B1]], %[[D0]]
 // CHECK: llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 0;"
 func.func @mm_ab(%arg0: memref<?x?xf16>, %arg1: memref<?x?xf16>, %arg2: memref<?x?xf32>) attributes {tile.block_size = 128 : i64, tile.kernel} {
   %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>>

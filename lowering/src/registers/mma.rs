@@ -178,6 +178,22 @@ impl<'c> Smem<'c> {
         let fixed = at.int(i64_type, fixed)?;
         at.add(arith::ori(start, fixed, at.location))
     }
+
+    /// The descriptor at constant byte `offset` past the one `base`
+    /// describes ([`Smem::descriptor`]): the address field holds the
+    /// address over 16, and shared memory ends below 256 KiB, so the field
+    /// takes `offset / 16` without a carry into the next one. One 64-bit add
+    /// a K step instead of the whole encoding (the matcher's way).
+    fn step(&self, at: &At<'c, 'c>, base: IrValue<'c>, offset: i64) -> Option<IrValue<'c>> {
+        if offset % 16 != 0 {
+            return None;
+        }
+        if offset == 0 {
+            return Some(base);
+        }
+        let i64_type: Type = IntegerType::new(at.context, 64).into();
+        at.add(arith::addi(base, at.int(i64_type, offset >> 4)?, at.location))
+    }
 }
 
 /// Operand `index` (0: A, M x K; 1: B, K x N) where wgmma reads it: a
@@ -477,9 +493,10 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
             let mut scalars: Vec<IrValue> =
                 (0..per_block).map(|i| super::extract(&at, registers, i)).collect::<Option<_>>()?;
             let mut last = None;
+            let base_b = smem_b.descriptor(&at, at.index(0)?)?;
             for step in 0..k / k_step {
                 let fragment_a = fragments.get(block * (k / k_step) as usize + step as usize)?;
-                let descriptor_b = smem_b.descriptor(&at, at.index(smem_b.offset(0, step * k_step))?)?;
+                let descriptor_b = smem_b.step(&at, base_b, smem_b.offset(0, step * k_step))?;
                 // Only 16-bit types have the transposing form.
                 let transpose_b = (width == 2).then_some(!smem_b.k_major);
                 let shape = (n, k_step);
@@ -500,10 +517,11 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
             parts.push(last?);
             continue;
         };
+        let base_a = smem_a.descriptor(&at, own)?;
+        let base_b = smem_b.descriptor(&at, at.index(0)?)?;
         for step in 0..k / k_step {
-            let offset_a = at.addi(own, at.index(smem_a.offset(block_rows, step * k_step))?)?;
-            let descriptor_a = smem_a.descriptor(&at, offset_a)?;
-            let descriptor_b = smem_b.descriptor(&at, at.index(smem_b.offset(0, step * k_step))?)?;
+            let descriptor_a = smem_a.step(&at, base_a, smem_a.offset(block_rows, step * k_step))?;
+            let descriptor_b = smem_b.step(&at, base_b, smem_b.offset(0, step * k_step))?;
             let named = |name: &str, value: Attribute<'c>| (melior::ir::Identifier::new(context, name), value);
             fragment_value = at.add(
                 OperationBuilder::new("nvvm.wgmma.mma_async", at.location)
