@@ -505,6 +505,10 @@ def test_kernels():
     for lim in [0, 37, 150, -1]:
         outm = [np.full((70, 32), np.nan, np.float32) for _ in range(2)]
         both_targets('tests/kernels/masks.mlir', 'masked_sums', (5,), [xm, *outm], [lim], [1, 2], atol=1e-5)
+    # An mma of 32x32 tiles, off the register path (SIMT over shared tiles).
+    a16 = rng.uniform(-1, 1, (70, 100)).astype(np.float16); b16 = rng.uniform(-1, 1, (100, 45)).astype(np.float16)
+    both_targets('tests/kernels/small_mma.mlir', 'small_mma', (6,), [a16, b16, np.full((70, 45), np.nan, np.float32)],
+                 [], [2], atol=1e-3)
 
 
 def far_coordinates():

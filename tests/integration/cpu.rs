@@ -448,3 +448,21 @@ fn masked_sums_in_loops() {
         assert_close(&format!("masks B, lim {lim}"), &values(&b), &want_b, tolerance);
     }
 }
+
+/// `tests/kernels/small_mma.mlir`: an mma of 32x32 tiles (fewer rows than a
+/// wgmma's, so the GPU keeps it off the register path and says so), on
+/// ragged sizes against the plain-Rust product.
+#[test]
+fn small_mma_on_the_cpu() {
+    let kernel = test_kernel("small_mma", None);
+    for (m, n, k) in [(70, 45, 100), (32, 32, 32)] {
+        let mut rng = Rng::new((m * 13 + n * 5 + k) as u64);
+        let mut a = r::random_float(&mut rng, DType::F16, &[m, k], 1.0);
+        let mut b = r::random_float(&mut rng, DType::F16, &[k, n], 1.0);
+        let mut c = poisoned(DType::F32, &[m, n]);
+        let (want, magnitude) = r::matmul(&values(&a), &values(&b), m, n, k);
+        let tiles = (m.div_ceil(32) * n.div_ceil(32)) as u64;
+        kernel.launch(&mut [Arg::Array(&mut a), Arg::Array(&mut b), Arg::Array(&mut c)], grid(tiles, 1, 1)).unwrap();
+        assert_close(&format!("small_mma {m}x{n}x{k}"), &values(&c), &want, |i| 1e-5 * magnitude[i] + 1e-6);
+    }
+}
