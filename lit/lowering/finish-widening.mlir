@@ -23,15 +23,15 @@ func.func @k__wide__tma(%A: memref<?x?xf16>) attributes {tile.kernel, tile.varia
 
 // -----
 
-// An instance of wider K steps: its variants follow the kernel's own, and
-// its TMA variant replaces the kernel's (it runs wherever that one would,
-// in wider steps); a wide instance's variant still comes first. The
+// An instance of wider K steps: its TMA variant follows the kernel's own
+// variants but comes before the kernel's TMA variant, which stays for
+// where it cannot run; a wide instance's variant still comes first. The
 // matcher's variant stays.
 // CHECK-LABEL: func.func @j(
 // CHECK: func.func @j__wide__tma({{.*}}) attributes {tile.kernel, tile.retiled = array<i64: 2, 0, 1, 128, 128, 128, 256>, tile.variant_of = @j}
 // CHECK: func.func @j__wgmma({{.*}}) attributes {tile.kernel, tile.variant_of = @j}
 // CHECK: func.func @j__widek__tma({{.*}}) attributes {tile.kernel, tile.variant_of = @j}
-// CHECK-NOT: func.func @j__tma(
+// CHECK: func.func @j__tma({{.*}}) attributes {tile.kernel, tile.variant_of = @j}
 // CHECK-NOT: func.func @j__widek(
 // CHECK-NOT: func.func @j__wide(
 func.func @j(%A: memref<?x?xf16>) attributes {tile.kernel} {
@@ -70,5 +70,29 @@ func.func @i__tma(%A: memref<?x?xf16>) attributes {tile.kernel, tile.variant_of 
   return
 }
 func.func @i__widek(%A: memref<?x?xf16>) attributes {tile.kernel, tile.wide_of = @i} {
+  return
+}
+
+// -----
+
+// An instance whose variant leaves a shared tile to the threads' copies
+// (no tile.tma_load): wider steps there measured slower, so the variant
+// goes and the kernel keeps its own.
+// CHECK-LABEL: func.func @h(
+// CHECK: func.func @h__tma({{.*}}) attributes {tile.kernel, tile.variant_of = @h}
+// CHECK-NOT: @h__widek
+func.func @h(%A: memref<?x?xf16>) attributes {tile.kernel} {
+  return
+}
+func.func @h__tma(%A: memref<?x?xf16>) attributes {tile.kernel, tile.variant_of = @h} {
+  return
+}
+func.func @h__widek(%A: memref<?x?xf16>) attributes {tile.kernel, tile.wide_of = @h} {
+  return
+}
+func.func @h__widek__tma(%A: memref<?x?xf16>) attributes {tile.kernel, tile.variant_of = @h__widek, tile.wide_of = @h} {
+  %c0 = arith.constant 0 : index
+  %p = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<64x64xf16>
+  %t = tile.load %p[%c0, %c0] : !tile.partition_view<64x64xf16> -> tensor<64x64xf16, #tile.shared<swizzle_bytes = 128, element_bits = 16, transposed = false>>
   return
 }

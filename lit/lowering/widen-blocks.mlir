@@ -61,7 +61,7 @@ func.func @linear(%X: memref<?x?xf16>, %W: memref<?x?xf16>, %Y: memref<?x?xf16>)
 // CHECK-SAME: tile.wide_of = @small
 // CHECK: tile.num_tiles {{.*}} : !tile.partition_view<64x64xf16>
 // CHECK: tile.mma {{.*}} : tensor<64x64xf16>, tensor<64x128xf16> into tensor<64x128xf32>
-// REMARK: remark: [Passed] WideKSteps {{.*}}the TMA variant takes K steps of 64 (2 of the program's at once)
+// REMARK: remark: [Passed] WideKSteps {{.*}}a variant whose rings the TMA fills takes K steps of 64 (2 of the program's at once), where it can
 // REMARK: remark: [Passed] WideBlocks {{.*}} two of the program's 64x128 output tiles (128x128, in K steps of 64)
 func.func @small(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>) attributes {tile.kernel} {
   %c0 = arith.constant 0 : index

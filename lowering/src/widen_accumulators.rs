@@ -4,13 +4,16 @@
 //! Summary: the tensor cores' f16 products are summed in f32 whatever the
 //! accumulator's type, and the register path keeps only f32 accumulators
 //! (wgmma's f16 accumulator would round every 16 elements of K). So each
-//! `tile.mma` into an f16 tile becomes `arith.extf` of its accumulator, the
-//! mma into f32, and `arith.truncf` of its result: one rounding per mma, as
-//! the language asks of an f16 result. Then, for an `scf.for` that carries
-//! an f16 tile which each iteration widens (`arith.extf`) and whose next
-//! value it rounds from f32 (`arith.truncf`), the loop carries the f32
-//! tile instead and rounds it once after the loop; a use of the carried
-//! value other than a widening reads it rounded, the value it had. That
+//! `tile.mma` into an f16 tile whose shapes wgmma takes from registers
+//! (`registers::mma::unsupported`) becomes `arith.extf` of its
+//! accumulator, the mma into f32, and `arith.truncf` of its result: one
+//! rounding per mma, as the language asks of an f16 result. Then, for an
+//! `scf.for` that carries an f16 tile which each iteration widens
+//! (`arith.extf`) into such an mma's accumulator (or an inner loop's
+//! init) and whose next value it rounds from f32 (`arith.truncf`), the
+//! loop carries the f32 tile instead and rounds it once after the loop; a
+//! use of the carried value other than a widening reads it rounded, the
+//! value it had. That
 //! second step is what an f16 GEMM's K loop needs to run as an f32 one (it
 //! is what cuBLAS does with f16 data and f32 compute); it changes the
 //! result by rounding fewer times.
@@ -36,7 +39,10 @@
 //!
 //! Caveats: only `scf.for` loops carry the wider tile (an `scf.while` or a
 //! value carried through `scf.if` rounds once per mma); a loop value whose
-//! every iteration is rounded from some other type is left alone. The
+//! every iteration is rounded from some other type, or that no widened mma
+//! accumulates (an element-wise loop), is left alone; an mma of shapes
+//! wgmma has no instruction for keeps its f16 accumulator (on the
+//! shared-memory path an f32 one would only take twice the memory). The
 //! pass says at each mma whose loop it widens that it did
 //! (`WidenedAccumulator`). The GPU pipeline runs it; the CPU pipeline keeps
 //! the f16 accumulator of each mma as written.
@@ -136,6 +142,13 @@ fn f32_of<'c>(context: &'c Context, r#type: Type<'c>) -> Option<Type<'c>> {
 fn widen_mma<'c>(context: &'c Context, mma: OperationRef<'c, '_>) -> Option<()> {
     let result = mma.result(0).ok()?;
     let wide = f32_of(context, result.r#type())?;
+    // Only where wgmma takes the f32 mma from registers: elsewhere (the
+    // shared-memory path) an f32 accumulator is only twice the memory.
+    let operand = |i: usize| tile_type(mma.operand(i).ok()?.r#type()).map(|(shape, e)| (shape, e.to_string()));
+    let ((a, a_element), (b, b_element)) = (operand(0)?, operand(1)?);
+    if crate::registers::mma::unsupported((&a, &a_element), (&b, &b_element), "f32").is_some() {
+        return None;
+    }
     let narrow = result.r#type();
     let location = mma.location();
     let before = At::before(context, mma)?;
@@ -160,7 +173,8 @@ fn replace_except(value: IrValue, by: IrValue) {
 }
 
 /// Carries loop value `index` in f32 where every iteration rounds it from
-/// f32 and some use widens it back (see the module's summary).
+/// f32 and a widening of it feeds a widened mma's accumulator (or an inner
+/// loop's init), see the module's summary.
 fn carry_wide<'c>(context: &'c Context, r#loop: OperationRef<'c, '_>, index: usize) -> Option<()> {
     let body = r#loop.region(0).ok()?.first_block()?;
     let yield_op = body.terminator()?;
@@ -174,8 +188,21 @@ fn carry_wide<'c>(context: &'c Context, r#loop: OperationRef<'c, '_>, index: usi
     }
     let argument = detach(body.argument(index + 1).ok()?.into());
     let is_widening = |op: OperationRef| op_name(op) == "arith.extf" && op.result(0).is_ok_and(|r| r.r#type() == wide);
-    let arg_uses = uses(argument);
-    if !arg_uses.iter().any(|(user, _)| is_widening(*user)) {
+    // An accumulator: a widening read as an mma's accumulator or a loop's
+    // init, not any value an element-wise loop rounds each iteration.
+    let accumulates = |op: OperationRef| {
+        op.result(0).is_ok_and(|r| {
+            uses(r.into()).iter().any(|(user, number)| match op_name(*user).as_str() {
+                "tile.mma" => *number == 2,
+                "scf.for" => *number >= 3,
+                _ => false,
+            })
+        })
+    };
+    // Every use is read before anything changes: the rewrite erases the
+    // widenings, which may be the body's first op or the yield's value.
+    let (widenings, others): (Vec<_>, Vec<_>) = uses(argument).into_iter().partition(|(user, _)| is_widening(*user));
+    if !widenings.iter().any(|(user, _)| accumulates(*user)) {
         return None;
     }
     let location = r#loop.location();
@@ -185,35 +212,32 @@ fn carry_wide<'c>(context: &'c Context, r#loop: OperationRef<'c, '_>, index: usi
     // SAFETY: the loop is live; the init becomes the f32 tile that the
     // iteration argument, the yield and the result take below.
     unsafe { mlir_sys::mlirOperationSetOperand(r#loop.to_raw(), (3 + index) as isize, wide_init.to_raw()) };
-    // The iteration argument: widenings read it as it is; anything else
-    // reads it rounded, the value it had.
+    // The yield passes the f32 tile (if that is a widening of the argument,
+    // the replacement below makes it the argument); its rounding stays for
+    // other users.
+    // SAFETY: the yield is live and the loop value is f32 from here on.
+    unsafe { mlir_sys::mlirOperationSetOperand(yield_op.to_raw(), index as isize, exact.to_raw()) };
     set_type(argument, wide);
-    let first = body.first_operation()?;
-    let mut rounded_arg = None;
-    for (user, number) in arg_uses {
-        if is_widening(user) {
-            let widened = detach(user.result(0).ok()?.into());
-            // SAFETY: the widening's result and the argument are both f32
-            // tiles now; the widening is then unused and erased.
-            unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(widened.to_raw(), argument.to_raw()) };
-            // SAFETY: nothing uses the widening any more.
-            unsafe { mlir_sys::mlirOperationDestroy(user.to_raw()) };
-        } else {
-            let value = match rounded_arg {
-                Some(value) => value,
-                None => {
-                    let value = At::before(context, first)?.add(arith::truncf(argument, narrow, location))?;
-                    rounded_arg = Some(value);
-                    value
-                }
-            };
-            // SAFETY: the user is live and read the f16 tile that `value` is.
-            unsafe { mlir_sys::mlirOperationSetOperand(user.to_raw(), number as isize, value.to_raw()) };
+    // Anything but a widening reads the argument rounded, the value it had:
+    // one rounding at the body's start.
+    if !others.is_empty() {
+        let copy = body.insert_operation(0, arith::truncf(argument, narrow, location));
+        let copy = detach(copy.result(0).ok()?.into());
+        for (user, number) in others {
+            // SAFETY: the user is live and read the f16 tile `copy` is.
+            unsafe { mlir_sys::mlirOperationSetOperand(user.to_raw(), number as isize, copy.to_raw()) };
         }
     }
-    // The yield passes the f32 tile; its rounding stays for other users.
-    // SAFETY: the yield is live and the loop value is f32 now.
-    unsafe { mlir_sys::mlirOperationSetOperand(yield_op.to_raw(), index as isize, exact.to_raw()) };
+    // Widenings read it as it is.
+    for (widening, _) in widenings {
+        let widened = detach(widening.result(0).ok()?.into());
+        // SAFETY: the widening's result and the argument are both f32 tiles
+        // now; the widening is then unused and erased.
+        unsafe {
+            mlir_sys::mlirValueReplaceAllUsesOfWith(widened.to_raw(), argument.to_raw());
+            mlir_sys::mlirOperationDestroy(widening.to_raw());
+        }
+    }
     if uses(detach(rounding.result(0).ok()?.into())).is_empty() {
         // SAFETY: nothing uses the rounding any more.
         unsafe { mlir_sys::mlirOperationDestroy(rounding.to_raw()) };

@@ -33,9 +33,11 @@
 //! wider steps on the TMA's rings; the kernel itself keeps its steps,
 //! since its `cp.async` copies of wider tiles measured slower (2047^3:
 //! 73 TFLOP/s against 52, BENCHMARKS.md, session 27).
-//! `tile-finish-widening` puts its variants after the kernel's own and
-//! erases the kernel's own TMA variant, which would run wherever the
-//! instance's does, in narrower steps (`@K__widek__tma`: 20 TFLOP/s
+//! `tile-finish-widening` puts its TMA variant after the kernel's own
+//! variants but before the kernel's TMA variant, which stays for where the
+//! instance's cannot run (too large for shared memory, dropped by
+//! `convert-tile-to-gpu`), and erases an instance's variant that leaves a
+//! shared tile to the threads' copies (`@K__widek__tma`: 20 TFLOP/s
 //! against 14 for the 64x128x32 program at M = 16).
 //!
 //! Before:
@@ -418,8 +420,9 @@ fn widen_k_instance(kernel: OperationRef, name: &str) {
         WidenBlocks::INFO.argument,
         "WideKSteps",
         &format!(
-            "the TMA variant takes K steps of {} ({} of the program's at once); the kernel, which runs where the \
-             TMA cannot describe the arrays, keeps its steps (wider ones measured slower there)",
+            "a variant whose rings the TMA fills takes K steps of {} ({} of the program's at once), where it can; the \
+             kernel, which runs where the TMA cannot describe the arrays, keeps its steps (wider ones measured slower \
+             there)",
             first.widened(),
             first.widened() / first.narrow()
         ),
@@ -612,23 +615,34 @@ impl<'c> RunExternalPass<'c> for FinishWidening {
                 }
                 variants
             };
-            let variants = variants_of(&format!("@{name}"));
+            let mut variants = variants_of(&format!("@{name}"));
             // A wide instance's variants go right after the kernel; those of
-            // wider K steps after the kernel's own, whose TMA variant they
-            // replace (it runs where theirs does, in narrower steps).
+            // wider K steps after the kernel's own but before its TMA
+            // variant, which stays for where theirs cannot run (one that
+            // turns out too large for shared memory, `convert-tile-to-gpu`).
             let mut after = kernel;
             if retiled.is_none() {
                 let is_tma = |raw: mlir_sys::MlirOperation| {
                     // SAFETY: a live top-level function.
-                    symbol(unsafe { OperationRef::from_raw(raw) }).is_some_and(|s| s.ends_with("__tma"))
+                    symbol(unsafe { OperationRef::from_raw(raw) })
+                        .is_some_and(|s| s.ends_with(crate::use_tma::VARIANT_SUFFIX))
                 };
-                let replaces = variants.iter().any(|v| is_tma(*v));
+                // Wider steps only on the TMA's rings: a ring of wider tiles
+                // the threads copy measured slower (the kernel's, run 5 of
+                // session 27).
+                variants.retain(|&raw| {
+                    // SAFETY: a live top-level function; erased here at most.
+                    let variant = unsafe { OperationRef::from_raw(raw) };
+                    if is_tma(raw) && all_rings_tma(variant) {
+                        return true;
+                    }
+                    // SAFETY: a variant nothing refers to (kernels are entry
+                    // points); the kernel's own stands in for it.
+                    unsafe { mlir_sys::mlirOperationDestroy(raw) };
+                    false
+                });
                 for own in variants_of(&of) {
-                    if replaces && is_tma(own) {
-                        // SAFETY: a variant nothing refers to (kernels are
-                        // entry points), replaced by the instance's.
-                        unsafe { mlir_sys::mlirOperationDestroy(own) };
-                    } else {
+                    if !is_tma(own) {
                         // SAFETY: a live top-level function.
                         after = unsafe { OperationRef::from_raw(own) };
                     }
@@ -653,6 +667,22 @@ impl<'c> RunExternalPass<'c> for FinishWidening {
             unsafe { mlir_sys::mlirOperationDestroy(raw) };
         }
     }
+}
+
+/// Whether every tile of `variant` that stays in shared memory (an mma
+/// operand) is one the TMA loads.
+fn all_rings_tma(variant: OperationRef) -> bool {
+    let mut all = true;
+    variant.walk(WalkOrder::PreOrder, |op| {
+        if op_name(op) == "tile.load"
+            && op.result(0).is_ok_and(|r| crate::registers::shared::SharedTile::of_type(r.r#type()).is_some())
+            && !op.has_attribute(attrs::TMA_LOAD)
+        {
+            all = false;
+        }
+        WalkResult::Advance
+    });
+    all
 }
 
 /// The top-level function `@name` (written with the `@`).
