@@ -87,6 +87,13 @@ pub const DEFAULT_CHIP: &str = "sm_90a";
 /// gives no promise, so the guard makes both targets agree by
 /// construction.
 ///
+/// No `canonicalize` runs on the kernels after `convert-tile-to-gpu` or
+/// on the LLVM dialect: over the register path's unrolled code they cost
+/// compile time and changed no program's PTX (every example, bench program
+/// and test kernel compiled both ways, BENCHMARKS.md session 27); LLVM
+/// folds the same. The one after the arithmetic's conversion to LLVM does
+/// change it, and stays.
+///
 /// Passes that only rewrite inside a function run nested on each
 /// function (`func.func(...)`, `gpu.module(gpu.func(...))`), so that
 /// MLIR's thread pool takes a module's kernels and variants in parallel;
@@ -107,14 +114,14 @@ pub const STAGES: &[(&str, &str)] = &[
          one-shot-bufferize{allow-return-allocs-from-loops=true}, tile-carry-in-place, tile-expand-copies",
     ),
     ("threads", "func.func(convert-linalg-to-parallel-loops, canonicalize, tile-vectorize-copies, tile-distribute)"),
-    ("gpu", "convert-tile-to-gpu, gpu.module(gpu.func(canonicalize))"),
+    ("gpu", "convert-tile-to-gpu"),
     (
         "nvvm",
         "convert-nvgpu-to-nvvm, gpu.module(gpu.func(convert-scf-to-cf)), convert-nvvm-to-llvm, \
          gpu.module(gpu.func(expand-strided-metadata)), nvvm-attach-target{chip={chip} features=+ptx80 O=2}, \
          gpu.module(gpu.func(lower-affine)), tile-lower-float-minmax, gpu.module(gpu.func(arith-expand)), \
          tile-safe-division, gpu.module(gpu.func(convert-arith-to-llvm, convert-index-to-llvm, canonicalize, cse)), \
-         gpu.module(convert-gpu-to-nvvm), gpu.module(llvm.func(canonicalize, cse)), reconcile-unrealized-casts",
+         gpu.module(convert-gpu-to-nvvm), gpu.module(llvm.func(cse)), reconcile-unrealized-casts",
     ),
     ("ptx", "gpu-module-to-binary{format=isa toolkit={toolkit}}"),
 ];
