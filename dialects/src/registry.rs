@@ -146,7 +146,12 @@ pub fn register(context: &Context) {
 }
 
 /// A context with every dialect loaded and upstream passes registered.
+/// Safe to call from several threads at once: the registration is
+/// serialised (it reaches MLIR's global registries, which are not
+/// thread-safe), so a program may compile on one context a thread.
 pub fn create_context() -> Context {
+    static CREATING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _guard = CREATING.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     register_upstream_passes();
     let context = Context::new();
     register(&context);

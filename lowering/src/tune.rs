@@ -187,3 +187,72 @@ pub fn view_tiles(module: &Module, name: &str, param: usize) -> Result<Vec<i64>>
         ))),
     }
 }
+
+/// Stack of each [`on_each_config`] worker: a compile's deepest recursion
+/// (LLVM's code generation of the register path's large functions) is the
+/// main thread's, whose stack is 8 MiB, not a spawned thread's 2 MiB.
+const WORKER_STACK: usize = 64 << 20;
+
+/// At most this many [`on_each_config`] threads: each holds a context and
+/// a compile's peak memory, which on a many-core host would add up to more
+/// than the tuning saves.
+const MAX_THREADS: usize = 16;
+
+/// Runs `work` on each of `configs`, on up to one thread a core, and
+/// returns the results in the order of `configs`. A tuner compiles every
+/// configuration of a space before timing any; one after another, the
+/// 16-bit examples' spaces took minutes.
+///
+/// Each thread makes a context of its own
+/// ([`tile_dialect::create_context`], which serialises registration; no
+/// thread pool of its own: the threads are the parallelism) and runs every
+/// configuration it takes in it; MLIR objects never cross threads, so
+/// `work` returns plain data (a bundle, a grid, an error's text). A thread
+/// that cannot be started leaves its share to the others, and whatever no
+/// thread ran is run on the calling thread; a panic in `work` is resumed
+/// on the calling thread.
+pub fn on_each_config<T: Send>(configs: &[Config], work: impl Fn(&Context, &Config) -> T + Sync) -> Vec<T> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let new_context = || {
+        let context = tile_dialect::create_context();
+        context.enable_multi_threading(false);
+        context
+    };
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_THREADS).min(configs.len());
+    // The index of the next configuration no thread has taken.
+    let next = AtomicUsize::new(0);
+    let mut results: Vec<Option<T>> = configs.iter().map(|_| None).collect();
+    let work = &work;
+    let worker = || {
+        let context = new_context();
+        let mut done = Vec::new();
+        loop {
+            let index = next.fetch_add(1, Ordering::Relaxed);
+            let Some(config) = configs.get(index) else { break };
+            done.push((index, work(&context, config)));
+        }
+        done
+    };
+    if threads > 1 {
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..threads)
+                .filter_map(|_| std::thread::Builder::new().stack_size(WORKER_STACK).spawn_scoped(scope, worker).ok())
+                .collect();
+            for handle in handles {
+                match handle.join() {
+                    Ok(done) => done.into_iter().for_each(|(index, result)| results[index] = Some(result)),
+                    Err(panic) => std::panic::resume_unwind(panic),
+                }
+            }
+        });
+    }
+    if results.iter().any(Option::is_none) {
+        let context = new_context();
+        for (result, config) in results.iter_mut().zip(configs) {
+            if result.is_none() {
+                *result = Some(work(&context, config));
+            }
+        }
+    }
+    results.into_iter().flatten().collect()
+}

@@ -20,6 +20,9 @@ use std::{
     time::{Duration, Instant},
 };
 
+/// At most this many threads JIT-load modules in [`Cuda::preload`].
+const PRELOAD_THREADS: usize = 16;
+
 /// A GPU with a module cache: each bundle's PTX is JIT-loaded once.
 pub struct Cuda {
     context: Arc<CudaContext>,
@@ -256,6 +259,62 @@ impl Cuda {
     /// The device's name.
     pub fn name(&self) -> String {
         self.context.name().unwrap_or_default()
+    }
+
+    /// JIT-loads the PTX of each of `bundles` not loaded yet, on up to one
+    /// thread a core (at most [`PRELOAD_THREADS`]): the driver compiles
+    /// each module's PTX to machine code as it loads it, and a tuner loads
+    /// hundreds of bundles. A bundle that does not load is left for its
+    /// launch to report.
+    pub fn preload(&self, bundles: &[&Bundle]) {
+        let mut wanted: Vec<&str> = match self.modules.lock() {
+            Ok(modules) => bundles.iter().map(|b| b.ptx.as_str()).filter(|p| !modules.contains_key(*p)).collect(),
+            Err(_) => return,
+        };
+        wanted.sort_unstable();
+        wanted.dedup();
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(PRELOAD_THREADS);
+        if wanted.len() < 2 || threads < 2 {
+            return;
+        }
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let context = &self.context;
+        let loader = || {
+            let mut loaded = Vec::new();
+            if context.bind_to_thread().is_err() {
+                return loaded;
+            }
+            loop {
+                let index = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&ptx) = wanted.get(index) else { break };
+                let Ok(text) = CString::new(ptx) else { continue };
+                // SAFETY: `text` is a NUL-terminated PTX image, alive for
+                // the call; the context is current on this thread.
+                if let Ok(raw) = unsafe { result::module::load_data(text.as_ptr().cast()) } {
+                    loaded.push((ptx.to_string(), Module { raw }));
+                }
+            }
+            loaded
+        };
+        let loaded: Vec<(String, Module)> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..threads.min(wanted.len()))
+                .filter_map(|_| std::thread::Builder::new().spawn_scoped(scope, loader).ok())
+                .collect();
+            handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
+        });
+        if let Ok(mut modules) = self.modules.lock() {
+            for (ptx, module) in loaded {
+                match modules.entry(ptx) {
+                    std::collections::hash_map::Entry::Vacant(slot) => {
+                        slot.insert(module);
+                    }
+                    // SAFETY: loaded above and in no map: unloaded once.
+                    std::collections::hash_map::Entry::Occupied(_) => {
+                        let _ = unsafe { result::module::unload(module.raw) };
+                    }
+                }
+            }
+        }
     }
 
     fn function(&self, bundle: &Bundle, name: &str) -> Result<sys::CUfunction> {

@@ -191,6 +191,41 @@ fn test_kernels_compile_to_ptx_that_ptxas_accepts() {
 /// so (warnings C7510 to C7520, "wgmma.mma_async instructions are
 /// serialized"): a kernel that still computes the right thing at a fraction
 /// of the speed. Every kind of main loop the knobs select must be free of it.
+/// The tuners compile a space's configurations on several threads, a
+/// context each (`tune::on_each_config`): every configuration's PTX must be
+/// what compiling it alone gives, in the configurations' order.
+#[test]
+fn configurations_compile_in_parallel_as_one_at_a_time() {
+    if gpu::find_toolkit().is_none() {
+        println!("skipping: no CUDA toolkit with nvvm/libdevice (set CUDA_HOME or install nvidia-cuda-nvcc-cu12)");
+        return;
+    }
+    let (name, file) = ("matmul_f16_f16", "examples/matmul_f16_f16.mlir");
+    let text = std::fs::read_to_string(root().join(file)).unwrap();
+    let context = context();
+    let module = compile::parse(&context, &text, file).unwrap();
+    let tunable = tile_lowering::tune::tunable(&module, name).unwrap().expect("a tuning space");
+    // A spread of the space (tile sizes, stages, producer warps, persistent
+    // blocks, clusters), more configurations than this machine has threads.
+    let configs: Vec<_> = tunable.configs().into_iter().step_by(29).collect();
+    assert!(configs.len() >= 8, "{} configurations", configs.len());
+    let ptx = |context: &melior::Context, config: &tile_runtime::tune::Config| {
+        let mut module = compile::parse(context, &text, file).map_err(|e| e.to_string())?;
+        tile_lowering::tune::apply(context, &mut module, name, config).map_err(|e| e.to_string())?;
+        gpu::compile(context, module, Some(name), gpu::DEFAULT_CHIP).map(|b| b.ptx).map_err(|e| e.to_string())
+    };
+    let parallel = tile_lowering::tune::on_each_config(&configs, ptx);
+    assert_eq!(parallel.len(), configs.len());
+    let mut distinct = std::collections::HashSet::new();
+    for (config, got) in configs.iter().zip(&parallel) {
+        let want = ptx(&context, config);
+        assert!(want.is_ok(), "{config}: {want:?}");
+        assert!(got == &want, "{config}: the PTX compiled in parallel differs from compiling it alone");
+        distinct.insert(want.unwrap());
+    }
+    assert!(distinct.len() > 1, "the configurations compile to different kernels");
+}
+
 #[test]
 fn wgmma_variants_are_not_serialised() {
     let Some(ptxas) = ptxas() else { return };

@@ -121,20 +121,49 @@ impl Kernels<'_> {
         if let Some(found) = self.compiled.get(&config.cloned()) {
             return Ok(found.clone());
         }
-        let start = Instant::now();
-        let mut module = compile::parse(self.context, &self.text, &self.file)?;
-        if let Some(config) = config {
-            tune::apply(self.context, &mut module, &self.name, config)?;
-        }
-        let tiles = match tune::view_tiles(&module, &self.name, 2)?[..] {
-            [rows, cols] => [rows as usize, cols as usize],
-            _ => bail!("@{}: C's tiles are not 2-D", self.name),
-        };
-        let bundle = gpu::compile(self.context, module, Some(&self.name), gpu::DEFAULT_CHIP)?;
-        let compiled = Rc::new(Compiled { bundle, tiles, ms: start.elapsed().as_secs_f64() * 1e3 });
+        let compiled = Rc::new(compile_config(self.context, &self.text, &self.file, &self.name, config)?);
         self.compiled.insert(config.cloned(), compiled.clone());
         Ok(compiled)
     }
+
+    /// Compiles every configuration of `configs` not compiled yet, in
+    /// parallel ([`tune::on_each_config`]: a context a thread); one that
+    /// fails is left for [`Self::get`] to report.
+    fn compile_all(&mut self, configs: &[Config]) {
+        let missing: Vec<Config> =
+            configs.iter().filter(|c| !self.compiled.contains_key(&Some((*c).clone()))).cloned().collect();
+        let (text, file, name) = (&self.text, &self.file, &self.name);
+        let results = tune::on_each_config(&missing, |context, config| {
+            compile_config(context, text, file, name, Some(config)).map_err(|e| e.to_string())
+        });
+        for (config, result) in missing.into_iter().zip(results) {
+            if let Ok(compiled) = result {
+                self.compiled.insert(Some(config), Rc::new(compiled));
+            }
+        }
+    }
+}
+
+/// Kernel `name` of program `text` instantiated for `config` (as written
+/// for `None`) and compiled, with its C tile shape and compile time.
+fn compile_config(
+    context: &melior::Context,
+    text: &str,
+    file: &str,
+    name: &str,
+    config: Option<&Config>,
+) -> Result<Compiled> {
+    let start = Instant::now();
+    let mut module = compile::parse(context, text, file)?;
+    if let Some(config) = config {
+        tune::apply(context, &mut module, name, config)?;
+    }
+    let tiles = match tune::view_tiles(&module, name, 2)?[..] {
+        [rows, cols] => [rows as usize, cols as usize],
+        _ => bail!("@{name}: C's tiles are not 2-D"),
+    };
+    let bundle = gpu::compile(context, module, Some(name), gpu::DEFAULT_CHIP)?;
+    Ok(Compiled { bundle, tiles, ms: start.elapsed().as_secs_f64() * 1e3 })
 }
 
 fn parse_kernel(text: &str) -> Result<(String, std::path::PathBuf), String> {
@@ -418,12 +447,16 @@ fn choose(
     // Each distinct kernel once (a cached choice needs no compiling).
     let configs = match tuner.cached(&key) {
         Some(_) => tunable.configs(),
-        None => tile_runtime::tune::distinct(&tunable.configs(), |config| {
-            kernels
-                .get(Some(config))
-                .ok()
-                .map(|compiled| (compiled.tiles, tile_runtime::tune::hash(&compiled.bundle.to_json())))
-        }),
+        None => {
+            kernels.compile_all(&tunable.configs());
+            cuda.preload(&kernels.compiled.values().map(|c| &c.bundle).collect::<Vec<_>>());
+            tile_runtime::tune::distinct(&tunable.configs(), |config| {
+                kernels
+                    .get(Some(config))
+                    .ok()
+                    .map(|compiled| (compiled.tiles, tile_runtime::tune::hash(&compiled.bundle.to_json())))
+            })
+        }
     };
     let name = kernels.name.clone();
     let mut trials = BenchTrials { cuda, kernels, name: &name, args, device, dtype, shape: [m, n, k] };

@@ -160,8 +160,9 @@ fn main() -> ExitCode {
     }
 }
 
-/// Turns the compiler's remarks on and prints each (once: the tuner
-/// compiles a kernel many times) as it comes.
+/// Turns the compiler's remarks on and prints each once as it comes. The
+/// tuner compiles its configurations in contexts of its own, without
+/// remarks: those shown are of the kernel that runs.
 fn show_remarks(context: &melior::Context) -> Result<()> {
     if !tile_lowering::remarks::enable(context, "tile") {
         anyhow::bail!("MLIR's remark engine did not start");
@@ -449,12 +450,18 @@ fn autotune(
         GpuTrials { cuda, program, launch, chip, compiled: HashMap::new(), arrays, scalars, roles, device };
     // Each configuration is compiled once (the tuner's final round
     // measures the fastest again), and each distinct kernel tried once.
+    // Where a first tuning's time goes, said once it is done.
+    let mut phases = None;
     let configs = match tuner.cached(&key) {
         Some(_) => tunable.configs(),
         None => {
-            for config in tunable.configs() {
-                trials.compile(&config);
-            }
+            let start = Instant::now();
+            trials.compile_all(&tunable.configs());
+            let compiled = start.elapsed();
+            let bundles: Vec<&Bundle> =
+                trials.compiled.values().filter_map(|r| r.as_ref().ok()).map(|(b, _)| &**b).collect();
+            cuda.preload(&bundles);
+            phases = Some((compiled, start.elapsed() - compiled, Instant::now()));
             tile_runtime::tune::distinct(&tunable.configs(), |config| {
                 trials.compiled[config]
                     .as_ref()
@@ -474,6 +481,17 @@ fn autotune(
         Err(error) => return Err(error.into()),
     };
     report_dropped(name, tuned.dropped());
+    if let Some((compiled, loaded, timing)) = phases {
+        eprintln!(
+            "tile-run: tuning @{name}: {} configurations compiled in {:.1} s, JIT-loaded in {:.1} s; \
+             {} distinct kernels run and timed in {:.1} s",
+            tunable.configs().len(),
+            compiled.as_secs_f64(),
+            loaded.as_secs_f64(),
+            configs.len(),
+            timing.elapsed().as_secs_f64()
+        );
+    }
     if let Some(reference) = tuned.reference.as_ref().filter(|r| Some(*r) != configs.first()) {
         eprintln!(
             "tile-run: tuning @{name}: the kernel as written did not run; outputs were checked against {reference}"
@@ -607,18 +625,23 @@ struct GpuTrials<'a> {
 impl GpuTrials<'_> {
     /// Compiles `config` unless it was.
     fn compile(&mut self, config: &Config) {
-        if self.compiled.contains_key(config) {
-            return;
+        if !self.compiled.contains_key(config) {
+            let result = compile_config(self.program, self.launch, self.chip, config);
+            self.compiled.insert(config.clone(), result.map(|(bundle, grid)| (Rc::new(bundle), grid)));
         }
-        let (program, launch, chip) = (self.program, self.launch, self.chip);
-        let result = (|| {
-            let module = program.instantiate(Some(config)).map_err(|e| tile_runtime::error_chain(e.as_ref()))?;
-            let grid = launch.grid(&module, program.name).map_err(|e| tile_runtime::error_chain(e.as_ref()))?;
-            let bundle = gpu::compile(program.context, module, Some(program.name), chip)
-                .map_err(|e| tile_runtime::error_chain(&e))?;
-            Ok((Rc::new(bundle), grid))
-        })();
-        self.compiled.insert(config.clone(), result);
+    }
+
+    /// Compiles every configuration of `configs`, in parallel
+    /// ([`tune::on_each_config`]: a context a thread).
+    fn compile_all(&mut self, configs: &[Config]) {
+        let (launch, chip) = (self.launch, self.chip);
+        let (text, file, name) = (self.program.text, self.program.file, self.program.name);
+        let results = tune::on_each_config(configs, |context, config| {
+            compile_config(&Program { context, text, file, name }, launch, chip, config)
+        });
+        for (config, result) in configs.iter().zip(results) {
+            self.compiled.insert(config.clone(), result.map(|(bundle, grid)| (Rc::new(bundle), grid)));
+        }
     }
 
     /// The compiled kernel of `config` and its grid.
@@ -651,6 +674,21 @@ fn timing(timing: Timing) -> std::result::Result<f64, TrialError> {
         Timing::Done(ms) => Ok(ms),
         Timing::Hung { waited } => Err(TrialError::Hung { seconds: waited.as_secs_f64() }),
     }
+}
+
+/// `program` instantiated for `config` and compiled, with the grid it
+/// needs; else the error's text.
+fn compile_config(
+    program: &Program,
+    launch: &Launch,
+    chip: &str,
+    config: &Config,
+) -> std::result::Result<(Bundle, Grid), String> {
+    let module = program.instantiate(Some(config)).map_err(|e| tile_runtime::error_chain(e.as_ref()))?;
+    let grid = launch.grid(&module, program.name).map_err(|e| tile_runtime::error_chain(e.as_ref()))?;
+    let bundle =
+        gpu::compile(program.context, module, Some(program.name), chip).map_err(|e| tile_runtime::error_chain(&e))?;
+    Ok((bundle, grid))
 }
 
 impl Trials for GpuTrials<'_> {
