@@ -5,9 +5,10 @@
 use melior::{
     Context,
     ir::{
-        Attribute, Identifier,
-        attribute::{DenseI64ArrayAttribute, DictionaryAttribute, IntegerAttribute},
-        r#type::IntegerType,
+        Attribute, Identifier, OperationRef, Type,
+        attribute::{ArrayAttribute, DenseI64ArrayAttribute, DictionaryAttribute, IntegerAttribute, TypeAttribute},
+        operation::{OperationLike, OperationMutLike},
+        r#type::{FunctionType, IntegerType},
     },
 };
 use tile_abi::TmaDescriptor;
@@ -55,4 +56,40 @@ fn tma_descriptor(tma: Attribute) -> Option<TmaDescriptor> {
         (0..shape.len()).map(|i| shape.element(i).ok().and_then(|v| u32::try_from(v).ok())).collect::<Option<_>>()?;
     let optional = tma.element_by_name(TMA_OPTIONAL).is_some();
     Some(TmaDescriptor { arg: usize::try_from(arg).ok()?, box_shape, swizzle: u32::try_from(swizzle).ok()?, optional })
+}
+
+/// Sets a variant's function type and argument attributes after its TMA
+/// descriptor arguments (and, for a `persistent` one, its program-grid
+/// argument) were added to its entry block: one `!llvm.ptr` with
+/// `{tile.tma = ...}` per descriptor after the original arguments.
+pub(crate) fn add_descriptor_arguments(
+    context: &Context,
+    variant: OperationRef,
+    descriptors: &[TmaDescriptor],
+    persistent: bool,
+) -> Option<()> {
+    let old =
+        FunctionType::try_from(TypeAttribute::try_from(variant.attribute("function_type").ok()?).ok()?.value()).ok()?;
+    let originals = old.input_count();
+    let pointer = melior::dialect::llvm::r#type::pointer(context, 0);
+    let mut inputs: Vec<Type> = (0..originals).map(|i| old.input(i).ok()).collect::<Option<_>>()?;
+    inputs.extend(descriptors.iter().map(|_| pointer));
+    if persistent {
+        inputs.push(Type::index(context));
+    }
+    let empty = || DictionaryAttribute::new(context, &[]).into();
+    let old_attrs = variant.attribute("arg_attrs").ok().and_then(|a| ArrayAttribute::try_from(a).ok());
+    let mut attrs: Vec<Attribute> =
+        (0..originals).map(|i| old_attrs.and_then(|a| a.element(i).ok()).unwrap_or_else(empty)).collect();
+    attrs.extend(descriptors.iter().map(|d| tma_arg_attributes(context, d)));
+    if persistent {
+        attrs.push(empty());
+    }
+    let mut variant = unsafe {
+        // SAFETY: a live op, mutated only through this handle here.
+        melior::ir::operation::OperationRefMut::from_raw(variant.to_raw())
+    };
+    variant.set_attribute("function_type", TypeAttribute::new(FunctionType::new(context, &inputs, &[]).into()).into());
+    variant.set_attribute("arg_attrs", ArrayAttribute::new(context, &attrs).into());
+    Some(())
 }

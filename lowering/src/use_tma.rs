@@ -399,7 +399,7 @@ fn add_variant<'c>(context: &'c Context, kernel: OperationRef<'c, '_>) -> Option
     let mut variant_mut = unsafe { melior::ir::operation::OperationRefMut::from_raw(variant.to_raw()) };
     variant_mut.set_attribute("sym_name", StringAttribute::new(context, &format!("{name}{VARIANT_SUFFIX}")).into());
     variant_mut.set_attribute(attrs::VARIANT_OF, Attribute::parse(context, &format!("@{name}"))?);
-    crate::to_nvgpu::retype(context, variant, &descriptors, false)
+    crate::abi::add_descriptor_arguments(context, variant, &descriptors, false)
 }
 
 /// A remark at the first load of each ring the TMA does not fill.

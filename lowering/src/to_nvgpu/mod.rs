@@ -170,9 +170,8 @@ use melior::{
     Context, ContextRef,
     ir::{
         Attribute, BlockLike, OperationRef, RegionLike, Type, TypeLike, ValueLike,
-        attribute::{ArrayAttribute, DictionaryAttribute, StringAttribute, TypeAttribute},
+        attribute::StringAttribute,
         operation::{OperationLike, OperationMutLike, WalkOrder, WalkResult},
-        r#type::FunctionType,
     },
     pass::{ExternalPass, RunExternalPass},
 };
@@ -426,41 +425,7 @@ fn add_variant<'c>(context: &'c Context, kernel: OperationRef<'c, '_>) -> Option
             variant_mut.set_attribute("nvvm.minctasm", Attribute::parse(context, "1 : i32")?);
         }
     }
-    retype(context, variant, &descriptors, persistent)
-}
-
-/// The variant's function type and argument attributes after its
-/// descriptor arguments were added.
-pub(crate) fn retype(
-    context: &Context,
-    variant: OperationRef,
-    descriptors: &[TmaDescriptor],
-    persistent: bool,
-) -> Option<()> {
-    let old =
-        FunctionType::try_from(TypeAttribute::try_from(variant.attribute("function_type").ok()?).ok()?.value()).ok()?;
-    let originals = old.input_count();
-    let pointer = melior::dialect::llvm::r#type::pointer(context, 0);
-    let mut inputs: Vec<Type> = (0..originals).map(|i| old.input(i).ok()).collect::<Option<_>>()?;
-    inputs.extend(descriptors.iter().map(|_| pointer));
-    if persistent {
-        inputs.push(Type::index(context));
-    }
-    let empty = || DictionaryAttribute::new(context, &[]).into();
-    let old_attrs = variant.attribute("arg_attrs").ok().and_then(|a| ArrayAttribute::try_from(a).ok());
-    let mut attrs: Vec<Attribute> =
-        (0..originals).map(|i| old_attrs.and_then(|a| a.element(i).ok()).unwrap_or_else(empty)).collect();
-    attrs.extend(descriptors.iter().map(|d| crate::abi::tma_arg_attributes(context, d)));
-    if persistent {
-        attrs.push(empty());
-    }
-    let mut variant = unsafe {
-        // SAFETY: a live op, mutated only through this handle here.
-        melior::ir::operation::OperationRefMut::from_raw(variant.to_raw())
-    };
-    variant.set_attribute("function_type", TypeAttribute::new(FunctionType::new(context, &inputs, &[]).into()).into());
-    variant.set_attribute("arg_attrs", ArrayAttribute::new(context, &attrs).into());
-    Some(())
+    crate::abi::add_descriptor_arguments(context, variant, &descriptors, persistent)
 }
 
 /// The mma main loops of `kernel` this pass maps.
