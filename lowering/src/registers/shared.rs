@@ -203,8 +203,10 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
     if tma_load.is_some() && lowering.cluster > 1 {
         return None;
     }
-    // The tile's iteration, for a ring the TMA fills.
+    // The tile's iteration, for a ring the TMA fills, and where it is
+    // requested (everywhere, if `None`).
     let mut requested = None;
+    let mut wanted = None;
 
     // Where the tile goes: a ring slot, or a buffer of its own.
     let (buffer, first) = match ring_of(op) {
@@ -262,7 +264,10 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
                 let t = at.addi(iteration, at.index(distance)?)?;
                 match ring.barriers {
                     Some(barriers) => {
-                        lowering.note_tma_ring(r#loop, id, (barriers, slots), distance)?;
+                        // Without a producer warp, no tile past the loop's end.
+                        let stopped = lowering.producer.is_none();
+                        lowering.note_tma_ring(r#loop, id, (barriers, slots), distance, stopped)?;
+                        wanted = if stopped { Some(super::tma::ahead_runs(&at, r#loop, distance)?) } else { None };
                         requested = Some((barriers, Some(t)));
                     }
                     None => {
@@ -301,7 +306,7 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
             destination: address,
             boxes,
         };
-        super::tma::request(lowering, &at, &request, (barriers, slots), t?)?;
+        super::tma::request(lowering, &at, &request, (barriers, slots), t?, wanted)?;
         tile.tma = true;
         lowering.map(result.into(), address);
         lowering.shared.insert(super::key(result.into()), tile);
@@ -498,8 +503,11 @@ pub fn from_ring<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>, tile
     let iteration = match (index, carries) {
         // One of the first tiles, loaded before its loop.
         (0.., 0) => at.index(index)?,
-        // The load in the op's loop, `carries` iterations before.
-        (..0, _) if load.parent_operation() == r#loop => {
+        // The load in the op's loop, `carries` iterations before (the
+        // tile it requested `distance` ahead; without a producer warp,
+        // requests stop at the loop's end, so only the tile of this
+        // iteration, `carries == distance`, is sure to be requested).
+        (..0, _) if load.parent_operation() == r#loop && (lowering.producer.is_some() || carries == distance) => {
             at.addi(super::tma::iteration(&at, r#loop?)?, at.index(distance - carries)?)?
         }
         _ => return None,

@@ -18,7 +18,8 @@
 //! tile.load:  thread 0: mbarrier.arrive.expect_tx [bars + 8 ((t + D) % S)], bytes
 //!                       cp.async.bulk.tensor.2d [ring + ((t + D) % S) * slot], [desc, {k, m}], [bars + ...]
 //! tile.mma:   mbarrier.try_wait.parity [bars + 8 (t % S)], (t / S) & 1; bar.sync; wgmma ...
-//! after loop: the same wait for the tiles loaded past its end (n .. n + D - 1)
+//!             (only where the loop runs to t + D: t + D < n)
+//! after loop: the same wait for the first tiles that lie past its end (n <= d < D)
 //! ```
 //!
 //! (A wait on `empty` barriers that warps arrive on once their wgmmas are
@@ -30,9 +31,16 @@
 //! the consumer threads arrive on it after their wgmmas ([`release`]).
 //! Slots and phases are computed in 32 bits ([`ring_position`]).
 //!
-//! Caveats: the loads past the loop's end are issued and waited for (they
-//! read outside the array, which costs no memory traffic), so that no copy
-//! is in flight when the block exits or a ring starts again; a ring
+//! A request in the loop asks for a tile only where the loop runs that far
+//! ([`ahead_runs`]): tiles past the loop's end would fill the slots with
+//! zeros for nothing (three TMA copies and 32 KiB of shared-memory writes
+//! a tile of a 128x128x64 ring two ahead) and need waiting for after it.
+//! The first tiles, requested before the loop, may still lie past its end
+//! (a loop shorter than the distance); they are waited for after it
+//! ([`drain`]), so that no copy is in flight when the block exits or a
+//! ring starts again. Caveats: with a producer warp the requests run to
+//! `n + distance - 1` and all are waited for after the loop (its split
+//! keeps only the requests' own conditions, [`super::warps`]); a ring
 //! started again in an enclosing loop (a persistent kernel) first
 //! invalidates and initialises its barriers, so that phases count from
 //! zero each time.
@@ -215,15 +223,20 @@ pub struct Request<'c> {
 }
 
 /// Thread 0 asks the TMA for tile `t` of a ring with `slots` slots whose
-/// barriers are at `barriers`.
+/// barriers are at `barriers`, where `wanted` (if given) holds.
 pub fn request<'c>(
     lowering: &Lowering<'c>,
     at: &At<'c, 'c>,
     request: &Request<'c>,
     (barriers, slots): (IrValue<'c>, i64),
     t: IrValue<'c>,
+    wanted: Option<IrValue<'c>>,
 ) -> Option<()> {
     let requester = requester(lowering, at)?;
+    let requester = match wanted {
+        Some(wanted) => at.andi(requester, wanted)?,
+        None => requester,
+    };
     let producer = lowering.producer.is_some();
     let op = if_else_op(
         at,
@@ -342,9 +355,31 @@ pub fn iteration<'c>(at: &At<'c, 'c>, r#loop: OperationRef<'c, 'c>) -> Option<Ir
     at.divui(at.subi(iv, lower)?, step)
 }
 
-/// After `loop`, waits for the tiles its ring loaded past its end:
-/// iterations `n` to `n + distance - 1`, `n` its trip count.
-pub fn drain<'c>(at: &At<'c, 'c>, r#loop: OperationRef<'c, 'c>, ring: (IrValue<'c>, i64), distance: i64) -> Option<()> {
+/// Whether the loop's iteration `distance` ahead of the current one (at
+/// `at` in `loop`'s body) runs: the in-loop request of a ring whose
+/// requests stop at the loop's end.
+pub fn ahead_runs<'c>(at: &At<'c, 'c>, r#loop: OperationRef<'c, 'c>, distance: i64) -> Option<IrValue<'c>> {
+    let body = r#loop.region(0).ok()?.first_block()?;
+    let iv = detach(body.argument(0).ok()?.into());
+    let (upper, step) = (detach(r#loop.operand(1).ok()?), detach(r#loop.operand(2).ok()?));
+    let ahead = at.addi(iv, at.muli(step, at.index(distance)?)?)?;
+    at.cmpi(crate::build::CmpiPredicate::Slt, ahead, upper)
+}
+
+/// After `loop`, waits for the tiles its ring requested past its end, so
+/// that no copy is in flight when the ring's memory is reused or the
+/// block exits. With `stopped` (the loop's requests stop at its end,
+/// [`ahead_runs`]), those are only the first tiles, requested before the
+/// loop, that lie past it: tile `d < distance` where `n <= d`, `n` the
+/// trip count (none when the loop runs `distance` times or more);
+/// otherwise tiles `n` to `n + distance - 1`.
+pub fn drain<'c>(
+    at: &At<'c, 'c>,
+    r#loop: OperationRef<'c, 'c>,
+    ring: (IrValue<'c>, i64),
+    distance: i64,
+    stopped: bool,
+) -> Option<()> {
     let (lower, upper, step) =
         (detach(r#loop.operand(0).ok()?), detach(r#loop.operand(1).ok()?), detach(r#loop.operand(2).ok()?));
     let span = at.subi(upper, lower)?;
@@ -353,7 +388,12 @@ pub fn drain<'c>(at: &At<'c, 'c>, r#loop: OperationRef<'c, 'c>, ring: (IrValue<'
     let runs = at.cmpi(crate::build::CmpiPredicate::Sgt, upper, lower)?;
     let trips = at.select(runs, trips, at.index(0)?)?;
     for d in 0..distance {
-        wait(at, ring, at.addi(trips, at.index(d)?)?)?;
+        if stopped {
+            let past = at.cmpi(crate::build::CmpiPredicate::Ule, trips, at.index(d)?)?;
+            when(at, past, |at| wait(at, ring, at.index(d)?))?;
+        } else {
+            wait(at, ring, at.addi(trips, at.index(d)?)?)?;
+        }
     }
     Some(())
 }
