@@ -801,6 +801,12 @@ fn wait_tma<'c>(
     if !carried_argument(value, body) {
         return None;
     }
+    // The wait is for this iteration's tile (a carried tile of another
+    // iteration would be read unwaited for, or past the loop's end, never
+    // requested).
+    if !this_iterations_tile(value, r#loop) {
+        return None;
+    }
     let ring = tile.ring?;
     let barriers = lowering.rings.get(&ring.id)?.barriers?;
     let iteration = super::tma::iteration(at, r#loop)?;
@@ -923,7 +929,9 @@ fn copies_pending(lowering: &Lowering, op: OperationRef, operands: &[melior::ir:
     let mut outside = Vec::new();
     for &value in operands {
         let Some(tile) = lowering.shared(value).filter(|t| !t.tma) else { continue };
-        let carried = carried_argument(value, body);
+        // Only this iteration's tile is sure to be among the groups that
+        // may stay pending (any other carried tile: wait for all).
+        let carried = carried_argument(value, body) && this_iterations_tile(value, r#loop);
         match (tile.ring, carried) {
             (Some(ring), true) => {
                 if distance.is_some_and(|d| d != ring.distance) {
@@ -940,6 +948,27 @@ fn copies_pending(lowering: &Lowering, op: OperationRef, operands: &[melior::ir:
         Some(distance) if outside.iter().all(|&c| c < oldest_ring) => distance as usize * state.ring_loads,
         _ => 0,
     }
+}
+
+/// Whether `value`, (a permute or reshape of) an argument of `loop`'s
+/// body, is this iteration's tile of a ring: the one the loop's ring load
+/// asked for `distance` iterations back, carried as many times, as
+/// `tile-prefetch-loads` writes it. A hand-written `tile.ring` read after
+/// fewer carries is a later tile, which the ring's waits do not cover.
+fn this_iterations_tile<'c>(value: melior::ir::Value<'c, '_>, r#loop: OperationRef<'c, 'c>) -> bool {
+    let Some(body) = r#loop.region(0).ok().and_then(|r| r.first_block()) else { return false };
+    let mut root = detach(value);
+    while crate::rewrite::argument_of(root, body).is_none() {
+        match crate::rewrite::defining_op(root).and_then(|d| d.operand(0).ok()) {
+            Some(operand) => root = detach(operand),
+            None => return false,
+        }
+    }
+    shared::carried_load(root, Some(r#loop)).is_some_and(|(load, carries)| {
+        shared::ring_of(load).is_some_and(|[_, distance, index, _]| {
+            index < 0 && load.parent_operation() == Some(r#loop) && carries == distance
+        })
+    })
 }
 
 /// Whether `value` is (a permute or reshape of) an argument of `body`.

@@ -174,6 +174,28 @@ pub(super) fn ring_of(op: OperationRef) -> Option<[i64; 4]> {
     values.try_into().ok()
 }
 
+/// The `tile.load` that `value` is, followed back through `loop`'s
+/// yields (if it is in one), and how many iterations it was carried.
+pub(super) fn carried_load<'c>(
+    mut value: IrValue<'c>,
+    r#loop: Option<OperationRef<'c, 'c>>,
+) -> Option<(OperationRef<'c, 'c>, i64)> {
+    use melior::ir::{BlockLike as _, RegionLike as _};
+    let mut carries = 0;
+    if let Some(body) = r#loop.and_then(|l| l.region(0).ok()?.first_block()) {
+        let terminator = body.terminator()?;
+        while let Some(number) = crate::rewrite::argument_of(value, body) {
+            value = crate::rewrite::detach(terminator.operand(number.checked_sub(1)?).ok()?);
+            carries += 1;
+            if carries > MAX_CARRIES {
+                return None;
+            }
+        }
+    }
+    let load = crate::rewrite::defining_op(value).filter(|d| op_name(*d) == "tile.load")?;
+    Some((load, carries))
+}
+
 /// Lowers a `tile.load` of a shared tile.
 pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option<()> {
     let context = lowering.context;
@@ -478,27 +500,14 @@ pub fn view<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
 /// and the tile read (a carried tile, the loop's yield not lowered yet,
 /// is the one yielded for it, an iteration earlier).
 pub fn from_ring<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>, tile: SharedTile<'c>) -> Option<()> {
-    use melior::ir::{BlockLike as _, RegionLike as _};
     let input = op.operand(0).ok()?;
     let result = op.result(0).ok()?;
     let to = lowering.layout(result.into())?;
     let ring = tile.ring?;
     let barriers = lowering.rings.get(&ring.id)?.barriers?;
     let at = At::before(lowering.context, op)?;
-    let ring_load = |value| crate::rewrite::defining_op(value).filter(|d| op_name(*d) == "tile.load");
     let r#loop = op.parent_operation().filter(|p| op_name(*p) == "scf.for");
-    let (mut value, mut carries) = (crate::rewrite::detach(input), 0);
-    if let Some(body) = r#loop.and_then(|l| l.region(0).ok()?.first_block()) {
-        let terminator = body.terminator()?;
-        while let Some(number) = crate::rewrite::argument_of(value, body) {
-            value = crate::rewrite::detach(terminator.operand(number.checked_sub(1)?).ok()?);
-            carries += 1;
-            if carries > MAX_CARRIES {
-                return None;
-            }
-        }
-    }
-    let load = ring_load(value)?;
+    let (load, carries) = carried_load(crate::rewrite::detach(input), r#loop)?;
     let [_, distance, index, _] = ring_of(load)?;
     let iteration = match (index, carries) {
         // One of the first tiles, loaded before its loop.
