@@ -105,3 +105,37 @@ func.func @a_before_loop(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x
   tile.store %acc, %pc[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
   return
 }
+
+// -----
+
+// The same without a producer warp: the ring's requests stop at the loop's
+// end, so the in-loop read of the next iteration's tile waits only where
+// that tile was requested (the loop runs that far, or it is one of the
+// first tiles): the wait is under an scf.if.
+// REG-LABEL: func.func @tf32_no_producer__tma(
+// REG: scf.for
+// REG: %[[FIRST:.*]] = arith.cmpi ult
+// REG: %[[REQUESTED:.*]] = arith.ori %{{.*}}, %[[FIRST]] : i1
+// REG-NEXT: scf.if %[[REQUESTED]] {
+// REG: nvvm.mbarrier.try_wait.parity
+// REG: }
+// REG-COUNT-4: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> f32
+// REG: wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32
+
+func.func @tf32_no_producer(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) attributes {tile.kernel, tile.hints = {warp_specialize = 0}} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pa = tile.partition_view %A : memref<?x?xf32> -> !tile.partition_view<64x32xf32>
+  %pb = tile.partition_view %B : memref<?x?xf32> -> !tile.partition_view<32x64xf32>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<64x64xf32>
+  %nk = tile.num_tiles %pa dim 1 : !tile.partition_view<64x32xf32>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%in = %z) -> (tensor<64x64xf32>) {
+    %a = tile.load %pa[%c0, %k] : !tile.partition_view<64x32xf32> -> tensor<64x32xf32>
+    %b = tile.load %pb[%k, %c0] : !tile.partition_view<32x64xf32> -> tensor<32x64xf32>
+    %d = tile.mma %a, %b, %in : tensor<64x32xf32>, tensor<32x64xf32> into tensor<64x64xf32>
+    scf.yield %d : tensor<64x64xf32>
+  }
+  tile.store %acc, %pc[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
+  return
+}

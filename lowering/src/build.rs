@@ -235,6 +235,10 @@ impl<'c, 'a> At<'c, 'a> {
         self.add(arith::andi(a, b, self.location))
     }
 
+    pub fn ori(&self, a: IrValue<'c>, b: IrValue<'c>) -> Option<IrValue<'c>> {
+        self.add(arith::ori(a, b, self.location))
+    }
+
     pub fn xori(&self, a: IrValue<'c>, b: IrValue<'c>) -> Option<IrValue<'c>> {
         self.add(arith::xori(a, b, self.location))
     }

@@ -45,8 +45,11 @@
 //! Caveats: only B tiles the TMA fills (the conversion waits for the tile
 //! on its slot's barrier, the next iteration's; the threads' copies
 //! would need their own wait and a barrier), one mma a loop, after
-//! `tile-use-tma`. The last iteration reads the tile past the loop's end,
-//! which the ring requested anyway (it is waited for after the loop).
+//! `tile-use-tma`. The last iteration reads the slot of the tile past the
+//! loop's end, whose values it does not use: with a producer warp the ring
+//! requested that tile anyway (it is waited for after the loop); without
+//! one, requests stop at the loop's end, and the read waits only where the
+//! tile was requested.
 
 use crate::{
     build::{At, tile_type},

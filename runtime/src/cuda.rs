@@ -267,6 +267,10 @@ impl Cuda {
     /// hundreds of bundles. A bundle that does not load is left for its
     /// launch to report.
     pub fn preload(&self, bundles: &[&Bundle]) {
+        // After a hang the context may never be usable again.
+        if self.hung() {
+            return;
+        }
         let mut wanted: Vec<&str> = match self.modules.lock() {
             Ok(modules) => bundles.iter().map(|b| b.ptx.as_str()).filter(|p| !modules.contains_key(*p)).collect(),
             Err(_) => return,

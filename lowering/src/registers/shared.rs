@@ -509,19 +509,35 @@ pub fn from_ring<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>, tile
     let r#loop = op.parent_operation().filter(|p| op_name(*p) == "scf.for");
     let (load, carries) = carried_load(crate::rewrite::detach(input), r#loop)?;
     let [_, distance, index, _] = ring_of(load)?;
-    let iteration = match (index, carries) {
+    let (iteration, requested) = match (index, carries) {
         // One of the first tiles, loaded before its loop.
-        (0.., 0) => at.index(index)?,
-        // The load in the op's loop, `carries` iterations before (the
-        // tile it requested `distance` ahead; without a producer warp,
-        // requests stop at the loop's end, so only the tile of this
-        // iteration, `carries == distance`, is sure to be requested).
-        (..0, _) if load.parent_operation() == r#loop && (lowering.producer.is_some() || carries == distance) => {
-            at.addi(super::tma::iteration(&at, r#loop?)?, at.index(distance - carries)?)?
+        (0.., 0) => (at.index(index)?, None),
+        // The load in the op's loop, `carries` iterations before: the
+        // tile `distance - carries` iterations ahead (a later one than
+        // this iteration's where `tile-prefetch-fragments` reads the next
+        // tile early). Without a producer warp, requests stop at the
+        // loop's end: such a tile is requested (and waited for) only
+        // where the loop runs that far, or where it is one of the first
+        // tiles, requested before the loop. (Past the end, the read's
+        // values are not used.)
+        (..0, 0..) if load.parent_operation() == r#loop && carries <= distance => {
+            let r#loop = r#loop?;
+            let ahead = distance - carries;
+            let iteration = at.addi(super::tma::iteration(&at, r#loop)?, at.index(ahead)?)?;
+            let requested = if lowering.producer.is_some() || ahead == 0 {
+                None
+            } else {
+                let first = at.cmpi(crate::build::CmpiPredicate::Ult, iteration, at.index(distance)?)?;
+                Some(at.ori(super::tma::ahead_runs(&at, r#loop, ahead)?, first)?)
+            };
+            (iteration, requested)
         }
         _ => return None,
     };
-    super::tma::wait(&at, (barriers, ring.slots), iteration)?;
+    match requested {
+        Some(requested) => super::when(&at, requested, |at| super::tma::wait(at, (barriers, ring.slots), iteration))?,
+        None => super::tma::wait(&at, (barriers, ring.slots), iteration)?,
+    }
     let address = lowering.registers(input)?;
     let value = tile.swizzled().read(lowering, &at, address, &to, tile.contiguous_dim() ^ 1, tile.element)?;
     lowering.map(result.into(), value);
