@@ -8,7 +8,7 @@
 //! encoding on the GPU path.
 //!
 //! Invariant: every entry point that creates a context goes through
-//! [`register`] or [`registry`], so that the tile dialect and all upstream
+//! [`register`] or [`registry()`], so that the tile dialect and all upstream
 //! dialects are there before any IR is parsed.
 
 pub mod attrs;

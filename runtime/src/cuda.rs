@@ -262,7 +262,7 @@ impl Cuda {
     }
 
     /// JIT-loads the PTX of each of `bundles` not loaded yet, on up to one
-    /// thread a core (at most [`PRELOAD_THREADS`]): the driver compiles
+    /// thread a core (at most 16): the driver compiles
     /// each module's PTX to machine code as it loads it, and a tuner loads
     /// hundreds of bundles. A bundle that does not load is left for its
     /// launch to report.
