@@ -7,7 +7,7 @@
 # first run. Correctness of the tuned kernels: gpu_check.py.
 # Here:   cargo build --release -p tile-run &&
 #         strip target/release/tile-run -o .carry/tile-run && xz -6 -T2 -f .carry/tile-run
-# There:  bash scripts/gpu-tune-time.sh [EXAMPLE...]   (device tool, carry .carry)
+# There:  bash scripts/gpu-tune-time.sh [EXAMPLE...]   (f16 examples; device tool, carry .carry)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/carried-tile-run.sh
