@@ -32,15 +32,15 @@
 //! Slots and phases are computed in 32 bits ([`ring_position`]).
 //!
 //! A request in the loop asks for a tile only where the loop runs that far
-//! ([`ahead_runs`]): tiles past the loop's end would fill the slots with
-//! zeros for nothing (three TMA copies and 32 KiB of shared-memory writes
-//! a tile of a 128x128x64 ring two ahead) and need waiting for after it.
+//! ([`ahead_runs`]): a tile past the loop's end would only fill its slot
+//! with zeros, at the cost of TMA copies, shared-memory writes and a wait
+//! after the loop (BENCHMARKS.md, session 28).
 //! The first tiles, requested before the loop, may still lie past its end
 //! (a loop shorter than the distance); they are waited for after it
 //! ([`drain`]), so that no copy is in flight when the block exits or a
-//! ring starts again. Caveats: with a producer warp the requests run to
-//! `n + distance - 1` and all are waited for after the loop (its split
-//! keeps only the requests' own conditions, [`super::warps`]); a ring
+//! ring starts again. Caveats: with a producer warp ([`super::warps`])
+//! nothing changed: the requests run to `n + distance - 1` and all are
+//! waited for after the loop; a ring
 //! started again in an enclosing loop (a persistent kernel) first
 //! invalidates and initialises its barriers, so that phases count from
 //! zero each time.
