@@ -60,6 +60,10 @@ def run(example, grid, arrays, scalars=(), outputs=(), flags=(), target='cuda'):
         raise RuntimeError(f'HUNG: no result in {os.environ.get("CASE_SECONDS", 300)} s')
     if p.returncode != 0:
         raise RuntimeError(f'exit {p.returncode}: {p.stdout[-1500:]} {p.stderr[-1500:]}')
+    # A first tuning says where its time went (compile, JIT-load, timing).
+    for l in p.stderr.splitlines():
+        if 'configurations compiled in' in l:
+            print(f'  {l}', flush=True)
     # tile-run's last line says which entry ran ("as @k__wgmma").
     lines = [l for l in p.stderr.splitlines() if l.startswith('tile-run: @')]
     run.entry = lines[-1].split(' as ')[-1].split(',')[0].split(';')[0] if lines and ' as @' in lines[-1] else '@' + example
