@@ -415,12 +415,21 @@ func.func @mm_ab(%arg0: memref<?x?xf16>, %arg1: memref<?x?xf16>, %arg2: memref<?
 // waits until at most 4 groups (two iterations of two loads) are pending,
 // reads B = W^T K-major (col), and stays in flight (wait_group 1); after
 // the loop, the accumulator goes through the wait for all, and the copies
-// past the loop's end are waited for.
+// past the loop's end are waited for. The loop is there twice, chosen by
+// the arrays' alignment (both arrays' rows whole 8-byte chunks, else
+// not): one copy makes only cp.asyncs (16 bytes where the rows allow it,
+// else 8), the other only the shifted copies (two aligned 16-byte words a
+// chunk), so that neither keeps the other's registers.
 // CHECK-LABEL: func.func @mm_loop
 // CHECK: memref.alloc() {alignment = 1024 : i64} : memref<10240xf16>
-// CHECK: scf.for {{.*}} -> (vector<32xf32>, index, index, index, index) {
+// CHECK: scf.if %{{.*}} -> (vector<32xf32>) {
+// CHECK-NEXT: scf.for {{.*}} -> (vector<32xf32>, index, index, index, index) {
 // CHECK: arith.remui %{{.*}}, %c5_i32 : i32
-// CHECK: nvvm.cp.async.shared.global
+// CHECK-NOT: vector<4xi32>
+// CHECK: nvvm.cp.async.shared.global {{.*}}, 16, cache =  cg
+// CHECK-NOT: vector<4xi32>
+// CHECK: nvvm.cp.async.shared.global {{.*}}, 8, cache =  ca
+// CHECK-NOT: vector<4xi32>
 // CHECK: nvvm.cp.async.commit.group
 // CHECK: nvvm.cp.async.commit.group
 // CHECK-NEXT: nvvm.cp.async.wait.group 4
@@ -429,6 +438,15 @@ func.func @mm_ab(%arg0: memref<?x?xf16>, %arg1: memref<?x?xf16>, %arg2: memref<?
 // CHECK: nvvm.wgmma.wait.group.sync.aligned 1
 // CHECK: scf.yield {{.*}} : vector<32xf32>, index, index, index, index
 // CHECK: llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 0;"
+// CHECK: nvvm.cp.async.wait.group 0
+// CHECK: } else {
+// CHECK-NEXT: scf.for {{.*}} -> (vector<32xf32>, index, index, index, index) {
+// CHECK-NOT: nvvm.cp.async.shared.global
+// CHECK: llvm.load {{.*}} -> vector<4xi32>
+// CHECK-NOT: nvvm.cp.async.shared.global
+// CHECK: nvvm.cp.async.wait.group 4
+// CHECK: nvvm.wgmma.mma_async
+// CHECK: scf.yield {{.*}} : vector<32xf32>, index, index, index, index
 // CHECK: nvvm.cp.async.wait.group 0
 func.func @mm_loop(%arg0: memref<?x?xf16>, %arg1: memref<?x?xf16>, %arg2: memref<?x?xf32>) attributes {tile.block_size = 128 : i64, tile.kernel} {
   %c2 = arith.constant 2 : index

@@ -70,6 +70,7 @@ pub mod tma;
 pub mod tma_store;
 pub mod turns;
 pub mod unaligned;
+pub mod version;
 pub mod warps;
 
 use crate::{
@@ -232,8 +233,11 @@ pub struct Lowering<'c> {
     /// With a producer warp, the barriers of each group of rings that
     /// share them, by the group's leading ring.
     pub group_barriers: HashMap<i64, IrValue<'c>>,
-    /// The loop whose body loads each ring's tiles ahead, by ring id.
+    /// The loop whose body loads each ring's tiles ahead, by ring id (the
+    /// `scf.if` of its versions, where it was versioned: [`version`]).
     pub ring_loops: HashMap<i64, OperationRef<'c, 'c>>,
+    /// The loops versioned on their arrays' alignment ([`version`]).
+    pub versions: version::Versions<'c>,
 }
 
 /// What the lowering noted of one loop.
@@ -635,6 +639,7 @@ fn lower_kernel<'c>(kernel: OperationRef<'c, 'c>) -> Option<Result<(), Operation
         cluster::barrier(&entry)?;
     }
     let warps = crate::to_gpu::block_size(kernel) * blocks / 32;
+    let versions = version::loops(context, kernel)?;
     let mut lowering = Lowering {
         context,
         entry,
@@ -653,6 +658,7 @@ fn lower_kernel<'c>(kernel: OperationRef<'c, 'c>) -> Option<Result<(), Operation
         producer: warps::producer(kernel, blocks),
         group_barriers: HashMap::new(),
         ring_loops: HashMap::new(),
+        versions,
     };
     let turns = turns::loops(kernel, blocks, lowering.producer.is_some());
 

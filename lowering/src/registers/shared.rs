@@ -14,8 +14,9 @@
 //! are 8-byte `cp.async.ca`s; where not even that (rows of odd lengths),
 //! or the view pads with other values than zero, the threads load each
 //! 16-byte chunk from the two aligned words around it and store it
-//! swizzled ([`super::unaligned`]). A ring the TMA fills ([`super::tma`])
-//! is requested instead.
+//! swizzled ([`super::unaligned`]). A loop's loads make only one of those
+//! copies, the one its version was made for ([`super::version`]). A ring
+//! the TMA fills ([`super::tma`]) is requested instead.
 //!
 //! The layout in shared memory is [`super::swizzle`]'s: rows of `R` bytes
 //! (the swizzle, the bytes of the loaded tile's rows up to 128), each
@@ -281,7 +282,9 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
                 at.index(index)?
             } else {
                 let r#loop = parent?;
-                lowering.ring_loops.insert(id, r#loop);
+                // A versioned loop's copies are done after both versions.
+                let done = lowering.versions.ifs.get(&(r#loop.to_raw().ptr as usize)).copied();
+                lowering.ring_loops.insert(id, done.unwrap_or(r#loop));
                 let iteration = super::tma::iteration(&at, r#loop)?;
                 let t = at.addi(iteration, at.index(distance)?)?;
                 match ring.barriers {
@@ -404,35 +407,49 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
     // (never one of the contract's) is loaded element by element and
     // stored swizzled.
     let target = super::unaligned::Target { view: view.clone(), buffer, first, swizzled };
-    super::if_else(
-        &at,
-        aligned16,
-        &[],
-        |then| copies(then, 16),
-        |otherwise| {
+    let shifted = |at: &At<'c, 'c>| -> Option<Vec<IrValue<'c>>> {
+        let origin = (&global, &tile_origin);
+        let plan = super::unaligned::Plan::new(at, origin, (&shape, swizzled), (thread, threads))?;
+        plan.copy(at, origin, &target)?;
+        Some(vec![])
+    };
+    match lowering_ref.versions.copies.get(&(op.to_raw().ptr as usize)) {
+        // Its loop was versioned on the arrays' alignment ([`super::version`]).
+        Some(super::version::Copy::Async) => {
+            super::if_else(&at, aligned16, &[], |then| copies(then, 16), |otherwise| copies(otherwise, 8))?;
+        }
+        Some(super::version::Copy::Shifted) => {
+            shifted(&at)?;
+        }
+        None => {
             super::if_else(
-                otherwise,
-                aligned8,
+                &at,
+                aligned16,
                 &[],
-                |then| copies(then, 8),
+                |then| copies(then, 16),
                 |otherwise| {
-                    if super::memory::unit_innermost_stride(view.memref) {
-                        let origin = (&global, &tile_origin);
-                        let plan =
-                            super::unaligned::Plan::new(otherwise, origin, (&shape, swizzled), (thread, threads))?;
-                        plan.copy(otherwise, origin, &target)?;
-                        return Some(vec![]);
-                    }
-                    let access = access(otherwise, &view, &coords, &full_layout)?;
-                    let vector = super::vector_type(full_layout.registers(), element);
-                    let registers = load_elements(lowering_ref, otherwise, &view, &access, &full_layout, vector)?;
-                    swizzled.write(lowering_ref, otherwise, (buffer, first), registers, &full_layout, 0)?;
+                    super::if_else(
+                        otherwise,
+                        aligned8,
+                        &[],
+                        |then| copies(then, 8),
+                        |otherwise| {
+                            if super::memory::unit_innermost_stride(view.memref) {
+                                return shifted(otherwise);
+                            }
+                            let access = access(otherwise, &view, &coords, &full_layout)?;
+                            let vector = super::vector_type(full_layout.registers(), element);
+                            let registers =
+                                load_elements(lowering_ref, otherwise, &view, &access, &full_layout, vector)?;
+                            swizzled.write(lowering_ref, otherwise, (buffer, first), registers, &full_layout, 0)?;
+                            Some(vec![])
+                        },
+                    )?;
                     Some(vec![])
                 },
             )?;
-            Some(vec![])
-        },
-    )?;
+        }
+    }
     at.insert(OperationBuilder::new("nvvm.cp.async.commit.group", at.location).build().ok()?);
     lowering.commits += 1;
     lowering.map(result.into(), address);
