@@ -26,10 +26,12 @@ cargo clippy --workspace --all-targets -- -D warnings
 echo "== cargo test"
 cargo test --workspace
 
-# The GPU tests again, with their output: without a GPU they say what they
-# skipped and why (libtest hides the output of passing tests).
+# The GPU tests (and the runtime's ptxas ones) again, with their output:
+# without a GPU (or ptxas) they say what they skipped and why (libtest
+# hides the output of passing tests).
 echo "== GPU tests, with what they skipped"
 cargo test -q -p tile-tests --test integration gpu:: -- --show-output
+cargo test -q -p tile-runtime --lib ptxas -- --show-output
 
 # Again optimised: undefined behaviour in unsafe code (a reference to a
 # dropped temporary, say) can pass in a debug build and crash in release,

@@ -7,23 +7,37 @@
 //! cannot be stopped short of destroying the context, so after one this
 //! `Cuda` refuses further work, and its drop leaves the modules loaded
 //! (unloading may wait for the kernel): the process should exit.
+//!
+//! Modules are cached by their PTX text. [`Cuda::preload`], which the
+//! tuners call on hundreds of bundles, assembles them to cubins with
+//! `ptxas` processes in parallel ([`crate::ptxas`]) and loads those, since
+//! the driver's own PTX JIT serialises much of its work; a bundle falls
+//! back to the JIT when there is no `ptxas`, its chip is not the device's
+//! architecture, `ptxas` fails on it, or the driver refuses a cubin (after
+//! one refusal, such as from a driver older than the `ptxas`, this `Cuda`
+//! stops assembling). A module loaded on first launch is JIT-compiled.
 
-use crate::{Arg, Array, Bundle, Error, Grid, Param, Result, Retiled, TmaDescriptor, memref_slots, tma};
+use crate::{
+    Arg, Array, Bundle, Error, Grid, Param, Result, Retiled, TmaDescriptor, memref_slots,
+    ptxas::{Arch, Ptxas},
+    tma,
+};
 use cudarc::driver::{CudaContext, CudaSlice, CudaStream, DevicePtr, DevicePtrMut, result, sys};
 use std::{
     collections::HashMap,
     ffi::{CString, c_void},
     sync::{
-        Arc, Mutex,
-        atomic::{AtomicBool, Ordering},
+        Arc, Mutex, OnceLock,
+        atomic::{AtomicBool, AtomicUsize, Ordering},
     },
     time::{Duration, Instant},
 };
 
-/// At most this many threads JIT-load modules in [`Cuda::preload`].
+/// At most this many threads load modules in [`Cuda::preload`] (each
+/// running one `ptxas` at a time, or the driver's JIT).
 const PRELOAD_THREADS: usize = 16;
 
-/// A GPU with a module cache: each bundle's PTX is JIT-loaded once.
+/// A GPU with a module cache: each bundle's PTX is loaded once.
 pub struct Cuda {
     context: Arc<CudaContext>,
     stream: Arc<CudaStream>,
@@ -36,6 +50,73 @@ pub struct Cuda {
     /// may still be running, and anything that waits on the stream would
     /// wait for ever.
     hung: AtomicBool,
+    /// The `ptxas` that `preload` assembles with, looked for once.
+    ptxas: OnceLock<Option<Ptxas>>,
+    /// Set once the driver refused a cubin: it would likely refuse the
+    /// others too, and each would cost a `ptxas` run before its JIT.
+    cubins_refused: AtomicBool,
+}
+
+/// How [`Cuda::preload`] loaded the modules it was asked for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Preloaded {
+    /// Loaded from cubins [`Cuda::assembler`] wrote.
+    pub assembled: usize,
+    /// Compiled by the driver's JIT.
+    pub jit: usize,
+    /// Not loaded either way: their launches report why.
+    pub failed: usize,
+}
+
+impl Preloaded {
+    /// How the modules were loaded, for a tool's report: "assembled with
+    /// ptxas (VERSION)" (and how many the JIT compiled, if any) when any
+    /// was assembled, given the [`Cuda::assembler`]'s version, else
+    /// "JIT-loaded".
+    pub fn describe(&self, ptxas_version: Option<&str>) -> String {
+        match ptxas_version {
+            Some(version) if self.assembled > 0 && self.jit == 0 => format!("assembled with ptxas ({version})"),
+            Some(version) if self.assembled > 0 => {
+                format!("assembled with ptxas ({version}; {} of them JIT-loaded)", self.jit)
+            }
+            _ => "JIT-loaded".to_string(),
+        }
+    }
+}
+
+/// The route a module took into the driver.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Route {
+    Assembled,
+    Jit,
+}
+
+/// Loads one module of `ptx` for `chip`: from the cubin `ptxas` assembles
+/// where there is a `ptxas`, the chip is `device`'s architecture and no
+/// cubin was refused yet, else (also when either of those steps fails) by
+/// `jit`. A refused cubin sets `refused`. Generic over the loaders so that
+/// the fallback is testable without a GPU.
+fn load_module<M>(
+    ptx: &str,
+    chip: &str,
+    ptxas: Option<&Ptxas>,
+    device: Option<(u32, u32)>,
+    refused: &AtomicBool,
+    cubin: impl FnOnce(&[u8]) -> Option<M>,
+    jit: impl FnOnce(&str) -> Option<M>,
+) -> Option<(M, Route)> {
+    let native = Arch::parse(chip).is_some_and(|arch| Some(arch.capability()) == device);
+    if let Some(ptxas) = ptxas
+        && native
+        && !refused.load(Ordering::Relaxed)
+        && let Ok(image) = ptxas.assemble(ptx, chip)
+    {
+        match cubin(&image) {
+            Some(module) => return Some((module, Route::Assembled)),
+            None => refused.store(true, Ordering::Relaxed),
+        }
+    }
+    jit(ptx).map(|module| (module, Route::Jit))
 }
 
 /// Why a kernel cannot be launched on this device, found without
@@ -237,6 +318,8 @@ impl Cuda {
             skipped: Vec::new(),
             scratch: Mutex::new(None),
             hung: AtomicBool::new(false),
+            ptxas: OnceLock::new(),
+            cubins_refused: AtomicBool::new(false),
         })
     }
 
@@ -261,28 +344,49 @@ impl Cuda {
         self.context.name().unwrap_or_default()
     }
 
-    /// JIT-loads the PTX of each of `bundles` not loaded yet, on up to one
-    /// thread a core (at most 16): the driver compiles
-    /// each module's PTX to machine code as it loads it, and a tuner loads
-    /// hundreds of bundles. A bundle that does not load is left for its
-    /// launch to report.
-    pub fn preload(&self, bundles: &[&Bundle]) {
+    /// The `ptxas` that [`Cuda::preload`] assembles with (see
+    /// [`crate::ptxas`] for where it is looked for), or `None` where there
+    /// is none and the driver's JIT compiles every module. Whether a given
+    /// preload used it is in its [`Preloaded`].
+    pub fn assembler(&self) -> Option<&Ptxas> {
+        self.ptxas.get_or_init(Ptxas::find).as_ref()
+    }
+
+    /// Loads the PTX of each of `bundles` not loaded yet, on up to one
+    /// thread a core (at most 16), so that their launches find them in the
+    /// cache: a tuner loads hundreds of bundles, and compiling PTX to
+    /// machine code is most of a first tuning's time. Each thread assembles
+    /// a cubin with a `ptxas` process and loads that; where it cannot, the
+    /// driver's JIT compiles the PTX (see the module docs). A bundle that
+    /// does not load either way is left for its launch to report.
+    pub fn preload(&self, bundles: &[&Bundle]) -> Preloaded {
         // After a hang the context may never be usable again.
         if self.hung() {
-            return;
+            return Preloaded::default();
         }
-        let mut wanted: Vec<&str> = match self.modules.lock() {
-            Ok(modules) => bundles.iter().map(|b| b.ptx.as_str()).filter(|p| !modules.contains_key(*p)).collect(),
-            Err(_) => return,
+        let mut wanted: Vec<(&str, &str)> = match self.modules.lock() {
+            Ok(modules) => bundles
+                .iter()
+                .map(|b| (b.ptx.as_str(), b.chip.as_str()))
+                .filter(|(ptx, _)| !modules.contains_key(*ptx))
+                .collect(),
+            Err(_) => return Preloaded::default(),
         };
         wanted.sort_unstable();
-        wanted.dedup();
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(PRELOAD_THREADS);
-        if wanted.len() < 2 || threads < 2 {
-            return;
+        wanted.dedup_by_key(|(ptx, _)| *ptx);
+        if wanted.is_empty() {
+            return Preloaded::default();
         }
-        let next = std::sync::atomic::AtomicUsize::new(0);
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(PRELOAD_THREADS);
+        let ptxas = self.assembler();
+        let device = self
+            .context
+            .compute_capability()
+            .ok()
+            .and_then(|(major, minor)| Some((u32::try_from(major).ok()?, u32::try_from(minor).ok()?)));
+        let next = AtomicUsize::new(0);
         let context = &self.context;
+        let refused = &self.cubins_refused;
         let loader = || {
             let mut loaded = Vec::new();
             if context.bind_to_thread().is_err() {
@@ -290,35 +394,74 @@ impl Cuda {
             }
             loop {
                 let index = next.fetch_add(1, Ordering::Relaxed);
-                let Some(&ptx) = wanted.get(index) else { break };
-                let Ok(text) = CString::new(ptx) else { continue };
-                // SAFETY: `text` is a NUL-terminated PTX image, alive for
-                // the call; the context is current on this thread.
-                if let Ok(raw) = unsafe { result::module::load_data(text.as_ptr().cast()) } {
-                    loaded.push((ptx.to_string(), Module { raw }));
+                let Some(&(ptx, chip)) = wanted.get(index) else { break };
+                let cubin = |image: &[u8]| {
+                    // Copied to whole words, so that the image is 8-byte
+                    // aligned like the ELF structures the driver reads
+                    // from it.
+                    let words: Vec<u64> = image
+                        .chunks(8)
+                        .map(|chunk| {
+                            let mut word = [0u8; 8];
+                            word[..chunk.len()].copy_from_slice(chunk);
+                            u64::from_ne_bytes(word)
+                        })
+                        .collect();
+                    // SAFETY: the driver takes every size it reads from
+                    // the image's ELF headers, and `words` holds the whole
+                    // file a successful ptxas wrote, alive for the call;
+                    // the context is current on this thread.
+                    unsafe { result::module::load_data(words.as_ptr().cast()) }.ok()
+                };
+                let jit = |ptx: &str| {
+                    let text = CString::new(ptx).ok()?;
+                    // SAFETY: `text` is a NUL-terminated PTX image, alive
+                    // for the call; the context is current on this thread.
+                    unsafe { result::module::load_data(text.as_ptr().cast()) }.ok()
+                };
+                match load_module(ptx, chip, ptxas, device, refused, cubin, jit) {
+                    Some((raw, route)) => loaded.push((ptx.to_string(), Some((Module { raw }, route)))),
+                    None => loaded.push((ptx.to_string(), None)),
                 }
             }
             loaded
         };
-        let loaded: Vec<(String, Module)> = std::thread::scope(|scope| {
+        let loaded: Vec<(String, Option<(Module, Route)>)> = std::thread::scope(|scope| {
             let handles: Vec<_> = (0..threads.min(wanted.len()))
                 .filter_map(|_| std::thread::Builder::new().spawn_scoped(scope, loader).ok())
                 .collect();
             handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
         });
-        if let Ok(mut modules) = self.modules.lock() {
-            for (ptx, module) in loaded {
-                match modules.entry(ptx) {
-                    std::collections::hash_map::Entry::Vacant(slot) => {
-                        slot.insert(module);
-                    }
+        let mut report = Preloaded::default();
+        let Ok(mut modules) = self.modules.lock() else {
+            for (_, module) in loaded {
+                if let Some((module, _)) = module {
                     // SAFETY: loaded above and in no map: unloaded once.
-                    std::collections::hash_map::Entry::Occupied(_) => {
-                        let _ = unsafe { result::module::unload(module.raw) };
-                    }
+                    let _ = unsafe { result::module::unload(module.raw) };
+                }
+            }
+            return report;
+        };
+        for (ptx, module) in loaded {
+            let Some((module, route)) = module else {
+                report.failed += 1;
+                continue;
+            };
+            match route {
+                Route::Assembled => report.assembled += 1,
+                Route::Jit => report.jit += 1,
+            }
+            match modules.entry(ptx) {
+                std::collections::hash_map::Entry::Vacant(slot) => {
+                    slot.insert(module);
+                }
+                // SAFETY: loaded above and in no map: unloaded once.
+                std::collections::hash_map::Entry::Occupied(_) => {
+                    let _ = unsafe { result::module::unload(module.raw) };
                 }
             }
         }
+        report
     }
 
     fn function(&self, bundle: &Bundle, name: &str) -> Result<sys::CUfunction> {
@@ -1029,10 +1172,15 @@ fn resident_grid(grid: u64, per_sm: i32, sms: i32) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::{
-        Arg, Array, DeviceLimits, LaunchShape, clustered_grid, launch_problem, poll_until, resident_grid, retiled_grid,
-        split_grid,
+        Arg, Array, DeviceLimits, LaunchShape, Preloaded, Route, clustered_grid, launch_problem, load_module,
+        poll_until, resident_grid, retiled_grid, split_grid,
     };
-    use std::time::Duration;
+    use crate::ptxas::{TEST_KERNEL, is_cuda_elf, test_ptxas};
+    use std::{
+        cell::Cell,
+        sync::atomic::{AtomicBool, Ordering},
+        time::Duration,
+    };
 
     /// An H100's limits (227 KiB of opt-in shared memory).
     const H100: DeviceLimits =
@@ -1170,5 +1318,97 @@ mod tests {
         assert_eq!(resident_grid(512, -1, 132), None);
         // An unreadable SM count counts as one.
         assert_eq!(resident_grid(512, 2, 0), Some(2));
+    }
+
+    /// What a preload's loaders were handed, standing in for the driver:
+    /// the cubin loader accepts CUDA ELF images unless told to refuse.
+    struct Driver {
+        cubins: Cell<usize>,
+        jits: Cell<usize>,
+        refuse_cubins: bool,
+        refuse_ptx: bool,
+    }
+
+    impl Driver {
+        fn new(refuse_cubins: bool, refuse_ptx: bool) -> Driver {
+            Driver { cubins: Cell::new(0), jits: Cell::new(0), refuse_cubins, refuse_ptx }
+        }
+
+        fn load(
+            &self,
+            ptx: &str,
+            chip: &str,
+            ptxas: Option<&crate::ptxas::Ptxas>,
+            refused: &AtomicBool,
+        ) -> Option<Route> {
+            let cubin = |image: &[u8]| {
+                self.cubins.set(self.cubins.get() + 1);
+                assert!(is_cuda_elf(image), "the driver was handed something else than a cubin");
+                (!self.refuse_cubins).then_some(())
+            };
+            let jit = |text: &str| {
+                self.jits.set(self.jits.get() + 1);
+                assert_eq!(text, ptx, "the JIT gets the PTX");
+                (!self.refuse_ptx).then_some(())
+            };
+            load_module(ptx, chip, ptxas, Some((9, 0)), refused, cubin, jit).map(|((), route)| route)
+        }
+    }
+
+    #[test]
+    fn preloads_say_how_they_loaded() {
+        let version = Some("release 12.9, V12.9.86");
+        let all = Preloaded { assembled: 3, jit: 0, failed: 1 };
+        assert_eq!(all.describe(version), "assembled with ptxas (release 12.9, V12.9.86)");
+        let some = Preloaded { assembled: 3, jit: 2, failed: 0 };
+        assert_eq!(some.describe(version), "assembled with ptxas (release 12.9, V12.9.86; 2 of them JIT-loaded)");
+        let none = Preloaded { assembled: 0, jit: 5, failed: 0 };
+        assert_eq!(none.describe(version), "JIT-loaded");
+        assert_eq!(some.describe(None), "JIT-loaded");
+        assert_eq!(Preloaded::default().describe(None), "JIT-loaded");
+    }
+
+    #[test]
+    fn without_ptxas_modules_are_jit_loaded() {
+        let driver = Driver::new(false, false);
+        let refused = AtomicBool::new(false);
+        assert_eq!(driver.load(TEST_KERNEL, "sm_90a", None, &refused), Some(Route::Jit));
+        assert_eq!((driver.cubins.get(), driver.jits.get()), (0, 1));
+        // Neither way: nothing, and no panic.
+        let driver = Driver::new(false, true);
+        assert_eq!(driver.load(TEST_KERNEL, "sm_90a", None, &refused), None);
+    }
+
+    #[test]
+    fn preloading_assembles_with_ptxas_and_falls_back_to_the_jit() {
+        let Some(ptxas) = test_ptxas() else { return };
+        let ptxas = Some(&ptxas);
+        let refused = AtomicBool::new(false);
+        let driver = Driver::new(false, false);
+        assert_eq!(driver.load(TEST_KERNEL, "sm_90a", ptxas, &refused), Some(Route::Assembled));
+        assert_eq!((driver.cubins.get(), driver.jits.get()), (1, 0));
+
+        // PTX that ptxas refuses goes to the JIT (which reports it at launch).
+        let broken = TEST_KERNEL.replacen("ret;", "ret_not_an_instruction;", 1);
+        let driver = Driver::new(false, false);
+        assert_eq!(driver.load(&broken, "sm_90a", ptxas, &refused), Some(Route::Jit));
+        assert_eq!((driver.cubins.get(), driver.jits.get()), (0, 1));
+        let driver = Driver::new(false, true);
+        assert_eq!(driver.load(&broken, "sm_90a", ptxas, &refused), None);
+
+        // Not the device's architecture, or none: not assembled.
+        for chip in ["sm_80", "sm_100a", "compute_90", ""] {
+            let driver = Driver::new(false, false);
+            assert_eq!(driver.load(TEST_KERNEL, chip, ptxas, &refused), Some(Route::Jit), "{chip}");
+            assert_eq!(driver.cubins.get(), 0, "{chip}");
+        }
+        assert!(!refused.load(Ordering::Relaxed));
+
+        // A driver that refuses a cubin: the JIT, and no cubin after it.
+        let driver = Driver::new(true, false);
+        assert_eq!(driver.load(TEST_KERNEL, "sm_90a", ptxas, &refused), Some(Route::Jit));
+        assert!(refused.load(Ordering::Relaxed));
+        assert_eq!(driver.load(TEST_KERNEL, "sm_90a", ptxas, &refused), Some(Route::Jit));
+        assert_eq!((driver.cubins.get(), driver.jits.get()), (1, 2));
     }
 }

@@ -5,6 +5,8 @@
 //!   the `f8` types travel as their raw bits (`<u2`, `|u1`).
 //! * [`cuda`]: loads a [`Bundle`] and launches its kernels, after checking
 //!   the arguments against each kernel's [`Signature`].
+//! * [`ptxas`]: assembles PTX to cubins with NVIDIA's `ptxas` (a process),
+//!   which `cuda`'s preload prefers to the driver's JIT.
 //! * [`tma`]: which arrays a TMA descriptor can describe.
 //! * [`tune`]: the tuner and its cache.
 //!
@@ -20,6 +22,7 @@
 pub mod cublas;
 pub mod cuda;
 pub mod npy;
+pub mod ptxas;
 pub mod tma;
 pub mod tune;
 

@@ -14,6 +14,12 @@
 //! runs (see `tile_lowering::tune`): every configuration is compiled and
 //! timed on the arguments, once per kernel, shapes, device and compiler;
 //! the choice is cached (`TILE_TUNE_CACHE`, `TILE_TUNE=0` turns tuning off).
+//! The configurations' PTX is assembled by `ptxas` processes in parallel
+//! (`TILE_PTXAS`, else `$CUDA_HOME/bin/ptxas`, `ptxas` on `PATH` or
+//! `/usr/local/cuda/bin/ptxas`; a `TILE_PTXAS` path that does not exist
+//! forces the driver's JIT), each falling back to the driver's JIT where
+//! that fails; after a first tuning a line says which, and how long each
+//! phase took.
 //! `--config k=v,...` runs one configuration instead. While tuning, a
 //! configuration that cannot launch on the device (its block's threads or
 //! shared memory, its clusters) is dropped before anything is timed, and
@@ -460,8 +466,13 @@ fn autotune(
             let compiled = start.elapsed();
             let bundles: Vec<&Bundle> =
                 trials.compiled.values().filter_map(|r| r.as_ref().ok()).map(|(b, _)| &**b).collect();
-            cuda.preload(&bundles);
-            phases = Some((compiled, start.elapsed() - compiled, Instant::now()));
+            let preloaded = cuda.preload(&bundles);
+            phases = Some((
+                compiled,
+                start.elapsed() - compiled,
+                preloaded.describe(cuda.assembler().map(|p| p.version())),
+                Instant::now(),
+            ));
             tile_runtime::tune::distinct(&tunable.configs(), |config| {
                 trials.compiled[config]
                     .as_ref()
@@ -481,9 +492,9 @@ fn autotune(
         Err(error) => return Err(error.into()),
     };
     report_dropped(name, tuned.dropped());
-    if let Some((compiled, loaded, timing)) = phases {
+    if let Some((compiled, loaded, how, timing)) = phases {
         eprintln!(
-            "tile-run: tuning @{name}: {} configurations compiled in {:.1} s, JIT-loaded in {:.1} s; \
+            "tile-run: tuning @{name}: {} configurations compiled in {:.1} s, {how} in {:.1} s; \
              {} distinct kernels run and timed in {:.1} s",
             tunable.configs().len(),
             compiled.as_secs_f64(),
