@@ -20,6 +20,7 @@ use melior::{
 /// `[-1, dim / extent + 1]` first, as `tile.load` on registers does: no
 /// in-range coordinate changes, and no product wraps), and the array's
 /// extents.
+#[derive(Clone)]
 pub(super) struct Origin<'c> {
     pub first: Vec<IrValue<'c>>,
     pub dims: Vec<IrValue<'c>>,
@@ -41,6 +42,7 @@ pub(super) fn origin<'c>(at: &At<'c, 'c>, view: &super::View<'c>, coords: &[IrVa
 
 /// A global array's address arithmetic: its aligned pointer, offset and
 /// strides.
+#[derive(Clone)]
 pub(super) struct Global<'c> {
     pointer: IrValue<'c>,
     offset: IrValue<'c>,

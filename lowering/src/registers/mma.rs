@@ -545,6 +545,11 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
         parts.push(fragment_value);
     }
     at.insert(OperationBuilder::new("nvvm.wgmma.commit.group.sync.aligned", at.location).build().ok()?);
+    // The iteration's shifted copies of later tiles are stored while the
+    // wgmmas run.
+    if let Some(r#loop) = op.parent_operation().filter(|p| crate::rewrite::op_name(*p) == "scf.for") {
+        super::shared::finish_copies(lowering, &at, r#loop)?;
+    }
     let mut values = Vec::new();
     for part in parts {
         for i in 0..per_block {

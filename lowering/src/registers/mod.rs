@@ -238,6 +238,9 @@ pub struct Lowering<'c> {
     pub ring_loops: HashMap<i64, OperationRef<'c, 'c>>,
     /// The loops versioned on their arrays' alignment ([`version`]).
     pub versions: version::Versions<'c>,
+    /// Each loop's shifted copies loaded and not yet stored, by the loop
+    /// ([`shared::finish_copies`]).
+    pub pending_copies: HashMap<usize, Vec<shared::PendingCopy<'c>>>,
 }
 
 /// What the lowering noted of one loop.
@@ -659,6 +662,7 @@ fn lower_kernel<'c>(kernel: OperationRef<'c, 'c>) -> Option<Result<(), Operation
         group_barriers: HashMap::new(),
         ring_loops: HashMap::new(),
         versions,
+        pending_copies: HashMap::new(),
     };
     let turns = turns::loops(kernel, blocks, lowering.producer.is_some());
 
@@ -789,6 +793,11 @@ fn control<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option<
             }
         }
         _ => {
+            // A loop's shifted copies not stored after an mma are stored
+            // by the end of its body.
+            if let Some(r#loop) = op.parent_operation().filter(|p| op_name(*p) == "scf.for") {
+                shared::finish_copies(lowering, &At::before(lowering.context, op)?, r#loop)?;
+            }
             for i in 0..op.operand_count() {
                 let value = op.operand(i).ok()?;
                 if registers_type(value.r#type()).is_some() || lowering.shared.contains_key(&key(value)) {

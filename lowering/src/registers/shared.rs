@@ -407,6 +407,17 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
     // (never one of the contract's) is loaded element by element and
     // stored swizzled.
     let target = super::unaligned::Target { view: view.clone(), buffer, first, swizzled };
+    // A ring's tile for a later iteration, loaded in the loop's body, where
+    // its version stores it later ([`super::version`]).
+    let ahead_in = match ring_of(op) {
+        Some([_, distance, index, _])
+            if index < 0 && distance >= 1 && lowering.versions.stored_later.contains(&(op.to_raw().ptr as usize)) =>
+        {
+            parent
+        }
+        _ => None,
+    };
+    let mut pending = None;
     let shifted = |at: &At<'c, 'c>| -> Option<Vec<IrValue<'c>>> {
         let origin = (&global, &tile_origin);
         let plan = super::unaligned::Plan::new(at, origin, (&shape, swizzled), (thread, threads))?;
@@ -419,7 +430,19 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
             super::if_else(&at, aligned16, &[], |then| copies(then, 16), |otherwise| copies(otherwise, 8))?;
         }
         Some(super::version::Copy::Shifted) => {
-            shifted(&at)?;
+            let origin = (&global, &tile_origin);
+            let plan = super::unaligned::Plan::new(&at, origin, (&shape, swizzled), (thread, threads))?;
+            match ahead_in {
+                // The words are stored once the iteration's mma is issued
+                // ([`finish_copies`]), so that their loads' latency
+                // passes while it runs, not before it.
+                Some(r#loop) => {
+                    let words = plan.load(&at)?;
+                    let copy = PendingCopy { plan, words, global: global.clone(), origin: tile_origin.clone(), target };
+                    pending = Some((r#loop, copy));
+                }
+                None => plan.copy(&at, origin, &target)?,
+            }
         }
         None => {
             super::if_else(
@@ -450,10 +473,37 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
             )?;
         }
     }
+    if let Some((r#loop, copy)) = pending {
+        lowering.pending_copies.entry(r#loop.to_raw().ptr as usize).or_default().push(copy);
+    }
     at.insert(OperationBuilder::new("nvvm.cp.async.commit.group", at.location).build().ok()?);
     lowering.commits += 1;
     lowering.map(result.into(), address);
     lowering.shared.insert(super::key(result.into()), tile);
+    Some(())
+}
+
+/// A shifted copy of a ring tile for a later iteration whose words are
+/// loaded and not yet stored ([`super::unaligned::Plan::load`]).
+pub struct PendingCopy<'c> {
+    plan: super::unaligned::Plan<'c>,
+    words: Vec<Vec<IrValue<'c>>>,
+    global: super::global::Global<'c>,
+    origin: super::global::Origin<'c>,
+    target: super::unaligned::Target<'c>,
+}
+
+/// Stores the pending copies of `loop`'s body at `at`: after the first
+/// mma of the iteration is issued, else at the body's end. Its slot is
+/// the tile `distance` iterations ahead's, which neither that mma nor one
+/// still in flight reads (the ring's slots are sized for a store at the
+/// body's start, when the same or more of them may read), and the
+/// fence and barrier before the mma that reads it, iterations later,
+/// order the stores before that read.
+pub fn finish_copies<'c>(lowering: &mut Lowering<'c>, at: &At<'c, 'c>, r#loop: OperationRef<'c, 'c>) -> Option<()> {
+    for copy in lowering.pending_copies.remove(&(r#loop.to_raw().ptr as usize)).unwrap_or_default() {
+        copy.plan.store(at, (&copy.global, &copy.origin), &copy.target, copy.words)?;
+    }
     Some(())
 }
 

@@ -27,7 +27,11 @@
 //! ```
 //!
 //! Caveats: the loads are synchronous (ordinary `ld.global`), so the
-//! tile's latency is exposed once a load, where `cp.async` hides it; the
+//! tile's latency is exposed once a load, where `cp.async` hides it (in
+//! a loop whose block has its multiprocessor to itself, the stores of the
+//! tiles ahead wait for the iteration's wgmmas to be issued instead,
+//! [`super::version`]: both operands' loads in flight at once, their
+//! latency under the tensor cores' work); the
 //! second word doubles the bytes the L1 serves (it is mostly the next
 //! thread's first word, so the L2 traffic does not double).
 
@@ -220,10 +224,24 @@ impl<'c> Plan<'c> {
         (global, origin): (&Global<'c>, &Origin<'c>),
         target: &Target<'c>,
     ) -> Option<()> {
-        let mut words = Vec::new();
-        for (_, checks) in &self.chunks {
-            words.push(load_words(at, checks)?);
-        }
+        let words = self.load(at)?;
+        self.store(at, (global, origin), target, words)
+    }
+
+    /// The first half of [`Self::copy`]: the full rounds' words.
+    pub fn load(&self, at: &At<'c, 'c>) -> Option<Vec<Vec<IrValue<'c>>>> {
+        self.chunks.iter().map(|(_, checks)| load_words(at, checks)).collect()
+    }
+
+    /// The second half of [`Self::copy`], given [`Self::load`]'s words: the
+    /// full rounds' chunks shifted and stored, then the partial round.
+    pub fn store(
+        &self,
+        at: &At<'c, 'c>,
+        (global, origin): (&Global<'c>, &Origin<'c>),
+        target: &Target<'c>,
+        words: Vec<Vec<IrValue<'c>>>,
+    ) -> Option<()> {
         for ((place, checks), words) in self.chunks.iter().zip(words) {
             store(at, target, (place, checks), [words[0], words[1]], self.per_chunk)?;
         }

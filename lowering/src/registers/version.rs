@@ -26,14 +26,27 @@
 //! was chosen for. The shifted copy is correct at any alignment, so an
 //! array of aligned rows beside one of odd rows takes it too.
 //!
+//! The shifted copy's loads are ordinary `ld.global`s, which the threads
+//! wait for before they can shift and store; in the shifted version of a
+//! loop of one `tile.mma` whose block has its multiprocessor to itself
+//! (its shared tiles take more than half of it), the stores of the tiles
+//! ahead wait until the iteration's wgmmas are issued
+//! ([`super::shared::finish_copies`]), so that the loads of both operands
+//! are in flight together and their latency passes while the tensor cores
+//! run. Holding the loaded words that long costs registers (30-40 a thread
+//! in the GEMMs), which would cost a block a multiprocessor where the
+//! block does not have it to itself.
+//!
 //! Caveats: a loop is left as it is (the choice made at each load) where
 //! one of its loads pads with other values than zero (those take the
 //! shifted copy whatever the alignment), reads an array whose rows are not
-//! contiguous, or where a shared tile it carries is used after it (an
-//! `scf.if` cannot say which buffer such a tile is in). The loads before
-//! the loop (a ring's first tiles) keep the choice at the load. The loop's
-//! code is there twice: the copies are most of it, and each copy is there
-//! once.
+//! contiguous, is not a ring's later tile (a persistent kernel's outer
+//! loop loads its inner loop's first tiles), or where a shared tile it
+//! carries is used after it (an `scf.if` cannot say which buffer such a
+//! tile is in). The loads before the loop (a ring's first tiles) keep the
+//! choice at the load. The loop's code is there twice: the copies are most
+//! of it, and each copy is there once. Whether the stores wait is decided
+//! by shared memory, not by the registers ptxas ends up giving.
 
 use super::global::global_pointer;
 use super::shared::SharedTile;
@@ -68,6 +81,9 @@ pub struct Versions<'c> {
     /// The `scf.if` that holds each version, by the loop (op address):
     /// after it, the loop's copies are done whichever version ran.
     pub ifs: HashMap<usize, OperationRef<'c, 'c>>,
+    /// The shifted loads (op addresses) whose stores wait until the
+    /// iteration's mma is issued ([`super::shared::finish_copies`]).
+    pub stored_later: std::collections::HashSet<usize>,
 }
 
 /// Versions each loop of `kernel` whose shared-tile loads can take either
@@ -82,6 +98,7 @@ pub fn loops<'c>(context: &'c Context, kernel: OperationRef<'c, 'c>) -> Option<V
         WalkResult::Advance
     });
     let mut versions = Versions::default();
+    let alone = 2 * (shared_bytes(kernel) + 1024) > crate::to_nvgpu::SM_SHARED_MEMORY;
     for r#loop in candidates {
         let Some(loads) = copied_loads(r#loop) else { continue };
         let mut all_8_byte = Vec::new();
@@ -97,8 +114,12 @@ pub fn loops<'c>(context: &'c Context, kernel: OperationRef<'c, 'c>) -> Option<V
         for load in copied_loads(clone)? {
             versions.copies.insert(load.to_raw().ptr as usize, Copy::Async);
         }
+        let later = alone && one_mma(r#loop);
         for load in loads {
             versions.copies.insert(load.to_raw().ptr as usize, Copy::Shifted);
+            if later {
+                versions.stored_later.insert(load.to_raw().ptr as usize);
+            }
         }
         for version in [clone, r#loop] {
             versions.ifs.insert(version.to_raw().ptr as usize, r#if);
@@ -107,9 +128,41 @@ pub fn loops<'c>(context: &'c Context, kernel: OperationRef<'c, 'c>) -> Option<V
     Some(versions)
 }
 
+/// The bytes of the kernel's shared tiles (a ring's slots counted once).
+fn shared_bytes(kernel: OperationRef) -> i64 {
+    let (mut bytes, mut rings) = (0, std::collections::HashSet::new());
+    kernel.walk(WalkOrder::PreOrder, |op| {
+        if op_name(op) == "tile.load"
+            && let Some(tile) = op.result(0).ok().and_then(|r| SharedTile::of_type(r.r#type()))
+        {
+            let tile_bytes = tile.shape.iter().product::<i64>() * tile.bytes;
+            bytes += match super::shared::ring_of(op) {
+                Some([id, _, _, slots]) if rings.insert(id) => slots * tile_bytes,
+                Some(_) => 0,
+                None => tile_bytes,
+            };
+        }
+        WalkResult::Advance
+    });
+    bytes
+}
+
+/// Whether `loop`'s body has one `tile.mma`.
+fn one_mma(r#loop: OperationRef) -> bool {
+    let Some(body) = r#loop.region(0).ok().and_then(|r| r.first_block()) else { return false };
+    let mut count = 0;
+    let mut next = body.first_operation();
+    while let Some(op) = next {
+        count += usize::from(op_name(op) == "tile.mma");
+        next = op.next_in_block();
+    }
+    count == 1
+}
+
 /// The loads in `loop`'s body that copy a shared tile by the threads,
-/// if there are any and every one can take either copy, and the loop's
-/// carried shared tiles are not used after it.
+/// if there are any, every one is a ring's later tile that can take
+/// either copy, and the loop's carried shared tiles are not used after
+/// it.
 fn copied_loads<'c>(r#loop: OperationRef<'c, 'c>) -> Option<Vec<OperationRef<'c, 'c>>> {
     let body = r#loop.region(0).ok()?.first_block()?;
     let mut loads = Vec::new();
@@ -122,6 +175,13 @@ fn copied_loads<'c>(r#loop: OperationRef<'c, 'c>) -> Option<Vec<OperationRef<'c,
             continue;
         }
         let Some(tile) = op.result(0).ok().and_then(|r| SharedTile::of_type(r.r#type())) else { continue };
+        // Only a loop that loads its rings' later tiles: a persistent
+        // kernel's outer loop, whose body loads a ring's first tiles
+        // before the inner loop, is left alone (its inner loop is
+        // versioned).
+        if super::shared::ring_of(op).is_none_or(|[_, _, index, _]| index >= 0) {
+            return None;
+        }
         let view = defining_op(op.operand(0).ok()?).filter(|v| op_name(*v) == "tile.partition_view")?;
         let memref = detach(view.operand(0).ok()?);
         let padding = tile_dialect::types::PartitionViewType::try_from_type(view.result(0).ok()?.r#type())?.padding();
