@@ -49,7 +49,7 @@ func.func @bad(%A: memref<?x?xf16>, %C: memref<?x?xf32>) attributes {tile.kernel
   %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<64x32xf16>
   %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<64x64xf32>
   %a = tile.load %pa[%c0, %c0] {tile.ring = array<i64: 0, 1, 0, 3>} : !tile.partition_view<64x32xf16> -> tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
-  // expected-error @+1 {{convert-tile-to-registers: cannot lower this op in registers}}
+  // expected-error @+1 {{cannot lower this op in registers: another load of this ring (its tile.ring id) has another distance, slot count or tile}}
   %b = tile.load %pa[%c0, %c0] {tile.ring = array<i64: 0, 2, 0, 4>} : !tile.partition_view<64x32xf16> -> tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
   %bt = tile.permute %b [1, 0] : tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>> -> tensor<32x64xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = true>>
   %z = arith.constant dense<0.0> : tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>>
@@ -68,9 +68,33 @@ func.func @neg(%A: memref<?x?xf16>, %C: memref<?x?xf16>) attributes {tile.kernel
   %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<64x32xf16>
   %pc = tile.partition_view %C : memref<?x?xf16> -> !tile.partition_view<64x32xf16>
   %a = tile.load %pa[%c0, %c0] : !tile.partition_view<64x32xf16> -> tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
-  // expected-error @+1 {{convert-tile-to-registers: cannot lower this op in registers}}
+  // expected-error @+1 {{cannot lower this op in registers: only tile.load, tile.permute, tile.reshape and loops make #tile.shared tiles}}
   %n = arith.negf %a : tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
   %b = tile.convert_layout %n : tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>> -> tensor<64x32xf16, #tile.blocked<size_per_thread = [1, 8], threads_per_warp = [8, 4], warps_per_block = [4, 1], order = [1, 0]>>
+  tile.store %b, %pc[%c0, %c0] : tensor<64x32xf16, #tile.blocked<size_per_thread = [1, 8], threads_per_warp = [8, 4], warps_per_block = [4, 1], order = [1, 0]>> -> !tile.partition_view<64x32xf16>
+  return
+}
+
+// -----
+
+// An scf.if that gives a #tile.shared tile (one load or the other): which
+// buffer the tile is in is not known after it, so it is refused at the
+// scf.if, not lowered on one branch's address.
+func.func @shared_if(%A: memref<?x?xf16>, %C: memref<?x?xf16>, %n: index) attributes {tile.kernel, tile.block_size = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<64x32xf16>
+  %pc = tile.partition_view %C : memref<?x?xf16> -> !tile.partition_view<64x32xf16>
+  %p = arith.cmpi ult, %n, %c1 : index
+  // expected-error @+1 {{cannot lower this op in registers: an scf.if cannot give #tile.shared tiles}}
+  %a = scf.if %p -> (tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>) {
+    %x = tile.load %pa[%c0, %c0] : !tile.partition_view<64x32xf16> -> tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
+    scf.yield %x : tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
+  } else {
+    %y = tile.load %pa[%c0, %c1] : !tile.partition_view<64x32xf16> -> tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
+    scf.yield %y : tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
+  }
+  %b = tile.convert_layout %a : tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>> -> tensor<64x32xf16, #tile.blocked<size_per_thread = [1, 8], threads_per_warp = [8, 4], warps_per_block = [4, 1], order = [1, 0]>>
   tile.store %b, %pc[%c0, %c0] : tensor<64x32xf16, #tile.blocked<size_per_thread = [1, 8], threads_per_warp = [8, 4], warps_per_block = [4, 1], order = [1, 0]>> -> !tile.partition_view<64x32xf16>
   return
 }
@@ -89,7 +113,7 @@ func.func @wrong_box(%arg0: memref<?x?xf16>, %arg1: memref<?x?xf16>, %arg2: memr
   %1 = tile.partition_view %arg1 : memref<?x?xf16> -> !tile.partition_view<32x64xf16>
   %2 = tile.partition_view %arg2 : memref<?x?xf32> -> !tile.partition_view<64x64xf32>
   %3 = tile.num_tiles %0 dim 1 : !tile.partition_view<64x32xf16>
-  // expected-error @+1 {{cannot lower this op in registers}}
+  // expected-error @+1 {{descriptor (its kernel argument's tile.tma) does not describe this tile}}
   %4 = tile.load %0[%c0, %c0] {tile.ring = array<i64: 0, 2, 0, 5>, tile.tma_load = 3 : i64} : !tile.partition_view<64x32xf16> -> tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
   %5 = tile.load %1[%c0, %c0] {tile.ring = array<i64: 1, 2, 0, 5>, tile.tma_load = 4 : i64} : !tile.partition_view<32x64xf16> -> tensor<32x64xf16, #tile.shared<swizzle_bytes = 128, element_bits = 16, transposed = false>>
   %6 = tile.load %0[%c0, %c1] {tile.ring = array<i64: 0, 2, 1, 5>, tile.tma_load = 3 : i64} : !tile.partition_view<64x32xf16> -> tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
@@ -120,7 +144,7 @@ func.func @in_a_cluster(%arg0: memref<?x?xf16>, %arg1: memref<?x?xf16>, %arg2: m
   %1 = tile.partition_view %arg1 : memref<?x?xf16> -> !tile.partition_view<32x64xf16>
   %2 = tile.partition_view %arg2 : memref<?x?xf32> -> !tile.partition_view<64x64xf32>
   %3 = tile.num_tiles %0 dim 1 : !tile.partition_view<64x32xf16>
-  // expected-error @+1 {{cannot lower this op in registers}}
+  // expected-error @+1 {{in a kernel whose blocks run as a cluster}}
   %4 = tile.load %0[%c0, %c0] {tile.ring = array<i64: 0, 2, 0, 5>, tile.tma_load = 3 : i64} : !tile.partition_view<64x32xf16> -> tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
   %5 = tile.load %1[%c0, %c0] {tile.ring = array<i64: 1, 2, 0, 5>, tile.tma_load = 4 : i64} : !tile.partition_view<32x64xf16> -> tensor<32x64xf16, #tile.shared<swizzle_bytes = 128, element_bits = 16, transposed = false>>
   %6 = tile.load %0[%c0, %c1] {tile.ring = array<i64: 0, 2, 1, 5>, tile.tma_load = 3 : i64} : !tile.partition_view<64x32xf16> -> tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
@@ -242,7 +266,7 @@ func.func @later_tile_tma(%arg0: memref<?x?xf16>, %arg1: memref<?x?xf16>, %arg2:
     %10 = tile.load %0[%c0, %9] {tile.ring = array<i64: 0, 2, -1, 5>, tile.tma_load = 3 : i64} : !tile.partition_view<64x32xf16> -> tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
     %11 = tile.load %1[%c0, %9] {tile.ring = array<i64: 1, 2, -1, 5>, tile.tma_load = 4 : i64} : !tile.partition_view<64x32xf16> -> tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
     %12 = tile.permute %arg10 [1, 0] : tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>> -> tensor<32x64xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = true>>
-    // expected-error @+1 {{cannot lower this op in registers}}
+    // expected-error @+1 {{reads a TMA ring's tile carried fewer times than the ring's distance}}
     %13 = tile.mma %arg9, %12, %arg7 : tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<32x64xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = true>> into tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>>
     scf.yield %13, %arg9, %10, %arg11, %11 : tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
   }

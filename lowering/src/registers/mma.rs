@@ -810,7 +810,10 @@ fn wait_tma<'c>(
     // iteration would be read unwaited for, or past the loop's end, never
     // requested).
     if !this_iterations_tile(value, r#loop) {
-        return None;
+        return lowering.refuse(
+            "this tile.mma reads a TMA ring's tile carried fewer times than the ring's distance (a later \
+             iteration's tile, which the ring's waits do not cover)",
+        );
     }
     let ring = tile.ring?;
     let barriers = lowering.rings.get(&ring.id)?.barriers?;

@@ -145,8 +145,12 @@ impl<'c> RunExternalPass<'c> for ConvertTileToRegisters {
             pass.signal_failure();
             return;
         }
-        if let Err(location) = lower(kernel) {
-            emit_error(location, "convert-tile-to-registers: cannot lower this op in registers");
+        if let Err((location, why)) = lower(kernel) {
+            let message = match why {
+                Some(why) => format!("convert-tile-to-registers: cannot lower this op in registers: {why}"),
+                None => "convert-tile-to-registers: cannot lower this op in registers".to_string(),
+            };
+            emit_error(location, &message);
             pass.signal_failure();
         }
     }
@@ -241,6 +245,9 @@ pub struct Lowering<'c> {
     /// Each loop's shifted copies loaded and not yet stored, by the loop
     /// ([`shared::finish_copies`]).
     pub pending_copies: HashMap<usize, Vec<shared::PendingCopy<'c>>>,
+    /// Why the op being lowered is refused, where a check said so
+    /// ([`Self::refuse`]): the error at the op gives it.
+    refusal: std::cell::RefCell<Option<&'static str>>,
 }
 
 /// What the lowering noted of one loop.
@@ -270,6 +277,13 @@ pub struct LoopState {
 }
 
 impl<'c> Lowering<'c> {
+    /// Refuses the op being lowered, saying why (the error at the op
+    /// ends with `why`).
+    pub fn refuse<T>(&self, why: &'static str) -> Option<T> {
+        *self.refusal.borrow_mut() = Some(why);
+        None
+    }
+
     /// The registers of tile `value` (an operand of an op being lowered);
     /// a shared tile's are its address.
     pub fn registers(&self, value: Value<'c, '_>) -> Option<IrValue<'c>> {
@@ -610,11 +624,14 @@ pub fn concat<'c>(at: &At<'c, 'c>, mut parts: Vec<IrValue<'c>>) -> Option<IrValu
     parts.pop()
 }
 
-fn lower<'c>(kernel: OperationRef<'c, 'c>) -> Result<(), Location<'c>> {
-    lower_kernel(kernel).ok_or_else(|| kernel.location())?.map_err(|op| op.location())
+/// The kernel lowered, or the op that could not be and why, where known.
+fn lower<'c>(kernel: OperationRef<'c, 'c>) -> Result<(), (Location<'c>, Option<&'static str>)> {
+    lower_kernel(kernel).ok_or_else(|| (kernel.location(), None))?.map_err(|(op, why)| (op.location(), why))
 }
 
-fn lower_kernel<'c>(kernel: OperationRef<'c, 'c>) -> Option<Result<(), OperationRef<'c, 'c>>> {
+type Refused<'c> = (OperationRef<'c, 'c>, Option<&'static str>);
+
+fn lower_kernel<'c>(kernel: OperationRef<'c, 'c>) -> Option<Result<(), Refused<'c>>> {
     let context = kernel.context();
     // SAFETY: the context outlives the pass run.
     let context: &'c Context = unsafe { context.to_ref() };
@@ -663,6 +680,7 @@ fn lower_kernel<'c>(kernel: OperationRef<'c, 'c>) -> Option<Result<(), Operation
         ring_loops: HashMap::new(),
         versions,
         pending_copies: HashMap::new(),
+        refusal: std::cell::RefCell::new(None),
     };
     let turns = turns::loops(kernel, blocks, lowering.producer.is_some());
 
@@ -713,12 +731,17 @@ fn lower_kernel<'c>(kernel: OperationRef<'c, 'c>) -> Option<Result<(), Operation
                 compute::create(&mut lowering, op)
             }
             "scf.for" | "scf.if" | "scf.yield" => {
-                control(&mut lowering, op)?;
+                if control(&mut lowering, op).is_none() {
+                    return Some(Err((op, lowering.refusal.take())));
+                }
                 continue;
             }
             // Only loads, permutes, reshapes and loops make shared tiles
             // (a hand-written #tile.shared anywhere else is refused here).
-            _ if op.results().any(|r| shared::SharedTile::of_type(r.r#type()).is_some()) => None,
+            _ if op.results().any(|r| shared::SharedTile::of_type(r.r#type()).is_some()) => lowering.refuse(
+                "only tile.load, tile.permute, tile.reshape and loops make #tile.shared tiles (a shared tile's value \
+                 is its buffer's address)",
+            ),
             _ if crate::layout::assign::elementwise(&name)
                 && op.results().any(|r| registers_type(r.r#type()).is_some()) =>
             {
@@ -727,7 +750,7 @@ fn lower_kernel<'c>(kernel: OperationRef<'c, 'c>) -> Option<Result<(), Operation
             _ => continue,
         };
         if lowered.is_none() {
-            return Some(Err(op));
+            return Some(Err((op, lowering.refusal.take())));
         }
         erase.push(op);
     }
@@ -786,8 +809,10 @@ fn control<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option<
             for i in 0..op.result_count() {
                 let result = op.result(i).ok()?;
                 if shared::SharedTile::of_type(result.r#type()).is_some() {
-                    // Which buffer a branch's tile is in is not known here.
-                    return None;
+                    return lowering.refuse(
+                        "an scf.if cannot give #tile.shared tiles (which buffer each branch's tile is in is not \
+                         known)",
+                    );
                 }
                 retype(lowering, result.into(), None)?;
             }

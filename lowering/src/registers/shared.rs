@@ -224,7 +224,10 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
     // order with the others' (`tile-use-tma` gives clusters no TMA; a
     // hand-written `tile.tma_load` there is refused).
     if tma_load.is_some() && lowering.cluster > 1 {
-        return None;
+        return lowering.refuse(
+            "a tile.tma_load in a kernel whose blocks run as a cluster (each block's ring slots would need \
+             barriers that the other blocks' copies do not complete)",
+        );
     }
     // The tile's iteration, for a ring the TMA fills, and where it is
     // requested (everywhere, if `None`).
@@ -243,7 +246,12 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
                 {
                     ring
                 }
-                Some(_) => return None,
+                Some(_) => {
+                    return lowering.refuse(
+                        "another load of this ring (its tile.ring id) has another distance, slot count or tile, \
+                         or the TMA fills one and not the other",
+                    );
+                }
                 None => {
                     let buffer = aligned_scratch(lowering, slots * elements, element)?;
                     let address = super::shared_address(&lowering.entry, buffer)?;
@@ -326,7 +334,12 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
         let boxes =
             super::tma::Boxes { rows: tile.rows(), columns: shape[1], bytes: tile.bytes, swizzle: tile.swizzle };
         let request = super::tma::Request {
-            descriptor: super::tma::descriptor(op, argument, &boxes)?,
+            descriptor: super::tma::descriptor(op, argument, &boxes).or_else(|| {
+                lowering.refuse(
+                    "the tile.tma_load's descriptor (its kernel argument's tile.tma) does not describe this tile \
+                     (another box or swizzle) or is optional",
+                )
+            })?,
             first: origin(&at, &view, &coords)?.first,
             destination: address,
             boxes,
