@@ -88,6 +88,10 @@ pub fn block_size(kernel: OperationRef) -> i64 {
 
 /// Shared memory one Hopper block may have (227 KiB).
 pub const MAX_SHARED_MEMORY: u64 = 227 * 1024;
+
+/// Shared memory of one Hopper SM, of which each resident block loses
+/// 1 KiB to the system.
+pub(crate) const SM_SHARED_MEMORY: i64 = 228 * 1024;
 /// The GPU module that holds every kernel.
 pub const GPU_MODULE: &str = "tile_kernels";
 

@@ -80,6 +80,16 @@ pub struct SharedTile<'c> {
     pub tma: bool,
 }
 
+/// The copy a `tile.load` of a shared tile makes, where its loop's
+/// version chose ([`super::version`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Copy {
+    /// 16- or 8-byte `cp.async`s (every array of the loop allows them).
+    Async,
+    /// Each chunk shifted out of two aligned words.
+    Shifted,
+}
+
 /// A ring tile's place: which ring, how far ahead its loop loads, the
 /// ring's slots.
 #[derive(Clone, Copy, Debug)]
@@ -439,10 +449,10 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
     };
     match lowering_ref.versions.copies.get(&(op.to_raw().ptr as usize)) {
         // Its loop was versioned on the arrays' alignment ([`super::version`]).
-        Some(super::version::Copy::Async) => {
+        Some(Copy::Async) => {
             super::if_else(&at, aligned16, &[], |then| copies(then, 16), |otherwise| copies(otherwise, 8))?;
         }
-        Some(super::version::Copy::Shifted) => {
+        Some(Copy::Shifted) => {
             let origin = (&global, &tile_origin);
             let plan = super::unaligned::Plan::new(&at, origin, (&shape, swizzled), (thread, threads))?;
             match ahead_in {

@@ -49,7 +49,7 @@
 //! by shared memory, not by the registers ptxas ends up giving.
 
 use super::global::global_pointer;
-use super::shared::SharedTile;
+use super::shared::{Copy, SharedTile};
 use crate::{
     build::{At, if_else_op},
     rewrite::{IrValue, defined_outside, defining_op, detach, op_name},
@@ -63,15 +63,6 @@ use melior::{
     },
 };
 use std::collections::HashMap;
-
-/// The copy a `tile.load` of a shared tile makes, where its loop chose.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Copy {
-    /// 16- or 8-byte `cp.async`s (every array of the loop allows them).
-    Async,
-    /// Each chunk shifted out of two aligned words.
-    Shifted,
-}
 
 /// The versioned loops of a kernel.
 #[derive(Default)]
@@ -98,7 +89,7 @@ pub fn loops<'c>(context: &'c Context, kernel: OperationRef<'c, 'c>) -> Option<V
         WalkResult::Advance
     });
     let mut versions = Versions::default();
-    let alone = 2 * (shared_bytes(kernel) + 1024) > crate::to_nvgpu::SM_SHARED_MEMORY;
+    let alone = 2 * (shared_bytes(kernel) + 1024) > crate::to_gpu::SM_SHARED_MEMORY;
     for r#loop in candidates {
         let Some(loads) = copied_loads(r#loop) else { continue };
         let mut all_8_byte = Vec::new();

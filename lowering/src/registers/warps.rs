@@ -198,7 +198,7 @@ pub fn producer(kernel: OperationRef, cluster: i64) -> Option<Producer> {
     // other's wgmmas). Two blocks on an SM go out of step by themselves,
     // and there the producer warps measured slower (BENCHMARKS.md,
     // session 22).
-    let alone = 2 * (shared_bytes + 1024) > crate::to_nvgpu::SM_SHARED_MEMORY;
+    let alone = 2 * (shared_bytes + 1024) > crate::to_gpu::SM_SHARED_MEMORY;
     let several = mmas.values().any(|&n| n > 1);
     let ahead = spare && (least_distance >= 2 || least_distance.saturating_mul(least_work) >= AHEAD_WORK);
     let wanted = asked == Some(1) || if several { alone } else { !ahead };

@@ -500,9 +500,7 @@ pub(super) fn tma_start<'c>(at: &At<'c, '_>, coordinate: IrValue<'c>, extent: i6
 /// See [`tma_start`]: `2^31 - 1`, the largest TMA coordinate.
 const TMA_TILE_LIMIT: i64 = i32::MAX as i64;
 
-/// Shared memory of one SM, of which each resident block loses 1 KiB to
-/// the system.
-pub(crate) const SM_SHARED_MEMORY: i64 = 228 * 1024;
+use crate::to_gpu::SM_SHARED_MEMORY;
 
 /// Stages of the ring: the kernel's `num_stages` hint, else four; at
 /// least one, and no more than fit. With an `occupancy` hint of `n`, the
