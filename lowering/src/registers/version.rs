@@ -41,7 +41,8 @@
 //! one of its loads pads with other values than zero (those take the
 //! shifted copy whatever the alignment), reads an array whose rows are not
 //! contiguous, is not a ring's later tile (a persistent kernel's outer
-//! loop loads its inner loop's first tiles), or where a shared tile it
+//! loop loads its inner loop's first tiles) or is one the TMA fills (in a
+//! TMA variant, beside tiles the threads copy), or where a shared tile it
 //! carries is used after it (an `scf.if` cannot say which buffer such a
 //! tile is in). The loads before the loop (a ring's first tiles) keep the
 //! choice at the load. The loop's code is there twice: the copies are most
@@ -162,8 +163,13 @@ fn copied_loads<'c>(r#loop: OperationRef<'c, 'c>) -> Option<Vec<OperationRef<'c,
         // SAFETY: an op of the kernel, which outlives the pass run.
         let op = unsafe { OperationRef::from_raw(op.to_raw()) };
         next = op.next_in_block();
-        if op_name(op) != "tile.load" || op.has_attribute(tile_dialect::attrs::TMA_LOAD) {
+        if op_name(op) != "tile.load" {
             continue;
+        }
+        // A loop the TMA feeds keeps one copy: its rings' barriers and
+        // phases belong to one loop.
+        if op.has_attribute(tile_dialect::attrs::TMA_LOAD) {
+            return None;
         }
         let Some(tile) = op.result(0).ok().and_then(|r| SharedTile::of_type(r.r#type())) else { continue };
         // Only a loop that loads its rings' later tiles: a persistent
