@@ -477,6 +477,42 @@ func.func @mm_loop(%arg0: memref<?x?xf16>, %arg1: memref<?x?xf16>, %arg2: memref
 
 // -----
 
+// The same loop from views that pad with -inf: their tiles always take the
+// shifted copy (cp.async fills with zeros), so the loop is not versioned
+// and chooses at each load.
+// CHECK-LABEL: func.func @mm_loop_padded
+// CHECK-NOT: scf.if %{{.*}} -> (vector<32xf32>)
+// CHECK: scf.for {{.*}} -> (vector<32xf32>, index, index, index, index) {
+// CHECK: llvm.load {{.*}} -> vector<4xi32>
+// CHECK: nvvm.wgmma.mma_async
+func.func @mm_loop_padded(%arg0: memref<?x?xf16>, %arg1: memref<?x?xf16>, %arg2: memref<?x?xf32>) attributes {tile.block_size = 128 : i64, tile.kernel} {
+  %c2 = arith.constant 2 : index
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %0 = tile.partition_view %arg0 : memref<?x?xf16> -> !tile.partition_view<64x32xf16, padding = neg_inf>
+  %1 = tile.partition_view %arg1 : memref<?x?xf16> -> !tile.partition_view<64x32xf16, padding = neg_inf>
+  %2 = tile.partition_view %arg2 : memref<?x?xf32> -> !tile.partition_view<64x64xf32>
+  %3 = tile.num_tiles %0 dim 1 : !tile.partition_view<64x32xf16, padding = neg_inf>
+  %4 = tile.load %0[%c0, %c0] {tile.ring = array<i64: 0, 2, 0, 5>} : !tile.partition_view<64x32xf16, padding = neg_inf> -> tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
+  %5 = tile.load %1[%c0, %c0] {tile.ring = array<i64: 1, 2, 0, 5>} : !tile.partition_view<64x32xf16, padding = neg_inf> -> tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
+  %6 = tile.load %0[%c0, %c1] {tile.ring = array<i64: 0, 2, 1, 5>} : !tile.partition_view<64x32xf16, padding = neg_inf> -> tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
+  %7 = tile.load %1[%c0, %c1] {tile.ring = array<i64: 1, 2, 1, 5>} : !tile.partition_view<64x32xf16, padding = neg_inf> -> tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
+  %8:5 = scf.for %arg3 = %c0 to %3 step %c1 iter_args(%arg4 = %cst, %arg5 = %4, %arg6 = %6, %arg7 = %5, %arg8 = %7) -> (tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>) {
+    %10 = arith.addi %arg3, %c2 : index
+    %11 = tile.load %0[%c0, %10] {tile.ring = array<i64: 0, 2, -1, 5>} : !tile.partition_view<64x32xf16, padding = neg_inf> -> tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
+    %12 = tile.load %1[%c0, %10] {tile.ring = array<i64: 1, 2, -1, 5>} : !tile.partition_view<64x32xf16, padding = neg_inf> -> tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
+    %13 = tile.permute %arg7 [1, 0] : tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>> -> tensor<32x64xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = true>>
+    %14 = tile.mma %arg5, %13, %arg4 : tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<32x64xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = true>> into tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>>
+    scf.yield %14, %arg6, %11, %arg8, %12 : tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
+  }
+  %9 = tile.convert_layout %8#0 : tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>> -> tensor<64x64xf32, #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [2, 16], warps_per_block = [4, 1], order = [1, 0]>>
+  tile.store %9, %2[%c0, %c0] : tensor<64x64xf32, #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [2, 16], warps_per_block = [4, 1], order = [1, 0]>> -> !tile.partition_view<64x64xf32>
+  return
+}
+
+// -----
+
 // The same loop with rings of 16 slots (128 KiB: the block has its
 // multiprocessor to itself): in the shifted version, both tiles' words
 // are loaded first and stored once the iteration's wgmmas are issued,
