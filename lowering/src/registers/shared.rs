@@ -507,7 +507,7 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
 }
 
 /// A shifted copy of a ring tile for a later iteration whose words are
-/// loaded and not yet stored ([`super::unaligned::Plan::load`]).
+/// loaded and not yet stored (`unaligned::Plan::load`).
 pub struct PendingCopy<'c> {
     plan: super::unaligned::Plan<'c>,
     words: Vec<Vec<IrValue<'c>>>,
