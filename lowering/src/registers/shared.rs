@@ -144,6 +144,33 @@ impl<'c> SharedTile<'c> {
     }
 }
 
+/// The bytes of `kernel`'s shared tiles (a ring's slots counted once).
+fn shared_bytes(kernel: OperationRef) -> i64 {
+    use melior::ir::operation::{WalkOrder, WalkResult};
+    let (mut bytes, mut rings) = (0, std::collections::HashSet::new());
+    kernel.walk(WalkOrder::PreOrder, |op| {
+        if op_name(op) == "tile.load"
+            && let Some(tile) = op.result(0).ok().and_then(|r| SharedTile::of_type(r.r#type()))
+        {
+            let tile_bytes = tile.shape.iter().product::<i64>() * tile.bytes;
+            bytes += match ring_of(op) {
+                Some([id, _, _, slots]) if rings.insert(id) => slots * tile_bytes,
+                Some(_) => 0,
+                None => tile_bytes,
+            };
+        }
+        WalkResult::Advance
+    });
+    bytes
+}
+
+/// Whether a block of `kernel` has its multiprocessor to itself: its
+/// shared tiles (and the kilobyte the system takes a block) leave no room
+/// for a second.
+pub fn alone(kernel: OperationRef) -> bool {
+    2 * (shared_bytes(kernel) + 1024) > crate::to_gpu::SM_SHARED_MEMORY
+}
+
 /// A buffer of `elements` elements aligned to 1024 bytes (a swizzle
 /// pattern repeats every 1024 bytes at most, and the descriptors assume
 /// a buffer starts a repetition), allocated at the kernel's start.

@@ -90,7 +90,7 @@ pub fn loops<'c>(context: &'c Context, kernel: OperationRef<'c, 'c>) -> Option<V
         WalkResult::Advance
     });
     let mut versions = Versions::default();
-    let alone = 2 * (shared_bytes(kernel) + 1024) > crate::to_gpu::SM_SHARED_MEMORY;
+    let alone = super::shared::alone(kernel);
     for r#loop in candidates {
         let Some(loads) = copied_loads(r#loop) else { continue };
         let mut all_8_byte = Vec::new();
@@ -118,25 +118,6 @@ pub fn loops<'c>(context: &'c Context, kernel: OperationRef<'c, 'c>) -> Option<V
         }
     }
     Some(versions)
-}
-
-/// The bytes of the kernel's shared tiles (a ring's slots counted once).
-fn shared_bytes(kernel: OperationRef) -> i64 {
-    let (mut bytes, mut rings) = (0, std::collections::HashSet::new());
-    kernel.walk(WalkOrder::PreOrder, |op| {
-        if op_name(op) == "tile.load"
-            && let Some(tile) = op.result(0).ok().and_then(|r| SharedTile::of_type(r.r#type()))
-        {
-            let tile_bytes = tile.shape.iter().product::<i64>() * tile.bytes;
-            bytes += match super::shared::ring_of(op) {
-                Some([id, _, _, slots]) if rings.insert(id) => slots * tile_bytes,
-                Some(_) => 0,
-                None => tile_bytes,
-            };
-        }
-        WalkResult::Advance
-    });
-    bytes
 }
 
 /// Whether `loop`'s body has one `tile.mma`.

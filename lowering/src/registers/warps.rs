@@ -124,21 +124,12 @@ pub fn producer(kernel: OperationRef, cluster: i64) -> Option<Producer> {
     // The shallowest ring, and the least work of an mma (see AHEAD_WORK).
     let (mut least_distance, mut least_work) = (i64::MAX, i64::MAX);
     // The shared tiles' bytes (a ring's slots counted once).
-    let (mut shared_bytes, mut counted) = (0, HashSet::new());
     let mut mmas: HashMap<usize, usize> = HashMap::new();
     // Each loop's rings (ids, first seen first), and their shapes.
     let mut rings: Vec<(usize, i64, (i64, i64))> = Vec::new();
     kernel.walk(WalkOrder::PreOrder, |op| {
         match op_name(op).as_str() {
             "tile.load" if op.result(0).is_ok_and(|r| SharedTile::of_type(r.r#type()).is_some()) => {
-                if let Some(tile) = op.result(0).ok().and_then(|r| SharedTile::of_type(r.r#type())) {
-                    let bytes = tile.shape.iter().product::<i64>() * tile.bytes;
-                    shared_bytes += match super::shared::ring_of(op) {
-                        Some([id, _, _, slots]) if counted.insert(id) => slots * bytes,
-                        Some(_) => 0,
-                        None => bytes,
-                    };
-                }
                 match super::shared::ring_of(op) {
                     Some([id, distance, index, slots]) if op.has_attribute(tile_dialect::attrs::TMA_LOAD) => {
                         requests += 1;
@@ -198,7 +189,7 @@ pub fn producer(kernel: OperationRef, cluster: i64) -> Option<Producer> {
     // other's wgmmas). Two blocks on an SM go out of step by themselves,
     // and there the producer warps measured slower (BENCHMARKS.md,
     // session 22).
-    let alone = 2 * (shared_bytes + 1024) > crate::to_gpu::SM_SHARED_MEMORY;
+    let alone = super::shared::alone(kernel);
     let several = mmas.values().any(|&n| n > 1);
     let ahead = spare && (least_distance >= 2 || least_distance.saturating_mul(least_work) >= AHEAD_WORK);
     let wanted = asked == Some(1) || if several { alone } else { !ahead };
