@@ -562,23 +562,33 @@ func.func @mm_loop_alone(%arg0: memref<?x?xf16>, %arg1: memref<?x?xf16>, %arg2: 
 // The same loop with its rings filled by the TMA (tile-use-tma's variant):
 // thread 0 asks for the tile two iterations ahead only where the loop
 // runs that far (iv + 2 step < n), so no tile past the loop's end is
-// requested; after the loop, only the first tiles (requested before it)
-// that lie past its end are waited for: tile d where the trip count is at
-// most d, two a ring.
+// requested. The two rings, read by the same mma, share one mbarrier a
+// slot: A's request announces both tiles' bytes and B's only copies, the
+// mma waits once for the slot's phase, and the block meets after
+// `wgmma.wait_group 1` rather than before the wgmmas. After the loop, only
+// the first tiles (requested before it) that lie past its end are waited
+// for: tile d where the trip count is at most d, two for both rings.
 // CHECK-LABEL: func.func @mm_loop__tma
+// CHECK-COUNT-5: nvvm.mbarrier.init
+// CHECK-NOT: nvvm.mbarrier.init
 // CHECK: scf.for %[[IV:.*]] = %{{.*}} to %[[N:.*]] step %[[STEP:[^ ]*]] iter_args
 // CHECK: %[[TWO:.*]] = arith.muli %[[STEP]], %{{.*}} : index
 // CHECK-NEXT: %[[AHEAD:.*]] = arith.addi %[[IV]], %[[TWO]] : index
 // CHECK-NEXT: %[[RUNS:.*]] = arith.cmpi slt, %[[AHEAD]], %[[N]] : index
 // CHECK: %[[ASK:.*]] = arith.andi %{{.*}}, %[[RUNS]] : i1
 // CHECK-NEXT: scf.if %[[ASK]] {
-// CHECK: nvvm.mbarrier.arrive.expect_tx
+// CHECK: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c8192_i32
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
 // CHECK: arith.andi %{{.*}}, %{{.*}} : i1
 // CHECK-NEXT: scf.if
-// CHECK: nvvm.mbarrier.arrive.expect_tx
+// CHECK-NOT: nvvm.mbarrier.arrive
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
 // CHECK: nvvm.mbarrier.try_wait.parity
+// CHECK-NOT: nvvm.mbarrier.try_wait.parity
+// CHECK-NOT: gpu.barrier
 // CHECK: nvvm.wgmma.mma_async
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK-NEXT: gpu.barrier
 // CHECK: scf.yield
 // CHECK: %[[TRIPS:.*]] = arith.select
 // CHECK: %[[PAST0:.*]] = arith.cmpi ule, %[[TRIPS]], %{{.*}} : index
@@ -587,6 +597,7 @@ func.func @mm_loop_alone(%arg0: memref<?x?xf16>, %arg1: memref<?x?xf16>, %arg2: 
 // CHECK: %[[PAST1:.*]] = arith.cmpi ule, %[[TRIPS]], %{{.*}} : index
 // CHECK-NEXT: scf.if %[[PAST1]] {
 // CHECK: nvvm.mbarrier.try_wait.parity
+// CHECK-NOT: nvvm.mbarrier.try_wait.parity
 // CHECK-NOT: nvvm.cp.async.bulk.tensor.shared.cluster.global
 // CHECK: return
 func.func @mm_loop__tma(%arg0: memref<?x?xf16>, %arg1: memref<?x?xf16>, %arg2: memref<?x?xf32>, %arg3: !llvm.ptr {tile.tma = {arg = 0 : i64, box = array<i64: 64, 32>, swizzle = 64 : i64}}, %arg4: !llvm.ptr {tile.tma = {arg = 1 : i64, box = array<i64: 64, 32>, swizzle = 64 : i64}}, %arg5: !llvm.ptr {tile.tma = {arg = 2 : i64, box = array<i64: 64, 32>, optional, swizzle = 128 : i64}}) attributes {tile.block_size = 128 : i64, tile.kernel, tile.variant_of = @mm_loop} {
@@ -611,6 +622,66 @@ func.func @mm_loop__tma(%arg0: memref<?x?xf16>, %arg1: memref<?x?xf16>, %arg2: m
     scf.yield %13, %arg9, %10, %arg11, %11 : tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
   }
   tile.store %8#0, %2[%c0, %c0] {tile.tma_store = 5 : i64} : tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>> -> !tile.partition_view<64x64xf32>
+  return
+}
+
+// -----
+
+// The TMA loop of @mm_loop__tma started again for each tile of an
+// enclosing loop (a persistent kernel): before the rings' first tiles,
+// the block meets and the group's barriers are initialised again, once
+// for both rings (five slots), so that phases count from zero; A's
+// request of each first tile announces both tiles, B's only copies.
+// CHECK-LABEL: func.func @restarted__tma
+// CHECK-COUNT-5: nvvm.mbarrier.init
+// CHECK-NOT: nvvm.mbarrier
+// CHECK: scf.for
+// CHECK: gpu.barrier
+// CHECK-COUNT-5: nvvm.mbarrier.inval
+// CHECK-NOT: nvvm.mbarrier.inval
+// CHECK: nvvm.fence.mbarrier.init
+// CHECK-NEXT: gpu.barrier
+// CHECK: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c8192_i32
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}}, %arg3,
+// CHECK-NOT: nvvm.mbarrier.inval
+// CHECK-NOT: nvvm.mbarrier.arrive
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}}, %arg4,
+// CHECK: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c8192_i32
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}}, %arg3,
+// CHECK-NOT: nvvm.mbarrier.arrive
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}}, %arg4,
+// CHECK: scf.for
+// CHECK: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c8192_i32
+// CHECK-NOT: nvvm.mbarrier.arrive
+// CHECK: nvvm.mbarrier.try_wait.parity
+// CHECK-NOT: nvvm.mbarrier.try_wait.parity
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK-NEXT: gpu.barrier
+func.func @restarted__tma(%arg0: memref<?x?xf16>, %arg1: memref<?x?xf16>, %arg2: memref<?x?xf32>, %arg3: !llvm.ptr {tile.tma = {arg = 0 : i64, box = array<i64: 64, 32>, swizzle = 64 : i64}}, %arg4: !llvm.ptr {tile.tma = {arg = 1 : i64, box = array<i64: 64, 32>, swizzle = 64 : i64}}, %arg5: index) attributes {tile.block_size = 128 : i64, tile.kernel, tile.variant_of = @restarted} {
+  %c2 = arith.constant 2 : index
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %0 = tile.partition_view %arg0 : memref<?x?xf16> -> !tile.partition_view<64x32xf16>
+  %1 = tile.partition_view %arg1 : memref<?x?xf16> -> !tile.partition_view<64x32xf16>
+  %2 = tile.partition_view %arg2 : memref<?x?xf32> -> !tile.partition_view<64x64xf32>
+  %3 = tile.num_tiles %0 dim 1 : !tile.partition_view<64x32xf16>
+  scf.for %t = %c0 to %arg5 step %c1 {
+    %4 = tile.load %0[%t, %c0] {tile.ring = array<i64: 0, 2, 0, 5>, tile.tma_load = 3 : i64} : !tile.partition_view<64x32xf16> -> tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
+    %5 = tile.load %1[%t, %c0] {tile.ring = array<i64: 1, 2, 0, 5>, tile.tma_load = 4 : i64} : !tile.partition_view<64x32xf16> -> tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
+    %6 = tile.load %0[%t, %c1] {tile.ring = array<i64: 0, 2, 1, 5>, tile.tma_load = 3 : i64} : !tile.partition_view<64x32xf16> -> tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
+    %7 = tile.load %1[%t, %c1] {tile.ring = array<i64: 1, 2, 1, 5>, tile.tma_load = 4 : i64} : !tile.partition_view<64x32xf16> -> tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
+    %8:5 = scf.for %arg6 = %c0 to %3 step %c1 iter_args(%arg7 = %cst, %arg8 = %4, %arg9 = %6, %arg10 = %5, %arg11 = %7) -> (tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>) {
+      %9 = arith.addi %arg6, %c2 : index
+      %10 = tile.load %0[%t, %9] {tile.ring = array<i64: 0, 2, -1, 5>, tile.tma_load = 3 : i64} : !tile.partition_view<64x32xf16> -> tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
+      %11 = tile.load %1[%t, %9] {tile.ring = array<i64: 1, 2, -1, 5>, tile.tma_load = 4 : i64} : !tile.partition_view<64x32xf16> -> tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
+      %12 = tile.permute %arg10 [1, 0] : tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>> -> tensor<32x64xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = true>>
+      %13 = tile.mma %arg8, %12, %arg7 : tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<32x64xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = true>> into tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>>
+      scf.yield %13, %arg9, %10, %arg11, %11 : tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
+    }
+    %14 = tile.convert_layout %8#0 : tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>> -> tensor<64x64xf32, #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [2, 16], warps_per_block = [4, 1], order = [1, 0]>>
+    tile.store %14, %2[%t, %c0] : tensor<64x64xf32, #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [2, 16], warps_per_block = [4, 1], order = [1, 0]>> -> !tile.partition_view<64x64xf32>
+  }
   return
 }
 

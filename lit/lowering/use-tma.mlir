@@ -26,34 +26,42 @@
 // CHECK-NOT:   tile.convert_layout
 // CHECK:       tile.store %[[ACC]]#0, {{.*}} {tile.tma_store = 5 : i64} : tensor<64x64xf32, #tile.wgmma
 
-// Lowered: the kernel keeps its cp.async copies; the variant's slots get
-// an mbarrier each, initialised by thread 0; thread 0 requests each tile
-// (the bytes, then the copy into the slot), every thread waits for the
-// slot's phase before the wgmmas, and after the loop for the tiles loaded
-// past its end.
-// REG-LABEL: func.func @plain(
-// REG:         nvvm.cp.async.shared.global
-// REG-NOT:     nvvm.cp.async.bulk.tensor
-// REG:         return
+// Lowered: the kernel keeps its cp.async copies. The variant's two rings,
+// which its mma reads together, share one mbarrier a slot, initialised by
+// thread 0; thread 0 requests each tile of both (A's request announces the
+// bytes of both tiles, then each copy completes on the slot's barrier),
+// every thread waits once for the slot's phase before the wgmmas, and the
+// block meets after wgmma.wait_group 1 (not before the wgmmas); after the
+// loop, every thread waits for the first tiles past its end.
 // REG-LABEL: func.func @plain__tma(
 // REG-NOT:     nvvm.cp.async.shared.global
-// REG:         nvvm.mbarrier.init {{.*}} : !llvm.ptr<3>, i32
+// REG-COUNT-5: nvvm.mbarrier.init {{.*}}, %c1_i32 : !llvm.ptr<3>, i32
+// REG-NOT:     nvvm.mbarrier.init
 // REG:         nvvm.fence.mbarrier.init
 // REG:         gpu.barrier
 // REG:         scf.if
-// REG:           nvvm.mbarrier.arrive.expect_tx {{.*}} : !llvm.ptr<3>, i32
+// REG:           nvvm.mbarrier.arrive.expect_tx {{.*}}, %c8192_i32 : !llvm.ptr<3>, i32
 // REG:           nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}}, %arg3, {{.*}} box[{{.*}}] : !llvm.ptr<7>, !llvm.ptr
+// REG:         scf.if
+// REG-NOT:       nvvm.mbarrier.arrive
+// REG:           nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}}, %arg4,
 // REG:         scf.for
-// REG:           nvvm.mbarrier.arrive.expect_tx
-// REG:           nvvm.cp.async.bulk.tensor.shared.cluster.global
+// REG:           nvvm.mbarrier.arrive.expect_tx {{.*}}, %c8192_i32
+// REG:           nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}}, %arg3,
+// REG-NOT:       nvvm.mbarrier.arrive
+// REG:           nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}}, %arg4,
 // REG:           nvvm.mbarrier.try_wait.parity
-// REG:           nvvm.mbarrier.try_wait.parity
+// REG-NOT:       nvvm.mbarrier.try_wait.parity
+// REG-NOT:       gpu.barrier
 // REG-NOT:       nvvm.fence.proxy
-// REG:           gpu.barrier
+// REG:           nvvm.wgmma.fence.aligned
 // REG:           nvvm.wgmma.mma_async
 // REG:           nvvm.wgmma.wait.group.sync.aligned 1
+// REG-NEXT:      gpu.barrier
+// REG:           scf.yield
 // REG:         "wgmma.wait_group.sync.aligned 0;"
-// REG-COUNT-4: nvvm.mbarrier.try_wait.parity
+// REG-COUNT-2: nvvm.mbarrier.try_wait.parity
+// REG-NOT:     nvvm.mbarrier.try_wait.parity
 // Then the store, where the runtime passed its descriptor: each thread
 // writes its accumulator's register pairs into the staging boxes, fences
 // them for the TMA, the block meets, and thread 0 stores both boxes and
@@ -159,13 +167,17 @@ func.func @square(%X: memref<?x?xf16>, %C: memref<?x?xf32>) attributes {tile.ker
 // -----
 
 // A B tile whose rows are 256 bytes is two blocks of 128-byte rows: the
-// descriptor's box is one block, and each request is two copies.
+// descriptor's box is one block, and each request is two copies. A's
+// request announces the bytes of both tiles (B's twice A's), and B's
+// copies complete on the same barrier.
 // CHECK-LABEL: func.func @wide__tma(
 // CHECK-SAME:    !llvm.ptr {tile.tma = {arg = 1 : i64, box = array<i64: 32, 64>, swizzle = 128 : i64}}
 // REG-LABEL: func.func @wide__tma(
 // REG:         scf.for
+// REG:           nvvm.mbarrier.arrive.expect_tx {{.*}}, %c12288_i32
 // REG:           nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}}, %arg3,
 // REG-NOT:       nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}}, %arg3,
+// REG-NOT:       nvvm.mbarrier.arrive
 // REG:           nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}}, %arg4,
 // REG:           nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}}, %arg4,
 // REG:           nvvm.wgmma.mma_async
@@ -211,14 +223,15 @@ func.func @no_loop(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>
 // could not run far ahead, so the variant gets a producer warp after its
 // 4 consumer warps (tile.block_size 160). The loop's two rings move in
 // step and share one set of barriers: every thread initialises the
-// `full` ones (two arrivals: the two requests) and the `empty` ones (128:
-// every consumer thread), once; then the kernel splits on the warp: the
-// producer's side keeps only the requests, each waiting for its slot's
+// `full` ones (one arrival: the first request of a tile, which announces
+// the bytes of both) and the `empty` ones (128: every consumer thread),
+// once; then the kernel splits on the warp: the producer's side keeps
+// only the requests, the first of each tile waiting for its slot's
 // `empty` phase; the consumers' side waits, multiplies, gives the slots
 // back after the wgmmas, and meets at named barrier 1 of 128 threads.
 // REG-LABEL: func.func @shallow__tma(
 // REG-SAME:    tile.block_size = 160 : i64
-// REG:         nvvm.mbarrier.init {{.*}}, %c2_i32
+// REG:         nvvm.mbarrier.init {{.*}}, %c1_i32
 // REG:         nvvm.mbarrier.init {{.*}}, %c128_i32
 // REG:         nvvm.fence.mbarrier.init
 // REG-NEXT:    gpu.barrier
@@ -227,12 +240,15 @@ func.func @no_loop(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>
 // REG:         scf.if %[[ROLE]] {
 // REG-NOT:       nvvm.wgmma.mma_async
 // REG:           nvvm.mbarrier.try_wait.parity
-// REG:           nvvm.mbarrier.arrive.expect_tx
+// REG:           nvvm.mbarrier.arrive.expect_tx {{.*}}, %c8192_i32
 // REG:           nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}}, %arg3,
+// REG-NOT:       nvvm.mbarrier
 // REG:           nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}}, %arg4,
 // REG:           scf.for
 // REG:             nvvm.mbarrier.try_wait.parity
+// REG:             nvvm.mbarrier.arrive.expect_tx {{.*}}, %c8192_i32
 // REG:             nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}}, %arg3,
+// REG-NOT:         nvvm.mbarrier
 // REG:             nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}}, %arg4,
 // REG-NOT:       nvvm.cp.async.bulk.tensor
 // REG-NOT:       gpu.barrier
@@ -469,9 +485,16 @@ func.func @two_mmas(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %E: memref<?x?xf16
 // REG:           gpu.barrier
 // REG-NOT:       nvvm.wgmma.mma_async
 // REG:           llvm.inline_asm has_side_effects "{{.*}}wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}"
+// K and V, waited for at different points, keep a set of barriers each,
+// and each request announces its own tile.
 // REG-LABEL: func.func @attention__tma(
 // REG-SAME:    tile.block_size = 256
+// REG-COUNT-4: nvvm.mbarrier.init
+// REG:         nvvm.fence.mbarrier.init
+// REG-COUNT-4: nvvm.mbarrier.init
 // REG:         scf.for
+// REG:           nvvm.mbarrier.arrive.expect_tx {{.*}}, %c8192_i32
+// REG:           nvvm.mbarrier.arrive.expect_tx {{.*}}, %c8192_i32
 // REG:           nvvm.mbarrier.try_wait.parity
 // REG-NEXT:      gpu.barrier
 // REG:           nvvm.wgmma.mma_async

@@ -26,7 +26,8 @@
 //!   flight.
 //!
 //! Then the wait for the operands' copies: for a ring slot the TMA fills
-//! ([`super::tma`]), the slot's mbarrier phase; for the threads' copies,
+//! ([`super::tma`]), the slot's mbarrier phase (once for the rings that
+//! share it); for the threads' copies,
 //! `cp.async.wait_group` (as many groups left pending as the loop's ring
 //! distance allows) and a proxy fence, once before the loop for tiles
 //! copied before it when the others are the TMA's; then a barrier, and
@@ -44,11 +45,12 @@
 //! (registers only) store A's registers at swizzle(m * S + k * e) of a buffer, likewise B
 //! (TMA slots) mbarrier.try_wait.parity [slot's barrier], phase
 //! (cp.async) cp.async.wait_group P; fence.proxy.async.shared::cta
-//! bar.sync
+//! bar.sync                      (not for TMA slots in flight: below)
 //! wgmma.fence
 //! for each 64-row block i of this warpgroup, each K step:
 //!   d_i = wgmma.mma_async desc(A, block i, step), desc(B, step), d_i   // m64nNk16 (k8 for tf32)
 //! wgmma.commit_group; wgmma.wait_group 1 (in flight) or the tied wait for all
+//! (TMA slots in flight) bar.sync
 //! ```
 //!
 //! wgmma reads A's registers while it runs, and PTX forbids writing them
@@ -71,7 +73,8 @@
 //! 15, says why a consumer's wait on `empty` mbarriers does not replace
 //! it): before each mma, but only before the first of a loop's mmas that
 //! read TMA slots, tiles loaded before the loop and registers (attention's
-//! two); f16 and
+//! two), and after the `wgmma.wait_group 1` of an mma kept in flight that
+//! reads only those; f16 and
 //! bf16 operands into an f32 accumulator, f32 operands as tf32 and 8-bit
 //! floats (E4M3, E5M2; both read K-major only); M a multiple of 64, N a
 //! multiple of 8 up to 256, K at least 32 bytes; other mmas keep the
@@ -327,9 +330,10 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
     let smem_b = operand(lowering, &at, wb, if swapped { 0 } else { 1 }, double)?;
     let by_tma = |tile: &Option<shared::SharedTile>| tile.as_ref().is_some_and(|t| t.tma);
     let mut by_tma_count = 0;
+    let mut waited = Vec::new();
     for (value, tile) in [(wa, &shared_wa), (wb, &shared_wb)] {
         if let Some(tile) = tile.as_ref().filter(|t| t.tma) {
-            wait_tma(lowering, &at, op, value, tile)?;
+            wait_tma(lowering, &at, op, value, tile, &mut waited)?;
             by_tma_count += 1;
         }
     }
@@ -376,6 +380,8 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
     // With a producer warp, the `empty` barriers keep slots from being
     // refilled early: the consumers give them back below.
     let released = released_rings(lowering, op, [&shared_wa, &shared_wb]);
+    // The block barrier goes after the wait that keeps the mma in flight.
+    let mut barrier_after = false;
     match released {
         // The producer would wait for slots nobody gives back.
         None if lowering.producer.is_some() && in_loop(op) => return None,
@@ -386,12 +392,22 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
             // the others at any barrier of t - 1. One barrier an iteration
             // (the first mma's) does for all of a loop's mmas that only
             // read its TMA slots, tiles loaded before it and registers,
-            // and are not kept in flight.
+            // and are not kept in flight. One kept in flight (its rings a
+            // slot deeper) that reads only those meets the others after
+            // its `wgmma.wait_group 1` instead, as the matcher does: its
+            // wgmmas then wait for the copies alone, not for the slowest
+            // warp too (BENCHMARKS.md, session 29), and the barrier of
+            // t - 1 follows every warpgroup's wgmmas of t - 2, so the
+            // slot refilled at t (that of t - 3) was free an iteration
+            // earlier ([`super::tma`]).
             let body_loop = op.parent_operation().filter(|p| crate::rewrite::op_name(*p) == "scf.for");
             let key = body_loop.map(|l| l.to_raw().ptr as usize);
             let placed = key.is_some_and(|key| lowering.loops.get(&key).is_some_and(|s| s.ring_barrier));
-            if !(synced_before && in_flight.is_err() && placed) {
-                lowering.barrier(&at)?;
+            barrier_after = synced_before && in_flight.is_ok() && key.is_some();
+            if barrier_after || !(synced_before && in_flight.is_err() && placed) {
+                if !barrier_after {
+                    lowering.barrier(&at)?;
+                }
                 if let Some(key) = key {
                     lowering.loops.entry(key).or_default().ring_barrier = true;
                 }
@@ -566,6 +582,9 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
         // Only the next iteration's wgmmas read the accumulator; the loop's
         // result waits for the last ones after the loop.
         at.insert(wait_mmas(context, at.location, 1)?);
+        if barrier_after {
+            lowering.barrier(&at)?;
+        }
         let r#loop = op.parent_operation()?;
         if let Some(rings) = &released {
             // The previous iteration's wgmmas are done.
@@ -725,10 +744,12 @@ fn mma_registers_a<'c>(
 
 /// The rings (barriers, slots) whose slots the mma gives back to the
 /// producer warp once its wgmmas are done with them, in a kernel with a
-/// producer warp: the TMA rings its loop's mmas read, all given back by
-/// the loop's last mma (the rings of a loop share barriers, and a phase
-/// of `empty` counts one arrival a consumer thread). Its other operands
-/// are tiles copied before the loop or registers (`warps::producer`).
+/// producer warp: the TMA rings its loop's mmas read, and any other its
+/// loop requests (read into registers before the mma, by
+/// `tile-prefetch-fragments`), all given back by the loop's last mma (a
+/// phase of `empty` counts one arrival a consumer thread; a group of
+/// rings shares one, [`super::tma::groups`]). Its other operands are
+/// tiles copied before the loop or registers (`warps::producer`).
 fn released_rings<'c>(
     lowering: &mut Lowering<'c>,
     op: OperationRef<'c, 'c>,
@@ -751,9 +772,15 @@ fn released_rings<'c>(
         }
         later = next.next_in_block();
     }
-    let rings = std::mem::take(&mut state.unreleased);
+    let mut rings = std::mem::take(&mut state.unreleased);
     if rings.is_empty() {
         return None;
+    }
+    for &id in &state.tma_rings {
+        let slots = lowering.rings.get(&id)?.shape.1;
+        if !rings.contains(&(id, slots)) {
+            rings.push((id, slots));
+        }
     }
     let mut released: Vec<(IrValue<'c>, i64)> = Vec::new();
     for (id, slots) in rings {
@@ -793,13 +820,16 @@ fn wait_copies<'c>(
 
 /// Waits for the TMA's copy of `value`, a tile of a ring that its loop
 /// loaded ahead and carries to this iteration (`tile-use-tma` gives the
-/// TMA only rings whose mmas are directly in their loop).
+/// TMA only rings whose mmas are directly in their loop), unless the
+/// mma waited on its ring's barriers already (`waited`: the rings of a
+/// group share them, [`super::tma::groups`]).
 fn wait_tma<'c>(
     lowering: &Lowering<'c>,
     at: &At<'c, 'c>,
     op: OperationRef<'c, 'c>,
     value: melior::ir::Value<'c, '_>,
     tile: &shared::SharedTile<'c>,
+    waited: &mut Vec<IrValue<'c>>,
 ) -> Option<()> {
     let r#loop = op.parent_operation().filter(|p| crate::rewrite::op_name(*p) == "scf.for")?;
     let body = r#loop.region(0).ok()?.first_block()?;
@@ -817,6 +847,10 @@ fn wait_tma<'c>(
     }
     let ring = tile.ring?;
     let barriers = lowering.rings.get(&ring.id)?.barriers?;
+    if waited.contains(&barriers) {
+        return Some(());
+    }
+    waited.push(barriers);
     let iteration = super::tma::iteration(at, r#loop)?;
     super::tma::wait(at, (barriers, ring.slots), iteration)
 }
@@ -964,19 +998,22 @@ fn copies_pending(lowering: &Lowering, op: OperationRef, operands: &[melior::ir:
 /// `tile-prefetch-loads` writes it. A hand-written `tile.ring` read after
 /// fewer carries is a later tile, which the ring's waits do not cover.
 fn this_iterations_tile<'c>(value: melior::ir::Value<'c, '_>, r#loop: OperationRef<'c, 'c>) -> bool {
-    let Some(body) = r#loop.region(0).ok().and_then(|r| r.first_block()) else { return false };
+    this_iterations_load(value, r#loop).is_some()
+}
+
+/// The ring load whose tile `value` is, if [`this_iterations_tile`].
+pub(super) fn this_iterations_load<'c>(
+    value: melior::ir::Value<'c, '_>,
+    r#loop: OperationRef<'c, 'c>,
+) -> Option<OperationRef<'c, 'c>> {
+    let body = r#loop.region(0).ok()?.first_block()?;
     let mut root = detach(value);
     while crate::rewrite::argument_of(root, body).is_none() {
-        match crate::rewrite::defining_op(root).and_then(|d| d.operand(0).ok()) {
-            Some(operand) => root = detach(operand),
-            None => return false,
-        }
+        root = detach(crate::rewrite::defining_op(root)?.operand(0).ok()?);
     }
-    shared::carried_load(root, Some(r#loop)).is_some_and(|(load, carries)| {
-        shared::ring_of(load).is_some_and(|[_, distance, index, _]| {
-            index < 0 && load.parent_operation() == Some(r#loop) && carries == distance
-        })
-    })
+    let (load, carries) = shared::carried_load(root, Some(r#loop))?;
+    let [_, distance, index, _] = shared::ring_of(load)?;
+    (index < 0 && load.parent_operation() == Some(r#loop) && carries == distance).then_some(load)
 }
 
 /// Whether `value` is (a permute or reshape of) an argument of `body`.

@@ -234,9 +234,8 @@ pub struct Lowering<'c> {
     thread_flat: HashMap<LinearLayout, IrValue<'c>>,
     /// The kernel gets a producer warp ([`warps`]).
     pub producer: Option<warps::Producer>,
-    /// With a producer warp, the barriers of each group of rings that
-    /// share them, by the group's leading ring.
-    pub group_barriers: HashMap<i64, IrValue<'c>>,
+    /// The TMA rings that share their slots' barriers, and those made.
+    pub groups: tma::Groups<'c>,
     /// The loop whose body loads each ring's tiles ahead, by ring id (the
     /// `scf.if` of its versions, where it was versioned: [`version`]).
     pub ring_loops: HashMap<i64, OperationRef<'c, 'c>>,
@@ -263,7 +262,7 @@ pub struct LoopState {
     /// A `wgmma.wait_group 0` follows it.
     pub mmas_waited: bool,
     /// Its rings the TMA fills, whose tiles past its end are waited for
-    /// after it.
+    /// after it (once a group of rings sharing barriers).
     pub tma_rings: Vec<i64>,
     /// The shared tiles its mmas read that were copied before it are
     /// waited for (with a fence and a barrier) before it.
@@ -324,8 +323,9 @@ impl<'c> Lowering<'c> {
     }
 
     /// Notes a load of ring `id`, which the TMA fills, in `loop`'s body;
-    /// the first puts the wait for its tiles past the loop's end after
-    /// the loop (`stopped`: the loop's requests stop at its end).
+    /// the first of its group puts the wait for its tiles past the loop's
+    /// end after the loop (`stopped`: the loop's requests stop at its
+    /// end).
     pub fn note_tma_ring(
         &mut self,
         r#loop: OperationRef<'c, 'c>,
@@ -336,9 +336,13 @@ impl<'c> Lowering<'c> {
     ) -> Option<()> {
         let state = self.loops.entry(r#loop.to_raw().ptr as usize).or_default();
         if !state.tma_rings.contains(&id) {
+            let leader = self.groups.leader(id);
+            let drained = state.tma_rings.iter().any(|&other| self.groups.leader(other) == leader);
             state.tma_rings.push(id);
-            let after = At::before(self.context, r#loop.next_in_block()?)?;
-            tma::drain(&after, r#loop, ring, distance, stopped)?;
+            if !drained {
+                let after = At::before(self.context, r#loop.next_in_block()?)?;
+                tma::drain(&after, r#loop, ring, distance, stopped)?;
+            }
         }
         Some(())
     }
@@ -676,12 +680,13 @@ fn lower_kernel<'c>(kernel: OperationRef<'c, 'c>) -> Option<Result<(), Refused<'
         views: HashMap::new(),
         thread_flat: HashMap::new(),
         producer: warps::producer(kernel, blocks),
-        group_barriers: HashMap::new(),
+        groups: tma::Groups::default(),
         ring_loops: HashMap::new(),
         versions,
         pending_copies: HashMap::new(),
         refusal: std::cell::RefCell::new(None),
     };
+    lowering.groups = tma::groups(kernel, lowering.producer.is_some());
     let turns = turns::loops(kernel, blocks, lowering.producer.is_some());
 
     if lowering.producer.is_some() {

@@ -293,20 +293,9 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
                     let buffer = aligned_scratch(lowering, slots * elements, element)?;
                     let address = super::shared_address(&lowering.entry, buffer)?;
                     let shape = (distance, slots, elements);
-                    let group = lowering.producer.as_ref().map(|p| p.barriers_of(id));
-                    let barriers = match (tma_load, group) {
-                        // The first ring of a group to be lowered makes the
-                        // group's barriers, whichever it is.
-                        (Some(_), Some((leader, requests))) => match lowering.group_barriers.get(&leader) {
-                            Some(&barriers) => Some(barriers),
-                            None => {
-                                let barriers = super::tma::barriers(lowering, slots, requests)?;
-                                lowering.group_barriers.insert(leader, barriers);
-                                Some(barriers)
-                            }
-                        },
-                        (Some(_), None) => Some(super::tma::barriers(lowering, slots, 1)?),
-                        (None, _) => None,
+                    let barriers = match tma_load {
+                        Some(_) => Some(super::tma::ring_barriers(lowering, id, slots)?),
+                        None => None,
                     };
                     let ring = Ring { buffer, address, first_commit: lowering.commits, shape, barriers };
                     lowering.rings.insert(id, ring);
@@ -319,11 +308,10 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
                     // be read by another warpgroup's mmas.
                     lowering.barrier(&at)?;
                     if let Some(barriers) = ring.barriers {
-                        // Phases count from zero again.
-                        super::tma::initialise(lowering, &at, barriers, (slots, 1), true)?;
+                        super::tma::restart(lowering, &at, id, barriers, slots)?;
                     }
                 }
-                requested = ring.barriers.map(|b| (b, at.index(index)));
+                requested = ring.barriers.map(|b| (b, at.index(index), index));
                 at.index(index)?
             } else {
                 let r#loop = parent?;
@@ -338,7 +326,7 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
                         let stopped = lowering.producer.is_none();
                         lowering.note_tma_ring(r#loop, id, (barriers, slots), distance, stopped)?;
                         wanted = if stopped { Some(super::tma::ahead_runs(&at, r#loop, distance)?) } else { None };
-                        requested = Some((barriers, Some(t)));
+                        requested = Some((barriers, Some(t), index));
                     }
                     None => {
                         lowering.note_ring_load(r#loop);
@@ -366,8 +354,8 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
         Some(first) => at.addi(base, at.muli(first, at.index(tile.bytes)?)?)?,
         None => base,
     };
-    if let (Some((barriers, t)), Some(argument)) = (requested, tma_load) {
-        let RingUse { slots, .. } = tile.ring?;
+    if let (Some((barriers, t, index)), Some(argument)) = (requested, tma_load) {
+        let RingUse { id, slots, .. } = tile.ring?;
         let boxes =
             super::tma::Boxes { rows: tile.rows(), columns: shape[1], bytes: tile.bytes, swizzle: tile.swizzle };
         let request = super::tma::Request {
@@ -380,6 +368,7 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
             first: origin(&at, &view, &coords)?.first,
             destination: address,
             boxes,
+            ring: (id, index),
         };
         super::tma::request(lowering, &at, &request, (barriers, slots), t?, wanted)?;
         tile.tma = true;

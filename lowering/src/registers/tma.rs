@@ -1,65 +1,103 @@
 //! Ring slots filled by the Tensor Memory Accelerator (loads that
 //! `tile-use-tma` marked `tile.tma_load`), each slot with an mbarrier.
 //!
-//! One thread asks for a tile: `mbarrier.arrive.expect_tx` on the slot's
-//! barrier with the tile's bytes, then one `cp.async.bulk.tensor` per
+//! The rings whose tiles one mma reads (A's and B's) move in step, and
+//! share their slots' barriers ([`groups`]), as a stage of the matcher's
+//! ring holds both operands: one arrival and one wait an iteration for
+//! both instead of one a ring (BENCHMARKS.md, session 29). One thread
+//! asks for the tiles: the group's first request of a tile arrives on the
+//! slot's barrier (`mbarrier.arrive.expect_tx`) with the bytes of every
+//! ring's tile, then each request issues one `cp.async.bulk.tensor` per
 //! block of swizzled rows (the TMA writes the same 32/64/128-byte swizzle
-//! the threads' copies do, [`super::shared`]), where the load is: first
-//! in the loop's body (a request issued after the iteration's wgmmas
-//! measured a sixth slower: the copy then has less time to land). The tile of
-//! iteration `t` goes to slot `t % slots`, so the mma that reads it waits
-//! for phase `t / slots` of that slot's barrier (`mbarrier.try_wait.parity`
-//! with its parity); every thread waits, so the data needs no barrier.
-//! The block-wide barrier before each mma keeps a slot from being refilled
-//! while another warpgroup's wgmmas may still read it.
+//! the threads' copies do, [`super::shared`]) completing on that barrier,
+//! where the loads are: first in the loop's body (a request issued after
+//! the iteration's wgmmas measured a sixth slower: the copy then has less
+//! time to land). The tiles of iteration `t` go to slot `t % slots`, so
+//! the mma that reads them waits once for phase `t / slots` of that slot's
+//! barrier (`mbarrier.try_wait.parity` with its parity); every thread
+//! waits, so the data needs no barrier. A block-wide barrier an iteration
+//! keeps a slot from being refilled while another warpgroup's wgmmas may
+//! still read it: after the `wgmma.wait_group 1` of an mma kept in flight
+//! (where the matcher has it), else before the loop's first mma
+//! ([`super::mma`]).
 //!
 //! ```text
 //! entry:      thread 0: mbarrier.init [bars + 8 s], 1 for each slot s; fence.mbarrier_init; bar.sync
-//! tile.load:  thread 0: mbarrier.arrive.expect_tx [bars + 8 ((t + D) % S)], bytes
-//!                       cp.async.bulk.tensor.2d [ring + ((t + D) % S) * slot], [desc, {k, m}], [bars + ...]
-//! tile.mma:   mbarrier.try_wait.parity [bars + 8 (t % S)], (t / S) & 1; bar.sync; wgmma ...
-//!             (only where the loop runs to t + D: t + D < n)
+//! A's load:   thread 0: mbarrier.arrive.expect_tx [bars + 8 ((t + D) % S)], bytes of A's tile + B's
+//!                       cp.async.bulk.tensor.2d [ringA + ((t + D) % S) * slotA], [descA, {k, m}], [bars + ...]
+//! B's load:   thread 0: cp.async.bulk.tensor.2d [ringB + ((t + D) % S) * slotB], [descB, {n, k}], [bars + ...]
+//!             (both only where the loop runs to t + D: t + D < n)
+//! tile.mma:   mbarrier.try_wait.parity [bars + 8 (t % S)], (t / S) & 1
+//!             wgmma ...; commit; wgmma.wait_group 1; bar.sync
 //! after loop: the same wait for the first tiles that lie past its end (n <= d < D)
 //! ```
 //!
+//! Why a shared phase is sound: each phase has one arrival (`mbarrier.init`
+//! with 1), the first request of the tile, issued by the thread that then
+//! issues every ring's copies, so the phase cannot complete before all of
+//! them have landed; the group's rings have the same distance and slots
+//! and their requests the same condition ([`ahead_runs`]), so every tile
+//! the arrival announces is requested. A thread waits for tile `t`'s
+//! phase `r` by its parity, which is unambiguous when the slot's barrier
+//! is in phase `r` or has just completed it: phase `r - 1` (tile
+//! `t - slots`) completed before, since the same thread waited for it
+//! (every thread waits for every tile, in order), and phase `r + 1` (tile
+//! `t + slots`) cannot complete before the wait, since its request comes
+//! at iteration `t + slots - D > t`, after a block barrier this thread
+//! reaches only after the wait. The slot of tile `t` is refilled by that
+//! request, after the block barrier of iteration `u = t + slots - D - 1`:
+//! with the barrier after `wgmma.wait_group 1` (in flight, `slots = D +
+//! 3`, `u = t + 2`), each warpgroup's wgmmas up to iteration `u - 1 > t`
+//! have retired by then; with the barrier before the first mma
+//! (`slots = D + 2`, `u = t + 1`), each warpgroup finished iteration `t`,
+//! its mmas waited for in it. (With a producer warp, the `empty` phase
+//! that the request waits for, which every consumer thread completes
+//! once its wgmmas that read tile `t` are done, plays that barrier's part.)
+//!
 //! (A wait on `empty` barriers that warps arrive on once their wgmmas are
-//! done, in place of the block-wide barrier, measured a third slower: the
-//! wait for a free slot among the in-flight wgmmas costs ptxas 26 more
-//! registers and the overlap.) With a producer warp ([`super::warps`]),
+//! done, in place of the block-wide barrier, measured slower, BENCHMARKS.md,
+//! session 15: the wait for a free slot among the in-flight wgmmas costs
+//! ptxas registers and the overlap.) With a producer warp ([`super::warps`]),
 //! each slot has an `empty` barrier too, after the `full` ones: the
-//! producer's first thread waits for its phase before each request, and
-//! the consumer threads arrive on it after their wgmmas ([`release`]).
-//! Slots and phases are computed in 32 bits ([`ring_position`]).
+//! producer's first thread waits for its phase before the group's first
+//! request of a tile, and the consumer threads arrive on it after their
+//! wgmmas ([`release`]); there, every ring of a loop that moves in step is
+//! in one group. Slots and phases are computed in 32 bits
+//! ([`ring_position`]).
 //!
 //! A request in the loop asks for a tile only where the loop runs that far
 //! ([`ahead_runs`]): a tile past the loop's end would only fill its slot
 //! with zeros, at the cost of TMA copies, shared-memory writes and a wait
 //! after the loop (BENCHMARKS.md, session 28).
 //! The first tiles, requested before the loop, may still lie past its end
-//! (a loop shorter than the distance); they are waited for after it
-//! ([`drain`]), so that no copy is in flight when the block exits or a
-//! ring starts again. Caveats: with a producer warp ([`super::warps`])
-//! nothing changed: the requests run to `n + distance - 1` and all are
-//! waited for after the loop; a ring
-//! started again in an enclosing loop (a persistent kernel) first
-//! invalidates and initialises its barriers, so that phases count from
-//! zero each time.
+//! (a loop shorter than the distance); they are waited for after it, once
+//! a group ([`drain`]), so that no copy is in flight when the block exits
+//! or a ring starts again. Caveats: with a producer warp ([`super::warps`])
+//! the requests run to `n + distance - 1` and all are waited for after the
+//! loop; a ring started again in an enclosing loop (a persistent kernel)
+//! first invalidates and initialises its barriers, once a group, so that
+//! phases count from zero each time; rings waited for at different points
+//! (attention's K and V without a producer warp) keep barriers of their
+//! own; with the barrier after `wgmma.wait_group 1`, a ring kept in flight
+//! would need only `D + 2` slots, but `tile-prefetch-loads` still gives it
+//! `D + 3`.
 
 use super::{Lowering, if_else_op, when};
 use crate::{
     build::At,
-    rewrite::{IrValue, detach},
+    rewrite::{IrValue, detach, op_name},
 };
 use melior::ir::{BlockLike as _, RegionLike as _};
 use melior::{
     dialect::{arith, llvm, ods},
     ir::{
-        Attribute, OperationRef, Type,
+        Attribute, OperationRef, Type, ValueLike as _,
         attribute::{DenseI32ArrayAttribute, IntegerAttribute},
-        operation::{OperationBuilder, OperationLike, OperationMutLike, OperationRefMut},
+        operation::{OperationBuilder, OperationLike, OperationMutLike, OperationRefMut, WalkOrder, WalkResult},
         r#type::{IntegerType, MemRefType},
     },
 };
+use std::collections::{HashMap, HashSet};
 
 /// Marks the `scf.if` of a request until [`super::warps::specialize`] has
 /// split the kernel for a producer warp (a discardable attribute outside
@@ -73,9 +111,9 @@ const BARRIER_BYTES: i64 = 8;
 /// CUTLASS's choice.
 const SUSPEND_NS: i64 = 0x989680;
 
-/// The mbarriers of a ring's slots, made and initialised at the kernel's
+/// The mbarriers of a group's slots, made and initialised at the kernel's
 /// start: their shared-memory address.
-pub fn barriers<'c>(lowering: &Lowering<'c>, slots: i64, requests: i64) -> Option<IrValue<'c>> {
+fn barriers<'c>(lowering: &Lowering<'c>, slots: i64) -> Option<IrValue<'c>> {
     let context = lowering.context;
     let i64_type: Type = IntegerType::new(context, 64).into();
     let alignment = IntegerAttribute::new(i64_type, BARRIER_BYTES);
@@ -85,27 +123,26 @@ pub fn barriers<'c>(lowering: &Lowering<'c>, slots: i64, requests: i64) -> Optio
     let r#type = MemRefType::new(i64_type, &[count], None, None);
     let buffer = at.add(melior::dialect::memref::alloc(context, r#type, &[], &[], Some(alignment), at.location))?;
     let address = super::shared_address(at, buffer)?;
-    initialise(lowering, at, address, (slots, requests), false)?;
+    initialise(lowering, at, address, slots, false)?;
     Some(address)
 }
 
-/// Thread 0 initialises the `slots` barriers at `address` for `requests`
-/// requests a phase (invalidating them first if `again`), then the block
-/// waits for it.
-pub fn initialise<'c>(
+/// Thread 0 initialises the `slots` barriers at `address` (invalidating
+/// them first if `again`), then the block waits for it.
+fn initialise<'c>(
     lowering: &Lowering<'c>,
     at: &At<'c, 'c>,
     address: IrValue<'c>,
-    (slots, requests): (i64, i64),
+    slots: i64,
     again: bool,
 ) -> Option<()> {
     let context = at.context;
     let first = is_thread(lowering, at, 0)?;
     when(at, first, |at| {
         let i32_type: Type = IntegerType::new(context, 32).into();
-        // A `full` barrier has one arrival a request (with its bytes);
-        // an `empty` one, one from each consumer thread.
-        let mut counts = vec![at.int(i32_type, requests)?; slots as usize];
+        // A `full` barrier has one arrival a phase (the group's
+        // expect_tx); an `empty` one, one from each consumer thread.
+        let mut counts = vec![at.int(i32_type, 1)?; slots as usize];
         if let Some(producer) = &lowering.producer {
             counts.extend(vec![at.int(i32_type, producer.consumer_warps * 32)?; slots as usize]);
         }
@@ -127,6 +164,182 @@ pub fn initialise<'c>(
     })?;
     at.insert(OperationBuilder::new("nvvm.fence.mbarrier.init", at.location).build().ok()?);
     lowering.barrier(at)
+}
+
+/// The rings whose slots share one set of barriers ([`groups`]), and
+/// what the lowering has made of them so far.
+#[derive(Default)]
+pub struct Groups<'c> {
+    /// Each ring of a group of two or more: the group's least ring id.
+    leaders: HashMap<i64, i64>,
+    /// Each such group (by its leader): the bytes a phase expects, one
+    /// tile of each of its rings.
+    bytes: HashMap<i64, i64>,
+    /// The barriers of each group (a lone ring is its own), once made.
+    barriers: HashMap<i64, IrValue<'c>>,
+    /// The tiles of groups requested so far (leader, `tile.ring` index),
+    /// in program order.
+    asked: HashSet<(i64, i64)>,
+}
+
+impl Groups<'_> {
+    /// The group ring `id` is in, by its leader (itself when alone).
+    pub fn leader(&self, id: i64) -> i64 {
+        self.leaders.get(&id).copied().unwrap_or(id)
+    }
+}
+
+/// Which of `kernel`'s TMA rings share their slots' barriers. Only rings
+/// that move in step (loaded in the same loop, the same distance ahead,
+/// into as many slots) whose loads are those `tile-prefetch-loads` makes
+/// (one in the loop's body, and one for each of the first tiles right
+/// before the loop): every request of a group's tile then runs on the
+/// same condition, which the shared phase needs. Of those, the rings whose
+/// tiles the same `tile.mma` reads (this iteration's, carried to it), so
+/// that one wait before it covers them all; rings waited for at different
+/// points (attention's K and V, a ring read into registers ahead of its
+/// mma by `tile-prefetch-fragments`) keep their own, so that neither wait
+/// also waits for the other's copies. With a `producer` warp, every ring
+/// of the loop that moves in step: the consumers wait for tiles requested
+/// long before, and each group costs every consumer thread an arrival on
+/// `empty` an iteration (BENCHMARKS.md, session 16).
+pub fn groups<'c>(kernel: OperationRef<'c, 'c>, producer: bool) -> Groups<'c> {
+    let mut ops = Vec::new();
+    kernel.walk(WalkOrder::PreOrder, |op| {
+        // SAFETY: ops of the kernel, alive while it is (the analysis
+        // erases nothing).
+        ops.push(unsafe { OperationRef::from_raw(op.to_raw()) });
+        WalkResult::Advance
+    });
+    let ptr = |op: OperationRef| op.to_raw().ptr as usize;
+    // Each ring's loads: its distance, slots and bytes of a tile, its
+    // loop and the op around the loop, the first tiles' indices and the
+    // op around each.
+    struct Loads {
+        shape: (i64, i64, i64),
+        in_loop: Vec<(usize, Option<usize>)>,
+        first: Vec<(i64, Option<usize>)>,
+        regular: bool,
+    }
+    let mut rings: HashMap<i64, Loads> = HashMap::new();
+    for &op in &ops {
+        if op_name(op) != "tile.load" || !op.has_attribute(tile_dialect::attrs::TMA_LOAD) {
+            continue;
+        }
+        let Some([id, distance, index, slots]) = super::shared::ring_of(op) else { continue };
+        let Some(tile) = op.result(0).ok().and_then(|r| super::shared::SharedTile::of_type(r.r#type())) else {
+            continue;
+        };
+        let shape = (distance, slots, tile.shape.iter().product::<i64>() * tile.bytes);
+        let loads = rings.entry(id).or_insert(Loads { shape, in_loop: vec![], first: vec![], regular: true });
+        loads.regular &= loads.shape == shape;
+        let parent = op.parent_operation();
+        if index < 0 {
+            let r#loop = parent.filter(|p| op_name(*p) == "scf.for");
+            loads.regular &= r#loop.is_some();
+            loads.in_loop.extend(r#loop.map(|l| (ptr(l), l.parent_operation().map(ptr))));
+        } else {
+            loads.first.push((index, parent.map(ptr)));
+        }
+    }
+    for loads in rings.values_mut() {
+        let mut indices: Vec<i64> = loads.first.iter().map(|f| f.0).collect();
+        indices.sort_unstable();
+        loads.regular &= loads.in_loop.len() == 1
+            && indices == (0..loads.shape.0).collect::<Vec<_>>()
+            && loads.first.iter().all(|f| f.1.is_some() && f.1 == loads.in_loop[0].1);
+    }
+    // The rings that move in step: loop, distance, slots.
+    let step = |id: i64| rings.get(&id).filter(|r| r.regular).map(|r| (r.in_loop[0].0, r.shape.0, r.shape.1));
+    let mut together: Vec<Vec<i64>> = Vec::new();
+    if producer {
+        let mut ids: Vec<i64> = rings.keys().copied().filter(|&id| step(id).is_some()).collect();
+        ids.sort_unstable();
+        for id in ids {
+            match together.iter_mut().find(|set| step(set[0]) == step(id)) {
+                Some(set) => set.push(id),
+                None => together.push(vec![id]),
+            }
+        }
+    } else {
+        for &op in ops.iter().filter(|op| op_name(**op) == "tile.mma") {
+            let Some(r#loop) = op.parent_operation().filter(|p| op_name(*p) == "scf.for") else { continue };
+            let mut read: Vec<i64> = Vec::new();
+            for i in 0..2 {
+                let Some(load) = op.operand(i).ok().and_then(|v| super::mma::this_iterations_load(v, r#loop)) else {
+                    continue;
+                };
+                let Some([id, ..]) = super::shared::ring_of(load) else { continue };
+                let ours = step(id).is_some_and(|s| s.0 == ptr(r#loop));
+                if ours && !read.contains(&id) && read.iter().all(|&other| step(other) == step(id)) {
+                    read.push(id);
+                }
+            }
+            together.push(read);
+        }
+    }
+    // Each ring's group, by its least ring id (sets that share a ring join).
+    let mut leaders: HashMap<i64, i64> = HashMap::new();
+    for set in together {
+        let joined: Vec<i64> = set.iter().map(|id| leaders.get(id).copied().unwrap_or(*id)).collect();
+        let Some(&leader) = joined.iter().min() else { continue };
+        for ring in leaders.values_mut() {
+            if joined.contains(ring) {
+                *ring = leader;
+            }
+        }
+        for id in set {
+            leaders.insert(id, leader);
+        }
+    }
+    let mut members: HashMap<i64, Vec<i64>> = HashMap::new();
+    for (&id, &leader) in &leaders {
+        members.entry(leader).or_default().push(id);
+    }
+    members.retain(|_, ids| ids.len() > 1);
+    let mut groups = Groups::default();
+    for (leader, ids) in members {
+        groups.bytes.insert(leader, ids.iter().map(|id| rings[id].shape.2).sum());
+        groups.leaders.extend(ids.iter().map(|&id| (id, leader)));
+    }
+    groups
+}
+
+/// The barriers of ring `id`'s slots: its group's, made by the first of
+/// its rings to be lowered.
+pub fn ring_barriers<'c>(lowering: &mut Lowering<'c>, id: i64, slots: i64) -> Option<IrValue<'c>> {
+    let leader = lowering.groups.leader(id);
+    if let Some(&barriers) = lowering.groups.barriers.get(&leader) {
+        return Some(barriers);
+    }
+    let barriers = barriers(lowering, slots)?;
+    lowering.groups.barriers.insert(leader, barriers);
+    Some(barriers)
+}
+
+/// Before ring `id`'s first tile in an enclosing loop, which starts it
+/// again (a persistent kernel's next tile): its barriers initialised
+/// again, so that phases count from zero; once a group, by the first of
+/// its rings to ask for the tile (before any of them does).
+pub fn restart<'c>(lowering: &Lowering<'c>, at: &At<'c, 'c>, id: i64, barriers: IrValue<'c>, slots: i64) -> Option<()> {
+    if lowering.groups.leaders.contains_key(&id) && lowering.groups.asked.contains(&(lowering.groups.leader(id), 0)) {
+        return Some(());
+    }
+    initialise(lowering, at, barriers, slots, true)
+}
+
+/// The bytes `request`'s `mbarrier.arrive.expect_tx` announces: a lone
+/// ring's tile; for a group, one tile of each of its rings, announced by
+/// the first request of that tile in program order (the group's others
+/// then only copy, completing on the phase it opened, from the same
+/// thread and on the same condition), `None` for the others.
+fn announced(lowering: &mut Lowering, request: &Request) -> Option<i64> {
+    let (id, index) = request.ring;
+    let groups = &mut lowering.groups;
+    match groups.leaders.get(&id) {
+        Some(&leader) => groups.asked.insert((leader, index)).then(|| groups.bytes.get(&leader).copied()).flatten(),
+        None => Some(request.boxes.rows * request.boxes.columns * request.boxes.bytes),
+    }
 }
 
 /// Whether this thread is the block's thread `n`.
@@ -214,24 +427,27 @@ impl Boxes {
 
 /// A tile's request, as `tile.load` makes it: the descriptor, the tile's
 /// first element (one coordinate per dim, outermost first), where it goes
-/// and how it is laid out there.
+/// and how it is laid out there, and which load it is: its ring and
+/// index (`tile.ring`'s: one of the first tiles, or `-1`, the loop's).
 pub struct Request<'c> {
     pub descriptor: IrValue<'c>,
     pub first: Vec<IrValue<'c>>,
     pub destination: IrValue<'c>,
     pub boxes: Boxes,
+    pub ring: (i64, i64),
 }
 
 /// Thread 0 asks the TMA for tile `t` of a ring with `slots` slots whose
 /// barriers are at `barriers`, where `wanted` (if given) holds.
 pub fn request<'c>(
-    lowering: &Lowering<'c>,
+    lowering: &mut Lowering<'c>,
     at: &At<'c, 'c>,
     request: &Request<'c>,
     (barriers, slots): (IrValue<'c>, i64),
     t: IrValue<'c>,
     wanted: Option<IrValue<'c>>,
 ) -> Option<()> {
+    let bytes = announced(lowering, request);
     let requester = requester(lowering, at)?;
     let requester = match wanted {
         Some(wanted) => at.andi(requester, wanted)?,
@@ -243,7 +459,7 @@ pub fn request<'c>(
         requester,
         &[],
         |at| {
-            issue(at, request, (barriers, slots), t, producer)?;
+            issue(at, request, (barriers, slots), t, (producer, bytes))?;
             Some(vec![])
         },
         |_| Some(vec![]),
@@ -258,29 +474,34 @@ pub fn request<'c>(
 
 /// The requester's part of [`request`]: with a producer warp, first the
 /// wait for the slot's `empty` phase before tile `t`'s (the previous
-/// round's mmas done with it; the first round's counts as complete).
+/// round's mmas done with it; the first round's counts as complete);
+/// then, where it announces the phase's `bytes`, the arrival.
 fn issue<'c>(
     at: &At<'c, 'c>,
     request: &Request<'c>,
     (barriers, slots): (IrValue<'c>, i64),
     t: IrValue<'c>,
-    producer: bool,
+    (producer, bytes): (bool, Option<i64>),
 ) -> Option<()> {
     let context = at.context;
     let i32_type: Type = IntegerType::new(context, 32).into();
     let boxes = request.boxes;
-    if producer {
+    // (A request that announces nothing follows its group's first of
+    // the same tile on the same thread, which waited for the phase.)
+    if producer && bytes.is_some() {
         let before = at.xori(parity(at, slots, t)?, at.index(1)?)?;
         wait_parity(at, empty_barrier(at, barriers, slots, t)?, before)?;
     }
     let barrier = slot_barrier(at, barriers, slots, t)?;
-    let bytes = at.int(i32_type, boxes.rows * boxes.columns * boxes.bytes)?;
-    at.insert(
-        OperationBuilder::new("nvvm.mbarrier.arrive.expect_tx", at.location)
-            .add_operands(&[barrier, bytes])
-            .build()
-            .ok()?,
-    );
+    if let Some(bytes) = bytes {
+        let bytes = at.int(i32_type, bytes)?;
+        at.insert(
+            OperationBuilder::new("nvvm.mbarrier.arrive.expect_tx", at.location)
+                .add_operands(&[barrier, bytes])
+                .build()
+                .ok()?,
+        );
+    }
     let per_block = boxes.per_box();
     let rank = request.first.len();
     for block in 0..boxes.columns / per_block {

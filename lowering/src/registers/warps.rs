@@ -32,11 +32,11 @@
 //!                                    (block barriers: bar.sync 1, 32 W)
 //! ```
 //!
-//! The rings of one loop move in step, so they share one set of barriers
-//! (the first ring's; a `full` phase counts one arrival per ring's
-//! request), as a stage of the matcher's ring holds both operands: one
-//! wait and one arrival an iteration instead of one a ring. (Measured the
-//! same as a set per ring, BENCHMARKS.md, session 16.)
+//! The rings of one loop move in step, so they share one set of `full`
+//! and `empty` barriers ([`super::tma::groups`]), as a stage of the
+//! matcher's ring holds both operands: one request announces the bytes of
+//! all, and the consumers give the slot back once an iteration for them.
+//! (Measured the same as a set per ring, BENCHMARKS.md, session 16.)
 //!
 //! The producer's side is a copy of the consumers' with every op the
 //! requests do not need erased (their loops keep only the carried values
@@ -88,20 +88,6 @@ const CONSUMER_BARRIER: i64 = 1;
 #[derive(Clone, Debug)]
 pub struct Producer {
     pub consumer_warps: i64,
-    /// The rings of one loop, which move in step, share the barriers of
-    /// the first of them (as a stage of the matcher's ring holds both
-    /// operands): ring id -> that ring's id, and the rings sharing each.
-    leaders: HashMap<i64, i64>,
-    shared_by: HashMap<i64, i64>,
-}
-
-impl Producer {
-    /// The ring whose barriers ring `id` uses, and how many rings request
-    /// tiles on them (the arrivals of a `full` phase).
-    pub fn barriers_of(&self, id: i64) -> (i64, i64) {
-        let leader = self.leaders.get(&id).copied().unwrap_or(id);
-        (leader, self.shared_by.get(&leader).copied().unwrap_or(1))
-    }
 }
 
 /// Whether `kernel` (of blocks of `cluster` blocks) gets a producer warp:
@@ -125,17 +111,12 @@ pub fn producer(kernel: OperationRef, cluster: i64) -> Option<Producer> {
     let (mut least_distance, mut least_work) = (i64::MAX, i64::MAX);
     // The shared tiles' bytes (a ring's slots counted once).
     let mut mmas: HashMap<usize, usize> = HashMap::new();
-    // Each loop's rings (ids, first seen first), and their shapes.
-    let mut rings: Vec<(usize, i64, (i64, i64))> = Vec::new();
     kernel.walk(WalkOrder::PreOrder, |op| {
         match op_name(op).as_str() {
             "tile.load" if op.result(0).is_ok_and(|r| SharedTile::of_type(r.r#type()).is_some()) => {
                 match super::shared::ring_of(op) {
-                    Some([id, distance, index, slots]) if op.has_attribute(tile_dialect::attrs::TMA_LOAD) => {
+                    Some([_, distance, index, slots]) if op.has_attribute(tile_dialect::attrs::TMA_LOAD) => {
                         requests += 1;
-                        if let (true, Some(parent)) = (index < 0, op.parent_operation()) {
-                            rings.push((ptr(parent), id, (distance, slots)));
-                        }
                         least_distance = least_distance.min(distance);
                         spare &= slots >= distance + 3;
                         fits &= if index >= 0 { top(op) } else { in_top_loop(op) };
@@ -207,16 +188,7 @@ pub fn producer(kernel: OperationRef, cluster: i64) -> Option<Producer> {
     if !(wanted && fits && requests > 0) {
         return None;
     }
-    let (mut leaders, mut shared_by) = (HashMap::new(), HashMap::new());
-    for &(r#loop, id, shape) in &rings {
-        // The loop's first ring of the same shape leads (its prologue
-        // loads come first, so its barriers exist first).
-        let leader = rings.iter().find(|(l, _, s)| *l == r#loop && *s == shape).map_or(id, |r| r.1);
-        if leaders.insert(id, leader).is_none() {
-            *shared_by.entry(leader).or_insert(0) += 1;
-        }
-    }
-    Some(Producer { consumer_warps: threads / 32, leaders, shared_by })
+    Some(Producer { consumer_warps: threads / 32 })
 }
 
 /// Removes the request marker from every op of `kernel` before it is
