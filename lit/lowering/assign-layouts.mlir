@@ -333,11 +333,12 @@ func.func @mm_f8_n_major(%A: memref<?x?xf8E5M2>, %B: memref<?x?xf8E5M2>, %C: mem
 
 // Without the hint the mma is computed transposed, as tf32's: B stays in
 // shared memory N-major (64-byte rows), the accumulator is wgmma's of C^T,
-// transposed, its columns in wgmma's order (8-bit loads gain nothing from
-// swapping them).
+// transposed, wgmma rows p and p + 8 of a warp's 16 on columns 2 p and
+// 2 p + 1 (register bit 1 on column 1, lanes 4 apart on columns 2, 4 and
+// 8), so that the fragments' reads are transposed b16 ldmatrix loads.
 // CHECK-LABEL: func.func @mm_f8_n_major_swapped
 // CHECK: tile.load {{.*}} -> tensor<32x64xf8E5M2, #tile.shared<swizzle_bytes = 64, element_bits = 8, transposed = false>>
-// CHECK: arith.constant {{.*}} : tensor<64x64xf32, #tile.linear<register = {{\[}}[1, 0], [0, 8], [8, 0], [16, 0], [32, 0]], lane = {{\[}}[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = {{\[}}[0, 16], [0, 32]]>>
+// CHECK: arith.constant {{.*}} : tensor<64x64xf32, #tile.linear<register = {{\[}}[1, 0], [0, 1], [8, 0], [16, 0], [32, 0]], lane = {{\[}}[2, 0], [4, 0], [0, 2], [0, 4], [0, 8]], warp = {{\[}}[0, 16], [0, 32]]>>
 func.func @mm_f8_n_major_swapped(%A: memref<?x?xf8E5M2>, %B: memref<?x?xf8E5M2>, %C: memref<?x?xf32>) attributes {tile.kernel} {
   %c0 = arith.constant 0 : index
   %pa = tile.partition_view %A : memref<?x?xf8E5M2> -> !tile.partition_view<64x32xf8E5M2>

@@ -55,6 +55,51 @@ func.func @tf32_loop(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf3
 
 // -----
 
+// 8-bit floats likewise, with wgmma rows p and p + 8 of a warp's 16 on
+// C's columns 2 p and 2 p + 1 (the accumulator's and the fragments'
+// column bits 0-3 rotated: lanes 4 apart on columns 2, 4 and 8, register
+// bit 2 on column 1): a thread's two rows are one b16 of B's tile, so the
+// reads are transposed ldmatrix loads (two of four 8x8 b16 matrices for
+// K = 64) and eight byte permutes, before the loop and ahead of the fence
+// in it; no byte loads.
+// CHECK-LABEL: func.func @f8_loop__tma(
+// CHECK: tile.convert_layout %{{.*}} : tensor<64x64xf8E4M3FN, #tile.shared<{{.*}}>> -> tensor<64x64xf8E4M3FN, #tile.linear<register = {{\[}}[1, 0], [2, 0], [0, 1], [16, 0], [32, 0]], lane = {{\[}}[4, 0], [8, 0], [0, 2], [0, 4], [0, 8]], warp = {{\[}}[0, 16], [0, 32]]>>
+// CHECK: scf.for
+// CHECK: tile.mma {{.*}} into tensor<64x64xf32, #tile.linear<register = {{\[}}[1, 0], [0, 1], [8, 0], [16, 0], [32, 0]], lane = {{\[}}[2, 0], [4, 0], [0, 2], [0, 4], [0, 8]], warp = {{\[}}[0, 16], [0, 32]]>>
+// REG-LABEL: func.func @f8_loop__tma(
+// REG: nvvm.mbarrier.try_wait.parity
+// REG-COUNT-2: nvvm.ldmatrix {{.*}}layout = #nvvm.mma_layout<col>, num = 4 : i32
+// REG-COUNT-8: nvvm.prmt <default>
+// REG: scf.for
+// REG: nvvm.mbarrier.try_wait.parity
+// REG-COUNT-2: nvvm.ldmatrix {{.*}}layout = #nvvm.mma_layout<col>, num = 4 : i32
+// REG-COUNT-8: nvvm.prmt <default>
+// REG-NOT: llvm.load {{.*}}!llvm.ptr<3> -> i8
+// REG: nvvm.wgmma.fence.aligned
+// REG-NOT: nvvm.ldmatrix
+// REG: wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3
+// REG: "wgmma.wait_group.sync.aligned 0;"
+// REG: scf.yield
+func.func @f8_loop(%A: memref<?x?xf8E4M3FN>, %B: memref<?x?xf8E4M3FN>, %C: memref<?x?xf32>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pa = tile.partition_view %A : memref<?x?xf8E4M3FN> -> !tile.partition_view<64x64xf8E4M3FN>
+  %pb = tile.partition_view %B : memref<?x?xf8E4M3FN> -> !tile.partition_view<64x64xf8E4M3FN>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<64x64xf32>
+  %nk = tile.num_tiles %pa dim 1 : !tile.partition_view<64x64xf8E4M3FN>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%in = %z) -> (tensor<64x64xf32>) {
+    %a = tile.load %pa[%c0, %k] : !tile.partition_view<64x64xf8E4M3FN> -> tensor<64x64xf8E4M3FN>
+    %b = tile.load %pb[%k, %c0] : !tile.partition_view<64x64xf8E4M3FN> -> tensor<64x64xf8E4M3FN>
+    %d = tile.mma %a, %b, %in : tensor<64x64xf8E4M3FN>, tensor<64x64xf8E4M3FN> into tensor<64x64xf32>
+    scf.yield %d : tensor<64x64xf32>
+  }
+  tile.store %acc, %pc[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
+  return
+}
+
+// -----
+
 // A 16-bit B loaded N-major is read by wgmma where it is (the
 // descriptor's transpose): nothing to prefetch.
 // CHECK-LABEL: func.func @f16_loop__tma(

@@ -883,6 +883,39 @@ func.func @mm_tf32_shared_b(%arg0: memref<?x?xf32>, %arg1: memref<?x?xf32>, %arg
 
 // -----
 
+// The same for 8-bit floats (rows of 64 bytes, 64-byte swizzle): wgmma
+// rows p and p + 8 of a warp's 16 hold C's columns 2 p and 2 p + 1, so a
+// thread's two rows are one b16 of B's tile: B^T's four fragment
+// registers of the K step come from one transposed ldmatrix of four 8x8
+// b16 matrices, each register a byte permute of two of its registers,
+// by a selector computed once per thread; no byte loads.
+// CHECK-LABEL: func.func @mm_f8_shared_b
+// CHECK: arith.index_cast %{{.*}} : index to i32
+// CHECK: nvvm.cp.async.wait.group 0
+// CHECK: gpu.barrier
+// CHECK-NOT: llvm.load {{.*}}!llvm.ptr<3> -> i8
+// CHECK: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<col>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
+// CHECK-NOT: nvvm.ldmatrix
+// CHECK-COUNT-4: nvvm.prmt <default> %{{.*}}, %{{.*}}, %{{.*}} : i32
+// CHECK-NOT: llvm.load {{.*}}!llvm.ptr<3> -> i8
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK: wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3
+func.func @mm_f8_shared_b(%arg0: memref<?x?xf8E4M3FN>, %arg1: memref<?x?xf8E4M3FN>, %arg2: memref<?x?xf32>) attributes {tile.block_size = 128 : i64, tile.kernel} {
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #tile.linear<register = [[1, 0], [0, 1], [8, 0], [16, 0], [32, 0]], lane = [[2, 0], [4, 0], [0, 2], [0, 4], [0, 8]], warp = [[0, 16], [0, 32]]>>
+  %c0 = arith.constant 0 : index
+  %0 = tile.partition_view %arg0 : memref<?x?xf8E4M3FN> -> !tile.partition_view<64x32xf8E4M3FN>
+  %1 = tile.partition_view %arg1 : memref<?x?xf8E4M3FN> -> !tile.partition_view<32x64xf8E4M3FN>
+  %2 = tile.partition_view %arg2 : memref<?x?xf32> -> !tile.partition_view<64x64xf32>
+  %3 = tile.load %0[%c0, %c0] : !tile.partition_view<64x32xf8E4M3FN> -> tensor<64x32xf8E4M3FN, #tile.shared<swizzle_bytes = 32, element_bits = 8, transposed = false>>
+  %4 = tile.load %1[%c0, %c0] : !tile.partition_view<32x64xf8E4M3FN> -> tensor<32x64xf8E4M3FN, #tile.shared<swizzle_bytes = 64, element_bits = 8, transposed = false>>
+  %5 = tile.mma %3, %4, %cst : tensor<64x32xf8E4M3FN, #tile.shared<swizzle_bytes = 32, element_bits = 8, transposed = false>>, tensor<32x64xf8E4M3FN, #tile.shared<swizzle_bytes = 64, element_bits = 8, transposed = false>> into tensor<64x64xf32, #tile.linear<register = [[1, 0], [0, 1], [8, 0], [16, 0], [32, 0]], lane = [[2, 0], [4, 0], [0, 2], [0, 4], [0, 8]], warp = [[0, 16], [0, 32]]>>
+  %6 = tile.convert_layout %5 : tensor<64x64xf32, #tile.linear<register = [[1, 0], [0, 1], [8, 0], [16, 0], [32, 0]], lane = [[2, 0], [4, 0], [0, 2], [0, 4], [0, 8]], warp = [[0, 16], [0, 32]]>> -> tensor<64x64xf32, #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [2, 16], warps_per_block = [4, 1], order = [1, 0]>>
+  tile.store %6, %2[%c0, %c0] : tensor<64x64xf32, #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [2, 16], warps_per_block = [4, 1], order = [1, 0]>> -> !tile.partition_view<64x64xf32>
+  return
+}
+
+// -----
+
 // An exchange outside loops goes through the memory of a ring whose loop
 // is done (A's: four slots of 64x32 f32 hold the 64x64 accumulator),
 // behind a barrier; one between a ring's first tiles and its loop gets a

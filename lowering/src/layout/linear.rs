@@ -246,6 +246,74 @@ impl LinearLayout {
         Self { shape: self.shape.clone(), register: map(&self.register), lane: map(&self.lane), warp: map(&self.warp) }
     }
 
+    /// The layout with bits `low..=high` of every basis's flat index
+    /// rotated up by one, bit `high` to `low`: a permutation of the tile's
+    /// elements, as [`Self::swap_bits`].
+    pub fn rotate_bits(&self, low: u32, high: u32) -> Self {
+        let width = high - low + 1;
+        let field = ((1u64 << width) - 1) << low;
+        let rotate = |basis: u64| {
+            let bits = (basis & field) >> low;
+            let rotated = ((bits << 1) | (bits >> (width - 1))) & ((1 << width) - 1);
+            (basis & !field) | (rotated << low)
+        };
+        let map = |bases: &[u64]| bases.iter().map(|&basis| rotate(basis)).collect();
+        Self { shape: self.shape.clone(), register: map(&self.register), lane: map(&self.lane), warp: map(&self.warp) }
+    }
+
+    /// The registers `ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16`
+    /// gives a warp from a tile of 1-byte elements, four 32-bit registers
+    /// an instruction, the instructions' one after the other: row `i` of
+    /// 8x8 matrix `m` (16 bytes, eight b16 columns) starts at the element
+    /// `rows(i) ^ matrices(m)` (XOR of the set bits' bases), its bytes
+    /// along `bytes` (bases of byte 1, 2, 4 and 8 of the row). Transposed,
+    /// lane `l` gets b16 column `l / 4` of rows `2 (l % 4)` (the low
+    /// half) and the next: a register's byte 0 and 1 are a row's pair,
+    /// 2 and 3 the next row's; lanes 1 and 2 pick the rows, lanes 4, 8
+    /// and 16 the columns. Register bits 2 on are the matrices (two an
+    /// instruction, then the instructions).
+    pub fn ldmatrix_trans_bytes(
+        shape: &[i64],
+        rows: [u64; 3],
+        matrices: &[u64],
+        bytes: [u64; 4],
+        warp: &[u64],
+    ) -> Self {
+        let mut register = vec![bytes[0], rows[0]];
+        register.extend_from_slice(matrices);
+        let lane = vec![rows[1], rows[2], bytes[1], bytes[2], bytes[3]];
+        Self { shape: shape.to_vec(), register, lane, warp: warp.to_vec() }
+    }
+
+    /// The first element of the row each lane addresses in the loads of
+    /// [`Self::ldmatrix_trans_bytes`] (four matrices an instruction): lane
+    /// `8 m + i` row `i` of matrix `m`; register bits are the instruction.
+    pub fn ldmatrix_rows(shape: &[i64], rows: [u64; 3], matrices: &[u64], warp: &[u64]) -> Option<Self> {
+        let (&[m0, m1], instructions) = (matrices.get(..2)?, matrices.get(2..)?) else { return None };
+        let lane = vec![rows[0], rows[1], rows[2], m0, m1];
+        Some(Self { shape: shape.to_vec(), register: instructions.to_vec(), lane, warp: warp.to_vec() })
+    }
+
+    /// For each thread (lane, then warp bits above the lane's), the
+    /// register of `source` that holds each register's element in the
+    /// same thread; `None` where a thread's element is none of its
+    /// registers in `source` (the conversion would move data between
+    /// threads).
+    pub fn thread_sources(&self, source: &LinearLayout) -> Option<Vec<Vec<usize>>> {
+        if self.shape != source.shape {
+            return None;
+        }
+        let threads = (WARP as u64) << self.warp.len().max(source.warp.len());
+        (0..threads)
+            .map(|t| {
+                let (l, w) = (t % WARP as u64, t / WARP as u64);
+                let held: std::collections::HashMap<u64, usize> =
+                    (0..source.registers()).rev().map(|r| (source.apply(r as u64, l, w), r)).collect();
+                (0..self.registers()).map(|r| held.get(&self.apply(r as u64, l, w)).copied()).collect()
+            })
+            .collect()
+    }
+
     /// Whether every basis is zero or one bit, no bit twice.
     pub fn simple(&self) -> bool {
         let mut seen = 0u64;

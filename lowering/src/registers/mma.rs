@@ -15,9 +15,10 @@
 //!   earlier mma with A's K columns, as attention's P has) stays there:
 //!   wgmma's register form, which the NVVM op lacks, as inline assembly;
 //! * an mma computed transposed (`layout::shared::swapped_operands`: a
-//!   tf32 B loaded N-major, unless `swap_operands = 0`) multiplies B^T,
-//!   whose wgmma A fragments the threads read from B's swizzled tile
-//!   ([`super::swizzle::Swizzled::read`]), by A read K-major where it is,
+//!   tf32 or 8-bit float B loaded N-major, unless `swap_operands = 0`)
+//!   multiplies B^T, whose wgmma A fragments the threads read from B's
+//!   swizzled tile ([`super::swizzle::Swizzled::read`]; 8-bit ones by
+//!   `ldmatrix`, [`super::ldmatrix`]), by A read K-major where it is,
 //!   into C^T, whose registers are the accumulator's layout transposed;
 //!   the instruction's N is M;
 //! * another tile in registers (a computed one, or one wgmma cannot read
@@ -672,8 +673,11 @@ pub fn register_fragments(a: &LinearLayout, accumulator: &LinearLayout, element:
 /// warp's fragment load then reads four K rows of B's tile at four
 /// disjoint pairs of the swizzle's 16-byte chunks, one bank each (in
 /// wgmma's order, rows 8 consecutive columns apart share two chunk pairs
-/// and every bank twice). For 8-bit floats no such choice helps: a load's
-/// four K rows are 4 apart, two swizzle patterns.
+/// and every bank twice). For 8-bit floats, rows `p` and `p + 8` of a
+/// warp's 16 hold columns `2 p` and `2 p + 1` (the low 4 column bits
+/// rotated): a thread's two rows are then one b16 of B's tile, so a
+/// transposed `ldmatrix` of b16 reads the fragments
+/// ([`super::ldmatrix`]), where one byte a load would read them otherwise.
 pub fn swapped_layouts(m: i64, n: i64, k: i64, warps: i64, element: Type) -> Option<(LinearLayout, LinearLayout)> {
     swapped_layouts_of(m, n, k, warps, u32::try_from(element_bits(element)?).ok()?)
 }
@@ -688,7 +692,11 @@ pub fn swapped_layouts_of(m: i64, n: i64, k: i64, warps: i64, bits: u32) -> Opti
     let accumulator = LinearLayout::wgmma(&[n, m], &[warps, 1], m)?.permute(&[1, 0]);
     let b = LinearLayout::wgmma_operand(&[n, k], warps, k_width)?.permute(&[1, 0]);
     // C's and B's columns are their last dim: bits 0.. of a flat index.
-    let columns = |layout: LinearLayout| if bits == 32 && n >= 32 { layout.swap_bits(2, 4) } else { layout };
+    let columns = |layout: LinearLayout| match bits {
+        32 if n >= 32 => layout.swap_bits(2, 4),
+        8 if n >= 16 => layout.rotate_bits(0, 3),
+        _ => layout,
+    };
     Some((columns(accumulator), columns(b)))
 }
 

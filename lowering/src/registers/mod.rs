@@ -61,6 +61,7 @@ pub mod cluster;
 pub mod compute;
 pub mod convert;
 pub mod global;
+pub mod ldmatrix;
 pub mod memory;
 pub mod mma;
 pub mod reduce;

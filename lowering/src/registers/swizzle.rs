@@ -42,16 +42,11 @@ impl Swizzled {
 
     /// Reads a thread's registers of a tile in `layout`, whose dim
     /// `row_dim` runs along the rows, from the buffer at shared-memory
-    /// `address` (bytes, `index`), one element a load.
-    ///
-    /// The offset is linear over GF(2) in the element's index bits (the
-    /// rows, the chunks and the swizzle are powers of two that do not
-    /// overlap), and so is the layout; so a register's offset is the
-    /// thread's (register 0's) XOR a constant. The bits the thread's part
-    /// can set are XOR-ed once for each pattern the registers flip there;
-    /// the rest are added, as immediate offsets of the loads. `None` where
-    /// the offsets are not linear so (checked for every thread). 8-bit
-    /// floats, which are no LLVM type, are loaded as bytes (`i8`).
+    /// `address` (bytes, `index`): with `ldmatrix` where
+    /// [`super::ldmatrix::plan`] finds a way for 1-byte elements (8-bit
+    /// floats' wgmma fragments), else one element a load at the
+    /// addresses of [`Self::for_each_address`]. 8-bit floats, which are
+    /// no LLVM type, are loaded as bytes (`i8`).
     pub fn read<'c>(
         &self,
         lowering: &Lowering<'c>,
@@ -61,19 +56,50 @@ impl Swizzled {
         row_dim: usize,
         element: melior::ir::Type<'c>,
     ) -> Option<IrValue<'c>> {
-        let shape = &layout.shape;
-        if shape.len() != 2 || row_dim > 1 {
-            return None;
+        if let Some(plan) = super::ldmatrix::plan(self, layout, row_dim) {
+            return super::ldmatrix::read(lowering, at, address, (self, row_dim), &plan, element);
         }
         let loaded = match self.bytes {
             1 => melior::ir::r#type::IntegerType::new(at.context, 8).into(),
             _ => element,
         };
-        let offset = |flat: u64| {
-            let index = crate::layout::linear::unflatten(shape, flat);
-            let (row, column) = if row_dim == 0 { (index[0], index[1]) } else { (index[1], index[0]) };
-            self.offset_of(row, column)
-        };
+        let mut elements = Vec::new();
+        self.for_each_address(lowering, at, address, layout, row_dim, |pointer| {
+            let alignment =
+                melior::ir::attribute::IntegerAttribute::new(melior::ir::Type::parse(at.context, "i64")?, self.bytes);
+            elements.push(at.add(melior::dialect::llvm::load(
+                at.context,
+                pointer,
+                loaded,
+                at.location,
+                melior::dialect::llvm::LoadStoreOptions::new().align(Some(alignment)),
+            ))?);
+            Some(())
+        })?;
+        let bytes = super::from_elements(at, &elements)?;
+        match self.bytes {
+            // The bytes as the element type (a no-op once in LLVM).
+            1 => at.add(arith::bitcast(bytes, super::vector_type(elements.len(), element), at.location)),
+            _ => Some(bytes),
+        }
+    }
+
+    /// The byte offset of each of `layout`'s elements in the buffer, by
+    /// flat index, `row_dim` the dim along the rows.
+    pub fn offset_in(&self, layout: &LinearLayout, row_dim: usize, flat: u64) -> i64 {
+        let index = crate::layout::linear::unflatten(&layout.shape, flat);
+        let (row, column) = if row_dim == 0 { (index[0], index[1]) } else { (index[1], index[0]) };
+        self.offset_of(row, column)
+    }
+
+    /// Whether every thread's offsets in `layout` are its register 0's
+    /// XOR a constant a register (see [`Self::for_each_address`]): the
+    /// constants, and the bits the thread's part can set.
+    pub fn linear_offsets(&self, layout: &LinearLayout, row_dim: usize) -> Option<(Vec<i64>, i64)> {
+        if layout.shape.len() != 2 || row_dim > 1 {
+            return None;
+        }
+        let offset = |flat: u64| self.offset_in(layout, row_dim, flat);
         let thread_part = |l: u64, w: u64| {
             let bases = layout.lane.iter().enumerate().filter(|(i, _)| l >> i & 1 == 1);
             let warps = layout.warp.iter().enumerate().filter(|(i, _)| w >> i & 1 == 1);
@@ -90,6 +116,31 @@ impl Swizzled {
             }
         }
         let mask = layout.lane.iter().chain(&layout.warp).fold(0, |a, &b| a | offset(b));
+        Some((constant, mask))
+    }
+
+    /// Gives `each` the shared-memory pointer (`!llvm.ptr<3>`) of each of
+    /// a thread's registers of a tile in `layout`, in register order, in
+    /// the buffer at `address`.
+    ///
+    /// The offset is linear over GF(2) in the element's index bits (the
+    /// rows, the chunks and the swizzle are powers of two that do not
+    /// overlap), and so is the layout; so a register's offset is the
+    /// thread's (register 0's) XOR a constant. The bits the thread's part
+    /// can set are XOR-ed once for each pattern the registers flip there;
+    /// the rest are added, as immediate offsets of the loads. `None` where
+    /// the offsets are not linear so (checked for every thread).
+    pub fn for_each_address<'c>(
+        &self,
+        lowering: &Lowering<'c>,
+        at: &At<'c, 'c>,
+        address: IrValue<'c>,
+        layout: &LinearLayout,
+        row_dim: usize,
+        mut each: impl FnMut(IrValue<'c>) -> Option<()>,
+    ) -> Option<()> {
+        let (constant, mask) = self.linear_offsets(layout, row_dim)?;
+        let offset = |flat: u64| self.offset_in(layout, row_dim, flat);
         // The thread's part: the XOR of its lanes' and warps' offsets.
         let entry = &lowering.entry;
         let mut thread = entry.index(0)?;
@@ -104,7 +155,6 @@ impl Swizzled {
             }
         }
         let mut bases: Vec<(i64, IrValue<'c>)> = Vec::new();
-        let mut elements = Vec::new();
         for &c in &constant {
             let flipped = c & mask;
             let base = match bases.iter().find(|(p, _)| *p == flipped) {
@@ -115,23 +165,9 @@ impl Swizzled {
                     base
                 }
             };
-            let pointer = super::tma::pointer(at, at.addi(base, at.index(c & !mask)?)?)?;
-            let alignment =
-                melior::ir::attribute::IntegerAttribute::new(melior::ir::Type::parse(at.context, "i64")?, self.bytes);
-            elements.push(at.add(melior::dialect::llvm::load(
-                at.context,
-                pointer,
-                loaded,
-                at.location,
-                melior::dialect::llvm::LoadStoreOptions::new().align(Some(alignment)),
-            ))?);
+            each(super::tma::pointer(at, at.addi(base, at.index(c & !mask)?)?)?)?;
         }
-        let bytes = super::from_elements(at, &elements)?;
-        match self.bytes {
-            // The bytes as the element type (a no-op once in LLVM).
-            1 => at.add(arith::bitcast(bytes, super::vector_type(elements.len(), element), at.location)),
-            _ => Some(bytes),
-        }
+        Some(())
     }
 
     /// The wgmma descriptor's swizzle mode (128, 64, 32 bytes: 1, 2, 3).
