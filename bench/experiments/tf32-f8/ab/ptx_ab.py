@@ -25,6 +25,8 @@ Variants (tools/make_variants.py; NOTES.md says why):
                         output columns permuted within 16 (undone here)
   _v3                   _v2 in flight;  _v4: _v3 without the duplicate wait
   gemm_f8_abt__tma      the B^T-given program (both operands K-major, SS)
+  gemm_f8__tma_v30      the compiler's own ldmatrix scheme (session 30's
+                        build, f8-ldmatrix.patch landed): columns in order
 """
 import ctypes
 import glob
