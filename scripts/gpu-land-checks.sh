@@ -29,7 +29,7 @@ sanitizers)
   echo "== racecheck: a TMA GEMM (no barrier before iteration 0's wgmmas), f8"
   timeout 80 python3 scripts/gpu_check.py /tmp/tile-run --racecheck --only "520x264x200|matmul_f8 300" | tail -8
   echo "== memcheck: f8, persistent, odd shapes"
-  timeout 100 python3 scripts/gpu_check.py /tmp/tile-run --memcheck --only "matmul_f8|f8_abt|persistent|301x203x99" | tail -8
+  timeout 100 python3 scripts/gpu_check.py /tmp/tile-run --memcheck --only "matmul_f8 300|matmul_f8 301|f8_abt.mlir 301|persistent.mlir|matmul 301x203x99" | tail -8
   echo "== synccheck: the TMA rings"
   timeout 100 python3 scripts/bench-suite.py /tmp/tile-run --synccheck --only "gemm ab f16|gemm 64x128x32 f16|attention d128" | tail -12
   ;;
