@@ -278,6 +278,12 @@ if '--no-matmul' not in sys.argv:
     for (m, n, k) in [(1024, 1024, 96), (520, 264, 200), (301, 203, 99), (1000, 1000, 1000)]:
         matmul(small_k, m, n, k, 'f16')
     matmul(small_k, 520, 264, 200, 'f16', flags=['--no-variants'])
+    # Rows the TMA cannot take, on enough 128x128 tiles to fill the GPU:
+    # the 128x128x64 instance's own threads' copies (`@gemm_64x128x32__wide`),
+    # with an odd count of 64-row tiles (the last wide block half past M),
+    # shifted copies (K = 333) and 8-byte ones (K = 4100).
+    for (m, n, k) in [(1999, 2100, 333), (4000, 1100, 4100)]:
+        matmul(small_k, m, n, k, 'f16')
     # 8-bit float operands both K-major (bench/gemm/f8_abt.mlir): the TMA
     # variant, the general kernel, and rows not 16-byte aligned; K = 72 and
     # 200 end in a partial K step of 128.

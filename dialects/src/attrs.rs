@@ -178,7 +178,8 @@ pub static ATTRS: [Attr; 18] = [
         by: "`tile-widen-blocks`",
         value: Form::Text("flat symbol reference"),
         doc: "The kernel this function instantiates for tiles twice as large along one dim. \
-              `tile-finish-widening` makes its variants that kernel's and erases it.",
+              `tile-finish-widening` makes its variants that kernel's, and the function itself that \
+              kernel's last variant where its tiles are 128x128 (else erases it).",
     },
     Attr {
         name: RETILED,

@@ -2,7 +2,7 @@
 
 // The widened instance's variant becomes the kernel's, tried first (right
 // after the kernel, before the kernel's own variant), keeps tile.retiled
-// and loses tile.wide_of; the instance itself is erased.
+// and loses tile.wide_of; the instance itself (128x256 tiles) is erased.
 // CHECK-LABEL: func.func @k(
 // CHECK-NEXT: return
 // CHECK: func.func @k__wide__tma({{.*}}) attributes {tile.kernel, tile.retiled = array<i64: 2, 0, 1, 128, 128, 128, 256>, tile.variant_of = @k}
@@ -18,6 +18,43 @@ func.func @k__wide(%A: memref<?x?xf16>) attributes {tile.kernel, tile.wide_of = 
   return
 }
 func.func @k__wide__tma(%A: memref<?x?xf16>) attributes {tile.kernel, tile.variant_of = @k__wide, tile.wide_of = @k, tile.retiled = array<i64: 2, 0, 1, 128, 128, 128, 256>} {
+  return
+}
+
+// -----
+
+// A 64x128 program's 128x128 instance: its variants come first, as
+// above, and the instance itself, with tile.retiled and without
+// tile.wide_of, becomes the kernel's last variant (after a K-widened
+// instance's too): the threads' copies of the wider tiles, for rows the
+// TMA cannot take.
+// CHECK-LABEL: func.func @s(
+// CHECK-NEXT: return
+// CHECK: func.func @s__wide__tma({{.*}}) attributes {tile.kernel, tile.retiled = array<i64: 2, 0, 1, 64, 128, 128, 128>, tile.variant_of = @s}
+// CHECK: func.func @s__wgmma({{.*}}) attributes {tile.kernel, tile.variant_of = @s}
+// CHECK: func.func @s__widek__tma({{.*}}) attributes {tile.kernel, tile.variant_of = @s}
+// CHECK: func.func @s__tma({{.*}}) attributes {tile.kernel, tile.variant_of = @s}
+// CHECK: func.func @s__wide({{.*}}) attributes {tile.kernel, tile.retiled = array<i64: 2, 0, 1, 64, 128, 128, 128>, tile.variant_of = @s}
+// CHECK-NOT: func.func @s__widek(
+func.func @s(%A: memref<?x?xf16>) attributes {tile.kernel} {
+  return
+}
+func.func @s__wgmma(%A: memref<?x?xf16>) attributes {tile.kernel, tile.variant_of = @s} {
+  return
+}
+func.func @s__tma(%A: memref<?x?xf16>) attributes {tile.kernel, tile.variant_of = @s} {
+  return
+}
+func.func @s__wide(%A: memref<?x?xf16>) attributes {tile.kernel, tile.wide_of = @s, tile.retiled = array<i64: 2, 0, 1, 64, 128, 128, 128>} {
+  return
+}
+func.func @s__wide__tma(%A: memref<?x?xf16>) attributes {tile.kernel, tile.variant_of = @s__wide, tile.wide_of = @s, tile.retiled = array<i64: 2, 0, 1, 64, 128, 128, 128>} {
+  return
+}
+func.func @s__widek(%A: memref<?x?xf16>) attributes {tile.kernel, tile.wide_of = @s} {
+  return
+}
+func.func @s__widek__tma(%A: memref<?x?xf16>) attributes {tile.kernel, tile.variant_of = @s__widek, tile.wide_of = @s} {
   return
 }
 

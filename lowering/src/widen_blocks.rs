@@ -21,8 +21,11 @@
 //! tiles become 128x128x64); the pipeline compiles it as any
 //! kernel, so its TMA and wgmma variants are made by the passes that make
 //! `@K`'s. `tile-finish-widening`, after `tile-use-tma`, makes those
-//! variants `@K`'s (tried first, with `tile.retiled`) and erases `@K__wide`
-//! itself, whose general path nothing would launch. The runtime takes such
+//! variants `@K`'s (tried first, with `tile.retiled`). Where the instance's
+//! tiles are 128x128 (a 64x128 program's), `@K__wide` itself becomes
+//! `@K`'s last variant: rows the TMA cannot describe then run the wider
+//! blocks' threads' copies, as a 128x128 program's kernel would; a
+//! 128x256 instance is erased. The runtime takes such
 //! a variant only when the launch's grid along x is the tile count that
 //! `tile.retiled` names, and launches it on the wider tiles' count (see
 //! `tile_abi::Retiled`).
@@ -133,7 +136,7 @@ impl TilePass for FinishWidening {
         argument: "tile-finish-widening",
         name: "TileFinishWidening",
         summary: "Make the variants of each widened instance (tile.wide_of) variants of its kernel, tried first, \
-                  and erase the instance",
+                  and the instance itself its last variant where its tiles are 128x128, else erase it",
         op_name: "builtin.module",
     };
     crate::pass_type_id!();
@@ -662,11 +665,47 @@ impl<'c> RunExternalPass<'c> for FinishWidening {
                     after = OperationRef::from_raw(variant.to_raw());
                 }
             }
+            if retiled.is_some_and(general_path_kept) {
+                // The instance's own path, last of the kernel's variants:
+                // where no TMA variant can run (rows not 16-byte aligned),
+                // a launch of one block per program tile runs the wider
+                // tiles' threads' copies rather than the program's.
+                let mut last = after;
+                let mut next = body.first_operation();
+                while let Some(op) = next {
+                    next = op.next_in_block();
+                    if op.attribute(VARIANT_OF).is_ok_and(|v| v.to_string() == of) {
+                        last = op;
+                    }
+                }
+                // SAFETY: a live top-level function, moved within the
+                // module and relabelled; nothing else names it.
+                unsafe {
+                    mlir_sys::mlirOperationMoveAfter(raw, last.to_raw());
+                    let mut instance = melior::ir::operation::OperationRefMut::from_raw(raw);
+                    instance.set_attribute(VARIANT_OF, of_attribute);
+                    let _ = instance.remove_attribute(attrs::WIDE_OF);
+                }
+                continue;
+            }
             // SAFETY: nothing calls the instance (kernels are entry points)
             // and its variants no longer name it.
             unsafe { mlir_sys::mlirOperationDestroy(raw) };
         }
     }
+}
+
+/// Whether a wide instance (its `tile.retiled`) stays as a variant of its
+/// kernel with its own, threads'-copies path: where its tiles are 128x128,
+/// the A B programs' block, whose copies overlap the wgmmas where a block
+/// has its multiprocessor to itself (`registers::shared::finish_copies`);
+/// a 64x128x32 program's own blocks share a multiprocessor and wait for
+/// their copies (0.58-0.63 of cuBLAS at 2047^3 against 0.82-0.86 for
+/// 128x128x64, BENCHMARKS.md session 30). A 128x256 instance's path would
+/// hold 128 accumulator registers a thread beside its copies.
+fn general_path_kept(retiled: Attribute) -> bool {
+    DenseI64ArrayAttribute::try_from(retiled)
+        .is_ok_and(|r| r.len() == 7 && r.element(5).ok() == Some(128) && r.element(6).ok() == Some(128))
 }
 
 /// Whether every tile of `variant` that stays in shared memory (an mma
