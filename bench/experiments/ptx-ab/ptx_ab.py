@@ -27,6 +27,8 @@ SHAPES = {
     'gemm_64x128x32__wide__tma': (165928, (128, 128)),
     'gemm_ab__wide__wgmma': (197632, (128, 256)),
     'gemm_ab__wide__tma': (198688, (128, 256)),
+    # session 30: the 4-slot variant's own size (NOTES-session30.md)
+    'gemm_64x128x32__wide__tma_main30a': (133152, (128, 128)),
 }
 
 cuda = ctypes.CDLL('libcuda.so.1')
@@ -74,7 +76,7 @@ for path in sorted(glob.glob(os.path.join(HERE, '*.ptx'))):
     entry = re.search(r'\.entry\s+(\w+)\(', text).group(1)
     if only and only not in entry:
         continue
-    base = next((k for k in SHAPES if entry == k or entry.startswith(k + '_')), None)
+    base = max((k for k in SHAPES if entry == k or entry.startswith(k + '_')), key=len, default=None)
     if base is None:
         continue
     smem, (tr, tc) = SHAPES[base]
