@@ -284,6 +284,11 @@ if '--no-matmul' not in sys.argv:
     # shifted copies (K = 333) and 8-byte ones (K = 4100).
     for (m, n, k) in [(1999, 2100, 333), (4000, 1100, 4100)]:
         matmul(small_k, m, n, k, 'f16')
+    # Aligned rows on enough 128x256 tiles: four program tiles a block
+    # (`@gemm_64x128x32__wide__wide__*`), an odd count of 128-column tiles
+    # (the last block half past N) and of K steps of 64.
+    for (m, n, k) in [(2120, 2600, 136), (4040, 1976, 200)]:
+        matmul(small_k, m, n, k, 'f16')
     # 8-bit float operands both K-major (bench/gemm/f8_abt.mlir): the TMA
     # variant, the general kernel, and rows not 16-byte aligned; K = 72 and
     # 200 end in a partial K step of 128.

@@ -47,22 +47,30 @@ func.func @linear(%X: memref<?x?xf16>, %W: memref<?x?xf16>, %Y: memref<?x?xf16>)
 
 // -----
 
-// 64x128 tiles widen along M (the block's row): 128x128. The instance
-// runs only as its TMA variant, so its K steps of 32 widen to 64 too
-// (`tile-widen-k`); the kernel keeps its own, and gets an instance of
-// K steps of 64 alone, whose TMA variant replaces its own.
+// 64x128 tiles widen along M (the block's row): 128x128, with its K
+// steps of 32 widened to 64 (`tile-widen-k`), the 128x128x64 block; that
+// instance widens again along N (the block's column): 128x256, four of the
+// program's tiles a block, its tile.retiled counting the program's 64x128
+// tiles and its tile.wide_of naming the kernel. The kernel keeps its own
+// steps, and gets an instance of K steps of 64 alone, whose TMA variant
+// replaces its own.
 // CHECK-LABEL: func.func @small(
 // CHECK: tile.mma {{.*}} : tensor<64x32xf16>, tensor<32x128xf16> into tensor<64x128xf32>
 // CHECK-LABEL: func.func @small__wide(
 // CHECK-SAME: tile.retiled = array<i64: 2, 0, 1, 64, 128, 128, 128>
 // CHECK: tile.num_tiles {{.*}} : !tile.partition_view<128x64xf16>
 // CHECK: tile.mma {{.*}} : tensor<128x64xf16>, tensor<64x128xf16> into tensor<128x128xf32>
+// CHECK-LABEL: func.func @small__wide__wide(
+// CHECK-SAME: tile.retiled = array<i64: 2, 0, 1, 64, 128, 128, 256>, tile.wide_of = @small
+// CHECK: tile.num_tiles {{.*}} : !tile.partition_view<128x256xf16>
+// CHECK: tile.mma {{.*}} : tensor<128x64xf16>, tensor<64x256xf16> into tensor<128x256xf32>
 // CHECK-LABEL: func.func @small__widek(
 // CHECK-SAME: tile.wide_of = @small
 // CHECK: tile.num_tiles {{.*}} : !tile.partition_view<64x64xf16>
 // CHECK: tile.mma {{.*}} : tensor<64x64xf16>, tensor<64x128xf16> into tensor<64x128xf32>
 // REMARK: remark: [Passed] WideKSteps {{.*}}a variant whose rings the TMA fills takes K steps of 64 (2 of the program's at once), where it can
 // REMARK: remark: [Passed] WideBlocks {{.*}} two of the program's 64x128 output tiles (128x128, in K steps of 64)
+// REMARK: remark: [Passed] WideBlocks {{.*}} four of the program's 64x128 output tiles (128x256)
 func.func @small(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>) attributes {tile.kernel} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

@@ -25,7 +25,12 @@
 //! tiles are 128x128 (a 64x128 program's), `@K__wide` itself becomes
 //! `@K`'s last variant: rows the TMA cannot describe then run the wider
 //! blocks' threads' copies, as a 128x128 program's kernel would; a
-//! 128x256 instance is erased. The runtime takes such
+//! 128x256 instance is erased. A 64x128 program's 128x128 instance is
+//! widened again along N, `@K__wide__wide` (128x256 tiles, four of the
+//! program's; its `tile.retiled` counts the program's tiles and its
+//! `tile.wide_of` names `@K`), whose variants are then tried first: the
+//! 128x128 block's wgmmas measured 0.95 of cuBLAS where the 128x256
+//! one's reach 1.0 (BENCHMARKS.md, session 30). The runtime takes such
 //! a variant only when the launch's grid along x is the tile count that
 //! `tile.retiled` names, and launches it on the wider tiles' count (see
 //! `tile_abi::Retiled`).
@@ -174,11 +179,21 @@ impl<'c> RunExternalPass<'c> for WidenBlocks {
             }
             match plan(kernel) {
                 Ok(None) => {}
-                Ok(Some(plan)) => {
-                    if let Err(why) = widen(kernel, &plan) {
-                        missed(kernel.location(), &format!("no variant with wider blocks: {why}"));
+                Ok(Some(plan)) => match widen(kernel, &plan, None) {
+                    Err(why) => missed(kernel.location(), &format!("no variant with wider blocks: {why}")),
+                    // A 64x128 program's 128x128 instance widened again:
+                    // blocks of 128x256, four program tiles, as an A B
+                    // program's wide variant (the 128x128 one stays for
+                    // launches too small for these, and for its own path).
+                    Ok(wide) if plan.widened == 0 => {
+                        if let Ok(Some(again)) = self::plan(wide)
+                            && let Err(why) = widen(wide, &again, Some(kernel))
+                        {
+                            missed(kernel.location(), &format!("no variant with blocks of four tiles: {why}"));
+                        }
                     }
-                }
+                    Ok(_) => {}
+                },
                 Err((location, why)) => missed(location, &format!("no variant with wider blocks: {why}")),
             }
         }
@@ -314,16 +329,39 @@ fn plan<'c>(kernel: OperationRef<'c, '_>) -> Result<Option<Plan<'c>>, Refusal<'c
 }
 
 /// Makes `@K__wide` after `kernel`, or says why not (and makes nothing).
-fn widen(kernel: OperationRef, plan: &Plan) -> Result<(), String> {
+/// `original`: the kernel `kernel` is itself a wide instance of, whose
+/// program tiles the new instance's `tile.retiled` counts.
+fn widen<'c, 'a>(
+    kernel: OperationRef<'c, 'a>,
+    plan: &Plan,
+    original: Option<OperationRef<'c, 'a>>,
+) -> Result<OperationRef<'c, 'a>, String> {
     let context = kernel.context();
     // SAFETY: the context outlives the pass.
     let context = unsafe { context.to_ref() };
-    let name = kernel
-        .attribute("sym_name")
-        .ok()
-        .and_then(|a| StringAttribute::try_from(a).ok())
-        .map(|s| s.value().to_string())
-        .ok_or("the kernel has no name")?;
+    let name_of = |op: OperationRef| {
+        op.attribute("sym_name")
+            .ok()
+            .and_then(|a| StringAttribute::try_from(a).ok())
+            .map(|s| s.value().to_string())
+            .ok_or("the kernel has no name")
+    };
+    let name = name_of(kernel)?;
+    let of = match original {
+        Some(p) => name_of(p)?,
+        None => name.clone(),
+    };
+    // A wide instance's own program tile, from its `tile.retiled`.
+    let program_tile = original.map(|_| {
+        kernel
+            .attribute(attrs::RETILED)
+            .ok()
+            .and_then(|a| DenseI64ArrayAttribute::try_from(a).ok())
+            .and_then(|r| Some([r.element(3).ok()?, r.element(4).ok()?]))
+    });
+    if program_tile == Some(None) {
+        return Err("the instance widened again has no tile.retiled".into());
+    }
     let block = kernel.block().ok_or("the kernel is not in a module")?;
     let wide = instance(context, block, kernel);
     let erase = |why: String| {
@@ -348,8 +386,9 @@ fn widen(kernel: OperationRef, plan: &Plan) -> Result<(), String> {
         return erase(format!("the module already has a @{wide_name}"));
     }
     wide_mut.set_attribute("sym_name", StringAttribute::new(context, &wide_name).into());
-    wide_mut.set_attribute(attrs::WIDE_OF, FlatSymbolRefAttribute::new(context, &name).into());
+    wide_mut.set_attribute(attrs::WIDE_OF, FlatSymbolRefAttribute::new(context, &of).into());
     let [program, tile] = shapes;
+    let program = program_tile.flatten().unwrap_or(program);
     let retiled = [plan.arg as i64, plan.dims[0] as i64, plan.dims[1] as i64, program[0], program[1], tile[0], tile[1]];
     wide_mut.set_attribute(attrs::RETILED, DenseI64ArrayAttribute::new(context, &retiled).into());
     // The instance runs only as its TMA variant, whose rings take wider K
@@ -359,17 +398,22 @@ fn widen(kernel: OperationRef, plan: &Plan) -> Result<(), String> {
         Some(w) => format!(", in K steps of {}", w.widened()),
         None => String::new(),
     };
+    let tiles = match (tile[0] * tile[1]) / (program[0] * program[1]).max(1) {
+        2 => "two".to_string(),
+        4 => "four".to_string(),
+        n => n.to_string(),
+    };
     crate::remarks::passed(
-        kernel.location(),
+        original.unwrap_or(kernel).location(),
         WidenBlocks::INFO.argument,
         "WideBlocks",
         &format!(
-            "a variant's blocks each compute two of the program's {}x{} output tiles ({}x{}{k_steps}), for \
+            "a variant's blocks each compute {tiles} of the program's {}x{} output tiles ({}x{}{k_steps}), for \
              launches of one block per tile",
             program[0], program[1], tile[0], tile[1]
         ),
     );
-    Ok(())
+    Ok(wide)
 }
 
 /// A copy of `kernel` right after it, its ops' locations named
