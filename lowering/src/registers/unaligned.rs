@@ -11,11 +11,13 @@
 //! loads are issued before any shift or store, so the tile's loads are in
 //! flight together, not one element's latency after another.
 //!
-//! Only chunks whose row lies wholly inside the array and whose two words
-//! lie inside the array's bytes take that path; the others (the tile's
-//! edges past the array, and the first and last few chunks of the array,
-//! whose words reach outside it) load element by element, each outside
-//! element the view's padding. So no byte outside the array is read.
+//! Only chunks whose row lies inside the array, that start inside it and
+//! whose two words lie inside the array's bytes take that path (a chunk
+//! that runs past its row's end then has the columns past it replaced by
+//! the view's padding); the others (the tile's rows past the array, and
+//! the first and last few chunks of the array, whose words reach outside
+//! it) load element by element, each outside element the view's padding.
+//! So no byte outside the array is read.
 //!
 //! ```text
 //! %a = tile.load %view[%i, %k] -> tensor<128x64xf16, #tile.shared<...>>   (lda = 2047)
@@ -72,13 +74,18 @@ pub(super) struct Plan<'c> {
 }
 
 /// A chunk's checks: its row lies inside the array; it takes the vector
-/// loads, of the aligned words at `low` and `low + 16`.
+/// loads, of the aligned words at `low` and `low + 16`; all its columns
+/// lie inside the row (`whole`; else those past the row's end are the
+/// padding).
 #[derive(Clone, Copy)]
 struct Checks<'c> {
     row_inside: IrValue<'c>,
     /// The array's columns.
     columns: IrValue<'c>,
+    /// The chunk's first column.
+    column: IrValue<'c>,
     fast: IrValue<'c>,
+    whole: IrValue<'c>,
     low: IrValue<'c>,
 }
 
@@ -202,17 +209,25 @@ impl<'c> Plan<'c> {
         let row_inside = super::all(at, &inside)?;
         let columns = origin.dims[rank - 1];
         let low = at.andi(place.address, at.index(!15)?)?;
+        // A chunk that starts inside its row but runs past the row's end
+        // (the tile's last chunk of a row at the array's right edge, every
+        // K step of an operand whose contiguous dim is M or N) takes the
+        // vector loads too: its words lie inside the array's bytes (the
+        // next row's first elements), and the columns past the row's end
+        // become the padding after the shift. Element by element, it held
+        // up the blocks of that edge, the last to finish at 2047^3
+        // (BENCHMARKS.md, session 30).
         let fast = super::all(
             at,
             &[
                 row_inside,
                 at.cmpi(CmpiPredicate::Ult, j, columns)?,
-                at.cmpi(CmpiPredicate::Ule, at.addi(j, at.index(self.per_chunk)?)?, columns)?,
                 at.cmpi(CmpiPredicate::Uge, low, self.first_word)?,
                 at.cmpi(CmpiPredicate::Ule, low, self.last_pair)?,
             ],
         )?;
-        Some(Checks { row_inside, columns, fast, low })
+        let whole = at.cmpi(CmpiPredicate::Ule, at.addi(j, at.index(self.per_chunk)?)?, columns)?;
+        Some(Checks { row_inside, columns, column: j, fast, whole, low })
     }
 
     /// The copy: every chunk's words where its checks pass, then each
@@ -321,7 +336,15 @@ fn store<'c>(
         &[vector],
         |then| {
             let shifted = funnel(then, words, place.address, swizzled.bytes)?;
-            Some(vec![then.add(ods::vector::bitcast(context, vector, shifted, then.location))?])
+            let chunk = then.add(ods::vector::bitcast(context, vector, shifted, then.location))?;
+            let chunk = super::if_else(
+                then,
+                checks.whole,
+                &[vector],
+                |_| Some(vec![chunk]),
+                |cut| Some(vec![padded_past(cut, &target.view, checks, chunk, per_chunk)?]),
+            )?;
+            Some(vec![*chunk.first()?])
         },
         |otherwise| Some(vec![elements(otherwise, &target.view, (place, checks), per_chunk)?]),
     )?;
@@ -371,6 +394,26 @@ fn funnel<'c>(
             .collect::<Option<_>>()?
     };
     super::from_elements(at, &out)
+}
+
+/// `chunk` with its elements past the row's end (at columns from
+/// `checks.columns`) the view's padding.
+fn padded_past<'c>(
+    at: &At<'c, 'c>,
+    view: &super::View<'c>,
+    checks: &Checks<'c>,
+    chunk: IrValue<'c>,
+    per_chunk: i64,
+) -> Option<IrValue<'c>> {
+    let padding = padding_value(at.context, view.padding, view.element)?;
+    let padding = at.add(arith::constant(at.context, padding, at.location))?;
+    let mut values = Vec::new();
+    for e in 0..per_chunk {
+        let column = at.addi(checks.column, at.index(e)?)?;
+        let inside = at.cmpi(CmpiPredicate::Ult, column, checks.columns)?;
+        values.push(at.select(inside, super::extract(at, chunk, e as usize)?, padding)?);
+    }
+    super::from_elements(at, &values)
 }
 
 /// A chunk element by element: each element inside the array loaded, each
