@@ -210,6 +210,25 @@ fn wavefronts(buffer: &Swizzled, rows: &LinearLayout, row_dim: usize, bytes: [u6
     Some(total)
 }
 
+/// Reads a thread's registers of a tile in `layout`, whose dim `row_dim`
+/// runs along the rows, from `buffer` at shared-memory `address` (bytes,
+/// `index`): with `ldmatrix` where [`plan`] finds a way for 1-byte
+/// elements (8-bit floats' wgmma fragments), else element by element
+/// ([`Swizzled::read_elements`]).
+pub fn read_swizzled<'c>(
+    lowering: &Lowering<'c>,
+    at: &At<'c, 'c>,
+    (buffer, address): (&Swizzled, IrValue<'c>),
+    layout: &LinearLayout,
+    row_dim: usize,
+    element: melior::ir::Type<'c>,
+) -> Option<IrValue<'c>> {
+    match plan(buffer, layout, row_dim) {
+        Some(plan) => read(lowering, at, address, (buffer, row_dim), &plan, element),
+        None => buffer.read_elements(lowering, at, address, layout, row_dim, element),
+    }
+}
+
 /// Emits `plan`'s loads from the buffer at shared-memory `address`
 /// (bytes, `index`) laid out as `buffer` with dim `row_dim` along its
 /// rows, and its permutes: the thread's registers as a vector of

@@ -17,7 +17,7 @@
 //! * an mma computed transposed (`layout::shared::swapped_operands`: a
 //!   tf32 or 8-bit float B loaded N-major, unless `swap_operands = 0`)
 //!   multiplies B^T, whose wgmma A fragments the threads read from B's
-//!   swizzled tile ([`super::swizzle::Swizzled::read`]; 8-bit ones by
+//!   swizzled tile ([`super::ldmatrix::read_swizzled`]; 8-bit ones by
 //!   `ldmatrix`, [`super::ldmatrix`]), by A read K-major where it is,
 //!   into C^T, whose registers are the accumulator's layout transposed;
 //!   the instruction's N is M;
@@ -458,7 +458,14 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
                 Some(tile) => {
                     let (_, fragments) = swapped_layouts(m, shape_b[1], k, lc.warps(), element)?;
                     let address = lowering.registers(wa)?;
-                    tile.swizzled().read(lowering, &at, address, &fragments, tile.contiguous_dim() ^ 1, element)?
+                    super::ldmatrix::read_swizzled(
+                        lowering,
+                        &at,
+                        (&tile.swizzled(), address),
+                        &fragments,
+                        tile.contiguous_dim() ^ 1,
+                        element,
+                    )?
                 }
                 None => lowering.registers(wa)?,
             };
@@ -756,7 +763,7 @@ fn mma_registers_a<'c>(
 /// loop requests (read into registers before the mma, by
 /// `tile-prefetch-fragments`), all given back by the loop's last mma (a
 /// phase of `empty` counts one arrival a consumer thread; a group of
-/// rings shares one, [`super::tma::groups`]). Its other operands are
+/// rings shares one, [`super::groups::of`]). Its other operands are
 /// tiles copied before the loop or registers (`warps::producer`).
 fn released_rings<'c>(
     lowering: &mut Lowering<'c>,
@@ -830,7 +837,7 @@ fn wait_copies<'c>(
 /// loaded ahead and carries to this iteration (`tile-use-tma` gives the
 /// TMA only rings whose mmas are directly in their loop), unless the
 /// mma waited on its ring's barriers already (`waited`: the rings of a
-/// group share them, [`super::tma::groups`]).
+/// group share them, [`super::groups::of`]).
 fn wait_tma<'c>(
     lowering: &Lowering<'c>,
     at: &At<'c, 'c>,

@@ -61,6 +61,7 @@ pub mod cluster;
 pub mod compute;
 pub mod convert;
 pub mod global;
+pub mod groups;
 pub mod ldmatrix;
 pub mod memory;
 pub mod mma;
@@ -687,7 +688,7 @@ fn lower_kernel<'c>(kernel: OperationRef<'c, 'c>) -> Option<Result<(), Refused<'
         pending_copies: HashMap::new(),
         refusal: std::cell::RefCell::new(None),
     };
-    lowering.groups = tma::groups(kernel, lowering.producer.is_some());
+    lowering.groups = groups::of(kernel, lowering.producer.is_some());
     let turns = turns::loops(kernel, blocks, lowering.producer.is_some());
 
     if lowering.producer.is_some() {

@@ -32,7 +32,7 @@
 //!
 //! A `tile.convert_layout` of a ring tile the TMA fills into registers
 //! (`tile-prefetch-fragments`' B^T fragments) waits for the tile's slot
-//! and reads it with [`super::swizzle::Swizzled::read`] ([`from_ring`]).
+//! and reads it with [`super::ldmatrix::read_swizzled`] ([`from_ring`]).
 //!
 //! Caveats: the mma that reads the tile waits for its group
 //! (`cp.async.wait_group`, counting the groups issued since from the
@@ -645,7 +645,14 @@ pub fn from_ring<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>, tile
         None => super::tma::wait(&at, (barriers, ring.slots), iteration)?,
     }
     let address = lowering.registers(input)?;
-    let value = tile.swizzled().read(lowering, &at, address, &to, tile.contiguous_dim() ^ 1, tile.element)?;
+    let value = super::ldmatrix::read_swizzled(
+        lowering,
+        &at,
+        (&tile.swizzled(), address),
+        &to,
+        tile.contiguous_dim() ^ 1,
+        tile.element,
+    )?;
     lowering.map(result.into(), value);
     Some(())
 }

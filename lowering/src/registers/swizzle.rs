@@ -42,12 +42,11 @@ impl Swizzled {
 
     /// Reads a thread's registers of a tile in `layout`, whose dim
     /// `row_dim` runs along the rows, from the buffer at shared-memory
-    /// `address` (bytes, `index`): with `ldmatrix` where
-    /// [`super::ldmatrix::plan`] finds a way for 1-byte elements (8-bit
-    /// floats' wgmma fragments), else one element a load at the
-    /// addresses of [`Self::for_each_address`]. 8-bit floats, which are
-    /// no LLVM type, are loaded as bytes (`i8`).
-    pub fn read<'c>(
+    /// `address` (bytes, `index`), one element a load at the addresses of
+    /// [`Self::for_each_address`] ([`super::ldmatrix::read_swizzled`]
+    /// tries `ldmatrix` first). 8-bit floats, which are no LLVM type, are
+    /// loaded as bytes (`i8`).
+    pub fn read_elements<'c>(
         &self,
         lowering: &Lowering<'c>,
         at: &At<'c, 'c>,
@@ -56,9 +55,6 @@ impl Swizzled {
         row_dim: usize,
         element: melior::ir::Type<'c>,
     ) -> Option<IrValue<'c>> {
-        if let Some(plan) = super::ldmatrix::plan(self, layout, row_dim) {
-            return super::ldmatrix::read(lowering, at, address, (self, row_dim), &plan, element);
-        }
         let loaded = match self.bytes {
             1 => melior::ir::r#type::IntegerType::new(at.context, 8).into(),
             _ => element,

@@ -85,15 +85,15 @@
 use super::{Lowering, if_else_op, when};
 use crate::{
     build::At,
-    rewrite::{IrValue, detach, op_name},
+    rewrite::{IrValue, detach},
 };
 use melior::ir::{BlockLike as _, RegionLike as _};
 use melior::{
     dialect::{arith, llvm, ods},
     ir::{
-        Attribute, OperationRef, Type, ValueLike as _,
+        Attribute, OperationRef, Type,
         attribute::{DenseI32ArrayAttribute, IntegerAttribute},
-        operation::{OperationBuilder, OperationLike, OperationMutLike, OperationRefMut, WalkOrder, WalkResult},
+        operation::{OperationBuilder, OperationLike, OperationMutLike, OperationRefMut},
         r#type::{IntegerType, MemRefType},
     },
 };
@@ -183,126 +183,16 @@ pub struct Groups<'c> {
 }
 
 impl Groups<'_> {
+    /// The groups of two or more rings: each ring's leader, and each
+    /// leader's bytes a phase ([`super::groups::of`] finds them).
+    pub(super) fn new(leaders: HashMap<i64, i64>, bytes: HashMap<i64, i64>) -> Self {
+        Self { leaders, bytes, ..Self::default() }
+    }
+
     /// The group ring `id` is in, by its leader (itself when alone).
     pub fn leader(&self, id: i64) -> i64 {
         self.leaders.get(&id).copied().unwrap_or(id)
     }
-}
-
-/// Which of `kernel`'s TMA rings share their slots' barriers. Only rings
-/// that move in step (loaded in the same loop, the same distance ahead,
-/// into as many slots) whose loads are those `tile-prefetch-loads` makes
-/// (one in the loop's body, and one for each of the first tiles right
-/// before the loop): every request of a group's tile then runs on the
-/// same condition, which the shared phase needs. Of those, the rings whose
-/// tiles the same `tile.mma` reads (this iteration's, carried to it), so
-/// that one wait before it covers them all; rings waited for at different
-/// points (attention's K and V, a ring read into registers ahead of its
-/// mma by `tile-prefetch-fragments`) keep their own, so that neither wait
-/// also waits for the other's copies. With a `producer` warp, every ring
-/// of the loop that moves in step: the consumers wait for tiles requested
-/// long before, and each group costs every consumer thread an arrival on
-/// `empty` an iteration (BENCHMARKS.md, session 16).
-pub fn groups<'c>(kernel: OperationRef<'c, 'c>, producer: bool) -> Groups<'c> {
-    let mut ops = Vec::new();
-    kernel.walk(WalkOrder::PreOrder, |op| {
-        // SAFETY: ops of the kernel, alive while it is (the analysis
-        // erases nothing).
-        ops.push(unsafe { OperationRef::from_raw(op.to_raw()) });
-        WalkResult::Advance
-    });
-    let ptr = |op: OperationRef| op.to_raw().ptr as usize;
-    // Each ring's loads: its distance, slots and bytes of a tile, its
-    // loop and the op around the loop, the first tiles' indices and the
-    // op around each.
-    struct Loads {
-        shape: (i64, i64, i64),
-        in_loop: Vec<(usize, Option<usize>)>,
-        first: Vec<(i64, Option<usize>)>,
-        regular: bool,
-    }
-    let mut rings: HashMap<i64, Loads> = HashMap::new();
-    for &op in &ops {
-        if op_name(op) != "tile.load" || !op.has_attribute(tile_dialect::attrs::TMA_LOAD) {
-            continue;
-        }
-        let Some([id, distance, index, slots]) = super::shared::ring_of(op) else { continue };
-        let Some(tile) = op.result(0).ok().and_then(|r| super::shared::SharedTile::of_type(r.r#type())) else {
-            continue;
-        };
-        let shape = (distance, slots, tile.shape.iter().product::<i64>() * tile.bytes);
-        let loads = rings.entry(id).or_insert(Loads { shape, in_loop: vec![], first: vec![], regular: true });
-        loads.regular &= loads.shape == shape;
-        let parent = op.parent_operation();
-        if index < 0 {
-            let r#loop = parent.filter(|p| op_name(*p) == "scf.for");
-            loads.regular &= r#loop.is_some();
-            loads.in_loop.extend(r#loop.map(|l| (ptr(l), l.parent_operation().map(ptr))));
-        } else {
-            loads.first.push((index, parent.map(ptr)));
-        }
-    }
-    for loads in rings.values_mut() {
-        let mut indices: Vec<i64> = loads.first.iter().map(|f| f.0).collect();
-        indices.sort_unstable();
-        loads.regular &= loads.in_loop.len() == 1
-            && indices == (0..loads.shape.0).collect::<Vec<_>>()
-            && loads.first.iter().all(|f| f.1.is_some() && f.1 == loads.in_loop[0].1);
-    }
-    // The rings that move in step: loop, distance, slots.
-    let step = |id: i64| rings.get(&id).filter(|r| r.regular).map(|r| (r.in_loop[0].0, r.shape.0, r.shape.1));
-    let mut together: Vec<Vec<i64>> = Vec::new();
-    if producer {
-        let mut ids: Vec<i64> = rings.keys().copied().filter(|&id| step(id).is_some()).collect();
-        ids.sort_unstable();
-        for id in ids {
-            match together.iter_mut().find(|set| step(set[0]) == step(id)) {
-                Some(set) => set.push(id),
-                None => together.push(vec![id]),
-            }
-        }
-    } else {
-        for &op in ops.iter().filter(|op| op_name(**op) == "tile.mma") {
-            let Some(r#loop) = op.parent_operation().filter(|p| op_name(*p) == "scf.for") else { continue };
-            let mut read: Vec<i64> = Vec::new();
-            for i in 0..2 {
-                let Some(load) = op.operand(i).ok().and_then(|v| super::mma::this_iterations_load(v, r#loop)) else {
-                    continue;
-                };
-                let Some([id, ..]) = super::shared::ring_of(load) else { continue };
-                let ours = step(id).is_some_and(|s| s.0 == ptr(r#loop));
-                if ours && !read.contains(&id) && read.iter().all(|&other| step(other) == step(id)) {
-                    read.push(id);
-                }
-            }
-            together.push(read);
-        }
-    }
-    // Each ring's group, by its least ring id (sets that share a ring join).
-    let mut leaders: HashMap<i64, i64> = HashMap::new();
-    for set in together {
-        let joined: Vec<i64> = set.iter().map(|id| leaders.get(id).copied().unwrap_or(*id)).collect();
-        let Some(&leader) = joined.iter().min() else { continue };
-        for ring in leaders.values_mut() {
-            if joined.contains(ring) {
-                *ring = leader;
-            }
-        }
-        for id in set {
-            leaders.insert(id, leader);
-        }
-    }
-    let mut members: HashMap<i64, Vec<i64>> = HashMap::new();
-    for (&id, &leader) in &leaders {
-        members.entry(leader).or_default().push(id);
-    }
-    members.retain(|_, ids| ids.len() > 1);
-    let mut groups = Groups::default();
-    for (leader, ids) in members {
-        groups.bytes.insert(leader, ids.iter().map(|id| rings[id].shape.2).sum());
-        groups.leaders.extend(ids.iter().map(|&id| (id, leader)));
-    }
-    groups
 }
 
 /// The barriers of ring `id`'s slots: its group's, made by the first of

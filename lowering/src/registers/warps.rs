@@ -33,7 +33,7 @@
 //! ```
 //!
 //! The rings of one loop move in step, so they share one set of `full`
-//! and `empty` barriers ([`super::tma::groups`]), as a stage of the
+//! and `empty` barriers ([`super::groups::of`]), as a stage of the
 //! matcher's ring holds both operands: one request announces the bytes of
 //! all, and the consumers give the slot back once an iteration for them.
 //! (Measured the same as a set per ring, BENCHMARKS.md, session 16.)
