@@ -2,7 +2,7 @@
 //! `tile-use-tma` marked `tile.tma_load`), each slot with an mbarrier.
 //!
 //! The rings whose tiles one mma reads (A's and B's) move in step, and
-//! share their slots' barriers ([`groups`]), as a stage of the matcher's
+//! share their slots' barriers ([`super::groups::of`]), as a stage of the matcher's
 //! ring holds both operands: one arrival and one wait an iteration for
 //! both instead of one a ring (BENCHMARKS.md, session 29). One thread
 //! asks for the tiles: the group's first request of a tile arrives on the
@@ -166,7 +166,7 @@ fn initialise<'c>(
     lowering.barrier(at)
 }
 
-/// The rings whose slots share one set of barriers ([`groups`]), and
+/// The rings whose slots share one set of barriers ([`super::groups::of`]), and
 /// what the lowering has made of them so far.
 #[derive(Default)]
 pub struct Groups<'c> {
