@@ -16,9 +16,9 @@
 //! replaces computed. `tile-widen-blocks` makes that instance, `@K__wide`,
 //! beside kernel `@K` (through [`crate::specialize`]), marked
 //! `tile.wide_of = @K` and `tile.retiled`, its K loops widened where their
-//! rows are narrower than 128 bytes ([`crate::widen_k`]: only its TMA
-//! variant runs, whose rings take the wider tiles as they are; 64x128x32
-//! tiles become 128x128x64); the pipeline compiles it as any
+//! rows are narrower than 128 bytes ([`crate::widen_k`]: 64x128x32 tiles
+//! become 128x128x64, the A B programs' block, for its TMA variant and
+//! its own threads' copies alike); the pipeline compiles it as any
 //! kernel, so its TMA and wgmma variants are made by the passes that make
 //! `@K`'s. `tile-finish-widening`, after `tile-use-tma`, makes those
 //! variants `@K`'s (tried first, with `tile.retiled`). Where the instance's
@@ -29,8 +29,8 @@
 //! widened again along N, `@K__wide__wide` (128x256 tiles, four of the
 //! program's; its `tile.retiled` counts the program's tiles and its
 //! `tile.wide_of` names `@K`), whose variants are then tried first: the
-//! 128x128 block's wgmmas measured 0.95 of cuBLAS where the 128x256
-//! one's reach 1.0 (BENCHMARKS.md, session 30). The runtime takes such
+//! A B programs' wide block, faster than the 128x128 one on the tensor
+//! cores (BENCHMARKS.md, session 30, run 5). The runtime takes such
 //! a variant only when the launch's grid along x is the tile count that
 //! `tile.retiled` names, and launches it on the wider tiles' count (see
 //! `tile_abi::Retiled`).
@@ -391,9 +391,10 @@ fn widen<'c, 'a>(
     let program = program_tile.flatten().unwrap_or(program);
     let retiled = [plan.arg as i64, plan.dims[0] as i64, plan.dims[1] as i64, program[0], program[1], tile[0], tile[1]];
     wide_mut.set_attribute(attrs::RETILED, DenseI64ArrayAttribute::new(context, &retiled).into());
-    // The instance runs only as its TMA variant, whose rings take wider K
-    // tiles as they are; the general kernel keeps its steps (see
-    // `widen_k`'s caveats).
+    // The instance's K steps widen with its tiles (its TMA variant's rings
+    // and, for a 128x128 instance kept as a variant, its own copies: the A
+    // B programs' 128x128x64 block); `@K` keeps its steps (see `widen_k`'s
+    // caveats).
     let k_steps = match crate::widen_k::widen_loops(context, wide).first() {
         Some(w) => format!(", in K steps of {}", w.widened()),
         None => String::new(),
@@ -714,18 +715,11 @@ impl<'c> RunExternalPass<'c> for FinishWidening {
                 // where no TMA variant can run (rows not 16-byte aligned),
                 // a launch of one block per program tile runs the wider
                 // tiles' threads' copies rather than the program's.
-                let mut last = after;
-                let mut next = body.first_operation();
-                while let Some(op) = next {
-                    next = op.next_in_block();
-                    if op.attribute(VARIANT_OF).is_ok_and(|v| v.to_string() == of) {
-                        last = op;
-                    }
-                }
+                let last = variants_of(&of).last().map_or(after.to_raw(), |&v| v);
                 // SAFETY: a live top-level function, moved within the
-                // module and relabelled; nothing else names it.
+                // module after another and relabelled; nothing else names it.
                 unsafe {
-                    mlir_sys::mlirOperationMoveAfter(raw, last.to_raw());
+                    mlir_sys::mlirOperationMoveAfter(raw, last);
                     let mut instance = melior::ir::operation::OperationRefMut::from_raw(raw);
                     instance.set_attribute(VARIANT_OF, of_attribute);
                     let _ = instance.remove_attribute(attrs::WIDE_OF);
@@ -744,8 +738,7 @@ impl<'c> RunExternalPass<'c> for FinishWidening {
 /// the A B programs' block, whose copies overlap the wgmmas where a block
 /// has its multiprocessor to itself (`registers::shared::finish_copies`);
 /// a 64x128x32 program's own blocks share a multiprocessor and wait for
-/// their copies (0.58-0.63 of cuBLAS at 2047^3 against 0.82-0.86 for
-/// 128x128x64, BENCHMARKS.md session 30). A 128x256 instance's path would
+/// their copies (BENCHMARKS.md, session 30, run 4). A 128x256 instance's path would
 /// hold 128 accumulator registers a thread beside its copies.
 fn general_path_kept(retiled: Attribute) -> bool {
     DenseI64ArrayAttribute::try_from(retiled)
