@@ -7,8 +7,13 @@
 // store of the accumulator gets one too (boxes of 128-byte rows, 32 f32
 // columns), optional (the variant runs without it where the output's rows
 // are unaligned), and stores the wgmma layout's registers: the conversion
-// for the threads' store is gone. The kernel itself is unchanged.
+// for the threads' store is gone. Its mma stays in flight with the block
+// barrier after its wgmma.wait_group 1, so its rings give back the spare
+// slot the kernel's cp.async rings keep: 4 slots two ahead, not 5. The
+// kernel itself is unchanged.
 // CHECK-LABEL: func.func @plain(
+// CHECK-NOT:   tile.tma_
+// CHECK:       tile.load {{.*}}tile.ring = array<i64: 0, 2, 0, 5>}
 // CHECK-NOT:   tile.tma_
 // CHECK:       tile.convert_layout
 // CHECK-NOT:   tile.tma_
@@ -18,11 +23,13 @@
 // CHECK-SAME:    %[[DB:[a-z0-9]+]]: !llvm.ptr {tile.tma = {arg = 1 : i64, box = array<i64: 32, 64>, swizzle = 128 : i64}}
 // CHECK-SAME:    %[[DC:[a-z0-9]+]]: !llvm.ptr {tile.tma = {arg = 2 : i64, box = array<i64: 64, 32>, optional, swizzle = 128 : i64}}
 // CHECK-SAME:    tile.variant_of = @plain
-// CHECK:       tile.load {{.*}}tile.ring = array<i64: 0, 2, 0, 5>, tile.tma_load = 3 : i64
-// CHECK:       tile.load {{.*}}tile.ring = array<i64: 1, 2, 0, 5>, tile.tma_load = 4 : i64
+// CHECK:       tile.load {{.*}}tile.ring = array<i64: 0, 2, 0, 4>, tile.tma_load = 3 : i64
+// CHECK:       tile.load {{.*}}tile.ring = array<i64: 1, 2, 0, 4>, tile.tma_load = 4 : i64
+// CHECK:       tile.load {{.*}}tile.ring = array<i64: 0, 2, 1, 4>, tile.tma_load = 3 : i64
+// CHECK:       tile.load {{.*}}tile.ring = array<i64: 1, 2, 1, 4>, tile.tma_load = 4 : i64
 // CHECK:       %[[ACC:.*]]:5 = scf.for
-// CHECK:         tile.load {{.*}}tile.ring = array<i64: 0, 2, -1, 5>, tile.tma_load = 3 : i64
-// CHECK:         tile.load {{.*}}tile.ring = array<i64: 1, 2, -1, 5>, tile.tma_load = 4 : i64
+// CHECK:         tile.load {{.*}}tile.ring = array<i64: 0, 2, -1, 4>, tile.tma_load = 3 : i64
+// CHECK:         tile.load {{.*}}tile.ring = array<i64: 1, 2, -1, 4>, tile.tma_load = 4 : i64
 // CHECK-NOT:   tile.convert_layout
 // CHECK:       tile.store %[[ACC]]#0, {{.*}} {tile.tma_store = 5 : i64} : tensor<64x64xf32, #tile.wgmma
 
@@ -32,10 +39,12 @@
 // bytes of both tiles, then each copy completes on the slot's barrier),
 // every thread waits once for the slot's phase before the wgmmas, and the
 // block meets after wgmma.wait_group 1 (not before the wgmmas); after the
-// loop, every thread waits for the first tiles past its end.
+// loop, every thread waits for the first tiles past its end. A tile's slot
+// and phase are its index mod and over 4 (a mask and a shift).
 // REG-LABEL: func.func @plain__tma(
 // REG-NOT:     nvvm.cp.async.shared.global
-// REG-COUNT-5: nvvm.mbarrier.init {{.*}}, %c1_i32 : !llvm.ptr<3>, i32
+// REG:         memref.alloc() {alignment = 1024 : i64} : memref<8192xf16>
+// REG-COUNT-4: nvvm.mbarrier.init {{.*}}, %c1_i32 : !llvm.ptr<3>, i32
 // REG-NOT:     nvvm.mbarrier.init
 // REG:         nvvm.fence.mbarrier.init
 // REG:         gpu.barrier
@@ -46,10 +55,12 @@
 // REG-NOT:       nvvm.mbarrier.arrive
 // REG:           nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}}, %arg4,
 // REG:         scf.for
+// REG:           arith.remui %{{.*}}, %c4_i32
 // REG:           nvvm.mbarrier.arrive.expect_tx {{.*}}, %c8192_i32
 // REG:           nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}}, %arg3,
 // REG-NOT:       nvvm.mbarrier.arrive
 // REG:           nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}}, %arg4,
+// REG:           arith.divui %{{.*}}, %c4_i32
 // REG:           nvvm.mbarrier.try_wait.parity
 // REG-NOT:       nvvm.mbarrier.try_wait.parity
 // REG-NOT:       gpu.barrier
@@ -103,18 +114,18 @@ func.func @plain(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) 
 // -----
 
 // An f16 output stored after the loop is staged in a ring's memory (the
-// first ring, A's: 5 slots of 64x32 f16 hold the 64x64 tile), which every
+// first ring, A's: 4 slots of 64x32 f16 hold the 64x64 tile), which every
 // warp is done with once past a barrier: no buffer of its own.
 // REG-LABEL: func.func @narrowed__tma(
-// REG:         %[[RING:.*]] = memref.alloc() {alignment = 1024 : i64} : memref<10240xf16>
-// REG:         memref.alloc() {alignment = 1024 : i64} : memref<10240xf16>
+// REG:         %[[RING:.*]] = memref.alloc() {alignment = 1024 : i64} : memref<8192xf16>
+// REG:         memref.alloc() {alignment = 1024 : i64} : memref<8192xf16>
 // REG-NOT:     memref.alloc() {alignment = 1024 : i64} : memref<4096xf16>
 // REG:         scf.for
 // REG:         %[[BITS:.*]] = llvm.ptrtoint %arg5 : !llvm.ptr to i64
 // REG:         %[[SET:.*]] = arith.cmpi ne, %[[BITS]]
 // REG-NEXT:    scf.if %[[SET]] {
 // REG-NEXT:      gpu.barrier
-// REG-COUNT-16:  vector.store {{.*}}, %[[RING]][{{.*}}] {{.*}} : memref<10240xf16>, vector<2xf16>
+// REG-COUNT-16:  vector.store {{.*}}, %[[RING]][{{.*}}] {{.*}} : memref<8192xf16>, vector<2xf16>
 // REG-NEXT:      nvvm.fence.proxy
 // REG-NEXT:      gpu.barrier
 // REG:             nvvm.cp.async.bulk.tensor.global.shared.cta
@@ -229,6 +240,12 @@ func.func @no_loop(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>
 // only the requests, the first of each tile waiting for its slot's
 // `empty` phase; the consumers' side waits, multiplies, gives the slots
 // back after the wgmmas, and meets at named barrier 1 of 128 threads.
+// Its rings keep their spare slot (4 slots one ahead), as the kernel's.
+// CHECK-LABEL: func.func @shallow__tma(
+// CHECK:       tile.load {{.*}}tile.ring = array<i64: 0, 1, 0, 4>, tile.tma_load = 3 : i64
+// CHECK:       scf.for
+// CHECK:         tile.load {{.*}}tile.ring = array<i64: 0, 1, -1, 4>, tile.tma_load = 3 : i64
+// CHECK:         tile.load {{.*}}tile.ring = array<i64: 1, 1, -1, 4>, tile.tma_load = 4 : i64
 // REG-LABEL: func.func @shallow__tma(
 // REG-SAME:    tile.block_size = 160 : i64
 // REG:         nvvm.mbarrier.init {{.*}}, %c1_i32
@@ -286,7 +303,12 @@ func.func @shallow(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>
 // Two ahead with a spare slot, the consumers request the tiles
 // themselves unless the kernel asks for a producer warp
 // (warp_specialize = 1); warp_specialize = 0 keeps it off even where it
-// would be used.
+// would be used. With the producer warp, the rings keep their spare
+// slot (5 slots two ahead).
+// CHECK-LABEL: func.func @asked__tma(
+// CHECK:       scf.for
+// CHECK:         tile.load {{.*}}tile.ring = array<i64: 0, 2, -1, 5>, tile.tma_load = 3 : i64
+// CHECK:         tile.load {{.*}}tile.ring = array<i64: 1, 2, -1, 5>, tile.tma_load = 4 : i64
 // REG-LABEL: func.func @asked__tma(
 // REG-SAME:    tile.block_size = 160 : i64
 // REG:         arith.cmpi uge
@@ -316,6 +338,44 @@ func.func @asked(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>)
 }
 func.func @refused(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>)
     attributes {tile.kernel, tile.hints = {num_stages = 2, warp_specialize = 0}} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<64x32xf16>
+  %pb = tile.partition_view %B : memref<?x?xf16> -> !tile.partition_view<32x64xf16>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<64x64xf32>
+  %nk = tile.num_tiles %pa dim 1 : !tile.partition_view<64x32xf16>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%in = %z) -> (tensor<64x64xf32>) {
+    %a = tile.load %pa[%c0, %k] : !tile.partition_view<64x32xf16> -> tensor<64x32xf16>
+    %b = tile.load %pb[%k, %c0] : !tile.partition_view<32x64xf16> -> tensor<32x64xf16>
+    %d = tile.mma %a, %b, %in : tensor<64x32xf16>, tensor<32x64xf16> into tensor<64x64xf32>
+    scf.yield %d : tensor<64x64xf32>
+  }
+  tile.store %acc, %pc[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
+  return
+}
+
+// -----
+
+// Three ahead (num_stages = 4), the mma in flight and the block barrier
+// after its wait, no producer warp: 5 slots would do, but a slot and
+// phase mod 5 cost a division an iteration, so the rings keep their 6
+// (only a ring whose distance + 2 is a power of two gives a slot back).
+// CHECK-LABEL: func.func @three_ahead__tma(
+// CHECK:       tile.load {{.*}}tile.ring = array<i64: 0, 3, 0, 6>, tile.tma_load = 3 : i64
+// CHECK:       scf.for
+// CHECK:         tile.load {{.*}}tile.ring = array<i64: 0, 3, -1, 6>, tile.tma_load = 3 : i64
+// CHECK:         tile.load {{.*}}tile.ring = array<i64: 1, 3, -1, 6>, tile.tma_load = 4 : i64
+// REG-LABEL: func.func @three_ahead__tma(
+// REG-SAME:    tile.block_size = 128 : i64
+// REG-COUNT-6: nvvm.mbarrier.init {{.*}}, %c1_i32 : !llvm.ptr<3>, i32
+// REG-NOT:     nvvm.mbarrier.init
+// REG:         scf.for
+// REG:           nvvm.wgmma.wait.group.sync.aligned 1
+// REG-NEXT:      gpu.barrier
+// REG:           scf.yield
+func.func @three_ahead(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>)
+    attributes {tile.kernel, tile.hints = {num_stages = 4}} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<64x32xf16>

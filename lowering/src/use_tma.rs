@@ -17,6 +17,16 @@
 //! The runtime takes the variant when it can encode every descriptor
 //! but the optional ones (the stores'), else the kernel.
 //!
+//! A ring read only by its loop's one mma, which stays in flight, gives
+//! back the spare slot `tile-prefetch-loads` gave it (`distance + 3`
+//! slots, for the kernel's cp.async copies, whose block barrier comes
+//! before the wgmmas): in the variant, without a producer warp, the block
+//! meets after the mma's `wgmma.wait_group 1`, and `distance + 2` slots
+//! suffice (`registers::groups::in_flight_rings`). Only where `distance + 2`
+//! is a power of two (4 slots two ahead: a tile's slot and phase are a
+//! mask and a shift, where 5 slots' division delayed each request after
+//! the block barrier, BENCHMARKS.md, session 30); one ahead keeps its 4.
+//!
 //! Before (after `tile-prefetch-loads` and `tile-assign-layouts`):
 //! ```mlir
 //! func.func @k(%A: memref<?x?xf16>, ...) attributes {tile.kernel} {
@@ -30,7 +40,7 @@
 //! ```mlir
 //! func.func @k__tma(%A: memref<?x?xf16>, ..., %d0: !llvm.ptr {tile.tma = {arg = 0, box = array<i64: 128, 64>, swizzle = 128}})
 //!     attributes {tile.kernel, tile.variant_of = @k} {
-//!   %a0 = tile.load %pa[%m, %c0] {tile.ring = array<i64: 0, 2, 0, 5>, tile.tma_load = 3 : i64} -> ...
+//!   %a0 = tile.load %pa[%m, %c0] {tile.ring = array<i64: 0, 2, 0, 4>, tile.tma_load = 3 : i64} -> ...
 //!   ...
 //!   tile.store %acc, %pc[%m, %n] {tile.tma_store = 5 : i64} : tensor<128x128xf16, #tile.wgmma<...>> -> ...
 //! }
@@ -389,6 +399,7 @@ fn add_variant<'c>(context: &'c Context, kernel: OperationRef<'c, '_>) -> Option
         // kernel, which the copy repeats) and reads its source now.
         unsafe { mlir_sys::mlirOperationDestroy(convert.to_raw()) };
     }
+    take_spare_slots(context, variant)?;
     let entry = variant.region(0).ok()?.first_block()?;
     let pointer = melior::dialect::llvm::r#type::pointer(context, 0);
     for _ in &descriptors {
@@ -400,6 +411,59 @@ fn add_variant<'c>(context: &'c Context, kernel: OperationRef<'c, '_>) -> Option
     variant_mut.set_attribute("sym_name", StringAttribute::new(context, &format!("{name}{VARIANT_SUFFIX}")).into());
     variant_mut.set_attribute(attrs::VARIANT_OF, Attribute::parse(context, &format!("@{name}"))?);
     crate::abi::add_descriptor_arguments(context, variant, &descriptors, false)
+}
+
+/// Gives the variant's rings whose mma stays in flight with the block
+/// barrier after its `wgmma.wait_group 1` (`registers::tma::
+/// in_flight_rings`, where the kernel gets no producer warp) the `D + 2`
+/// slots that suffice there, where `tile-prefetch-loads` gave them `D + 3`
+/// (its spare slot, which the cp.async kernel's barrier before the
+/// wgmmas needs) and `D + 2` is a power of two
+/// (`registers::groups::spareless_slots`: a ring of 3 slots, a division an
+/// iteration, keeps its 4). A kernel whose producer warp this would
+/// change is left as it is (`registers::warps::producer` counts such a
+/// ring as one with its spare slot, so none is).
+fn take_spare_slots<'c>(context: &'c Context, variant: OperationRef<'c, '_>) -> Option<()> {
+    use crate::registers::{cluster, warps};
+    if crate::rewrite::hint(variant, attrs::knob::WARP_SPECIALIZE.key) == Some(1) {
+        return Some(());
+    }
+    let producer = |kernel: OperationRef| warps::producer(kernel, cluster::blocks(kernel)).is_some();
+    if producer(variant) {
+        return Some(());
+    }
+    let slots: BTreeMap<i64, (i64, i64)> = crate::registers::groups::in_flight_rings(variant)
+        .into_iter()
+        .filter(|&(_, distance, slots)| crate::registers::groups::spareless_slots(distance) == Some(slots - 1))
+        .map(|(id, _, slots)| (id, (slots, slots - 1)))
+        .collect();
+    if slots.is_empty() {
+        return Some(());
+    }
+    let mut loads = Vec::new();
+    variant.walk(WalkOrder::PreOrder, |op| {
+        if op_name(op) == "tile.load"
+            && let Some([id, distance, index, _]) = ring_of(op)
+            && let Some(&(old, new)) = slots.get(&id)
+        {
+            loads.push((op.to_raw(), [id, distance, index], old, new));
+        }
+        WalkResult::Advance
+    });
+    let set = |pick: fn(i64, i64) -> i64| {
+        for &(load, [id, distance, index], old, new) in &loads {
+            // SAFETY: a load of the variant, which is alive and only this
+            // pass changes.
+            let mut load = unsafe { melior::ir::operation::OperationRefMut::from_raw(load) };
+            let ring = [id, distance, index, pick(old, new)];
+            load.set_attribute(attrs::RING, DenseI64ArrayAttribute::new(context, &ring).into());
+        }
+    };
+    set(|_, new| new);
+    if producer(variant) {
+        set(|old, _| old);
+    }
+    Some(())
 }
 
 /// A remark at the first load of each ring the TMA does not fill.

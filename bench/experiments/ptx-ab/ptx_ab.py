@@ -29,6 +29,8 @@ SHAPES = {
     'gemm_ab__wide__tma': (198688, (128, 256)),
     # session 30: the 4-slot variant's own size (NOTES-session30.md)
     'gemm_64x128x32__wide__tma_main30a': (133152, (128, 128)),
+    # the compiler's own 4-slot ring (the spare slot given back), its bundle's size
+    'gemm_64x128x32__wide__tma_main30e': (133120, (128, 128)),
 }
 
 cuda = ctypes.CDLL('libcuda.so.1')

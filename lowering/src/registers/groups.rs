@@ -127,3 +127,86 @@ pub fn of<'c>(kernel: OperationRef<'c, 'c>, producer: bool) -> Groups<'c> {
     }
     Groups::new(leaders, bytes)
 }
+
+/// The slots a TMA ring `distance` tiles ahead needs when the mma that
+/// reads it stays in flight and the block meets after its
+/// `wgmma.wait_group 1` ([`in_flight_rings`]): `distance + 2`, where that
+/// is a power of two (a slot and phase are then a mask and a shift, where
+/// any other count is a division on the way from the block barrier to the
+/// next request: BENCHMARKS.md, session 30), else none.
+pub fn spareless_slots(distance: i64) -> Option<i64> {
+    let slots = distance + 2;
+    (distance >= 1 && (slots as u64).is_power_of_two()).then_some(slots)
+}
+
+/// The TMA rings of `kernel` read by an mma that can stay in flight with
+/// the block barrier after its `wgmma.wait_group 1` where the kernel has
+/// no producer warp ([`super::mma`]), each as (id, distance, slots): the
+/// rings of each loop whose body holds one `tile.mma` (none nested
+/// deeper) that accumulates into a carried tile only it reads and yields
+/// straight back, is not computed transposed, and whose two operands are
+/// this iteration's tiles of TMA rings of the loop that move in step (the
+/// same distance and slots): the loops `tile-prefetch-loads` gives the
+/// spare slot (`D + 3`) wherever they fit, else `D + 2` with `D = 1`
+/// (their operands are all rings, so a slot less frees no other room).
+/// A ring of such a loop with `D + 2` slots, `D + 2` a power of two
+/// ([`spareless_slots`]), is thus one whose spare slot `tile-use-tma`
+/// took back. Such a loop's request at the top of iteration `t` refills the
+/// slot of tile `t + D - slots`, and with `slots = D + 2` that is tile
+/// `t - 2`: its wgmmas retired at the `wgmma.wait_group 1` of iteration
+/// `t - 1`, which every thread passed before that iteration's block
+/// barrier; only tile `t - 1`'s may still be read. So `D + 2` slots
+/// suffice ([`spareless_slots`]) where `tile-prefetch-loads` gave `D + 3`
+/// (`tile-use-tma` takes the spare slot back).
+pub fn in_flight_rings(kernel: OperationRef) -> Vec<(i64, i64, i64)> {
+    let mut loops = Vec::new();
+    kernel.walk(WalkOrder::PreOrder, |op| {
+        if op_name(op) == "scf.for" {
+            loops.push(op.to_raw());
+        }
+        WalkResult::Advance
+    });
+    let mut found = Vec::new();
+    for raw in loops {
+        // SAFETY: a loop of the kernel, alive while it is (nothing here
+        // erases ops).
+        let r#loop = unsafe { OperationRef::from_raw(raw) };
+        let mut mmas = Vec::new();
+        r#loop.walk(WalkOrder::PreOrder, |op| {
+            if op_name(op) == "tile.mma" {
+                mmas.push(op.to_raw());
+            }
+            WalkResult::Advance
+        });
+        let [mma] = mmas[..] else { continue };
+        // SAFETY: as above.
+        let mma = unsafe { OperationRef::from_raw(mma) };
+        // (An mma computed transposed reads B^T's fragments into registers
+        // and is waited for in its iteration: its rings have no spare slot
+        // to give back, `tile-prefetch-loads`.)
+        if mma.parent_operation() != Some(r#loop)
+            || super::mma::only_carried(mma).is_err()
+            || crate::layout::shared::swapped_operands(mma)
+        {
+            continue;
+        }
+        let mut rings: Vec<(i64, i64, i64)> = Vec::new();
+        let all = (0..2).all(|i| {
+            let Some(load) = mma.operand(i).ok().and_then(|v| super::mma::this_iterations_load(v, r#loop)) else {
+                return false;
+            };
+            let Some([id, distance, _, slots]) = super::shared::ring_of(load) else { return false };
+            if !load.has_attribute(tile_dialect::attrs::TMA_LOAD) {
+                return false;
+            }
+            if !rings.iter().any(|r| r.0 == id) {
+                rings.push((id, distance, slots));
+            }
+            true
+        });
+        if all && rings.iter().all(|r| (r.1, r.2) == (rings[0].1, rings[0].2)) {
+            found.extend(rings);
+        }
+    }
+    found
+}

@@ -393,14 +393,15 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
             // the others at any barrier of t - 1. One barrier an iteration
             // (the first mma's) does for all of a loop's mmas that only
             // read its TMA slots, tiles loaded before it and registers,
-            // and are not kept in flight. One kept in flight (its rings a
-            // slot deeper) that reads only those meets the others after
-            // its `wgmma.wait_group 1` instead, as the matcher does: its
-            // wgmmas then wait for the copies alone, not for the slowest
-            // warp too (BENCHMARKS.md, session 29), and the barrier of
-            // t - 1 follows every warpgroup's wgmmas of t - 2, so the
-            // slot refilled at t (that of t - 3) was free an iteration
-            // earlier ([`super::tma`]).
+            // and are not kept in flight. One kept in flight that reads
+            // only those meets the others after its `wgmma.wait_group 1`
+            // instead, as the matcher does: its wgmmas then wait for the
+            // copies alone, not for the slowest warp too (BENCHMARKS.md,
+            // session 29), and the barrier of t - 1 follows every
+            // warpgroup's wgmmas of t - 2, so the slot refilled at t (that
+            // of t - 2 in `distance + 2` slots, where `tile-use-tma` took
+            // the spare slot back, else of t - 3) is free
+            // ([`super::tma`]).
             let body_loop = op.parent_operation().filter(|p| crate::rewrite::op_name(*p) == "scf.for");
             let key = body_loop.map(|l| l.to_raw().ptr as usize);
             let placed = key.is_some_and(|key| lowering.loops.get(&key).is_some_and(|s| s.ring_barrier));
@@ -1046,15 +1047,20 @@ fn carried_argument(value: melior::ir::Value, body: melior::ir::BlockRef) -> boo
 /// accumulates into a carried tile that nothing else reads, yields the
 /// result straight back, and reads only tiles that nothing of the loop
 /// overwrites while it runs (ring tiles whose ring has a slot more than
-/// its loads need, tiles loaded before the loop, and tiles from registers,
-/// which it writes into two buffers in turn).
+/// its loads need, or TMA ring tiles of a ring without it where the block
+/// meets after the mma's `wgmma.wait_group 1`, `Lowering::spareless`;
+/// tiles loaded before the loop; and tiles from registers, which it
+/// writes into two buffers in turn).
 fn in_flight(lowering: &Lowering, op: OperationRef) -> Result<(), &'static str> {
     only_carried(op)?;
     let Some(body) = op.parent_operation().and_then(|l| l.region(0).ok()?.first_block()) else { return Err("") };
     let operands_safe = (0..2).all(|k| {
         op.operand(k).is_ok_and(|v| match lowering.shared(v) {
             Some(tile) => match tile.ring {
-                Some(ring) => carried_argument(v, body) && ring.slots >= ring.distance + 3,
+                Some(ring) => {
+                    carried_argument(v, body)
+                        && (ring.slots >= ring.distance + 3 || (tile.tma && lowering.spareless.contains(&ring.id)))
+                }
                 None => crate::rewrite::defined_outside(crate::rewrite::detach(v), body),
             },
             // Written into the other of two tiles each iteration.
@@ -1071,7 +1077,7 @@ fn in_flight(lowering: &Lowering, op: OperationRef) -> Result<(), &'static str> 
 /// Whether an mma in a loop accumulates into a carried tile that nothing
 /// else reads and yields its result straight back, so that nothing in
 /// the iteration reads the result.
-fn only_carried(op: OperationRef) -> Result<(), &'static str> {
+pub(super) fn only_carried(op: OperationRef) -> Result<(), &'static str> {
     let Some(r#loop) = op.parent_operation().filter(|p| crate::rewrite::op_name(*p) == "scf.for") else {
         return Err("it is not directly in an scf.for");
     };

@@ -96,7 +96,7 @@ use melior::{
     },
     pass::{ExternalPass, RunExternalPass},
 };
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// The `convert-tile-to-registers` pass.
 #[derive(Clone, Default)]
@@ -236,6 +236,10 @@ pub struct Lowering<'c> {
     thread_flat: HashMap<LinearLayout, IrValue<'c>>,
     /// The kernel gets a producer warp ([`warps`]).
     pub producer: Option<warps::Producer>,
+    /// The TMA rings of `D + 2` slots whose mma stays in flight all the
+    /// same, the block barrier after its `wgmma.wait_group 1`
+    /// ([`tma::in_flight_rings`]; none with a producer warp).
+    pub spareless: HashSet<i64>,
     /// The TMA rings that share their slots' barriers, and those made.
     pub groups: tma::Groups<'c>,
     /// The loop whose body loads each ring's tiles ahead, by ring id (the
@@ -682,6 +686,7 @@ fn lower_kernel<'c>(kernel: OperationRef<'c, 'c>) -> Option<Result<(), Refused<'
         views: HashMap::new(),
         thread_flat: HashMap::new(),
         producer: warps::producer(kernel, blocks),
+        spareless: HashSet::new(),
         groups: tma::Groups::default(),
         ring_loops: HashMap::new(),
         versions,
@@ -689,6 +694,13 @@ fn lower_kernel<'c>(kernel: OperationRef<'c, 'c>) -> Option<Result<(), Refused<'
         refusal: std::cell::RefCell::new(None),
     };
     lowering.groups = groups::of(kernel, lowering.producer.is_some());
+    if lowering.producer.is_none() {
+        lowering.spareless = groups::in_flight_rings(kernel)
+            .into_iter()
+            .filter(|&(_, distance, slots)| groups::spareless_slots(distance) == Some(slots))
+            .map(|(id, ..)| id)
+            .collect();
+    }
     let turns = turns::loops(kernel, blocks, lowering.producer.is_some());
 
     if lowering.producer.is_some() {

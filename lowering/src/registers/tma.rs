@@ -46,11 +46,14 @@
 //! at iteration `t + slots - D > t`, after a block barrier this thread
 //! reaches only after the wait. The slot of tile `t` is refilled by that
 //! request, after the block barrier of iteration `u = t + slots - D - 1`:
-//! with the barrier after `wgmma.wait_group 1` (in flight, `slots = D +
-//! 3`, `u = t + 2`), each warpgroup's wgmmas up to iteration `u - 1 > t`
-//! have retired by then; with the barrier before the first mma
-//! (`slots = D + 2`, `u = t + 1`), each warpgroup finished iteration `t`,
-//! its mmas waited for in it. (With a producer warp, the `empty` phase
+//! with the barrier after `wgmma.wait_group 1` (in flight), each
+//! warpgroup's wgmmas up to iteration `u - 1` have retired by then, and
+//! `u - 1 >= t` from `slots = D + 2` (`u = t + 1`; the rings of
+//! [`super::groups::in_flight_rings`], `D + 2` a power of two) on (`slots = D + 3`, `u =
+//! t + 2`, the other rings of an mma kept in flight, whose spare slot
+//! `tile-prefetch-loads` gave them for the threads' copies); with the
+//! barrier before the first mma (`slots = D + 2`, `u = t + 1`), each
+//! warpgroup finished iteration `t`, its mmas waited for in it. (With a producer warp, the `empty` phase
 //! that the request waits for, which every consumer thread completes
 //! once its wgmmas that read tile `t` are done, plays that barrier's part.)
 //!
@@ -78,9 +81,9 @@
 //! first invalidates and initialises its barriers, once a group, so that
 //! phases count from zero each time; rings waited for at different points
 //! (attention's K and V without a producer warp) keep barriers of their
-//! own; with the barrier after `wgmma.wait_group 1`, a ring kept in flight
-//! would need only `D + 2` slots, but `tile-prefetch-loads` still gives it
-//! `D + 3`.
+//! own; a ring kept in flight has `D + 2` slots only where that is a
+//! power of two ([`super::groups::spareless_slots`]: 4 two ahead; one ahead keeps 4, not
+//! 3), else the `D + 3` of `tile-prefetch-loads`.
 
 use super::{Lowering, if_else_op, when};
 use crate::{
@@ -279,7 +282,8 @@ fn wait_parity<'c>(at: &At<'c, 'c>, barrier: IrValue<'c>, parity: IrValue<'c>) -
 }
 
 /// Tile `t`'s slot (`t % slots`) and round (`t / slots`) of a ring, in
-/// 32 bits: a ring of 3, 5 or 6 slots divides every iteration, and a
+/// 32 bits (a mask and a shift for 4 or 8 slots): a ring of 3, 5 or 6
+/// slots divides every iteration, and a
 /// 64-bit division by a constant is a dozen dependent instructions on the
 /// way to each wait and wgmma (BENCHMARKS.md, session 16).
 pub fn ring_position<'c>(at: &At<'c, 'c>, t: IrValue<'c>, slots: i64) -> Option<(IrValue<'c>, IrValue<'c>)> {

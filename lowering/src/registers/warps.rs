@@ -71,7 +71,8 @@ use melior::{
 use std::collections::{HashMap, HashSet};
 
 /// Where the consumers' own requests keep the mma in flight (a spare
-/// slot) and run two tiles ahead, or one tile ahead of at least this much
+/// slot, or none needed: `super::groups::in_flight_rings`) and run two
+/// tiles ahead, or one tile ahead of at least this much
 /// tensor-core work, a producer warp, unasked, is not used. The work is
 /// an iteration's M x N x K bytes of operand, what it costs the tensor
 /// cores whatever the element type; this is two 128x128x64 16-bit
@@ -107,6 +108,14 @@ pub fn producer(kernel: OperationRef, cluster: i64) -> Option<Producer> {
     let in_top_loop = |op: OperationRef| op.parent_operation().is_some_and(|p| op_name(p) == "scf.for" && top(p));
     let shared = |op: OperationRef, i: usize| op.operand(i).is_ok_and(|v| SharedTile::of_type(v.r#type()).is_some());
     let (mut fits, mut requests, mut spare) = (true, 0, true);
+    // Rings whose spare slot `tile-use-tma` took back: their mma stays in
+    // flight all the same, the block barrier after its wait
+    // ([`super::groups::in_flight_rings`]).
+    let spareless: HashSet<i64> = super::groups::in_flight_rings(kernel)
+        .into_iter()
+        .filter(|&(_, distance, slots)| super::groups::spareless_slots(distance) == Some(slots))
+        .map(|(id, ..)| id)
+        .collect();
     // The shallowest ring, and the least work of an mma (see AHEAD_WORK).
     let (mut least_distance, mut least_work) = (i64::MAX, i64::MAX);
     // The shared tiles' bytes (a ring's slots counted once).
@@ -115,10 +124,10 @@ pub fn producer(kernel: OperationRef, cluster: i64) -> Option<Producer> {
         match op_name(op).as_str() {
             "tile.load" if op.result(0).is_ok_and(|r| SharedTile::of_type(r.r#type()).is_some()) => {
                 match super::shared::ring_of(op) {
-                    Some([_, distance, index, slots]) if op.has_attribute(tile_dialect::attrs::TMA_LOAD) => {
+                    Some([id, distance, index, slots]) if op.has_attribute(tile_dialect::attrs::TMA_LOAD) => {
                         requests += 1;
                         least_distance = least_distance.min(distance);
-                        spare &= slots >= distance + 3;
+                        spare &= slots >= distance + 3 || spareless.contains(&id);
                         fits &= if index >= 0 { top(op) } else { in_top_loop(op) };
                     }
                     // A tile the consumers copy once, before the loops
