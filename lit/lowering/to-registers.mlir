@@ -351,8 +351,9 @@ func.func @mma(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) at
 // even that, each thread loads the two aligned 16-byte words around each
 // of its chunks (none for a chunk whose words reach outside the array),
 // then shifts each chunk out of its words (or loads it element by
-// element; a chunk that runs past its row's end has those columns
-// replaced by the padding, one select an element) and stores it swizzled. One commit group a load; the mma waits
+// element; where the tile runs past the rows' end, a branch the whole
+// block takes alike, each word masked to its bytes inside the row, the
+// rest the padding) and stores it swizzled. One commit group a load; the mma waits
 // for all groups, then reads the tiles where
 // they are: A K-major (row), B N-major (row: the descriptor's transpose,
 // its leading byte offset 32 rows of 128 bytes, 256 in 16-byte units).
@@ -372,12 +373,13 @@ func.func @mma(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) at
 // CHECK-NOT: vector.store
 // CHECK: scf.if %[[FAST]] -> (vector<8xf16>) {
 // CHECK-COUNT-4: llvm.intr.fshr(%{{.*}}, %{{.*}}, %{{.*}}) : (i32, i32, i32) -> i32
-// CHECK: %[[CHUNK:.*]] = vector.bitcast %{{.*}} : vector<4xi32> to vector<8xf16>
-// CHECK-NEXT: %[[SHIFTED:.*]] = scf.if %{{.*}} -> (vector<8xf16>) {
-// CHECK-NEXT: scf.yield %[[CHUNK]] : vector<8xf16>
+// CHECK: %[[WORDS:.*]] = vector.from_elements %{{.*}} : vector<4xi32>
+// CHECK-NEXT: %[[MASKED:.*]] = scf.if %[[WHOLE:[0-9]+]] -> (vector<4xi32>) {
+// CHECK-NEXT: scf.yield %[[WORDS]] : vector<4xi32>
 // CHECK-NEXT: } else {
-// CHECK-COUNT-8: arith.select %{{.*}}, %{{.*}}, %{{.*}} : f16
-// CHECK: scf.yield %[[SHIFTED]] : vector<8xf16>
+// CHECK-COUNT-4: arith.ori %{{.*}}, %{{.*}} : i32
+// CHECK: %[[CHUNK:.*]] = vector.bitcast %[[MASKED]] : vector<4xi32> to vector<8xf16>
+// CHECK-NEXT: scf.yield %[[CHUNK]] : vector<8xf16>
 // CHECK-NEXT: } else {
 // CHECK-COUNT-8: memref.load %arg0
 // CHECK: vector.store %{{.*}} {alignment = 16 : i64} : memref<2048xf16>, vector<8xf16>

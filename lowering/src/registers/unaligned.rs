@@ -71,12 +71,14 @@ pub(super) struct Plan<'c> {
     per_row: i64,
     per_chunk: i64,
     chunk_count: i64,
+    /// The tile's columns all lie inside the array's rows: the same for
+    /// every thread of the block.
+    tile_whole: IrValue<'c>,
 }
 
 /// A chunk's checks: its row lies inside the array; it takes the vector
-/// loads, of the aligned words at `low` and `low + 16`; all its columns
-/// lie inside the row (`whole`; else those past the row's end are the
-/// padding).
+/// loads, of the aligned words at `low` and `low + 16` (its columns past
+/// the row's end, if any, then the padding).
 #[derive(Clone, Copy)]
 struct Checks<'c> {
     row_inside: IrValue<'c>,
@@ -85,7 +87,6 @@ struct Checks<'c> {
     /// The chunk's first column.
     column: IrValue<'c>,
     fast: IrValue<'c>,
-    whole: IrValue<'c>,
     low: IrValue<'c>,
 }
 
@@ -120,6 +121,9 @@ impl<'c> Plan<'c> {
         let first_word = at.andi(at.addi(start, at.index(15)?)?, at.index(!15)?)?;
         let fits = at.cmpi(CmpiPredicate::Uge, at.subi(end, start)?, at.index(32)?)?;
         let last_pair = at.select(fits, at.subi(end, at.index(32)?)?, at.index(0)?)?;
+        let rank = origin.first.len();
+        let tile_whole =
+            at.cmpi(CmpiPredicate::Ule, at.addi(origin.first[rank - 1], at.index(shape[1])?)?, origin.dims[rank - 1])?;
         let mut plan = Self {
             chunks: Vec::new(),
             partial: None,
@@ -129,6 +133,7 @@ impl<'c> Plan<'c> {
             per_row,
             per_chunk,
             chunk_count,
+            tile_whole,
         };
         // Thread t's chunk of round r is `rows` rows further than round
         // 0's when the rows of a round are whole: its address only adds a
@@ -140,7 +145,6 @@ impl<'c> Plan<'c> {
             Some(rows) => Some(at.muli(global.row_stride_bytes(at)?, at.index(rows)?)?),
             None => None,
         };
-        let rank = origin.first.len();
         for round in 0..full_rounds {
             let place = match (step, step_bytes) {
                 (Some(rows), Some(bytes)) if round > 0 => {
@@ -226,8 +230,7 @@ impl<'c> Plan<'c> {
                 at.cmpi(CmpiPredicate::Ule, low, self.last_pair)?,
             ],
         )?;
-        let whole = at.cmpi(CmpiPredicate::Ule, at.addi(j, at.index(self.per_chunk)?)?, columns)?;
-        Some(Checks { row_inside, columns, column: j, fast, whole, low })
+        Some(Checks { row_inside, columns, column: j, fast, low })
     }
 
     /// The copy: every chunk's words where its checks pass, then each
@@ -258,7 +261,7 @@ impl<'c> Plan<'c> {
         words: Vec<Vec<IrValue<'c>>>,
     ) -> Option<()> {
         for ((place, checks), words) in self.chunks.iter().zip(words) {
-            store(at, target, (place, checks), [words[0], words[1]], self.per_chunk)?;
+            store(at, target, (place, checks), [words[0], words[1]], (self.per_chunk, self.tile_whole))?;
         }
         if let Some(q) = self.partial {
             let this = at.cmpi(CmpiPredicate::Ult, q, at.index(self.chunk_count)?)?;
@@ -266,7 +269,7 @@ impl<'c> Plan<'c> {
                 let place = self.place(inner, (global, origin), q)?;
                 let checks = self.checks(inner, origin, &place)?;
                 let words = load_words(inner, &checks)?;
-                store(inner, target, (&place, &checks), [words[0], words[1]], self.per_chunk)
+                store(inner, target, (&place, &checks), [words[0], words[1]], (self.per_chunk, self.tile_whole))
             })?;
         }
         Some(())
@@ -325,26 +328,30 @@ fn store<'c>(
     target: &Target<'c>,
     (place, checks): (&Place<'c>, &Checks<'c>),
     words: [IrValue<'c>; 2],
-    per_chunk: i64,
+    (per_chunk, tile_whole): (i64, IrValue<'c>),
 ) -> Option<()> {
     let context = at.context;
     let swizzled = target.swizzled;
     let vector = super::vector_type(per_chunk as usize, target.view.element);
+    let words_type = super::vector_type(4, IntegerType::new(context, 32).into());
     let value = super::if_else(
         at,
         checks.fast,
         &[vector],
         |then| {
             let shifted = funnel(then, words, place.address, swizzled.bytes)?;
-            let chunk = then.add(ods::vector::bitcast(context, vector, shifted, then.location))?;
-            let chunk = super::if_else(
+            // Where the tile reaches past the rows' end (a branch the
+            // whole block takes alike), each word keeps its bytes inside
+            // the row: four masks, the same every K step for an operand
+            // whose rows run along M or N.
+            let shifted = super::if_else(
                 then,
-                checks.whole,
-                &[vector],
-                |_| Some(vec![chunk]),
-                |cut| Some(vec![padded_past(cut, &target.view, checks, chunk, per_chunk)?]),
+                tile_whole,
+                &[words_type],
+                |_| Some(vec![shifted]),
+                |cut| Some(vec![cut_words(cut, &target.view, checks, shifted, (per_chunk, swizzled.bytes))?]),
             )?;
-            Some(vec![*chunk.first()?])
+            Some(vec![then.add(ods::vector::bitcast(context, vector, *shifted.first()?, then.location))?])
         },
         |otherwise| Some(vec![elements(otherwise, &target.view, (place, checks), per_chunk)?]),
     )?;
@@ -396,24 +403,46 @@ fn funnel<'c>(
     super::from_elements(at, &out)
 }
 
-/// `chunk` with its elements past the row's end (at columns from
-/// `checks.columns`) the view's padding.
-fn padded_past<'c>(
+/// A chunk's four words (`vector<4xi32>`) with its bytes past the row's
+/// end (from column `checks.columns`) the view's padding: word `k` keeps
+/// `clamp(kept - 4k, 0, 4)` bytes, `kept` the chunk's bytes inside the
+/// row (the chunk starts inside it: `fast`).
+fn cut_words<'c>(
     at: &At<'c, 'c>,
     view: &super::View<'c>,
     checks: &Checks<'c>,
-    chunk: IrValue<'c>,
-    per_chunk: i64,
+    words: IrValue<'c>,
+    (per_chunk, element_bytes): (i64, i64),
 ) -> Option<IrValue<'c>> {
-    let padding = padding_value(at.context, view.padding, view.element)?;
-    let padding = at.add(arith::constant(at.context, padding, at.location))?;
-    let mut values = Vec::new();
-    for e in 0..per_chunk {
-        let column = at.addi(checks.column, at.index(e)?)?;
-        let inside = at.cmpi(CmpiPredicate::Ult, column, checks.columns)?;
-        values.push(at.select(inside, super::extract(at, chunk, e as usize)?, padding)?);
+    let context = at.context;
+    let i32_type: Type = IntegerType::new(context, 32).into();
+    let words_type = super::vector_type(4, i32_type);
+    let inside = at.minui(at.subi(checks.columns, checks.column)?, at.index(per_chunk)?)?;
+    let kept = at.add(arith::index_cast(at.muli(inside, at.index(element_bytes)?)?, i32_type, at.location))?;
+    // The padding, as the same four words.
+    let padding = padding_value(context, view.padding, view.element)?;
+    let padding = at.add(arith::constant(context, padding, at.location))?;
+    let element_vector = super::vector_type(per_chunk as usize, view.element);
+    let padding = at.add(ods::vector::broadcast(context, element_vector, padding, at.location))?;
+    let padding = at.add(ods::vector::bitcast(context, words_type, padding, at.location))?;
+    let (zero, four, ones) = (at.int(i32_type, 0)?, at.int(i32_type, 4)?, at.int(i32_type, -1)?);
+    let mut out = Vec::new();
+    for k in 0..4usize {
+        // Bytes of word k inside the row, 0 to 4; its mask, all ones
+        // shifted right by the bytes outside (by 0 to 24 bits), or none.
+        let bytes = at.add(arith::subi(kept, at.int(i32_type, 4 * k as i64)?, at.location))?;
+        let bytes = at.maxsi(at.minsi(bytes, four)?, zero)?;
+        let outside_bits =
+            at.add(arith::muli(at.add(arith::subi(four, bytes, at.location))?, at.int(i32_type, 8)?, at.location))?;
+        let none = at.cmpi(CmpiPredicate::Eq, bytes, zero)?;
+        let mask = at.select(none, zero, at.add(arith::shrui(ones, outside_bits, at.location))?)?;
+        let word = super::extract(at, words, k)?;
+        let pad = super::extract(at, padding, k)?;
+        let kept_part = at.andi(word, mask)?;
+        let padded = at.andi(pad, at.add(arith::xori(mask, ones, at.location))?)?;
+        out.push(at.add(arith::ori(kept_part, padded, at.location))?);
     }
-    super::from_elements(at, &values)
+    super::from_elements(at, &out)
 }
 
 /// A chunk element by element: each element inside the array loaded, each
