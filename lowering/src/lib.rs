@@ -30,6 +30,7 @@ pub mod safe_division;
 pub mod simplify;
 pub mod sink_loads;
 pub mod specialize;
+pub mod split_kernels;
 pub mod stream_stores;
 pub mod to_gpu;
 pub mod to_linalg;
@@ -78,6 +79,8 @@ pub(crate) const PASSES: &[fn()] = &[
     pass::register::<vectorize_copies::VectorizeCopies>,
     pass::register::<distribute::Distribute>,
     pass::register::<to_gpu::ConvertTileToGpu>,
+    pass::register::<split_kernels::SplitKernels>,
+    pass::register::<split_kernels::JoinBinaries>,
     pass::register_pipeline::<cpu::TileToCpu>,
     pass::register_pipeline::<gpu::TileToPtx>,
 ];

@@ -123,7 +123,10 @@ pub const STAGES: &[(&str, &str)] = &[
          tile-safe-division, gpu.module(gpu.func(convert-arith-to-llvm, convert-index-to-llvm, canonicalize, cse)), \
          gpu.module(convert-gpu-to-nvvm), gpu.module(llvm.func(cse)), reconcile-unrealized-casts",
     ),
-    ("ptx", "gpu-module-to-binary{format=isa toolkit={toolkit}}"),
+    (
+        "ptx",
+        "tile-split-kernels, builtin.module(gpu-module-to-binary{format=isa toolkit={toolkit}}), tile-join-binaries",
+    ),
 ];
 
 /// The `tile-to-ptx` pipeline.
