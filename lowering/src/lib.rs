@@ -13,6 +13,7 @@ pub mod cpu;
 pub mod defer_reductions;
 pub mod distribute;
 pub mod expand_copies;
+pub mod extern_shared;
 pub mod float_minmax;
 pub mod gpu;
 pub mod group_blocks;
@@ -79,6 +80,7 @@ pub(crate) const PASSES: &[fn()] = &[
     pass::register::<vectorize_copies::VectorizeCopies>,
     pass::register::<distribute::Distribute>,
     pass::register::<to_gpu::ConvertTileToGpu>,
+    pass::register::<extern_shared::ExternDynamicShared>,
     pass::register::<split_kernels::SplitKernels>,
     pass::register::<split_kernels::JoinBinaries>,
     pass::register_pipeline::<cpu::TileToCpu>,

@@ -370,10 +370,10 @@ pub fn join_ptx(parts: &[String]) -> Result<String, String> {
                 continue;
             }
             if statement.defines && !statement.name.is_empty() {
-                if let Some(other) = defined.get(&statement.name) {
-                    if *other != key {
-                        return Err(format!("symbol '{}' is defined differently by two kernels", statement.name));
-                    }
+                if let Some(other) = defined.get(&statement.name)
+                    && *other != key
+                {
+                    return Err(format!("symbol '{}' is defined differently by two kernels", statement.name));
                 }
                 defined.insert(statement.name.clone(), key.clone());
             }

@@ -28,7 +28,10 @@
 //! 4. `convert-tile-to-gpu`: the kernel into `gpu.module @tile_kernels`,
 //!    tile buffers into dynamic shared memory, the grid queries into
 //!    `gpu.block_id` and `gpu.grid_dim`;
-//! 5. upstream NVVM lowering and `gpu-module-to-binary{format=isa}`: PTX.
+//! 5. upstream NVVM lowering (the dynamic shared memory's base an external
+//!    declaration, [`crate::extern_shared`]) and `gpu-module-to-binary{format=isa}`
+//!    on each kernel alone, in parallel, the PTX joined again
+//!    ([`crate::split_kernels`]): PTX.
 //!
 //! Where a kernel stays off the register path or a loop's load is not
 //! issued ahead, the pass says why in a remark at the op
@@ -121,7 +124,7 @@ pub const STAGES: &[(&str, &str)] = &[
          gpu.module(gpu.func(expand-strided-metadata)), nvvm-attach-target{chip={chip} features=+ptx80 O=2}, \
          gpu.module(gpu.func(lower-affine)), tile-lower-float-minmax, gpu.module(gpu.func(arith-expand)), \
          tile-safe-division, gpu.module(gpu.func(convert-arith-to-llvm, convert-index-to-llvm, canonicalize, cse)), \
-         gpu.module(convert-gpu-to-nvvm), gpu.module(llvm.func(cse)), reconcile-unrealized-casts",
+         gpu.module(convert-gpu-to-nvvm), tile-extern-dynamic-shared, gpu.module(llvm.func(cse)), reconcile-unrealized-casts",
     ),
     (
         "ptx",
