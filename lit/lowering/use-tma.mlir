@@ -814,3 +814,46 @@ func.func @tf32_b_copied(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x
   tile.store %acc, %pc[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
   return
 }
+
+// -----
+
+// 128x256 tiles (a K step of 48 KiB): beside the kernel's 64 KiB exchange
+// for the f16 tile, tile-prefetch-loads fits only 3 slots, one ahead and
+// no spare. The kernel's cp.async mma is waited for in its iteration; the
+// variant's, with the block barrier after its wgmma.wait_group 1, stays in
+// flight on the same 3 slots (tile t + 1's request refills tile t - 2's
+// slot, whose wgmmas retired before the last barrier), with no producer
+// warp. A tile's slot is its index mod 3.
+// REG-LABEL: func.func @three_slots(
+// REG:         scf.for
+// REG:           nvvm.wgmma.mma_async
+// REG-NOT:       nvvm.wgmma.wait.group.sync.aligned 1
+// REG:           "wgmma.wait_group.sync.aligned 0;"
+// REG:           scf.yield
+// REG-LABEL: func.func @three_slots__tma(
+// REG-SAME:      tile.block_size = 256
+// REG:         scf.for
+// REG:           arith.remui %{{.*}}, %c3_i32
+// REG:           nvvm.wgmma.mma_async
+// REG:           nvvm.wgmma.wait.group.sync.aligned 1
+// REG-NEXT:      gpu.barrier
+// REG:           scf.yield
+// REG:         "wgmma.wait_group.sync.aligned 0;"
+func.func @three_slots(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<128x64xf16>
+  %pb = tile.partition_view %B : memref<?x?xf16> -> !tile.partition_view<64x256xf16>
+  %pc = tile.partition_view %C : memref<?x?xf16> -> !tile.partition_view<128x256xf16>
+  %nk = tile.num_tiles %pa dim 1 : !tile.partition_view<128x64xf16>
+  %z = arith.constant dense<0.0> : tensor<128x256xf32>
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%in = %z) -> (tensor<128x256xf32>) {
+    %a = tile.load %pa[%c0, %k] : !tile.partition_view<128x64xf16> -> tensor<128x64xf16>
+    %b = tile.load %pb[%k, %c0] : !tile.partition_view<64x256xf16> -> tensor<64x256xf16>
+    %d = tile.mma %a, %b, %in : tensor<128x64xf16>, tensor<64x256xf16> into tensor<128x256xf32>
+    scf.yield %d : tensor<128x256xf32>
+  }
+  %h = arith.truncf %acc : tensor<128x256xf32> to tensor<128x256xf16>
+  tile.store %h, %pc[%c0, %c0] : tensor<128x256xf16> -> !tile.partition_view<128x256xf16>
+  return
+}

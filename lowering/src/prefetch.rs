@@ -46,7 +46,9 @@
 //! their rings fit in [`RING_BUDGET`]; each load issued ahead carries
 //! [`RING`]: its ring, the distance, which tile it is, and the ring's slots
 //! (distance + 2, + 1 more when the loop's mmas can stay in flight, which
-//! a TMA variant's ring may give back: `tile-use-tma`), which
+//! a TMA variant's ring may give back: `tile-use-tma`; a TMA variant's
+//! mma stays in flight on distance + 2 slots too, its block meeting after
+//! the mma's wait, `registers::groups::spareless`), which
 //! `convert-tile-to-registers` places the tile by. The first tiles are
 //! loaded iteration by iteration, so that the copies' commit groups come
 //! in iteration order. Beside the rings, each mma result's exchange for its

@@ -128,12 +128,13 @@ pub fn of<'c>(kernel: OperationRef<'c, 'c>, producer: bool) -> Groups<'c> {
     Groups::new(leaders, bytes)
 }
 
-/// The slots a TMA ring `distance` tiles ahead needs when the mma that
-/// reads it stays in flight and the block meets after its
+/// The slots `tile-use-tma` leaves a TMA ring `distance` tiles ahead whose
+/// mma stays in flight with the block meeting after its
 /// `wgmma.wait_group 1` ([`in_flight_rings`]): `distance + 2`, where that
 /// is a power of two (a slot and phase are then a mask and a shift, where
 /// any other count is a division on the way from the block barrier to the
-/// next request: BENCHMARKS.md, session 30), else none.
+/// next request: BENCHMARKS.md, session 30), else none (it keeps the spare
+/// slot).
 pub fn spareless_slots(distance: i64) -> Option<i64> {
     let slots = distance + 2;
     (distance >= 1 && (slots as u64).is_power_of_two()).then_some(slots)
@@ -146,18 +147,17 @@ pub fn spareless_slots(distance: i64) -> Option<i64> {
 /// deeper) that accumulates into a carried tile only it reads and yields
 /// straight back, is not computed transposed, and whose two operands are
 /// this iteration's tiles of TMA rings of the loop that move in step (the
-/// same distance and slots): the loops `tile-prefetch-loads` gives the
-/// spare slot (`D + 3`) wherever they fit, else `D + 2` with `D = 1`
-/// (their operands are all rings, so a slot less frees no other room).
-/// A ring of such a loop with `D + 2` slots, `D + 2` a power of two
-/// ([`spareless_slots`]), is thus one whose spare slot `tile-use-tma`
-/// took back. Such a loop's request at the top of iteration `t` refills the
-/// slot of tile `t + D - slots`, and with `slots = D + 2` that is tile
-/// `t - 2`: its wgmmas retired at the `wgmma.wait_group 1` of iteration
-/// `t - 1`, which every thread passed before that iteration's block
-/// barrier; only tile `t - 1`'s may still be read. So `D + 2` slots
-/// suffice ([`spareless_slots`]) where `tile-prefetch-loads` gave `D + 3`
-/// (`tile-use-tma` takes the spare slot back).
+/// same distance and slots). `tile-prefetch-loads` gives such a loop the
+/// spare slot (`D + 3`) wherever it fits, else `D + 2` (128x256 tiles
+/// beside the kernel's exchange: 3 slots one ahead), and `tile-use-tma`
+/// takes the spare slot back where `D + 2` is a power of two
+/// ([`spareless_slots`]). Such a loop's request at the top of iteration
+/// `t` refills the slot of tile `t + D - slots`, and with `slots = D + 2`
+/// that is tile `t - 2`: its wgmmas retired at the `wgmma.wait_group 1` of
+/// iteration `t - 1`, which every thread passed before that iteration's
+/// block barrier; only tile `t - 1`'s may still be read. So `D + 2` slots
+/// suffice for the mma to stay in flight ([`spareless`]), whoever left
+/// the ring without its spare slot.
 pub fn in_flight_rings(kernel: OperationRef) -> Vec<(i64, i64, i64)> {
     let mut loops = Vec::new();
     kernel.walk(WalkOrder::PreOrder, |op| {
@@ -209,4 +209,15 @@ pub fn in_flight_rings(kernel: OperationRef) -> Vec<(i64, i64, i64)> {
         }
     }
     found
+}
+
+/// The rings of `kernel`'s loops ([`in_flight_rings`]) that have no spare
+/// slot, `D + 2`: their mma stays in flight all the same where the kernel
+/// has no producer warp, the block meeting after its `wgmma.wait_group 1`.
+pub fn spareless(kernel: OperationRef) -> std::collections::HashSet<i64> {
+    in_flight_rings(kernel)
+        .into_iter()
+        .filter(|&(_, distance, slots)| slots == distance + 2)
+        .map(|(id, ..)| id)
+        .collect()
 }

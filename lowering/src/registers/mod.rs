@@ -695,11 +695,7 @@ fn lower_kernel<'c>(kernel: OperationRef<'c, 'c>) -> Option<Result<(), Refused<'
     };
     lowering.groups = groups::of(kernel, lowering.producer.is_some());
     if lowering.producer.is_none() {
-        lowering.spareless = groups::in_flight_rings(kernel)
-            .into_iter()
-            .filter(|&(_, distance, slots)| groups::spareless_slots(distance) == Some(slots))
-            .map(|(id, ..)| id)
-            .collect();
+        lowering.spareless = groups::spareless(kernel);
     }
     let turns = turns::loops(kernel, blocks, lowering.producer.is_some());
 

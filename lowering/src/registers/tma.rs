@@ -81,9 +81,11 @@
 //! first invalidates and initialises its barriers, once a group, so that
 //! phases count from zero each time; rings waited for at different points
 //! (attention's K and V without a producer warp) keep barriers of their
-//! own; a ring kept in flight has `D + 2` slots only where that is a
-//! power of two ([`super::groups::spareless_slots`]: 4 two ahead; one ahead keeps 4, not
-//! 3), else the `D + 3` of `tile-prefetch-loads`.
+//! own; a ring kept in flight has `D + 2` slots where `tile-use-tma` gave
+//! its spare slot back, which it does only where that is a power of two
+//! ([`super::groups::spareless_slots`]: 4 two ahead; one ahead keeps 4,
+//! not 3), or where `tile-prefetch-loads` found no room for it (128x256
+//! tiles one ahead: 3 slots, a division an iteration), else `D + 3`.
 
 use super::{Lowering, if_else_op, when};
 use crate::{

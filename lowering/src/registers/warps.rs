@@ -108,14 +108,10 @@ pub fn producer(kernel: OperationRef, cluster: i64) -> Option<Producer> {
     let in_top_loop = |op: OperationRef| op.parent_operation().is_some_and(|p| op_name(p) == "scf.for" && top(p));
     let shared = |op: OperationRef, i: usize| op.operand(i).is_ok_and(|v| SharedTile::of_type(v.r#type()).is_some());
     let (mut fits, mut requests, mut spare) = (true, 0, true);
-    // Rings whose spare slot `tile-use-tma` took back: their mma stays in
-    // flight all the same, the block barrier after its wait
-    // ([`super::groups::in_flight_rings`]).
-    let spareless: HashSet<i64> = super::groups::in_flight_rings(kernel)
-        .into_iter()
-        .filter(|&(_, distance, slots)| super::groups::spareless_slots(distance) == Some(slots))
-        .map(|(id, ..)| id)
-        .collect();
+    // Rings without the spare slot (`tile-use-tma` took it back, or it did
+    // not fit): their mma stays in flight all the same without a producer
+    // warp, the block barrier after its wait ([`super::groups::spareless`]).
+    let spareless = super::groups::spareless(kernel);
     // The shallowest ring, and the least work of an mma (see AHEAD_WORK).
     let (mut least_distance, mut least_work) = (i64::MAX, i64::MAX);
     // The shared tiles' bytes (a ring's slots counted once).
