@@ -350,10 +350,13 @@ func.func @mma(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) at
 // where the array's rows are 8-byte but not 16-byte aligned; where not
 // even that, each thread loads the two aligned 16-byte words around each
 // of its chunks (none for a chunk whose words reach outside the array),
-// then shifts each chunk out of its words (or loads it element by
-// element; where the tile runs past the rows' end, a branch the whole
-// block takes alike, each word masked to its bytes inside the row, the
-// rest the padding) and stores it swizzled. One commit group a load; the mma waits
+// then shifts each chunk out of its words (where the tile runs past the
+// rows' end, a branch the whole block takes alike, each word masked to its
+// bytes inside the row, the rest the padding) and stores it swizzled, the
+// padding for a chunk whose checks fail: branch-free. After the chunks,
+// one rolled loop over the thread's chunks loads element by element those
+// of a row inside the array whose words reach outside it, over the
+// padding. One commit group a load; the mma waits
 // for all groups, then reads the tiles where
 // they are: A K-major (row), B N-major (row: the descriptor's transpose,
 // its leading byte offset 32 rows of 128 bytes, 256 in 16-byte units).
@@ -371,7 +374,6 @@ func.func @mma(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) at
 // CHECK: scf.if %{{[0-9]+}} -> (vector<4xi32>, vector<4xi32>) {
 // CHECK-COUNT-2: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
 // CHECK-NOT: vector.store
-// CHECK: scf.if %[[FAST]] -> (vector<8xf16>) {
 // CHECK-COUNT-4: llvm.intr.fshr(%{{.*}}, %{{.*}}, %{{.*}}) : (i32, i32, i32) -> i32
 // CHECK: %[[WORDS:.*]] = vector.from_elements %{{.*}} : vector<4xi32>
 // CHECK-NEXT: %[[MASKED:.*]] = scf.if %[[WHOLE:[0-9]+]] -> (vector<4xi32>) {
@@ -379,10 +381,17 @@ func.func @mma(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) at
 // CHECK-NEXT: } else {
 // CHECK-COUNT-4: arith.ori %{{.*}}, %{{.*}} : i32
 // CHECK: %[[CHUNK:.*]] = vector.bitcast %[[MASKED]] : vector<4xi32> to vector<8xf16>
-// CHECK-NEXT: scf.yield %[[CHUNK]] : vector<8xf16>
-// CHECK-NEXT: } else {
+// CHECK: %[[PAD:.*]] = vector.broadcast %{{.*}} : f16 to vector<8xf16>
+// CHECK-NEXT: %[[VALUE:.*]] = arith.select %[[FAST]], %[[CHUNK]], %[[PAD]] : vector<8xf16>
+// CHECK-NOT: memref.load %arg0
+// CHECK: vector.store %[[VALUE]], {{.*}} {alignment = 16 : i64} : memref<2048xf16>, vector<8xf16>
+// CHECK-NOT: memref.load %arg0
+// CHECK: scf.for
+// CHECK: scf.if
+// CHECK: scf.if
 // CHECK-COUNT-8: memref.load %arg0
 // CHECK: vector.store %{{.*}} {alignment = 16 : i64} : memref<2048xf16>, vector<8xf16>
+// CHECK: } {llvm.loop_annotation = #loop_annotation}
 // CHECK: nvvm.cp.async.commit.group
 // CHECK: nvvm.cp.async.commit.group
 // CHECK-NEXT: nvvm.cp.async.wait.group 0
@@ -535,7 +544,8 @@ func.func @mm_loop_padded(%arg0: memref<?x?xf16>, %arg1: memref<?x?xf16>, %arg2:
 // CHECK: nvvm.wgmma.mma_async
 // CHECK-NOT: vector.store {{.*}} vector<8xf16>
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
-// CHECK-NEXT: scf.if %{{.*}} -> (vector<8xf16>) {
+// CHECK-NOT: vector.store
+// CHECK: llvm.intr.fshr
 // CHECK: vector.store {{.*}} : memref<32768xf16>, vector<8xf16>
 // CHECK: vector.store {{.*}} : memref<32768xf16>, vector<8xf16>
 // CHECK: nvvm.wgmma.wait.group.sync.aligned 1
@@ -699,7 +709,7 @@ func.func @restarted__tma(%arg0: memref<?x?xf16>, %arg1: memref<?x?xf16>, %arg2:
 // iteration's, by hand): only this iteration's tile may be among the
 // groups left pending, so the mma waits for every copy.
 // CHECK-LABEL: func.func @later_tile_copies
-// CHECK: scf.for
+// CHECK: scf.for {{.*}} iter_args
 // CHECK: nvvm.cp.async.commit.group
 // CHECK: nvvm.cp.async.commit.group
 // CHECK-NEXT: nvvm.cp.async.wait.group 0

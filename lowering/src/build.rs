@@ -293,6 +293,25 @@ impl<'c, 'a> At<'c, 'a> {
         ))
     }
 
+    /// [`Self::scf_for`] marked for LLVM to leave rolled
+    /// (`llvm.loop_annotation`, which `convert-scf-to-cf` carries onto the
+    /// back edge): for rare paths whose code is kept small rather than
+    /// fast, where a short constant trip count would be unrolled.
+    pub fn scf_for_rolled(
+        &self,
+        lower: IrValue<'c>,
+        upper: IrValue<'c>,
+        step: IrValue<'c>,
+    ) -> Option<(At<'c, 'a>, IrValue<'c>)> {
+        let (body, iv) = self.scf_for(lower, upper, step)?;
+        let r#loop = body.block.parent_operation()?;
+        let annotation = attribute(self.context, "#llvm.loop_annotation<unroll = #llvm.loop_unroll<disable = true>>")?;
+        // SAFETY: the loop was just inserted and nothing else holds it.
+        let mut r#loop = unsafe { melior::ir::operation::OperationRefMut::from_raw(r#loop.to_raw()) };
+        r#loop.set_attribute("llvm.loop_annotation", annotation);
+        Some((body, iv))
+    }
+
     /// `gpu.thread_id x` and the like.
     pub fn gpu(&self, query: GpuQuery) -> Option<IrValue<'c>> {
         let name = match query {

@@ -14,10 +14,15 @@
 //! Only chunks whose row lies inside the array, that start inside it and
 //! whose two words lie inside the array's bytes take that path (a chunk
 //! that runs past its row's end then has the columns past it replaced by
-//! the view's padding); the others (the tile's rows past the array, and
-//! the first and last few chunks of the array, whose words reach outside
-//! it) load element by element, each outside element the view's padding.
-//! So no byte outside the array is read.
+//! the view's padding); the others store the view's padding, a select, so
+//! that each chunk's code has no branch. Of those, the few whose row lies
+//! inside the array but whose words reach outside it (the array's first
+//! and last few chunks) are then loaded element by element, over the
+//! padding, by one rolled loop over the thread's chunks that a thread
+//! enters only when it has such a chunk. So no byte outside the array is
+//! read, and the element loads are one loop's code, not a chunk's each
+//! (they were most of the general kernel's code and compile time:
+//! bench/experiments/compile-time/NOTES.md, section 5).
 //!
 //! ```text
 //! %a = tile.load %view[%i, %k] -> tensor<128x64xf16, #tile.shared<...>>   (lda = 2047)
@@ -71,6 +76,8 @@ pub(super) struct Plan<'c> {
     per_row: i64,
     per_chunk: i64,
     chunk_count: i64,
+    thread: IrValue<'c>,
+    threads: i64,
     /// The tile's columns all lie inside the array's rows: the same for
     /// every thread of the block.
     tile_whole: IrValue<'c>,
@@ -133,6 +140,8 @@ impl<'c> Plan<'c> {
             per_row,
             per_chunk,
             chunk_count,
+            thread,
+            threads,
             tile_whole,
         };
         // Thread t's chunk of round r is `rows` rows further than round
@@ -234,8 +243,9 @@ impl<'c> Plan<'c> {
     }
 
     /// The copy: every chunk's words where its checks pass, then each
-    /// chunk shifted out of them (or loaded element by element) and
-    /// stored; the partial round, if any, under its own check.
+    /// chunk shifted out of them (else the padding) and stored; the
+    /// partial round, if any, under its own check; then the element path's
+    /// few chunks ([`Self::elements`]).
     pub fn copy(
         &self,
         at: &At<'c, 'c>,
@@ -260,20 +270,70 @@ impl<'c> Plan<'c> {
         target: &Target<'c>,
         words: Vec<Vec<IrValue<'c>>>,
     ) -> Option<()> {
+        let mut slow = Vec::new();
         for ((place, checks), words) in self.chunks.iter().zip(words) {
             store(at, target, (place, checks), [words[0], words[1]], (self.per_chunk, self.tile_whole))?;
+            slow.push(element_path(at, checks)?);
         }
         if let Some(q) = self.partial {
             let this = at.cmpi(CmpiPredicate::Ult, q, at.index(self.chunk_count)?)?;
-            super::when(at, this, |inner| {
-                let place = self.place(inner, (global, origin), q)?;
-                let checks = self.checks(inner, origin, &place)?;
-                let words = load_words(inner, &checks)?;
-                store(inner, target, (&place, &checks), [words[0], words[1]], (self.per_chunk, self.tile_whole))
-            })?;
+            let i1: Type = IntegerType::new(at.context, 1).into();
+            let partial_slow = super::if_else(
+                at,
+                this,
+                &[i1],
+                |inner| {
+                    let place = self.place(inner, (global, origin), q)?;
+                    let checks = self.checks(inner, origin, &place)?;
+                    let words = load_words(inner, &checks)?;
+                    store(inner, target, (&place, &checks), [words[0], words[1]], (self.per_chunk, self.tile_whole))?;
+                    Some(vec![element_path(inner, &checks)?])
+                },
+                |otherwise| Some(vec![otherwise.int(i1, 0)?]),
+            )?;
+            slow.push(*partial_slow.first()?);
         }
-        Some(())
+        // Almost never taken: a thread's chunk among the array's first or
+        // last few bytes.
+        let any = slow[1..].iter().try_fold(slow[0], |a, &b| at.ori(a, b))?;
+        super::when(at, any, |rare| self.elements(rare, (global, origin), target))
     }
+
+    /// The chunks of a row inside the array that start inside it but
+    /// whose words reach outside the array (its first and last few
+    /// bytes), element by element, over the padding [`store`] left there:
+    /// one rolled loop over this thread's chunks, which only those few
+    /// take past the checks.
+    fn elements(
+        &self,
+        at: &At<'c, 'c>,
+        (global, origin): (&Global<'c>, &Origin<'c>),
+        target: &Target<'c>,
+    ) -> Option<()> {
+        let threads = self.threads;
+        let rounds = (self.chunk_count + threads - 1) / threads;
+        let (r#loop, round) = at.scf_for_rolled(at.index(0)?, at.index(rounds)?, at.index(1)?)?;
+        let q = r#loop.addi(self.thread, r#loop.muli(round, r#loop.index(threads)?)?)?;
+        let this = r#loop.cmpi(CmpiPredicate::Ult, q, r#loop.index(self.chunk_count)?)?;
+        super::when(&r#loop, this, |inner| {
+            let place = self.place(inner, (global, origin), q)?;
+            let checks = self.checks(inner, origin, &place)?;
+            let needed = element_path(inner, &checks)?;
+            super::when(inner, needed, |chunk| {
+                let value = elements(chunk, &target.view, (&place, &checks), self.per_chunk)?;
+                store_chunk(chunk, target, &place, value)
+            })
+        })
+    }
+}
+
+/// Whether a chunk takes the element path ([`Plan::elements`]): its row
+/// lies inside the array and it starts inside the row, but its words
+/// reach outside the array.
+fn element_path<'c>(at: &At<'c, 'c>, checks: &Checks<'c>) -> Option<IrValue<'c>> {
+    let starts_inside = at.cmpi(CmpiPredicate::Ult, checks.column, checks.columns)?;
+    let slow = at.xori(checks.fast, at.int(IntegerType::new(at.context, 1).into(), 1)?)?;
+    super::all(at, &[checks.row_inside, starts_inside, slow])
 }
 
 /// A chunk's two aligned words where its checks pass, else zeros.
@@ -321,8 +381,12 @@ fn load_word<'c>(at: &At<'c, 'c>, pointer: IrValue<'c>) -> Option<IrValue<'c>> {
     ))
 }
 
-/// Shifts a chunk out of its words (or loads it element by element) and
-/// stores it swizzled.
+/// Shifts a chunk out of its words and stores it swizzled: a chunk whose
+/// checks fail stores the view's padding, which [`Plan::elements`]
+/// overwrites afterwards where the chunk has elements inside the array.
+/// Branch-free a chunk (but the block-uniform edge test): an arm of
+/// element loads a chunk made most of the general kernel's code and
+/// compile time (bench/experiments/compile-time/NOTES.md, section 5).
 fn store<'c>(
     at: &At<'c, 'c>,
     target: &Target<'c>,
@@ -334,33 +398,33 @@ fn store<'c>(
     let swizzled = target.swizzled;
     let vector = super::vector_type(per_chunk as usize, target.view.element);
     let words_type = super::vector_type(4, IntegerType::new(context, 32).into());
-    let value = super::if_else(
+    let shifted = funnel(at, words, place.address, swizzled.bytes)?;
+    // Where the tile reaches past the rows' end (a branch the whole block
+    // takes alike), each word keeps its bytes inside the row: four masks,
+    // the same every K step for an operand whose rows run along M or N.
+    let shifted = super::if_else(
         at,
-        checks.fast,
-        &[vector],
-        |then| {
-            let shifted = funnel(then, words, place.address, swizzled.bytes)?;
-            // Where the tile reaches past the rows' end (a branch the
-            // whole block takes alike), each word keeps its bytes inside
-            // the row: four masks, the same every K step for an operand
-            // whose rows run along M or N.
-            let shifted = super::if_else(
-                then,
-                tile_whole,
-                &[words_type],
-                |_| Some(vec![shifted]),
-                |cut| Some(vec![cut_words(cut, &target.view, checks, shifted, (per_chunk, swizzled.bytes))?]),
-            )?;
-            Some(vec![then.add(ods::vector::bitcast(context, vector, *shifted.first()?, then.location))?])
-        },
-        |otherwise| Some(vec![elements(otherwise, &target.view, (place, checks), per_chunk)?]),
+        tile_whole,
+        &[words_type],
+        |_| Some(vec![shifted]),
+        |cut| Some(vec![cut_words(cut, &target.view, checks, shifted, (per_chunk, swizzled.bytes))?]),
     )?;
-    let index = at.divui(place.offset, at.index(swizzled.bytes)?)?;
+    let shifted = at.add(ods::vector::bitcast(context, vector, *shifted.first()?, at.location))?;
+    let padding = padding_value(context, target.view.padding, target.view.element)?;
+    let padding = at.add(arith::constant(context, padding, at.location))?;
+    let padding = at.add(ods::vector::broadcast(context, vector, padding, at.location))?;
+    let value = at.select(checks.fast, shifted, padding)?;
+    store_chunk(at, target, place, value)
+}
+
+/// A chunk's 16 bytes into its place in the swizzled buffer.
+fn store_chunk<'c>(at: &At<'c, 'c>, target: &Target<'c>, place: &Place<'c>, value: IrValue<'c>) -> Option<()> {
+    let index = at.divui(place.offset, at.index(target.swizzled.bytes)?)?;
     let index = match target.first {
         Some(first) => at.addi(first, index)?,
         None => index,
     };
-    at.insert(super::convert::aligned_store_at(at, *value.first()?, target.buffer, &[index], 16)?);
+    at.insert(super::convert::aligned_store_at(at, value, target.buffer, &[index], 16)?);
     Some(())
 }
 
