@@ -238,7 +238,7 @@ pub struct Lowering<'c> {
     pub producer: Option<warps::Producer>,
     /// The TMA rings of `D + 2` slots whose mma stays in flight all the
     /// same, the block barrier after its `wgmma.wait_group 1`
-    /// ([`tma::in_flight_rings`]; none with a producer warp).
+    /// ([`groups::spareless`]; none with a producer warp).
     pub spareless: HashSet<i64>,
     /// The TMA rings that share their slots' barriers, and those made.
     pub groups: tma::Groups<'c>,
