@@ -400,6 +400,7 @@ fn add_variant<'c>(context: &'c Context, kernel: OperationRef<'c, '_>) -> Option
         unsafe { mlir_sys::mlirOperationDestroy(convert.to_raw()) };
     }
     take_spare_slots(context, variant)?;
+    remark_unapplied_knobs(variant);
     let entry = variant.region(0).ok()?.first_block()?;
     let pointer = melior::dialect::llvm::r#type::pointer(context, 0);
     for _ in &descriptors {
@@ -464,6 +465,57 @@ fn take_spare_slots<'c>(context: &'c Context, variant: OperationRef<'c, '_>) -> 
         set(|old, _| old);
     }
     Some(())
+}
+
+/// A remark at the variant for each tuning knob it leaves as if unset:
+/// persistent blocks, split K and clusters of an mma kernel are the
+/// matcher's (`convert-tile-to-nvgpu`), and turns at the tensor cores
+/// apply here to a loop of several mmas only. So a configuration that
+/// asks for them gets them only where the matcher's variant runs.
+fn remark_unapplied_knobs(variant: OperationRef) {
+    use attrs::knob;
+    let hint = |key| crate::rewrite::hint(variant, key);
+    let mut mmas = std::collections::HashMap::<usize, usize>::new();
+    // A program that walks its tiles itself (a loop by `tile.num_blocks`)
+    // is persistent as written.
+    let mut walks = false;
+    variant.walk(WalkOrder::PreOrder, |op| {
+        match op_name(op).as_str() {
+            "tile.mma" => {
+                let parent = op.parent_operation().map_or(0, |p| p.to_raw().ptr as usize);
+                *mmas.entry(parent).or_default() += 1;
+            }
+            "tile.num_blocks" => walks = true,
+            _ => {}
+        }
+        WalkResult::Advance
+    });
+    let several = mmas.values().any(|&n| n > 1);
+    let mut unapplied = Vec::new();
+    if hint(knob::PERSISTENT.key) == Some(1) && !walks {
+        unapplied.push("persistent = 1 (one tile a block)".to_string());
+    }
+    for (knob, what) in [(knob::SPLIT_K, "one block a tile's K loop"), (knob::NUM_CTAS, "one block a cluster")] {
+        if let Some(v) = hint(knob.key).filter(|&v| v > 1 && !mmas.is_empty()) {
+            unapplied.push(format!("{} = {v} ({what})", knob.key));
+        }
+    }
+    if hint(knob::PINGPONG.key) == Some(1) && !several {
+        unapplied.push("pingpong = 1 (for a loop of several mmas only)".to_string());
+    }
+    if unapplied.is_empty() {
+        return;
+    }
+    crate::remarks::missed(
+        variant.location(),
+        UseTma::INFO.argument,
+        "KnobNotApplied",
+        &format!(
+            "the register path's TMA variant of this kernel leaves {} as if unset: only the matcher's variant \
+             (convert-tile-to-nvgpu) applies that, where it takes the kernel",
+            unapplied.join(", ")
+        ),
+    );
 }
 
 /// A remark at the first load of each ring the TMA does not fill.
