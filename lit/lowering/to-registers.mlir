@@ -350,13 +350,12 @@ func.func @mma(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) at
 // where the array's rows are 8-byte but not 16-byte aligned; where not
 // even that, each thread loads the two aligned 16-byte words around each
 // of its chunks (none for a chunk whose words reach outside the array),
-// then shifts each chunk out of its words (where the tile runs past the
-// rows' end, a branch the whole block takes alike, each word masked to its
-// bytes inside the row, the rest the padding) and stores it swizzled, the
-// padding for a chunk whose checks fail: branch-free. After the chunks,
-// one rolled loop over the thread's chunks loads element by element those
-// of a row inside the array whose words reach outside it, over the
-// padding. One commit group a load; the mma waits
+// then shifts each chunk out of its words (or loads it element by
+// element; where the tile runs past the rows' end, a branch the whole
+// block takes alike, each word masked to its bytes inside the row, the
+// rest the padding) and stores it swizzled: a copy outside a loop
+// versioned on alignment keeps each chunk's element path in its own
+// branch (@mm_loop_alone: branch-free chunks, then one rolled loop). One commit group a load; the mma waits
 // for all groups, then reads the tiles where
 // they are: A K-major (row), B N-major (row: the descriptor's transpose,
 // its leading byte offset 32 rows of 128 bytes, 256 in 16-byte units).
@@ -374,6 +373,7 @@ func.func @mma(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) at
 // CHECK: scf.if %{{[0-9]+}} -> (vector<4xi32>, vector<4xi32>) {
 // CHECK-COUNT-2: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
 // CHECK-NOT: vector.store
+// CHECK: scf.if %[[FAST]] -> (vector<8xf16>) {
 // CHECK-COUNT-4: llvm.intr.fshr(%{{.*}}, %{{.*}}, %{{.*}}) : (i32, i32, i32) -> i32
 // CHECK: %[[WORDS:.*]] = vector.from_elements %{{.*}} : vector<4xi32>
 // CHECK-NEXT: %[[MASKED:.*]] = scf.if %[[WHOLE:[0-9]+]] -> (vector<4xi32>) {
@@ -381,17 +381,10 @@ func.func @mma(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) at
 // CHECK-NEXT: } else {
 // CHECK-COUNT-4: arith.ori %{{.*}}, %{{.*}} : i32
 // CHECK: %[[CHUNK:.*]] = vector.bitcast %[[MASKED]] : vector<4xi32> to vector<8xf16>
-// CHECK: %[[PAD:.*]] = vector.broadcast %{{.*}} : f16 to vector<8xf16>
-// CHECK-NEXT: %[[VALUE:.*]] = arith.select %[[FAST]], %[[CHUNK]], %[[PAD]] : vector<8xf16>
-// CHECK-NOT: memref.load %arg0
-// CHECK: vector.store %[[VALUE]], {{.*}} {alignment = 16 : i64} : memref<2048xf16>, vector<8xf16>
-// CHECK-NOT: memref.load %arg0
-// CHECK: scf.for
-// CHECK: scf.if
-// CHECK: scf.if
+// CHECK-NEXT: scf.yield %[[CHUNK]] : vector<8xf16>
+// CHECK-NEXT: } else {
 // CHECK-COUNT-8: memref.load %arg0
 // CHECK: vector.store %{{.*}} {alignment = 16 : i64} : memref<2048xf16>, vector<8xf16>
-// CHECK: } {llvm.loop_annotation = #loop_annotation}
 // CHECK: nvvm.cp.async.commit.group
 // CHECK: nvvm.cp.async.commit.group
 // CHECK-NEXT: nvvm.cp.async.wait.group 0
@@ -546,8 +539,15 @@ func.func @mm_loop_padded(%arg0: memref<?x?xf16>, %arg1: memref<?x?xf16>, %arg2:
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
 // CHECK-NOT: vector.store
 // CHECK: llvm.intr.fshr
+// CHECK: arith.select %{{.*}}, %{{.*}}, %{{.*}} : vector<8xf16>
 // CHECK: vector.store {{.*}} : memref<32768xf16>, vector<8xf16>
 // CHECK: vector.store {{.*}} : memref<32768xf16>, vector<8xf16>
+// The few chunks whose words reach outside the array: one rolled loop,
+// entered only by a thread that has one.
+// CHECK: scf.if
+// CHECK: scf.for
+// CHECK: memref.load %arg0
+// CHECK: } {llvm.loop_annotation = #loop_annotation}
 // CHECK: nvvm.wgmma.wait.group.sync.aligned 1
 func.func @mm_loop_alone(%arg0: memref<?x?xf16>, %arg1: memref<?x?xf16>, %arg2: memref<?x?xf32>) attributes {tile.block_size = 128 : i64, tile.kernel} {
   %c2 = arith.constant 2 : index

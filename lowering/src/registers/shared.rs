@@ -459,7 +459,11 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
     let mut pending = None;
     let shifted = |at: &At<'c, 'c>| -> Option<Vec<IrValue<'c>>> {
         let origin = (&global, &tile_origin);
-        let plan = super::unaligned::Plan::new(at, origin, (&shape, swizzled), (thread, threads))?;
+        let mut plan = super::unaligned::Plan::new(at, origin, (&shape, swizzled), (thread, threads))?;
+        // Outside a versioned loop (a tile copied once, as attention's Q):
+        // branch-free chunks and a loop after them cost the TMA variants
+        // registers.
+        plan.inline_elements = true;
         plan.copy(at, origin, &target)?;
         Some(vec![])
     };

@@ -22,7 +22,11 @@
 //! enters only when it has such a chunk. So no byte outside the array is
 //! read, and the element loads are one loop's code, not a chunk's each
 //! (they were most of the general kernel's code and compile time:
-//! bench/experiments/compile-time/NOTES.md, section 5).
+//! bench/experiments/compile-time/NOTES.md, section 5). That is the copy
+//! of a loop versioned on alignment ([`super::version`]); a copy outside
+//! one ([`Plan::inline_elements`], such as attention's Q before its
+//! loop) keeps each chunk's element path in a branch of its own, where
+//! the select and the loop cost a TMA variant registers (spills).
 //!
 //! ```text
 //! %a = tile.load %view[%i, %k] -> tensor<128x64xf16, #tile.shared<...>>   (lda = 2047)
@@ -78,6 +82,9 @@ pub(super) struct Plan<'c> {
     chunk_count: i64,
     thread: IrValue<'c>,
     threads: i64,
+    /// Each chunk's element path in its own branch (the copy's code grows
+    /// with it) rather than one rolled loop after the chunks.
+    pub inline_elements: bool,
     /// The tile's columns all lie inside the array's rows: the same for
     /// every thread of the block.
     tile_whole: IrValue<'c>,
@@ -142,6 +149,7 @@ impl<'c> Plan<'c> {
             chunk_count,
             thread,
             threads,
+            inline_elements: false,
             tile_whole,
         };
         // Thread t's chunk of round r is `rows` rows further than round
@@ -272,7 +280,14 @@ impl<'c> Plan<'c> {
     ) -> Option<()> {
         let mut slow = Vec::new();
         for ((place, checks), words) in self.chunks.iter().zip(words) {
-            store(at, target, (place, checks), [words[0], words[1]], (self.per_chunk, self.tile_whole))?;
+            store(
+                at,
+                target,
+                (place, checks),
+                [words[0], words[1]],
+                (self.per_chunk, self.tile_whole),
+                self.inline_elements,
+            )?;
             slow.push(element_path(at, checks)?);
         }
         if let Some(q) = self.partial {
@@ -286,12 +301,22 @@ impl<'c> Plan<'c> {
                     let place = self.place(inner, (global, origin), q)?;
                     let checks = self.checks(inner, origin, &place)?;
                     let words = load_words(inner, &checks)?;
-                    store(inner, target, (&place, &checks), [words[0], words[1]], (self.per_chunk, self.tile_whole))?;
+                    store(
+                        inner,
+                        target,
+                        (&place, &checks),
+                        [words[0], words[1]],
+                        (self.per_chunk, self.tile_whole),
+                        self.inline_elements,
+                    )?;
                     Some(vec![element_path(inner, &checks)?])
                 },
                 |otherwise| Some(vec![otherwise.int(i1, 0)?]),
             )?;
             slow.push(*partial_slow.first()?);
+        }
+        if self.inline_elements {
+            return Some(());
         }
         // Almost never taken: a thread's chunk among the array's first or
         // last few bytes.
@@ -393,7 +418,37 @@ fn store<'c>(
     (place, checks): (&Place<'c>, &Checks<'c>),
     words: [IrValue<'c>; 2],
     (per_chunk, tile_whole): (i64, IrValue<'c>),
+    inline_elements: bool,
 ) -> Option<()> {
+    let context = at.context;
+    let vector = super::vector_type(per_chunk as usize, target.view.element);
+    if inline_elements {
+        let value = super::if_else(
+            at,
+            checks.fast,
+            &[vector],
+            |then| Some(vec![shift(then, target, (place, checks), words, (per_chunk, tile_whole))?]),
+            |otherwise| Some(vec![elements(otherwise, &target.view, (place, checks), per_chunk)?]),
+        )?;
+        return store_chunk(at, target, place, *value.first()?);
+    }
+    let shifted = shift(at, target, (place, checks), words, (per_chunk, tile_whole))?;
+    let padding = padding_value(context, target.view.padding, target.view.element)?;
+    let padding = at.add(arith::constant(context, padding, at.location))?;
+    let padding = at.add(ods::vector::broadcast(context, vector, padding, at.location))?;
+    let value = at.select(checks.fast, shifted, padding)?;
+    store_chunk(at, target, place, value)
+}
+
+/// A chunk shifted out of its words, its columns past the row's end (where
+/// the tile reaches past them) the padding.
+fn shift<'c>(
+    at: &At<'c, 'c>,
+    target: &Target<'c>,
+    (place, checks): (&Place<'c>, &Checks<'c>),
+    words: [IrValue<'c>; 2],
+    (per_chunk, tile_whole): (i64, IrValue<'c>),
+) -> Option<IrValue<'c>> {
     let context = at.context;
     let swizzled = target.swizzled;
     let vector = super::vector_type(per_chunk as usize, target.view.element);
@@ -409,12 +464,7 @@ fn store<'c>(
         |_| Some(vec![shifted]),
         |cut| Some(vec![cut_words(cut, &target.view, checks, shifted, (per_chunk, swizzled.bytes))?]),
     )?;
-    let shifted = at.add(ods::vector::bitcast(context, vector, *shifted.first()?, at.location))?;
-    let padding = padding_value(context, target.view.padding, target.view.element)?;
-    let padding = at.add(arith::constant(context, padding, at.location))?;
-    let padding = at.add(ods::vector::broadcast(context, vector, padding, at.location))?;
-    let value = at.select(checks.fast, shifted, padding)?;
-    store_chunk(at, target, place, value)
+    at.add(ods::vector::bitcast(context, vector, *shifted.first()?, at.location))
 }
 
 /// A chunk's 16 bytes into its place in the swizzled buffer.
