@@ -476,8 +476,8 @@ fn remark_unapplied_knobs(variant: OperationRef) {
     use attrs::knob;
     let hint = |key| crate::rewrite::hint(variant, key);
     let mut mmas = std::collections::HashMap::<usize, usize>::new();
-    // A program that walks its tiles itself (a loop by `tile.num_blocks`)
-    // is persistent as written.
+    // A program that walks its tiles itself (a loop from `tile.block_id`
+    // by `tile.num_blocks`) is persistent as written.
     let mut walks = false;
     variant.walk(WalkOrder::PreOrder, |op| {
         match op_name(op).as_str() {
@@ -485,7 +485,12 @@ fn remark_unapplied_knobs(variant: OperationRef) {
                 let parent = op.parent_operation().map_or(0, |p| p.to_raw().ptr as usize);
                 *mmas.entry(parent).or_default() += 1;
             }
-            "tile.num_blocks" => walks = true,
+            "scf.for" => {
+                let is = |i: usize, name: &str| {
+                    op.operand(i).ok().and_then(|v| defining_op(v)).is_some_and(|d| op_name(d) == name)
+                };
+                walks |= is(0, "tile.block_id") && is(2, "tile.num_blocks");
+            }
             _ => {}
         }
         WalkResult::Advance
