@@ -24,7 +24,7 @@
 //! (they were most of the general kernel's code and compile time:
 //! bench/experiments/compile-time/NOTES.md, section 5). That is the copy
 //! of a loop versioned on alignment ([`super::version`]); a copy outside
-//! one ([`Plan::inline_elements`], such as attention's Q before its
+//! one (`Plan::inline_elements`, such as attention's Q before its
 //! loop) keeps each chunk's element path in a branch of its own, where
 //! the select and the loop cost a TMA variant registers (spills).
 //!
