@@ -412,6 +412,8 @@ fn load_word<'c>(at: &At<'c, 'c>, pointer: IrValue<'c>) -> Option<IrValue<'c>> {
 /// Branch-free a chunk (but the block-uniform edge test): an arm of
 /// element loads a chunk made most of the general kernel's code and
 /// compile time (bench/experiments/compile-time/NOTES.md, section 5).
+/// With `inline_elements`, such a chunk's elements are loaded in a branch
+/// of its own instead.
 fn store<'c>(
     at: &At<'c, 'c>,
     target: &Target<'c>,
