@@ -320,7 +320,8 @@ impl<'c> Plan<'c> {
         }
         // Almost never taken: a thread's chunk among the array's first or
         // last few bytes.
-        let any = slow[1..].iter().try_fold(slow[0], |a, &b| at.ori(a, b))?;
+        let (first, rest) = slow.split_first()?;
+        let any = rest.iter().try_fold(*first, |a, &b| at.ori(a, b))?;
         super::when(at, any, |rare| self.elements(rare, (global, origin), target))
     }
 
