@@ -20,6 +20,7 @@ pub mod group_blocks;
 pub mod layout;
 pub mod loops;
 pub mod pass;
+pub mod persist_blocks;
 pub mod pipeline_mma;
 pub mod prefetch;
 pub mod prefetch_fragments;
@@ -67,6 +68,7 @@ pub(crate) const PASSES: &[fn()] = &[
     pass::register::<layout::assign::AssignLayouts>,
     pass::register::<layout::remove_conversions::RemoveLayoutConversions>,
     pass::register::<use_tma::UseTma>,
+    pass::register::<persist_blocks::PersistBlocks>,
     pass::register::<prefetch_fragments::PrefetchFragments>,
     pass::register::<widen_blocks::FinishWidening>,
     pass::register::<registers::ConvertTileToRegisters>,

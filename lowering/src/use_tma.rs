@@ -468,38 +468,24 @@ fn take_spare_slots<'c>(context: &'c Context, variant: OperationRef<'c, '_>) -> 
 }
 
 /// A remark at the variant for each tuning knob it leaves as if unset:
-/// persistent blocks, split K and clusters of an mma kernel are the
-/// matcher's (`convert-tile-to-nvgpu`), and turns at the tensor cores
-/// apply here to a loop of several mmas only. So a configuration that
-/// asks for them gets them only where the matcher's variant runs.
+/// split K and clusters of an mma kernel are the matcher's
+/// (`convert-tile-to-nvgpu`), and turns at the tensor cores apply here to
+/// a loop of several mmas only. So a configuration that asks for them gets
+/// them only where the matcher's variant runs. (`persistent` is
+/// `tile-persist-blocks`', which says where it does not apply it.)
 fn remark_unapplied_knobs(variant: OperationRef) {
     use attrs::knob;
     let hint = |key| crate::rewrite::hint(variant, key);
     let mut mmas = std::collections::HashMap::<usize, usize>::new();
-    // A program that walks its tiles itself (a loop from `tile.block_id`
-    // by `tile.num_blocks`) is persistent as written.
-    let mut walks = false;
     variant.walk(WalkOrder::PreOrder, |op| {
-        match op_name(op).as_str() {
-            "tile.mma" => {
-                let parent = op.parent_operation().map_or(0, |p| p.to_raw().ptr as usize);
-                *mmas.entry(parent).or_default() += 1;
-            }
-            "scf.for" => {
-                let is = |i: usize, name: &str| {
-                    op.operand(i).ok().and_then(|v| defining_op(v)).is_some_and(|d| op_name(d) == name)
-                };
-                walks |= is(0, "tile.block_id") && is(2, "tile.num_blocks");
-            }
-            _ => {}
+        if op_name(op) == "tile.mma" {
+            let parent = op.parent_operation().map_or(0, |p| p.to_raw().ptr as usize);
+            *mmas.entry(parent).or_default() += 1;
         }
         WalkResult::Advance
     });
     let several = mmas.values().any(|&n| n > 1);
     let mut unapplied = Vec::new();
-    if hint(knob::PERSISTENT.key) == Some(1) && !walks {
-        unapplied.push("persistent = 1 (one tile a block)".to_string());
-    }
     for (knob, what) in [(knob::SPLIT_K, "one block a tile's K loop"), (knob::NUM_CTAS, "one block a cluster")] {
         if let Some(v) = hint(knob.key).filter(|&v| v > 1 && !mmas.is_empty()) {
             unapplied.push(format!("{} = {v} ({what})", knob.key));

@@ -78,7 +78,7 @@ pub const DEFAULT_CHIP: &str = "sm_90a";
 /// The stages of `tile-to-ptx`, in order: a name and its passes, where
 /// `{chip}` and `{toolkit}` are the options, `{widen}` is
 /// `tile-widen-blocks`, `{wgmma}` `convert-tile-to-nvgpu` and `{tma}`
-/// `tile-use-tma, tile-finish-widening` for `sm_90a` (the
+/// `tile-use-tma, tile-finish-widening, tile-persist-blocks` for `sm_90a` (the
 /// chip with wgmma and the TMA), else nothing.
 ///
 /// As on the CPU: bufferization may yield new buffers from loops and
@@ -208,7 +208,11 @@ pub fn passes(chip: &str, toolkit: &str, last: &str) -> String {
 /// A stage's pass text (from [`STAGES`]) with the options filled in.
 pub fn stage_text(text: &str, chip: &str, toolkit: &str) -> String {
     let (widen, wgmma, tma) = if chip == "sm_90a" {
-        ("tile-widen-blocks, ", "convert-tile-to-nvgpu, ", ", tile-use-tma, tile-finish-widening")
+        (
+            "tile-widen-blocks, ",
+            "convert-tile-to-nvgpu, ",
+            ", tile-use-tma, tile-finish-widening, func.func(tile-persist-blocks)",
+        )
     } else {
         ("", "", "")
     };
