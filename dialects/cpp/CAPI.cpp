@@ -101,11 +101,12 @@ void tileEmitRemark(MlirLocation location, int kind, MlirStringRef name,
                   .subCategory(unwrap(subcategory));
   auto loc = unwrap(location);
   // A widened instance (tile-widen-blocks) repeats its kernel's ops, and
-  // would repeat its remarks; that one of its variants is dropped is its
-  // own news.
+  // would repeat its remarks; what happens to one of its variants
+  // (a remark named `Variant...`: dropped, not made persistent) is its own
+  // news.
   if (auto named = llvm::dyn_cast<mlir::NameLoc>(loc);
       named && named.getName() == "tile.widened" &&
-      unwrap(name) != "VariantDropped")
+      !unwrap(name).starts_with("Variant"))
     return;
   std::string text = unwrap(reason).str();
   switch (kind) {

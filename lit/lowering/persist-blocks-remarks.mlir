@@ -2,7 +2,7 @@
 
 // A program of a 2-D grid: the runtime's persistent launch walks a 1-D
 // grid, so the variant keeps one tile a block, and says so.
-// expected-remark@+1 {{this variant keeps one tile a block (persistent = 1 not applied): its program uses a grid of more than one dimension}}
+// expected-remark@+1 {{variant @two_axes__tma keeps one tile a block (persistent = 1 not applied): its program uses a grid of more than one dimension}}
 func.func @two_axes(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) attributes {tile.kernel, tile.hints = {persistent = 1}} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

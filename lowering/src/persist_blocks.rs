@@ -86,11 +86,16 @@ impl<'c> RunExternalPass<'c> for PersistBlocks {
         }
         if let Err(why) = applies(operation) {
             if !why.is_empty() {
+                let name = operation
+                    .attribute("sym_name")
+                    .ok()
+                    .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
+                    .map_or(String::new(), |s| format!(" @{}", s.value()));
                 crate::remarks::missed(
                     operation.location(),
                     Self::INFO.argument,
-                    "KnobNotApplied",
-                    &format!("this variant keeps one tile a block (persistent = 1 not applied): {why}"),
+                    "VariantNotPersistent",
+                    &format!("variant{name} keeps one tile a block (persistent = 1 not applied): {why}"),
                 );
             }
             return;
