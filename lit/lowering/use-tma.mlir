@@ -241,6 +241,7 @@ func.func @no_loop(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>
 // `empty` phase; the consumers' side waits, multiplies, gives the slots
 // back after the wgmmas, and meets at named barrier 1 of 128 threads.
 // Its rings keep their spare slot (4 slots one ahead), as the kernel's.
+// The producer asks for a tile only where the loop runs that far.
 // CHECK-LABEL: func.func @shallow__tma(
 // CHECK:       tile.load {{.*}}tile.ring = array<i64: 0, 1, 0, 4>, tile.tma_load = 3 : i64
 // CHECK:       scf.for
@@ -261,7 +262,10 @@ func.func @no_loop(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>
 // REG:           nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}}, %arg3,
 // REG-NOT:       nvvm.mbarrier
 // REG:           nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}}, %arg4,
-// REG:           scf.for
+// REG:           scf.for %{{.*}} = %{{.*}} to %[[N:.*]] step
+// REG:             %[[RUNS:.*]] = arith.cmpi slt, %{{.*}}, %[[N]] : index
+// REG:             %[[ASK:.*]] = arith.andi %{{.*}}, %[[RUNS]] : i1
+// REG:             scf.if %[[ASK]] {
 // REG:             nvvm.mbarrier.try_wait.parity
 // REG:             nvvm.mbarrier.arrive.expect_tx {{.*}}, %c8192_i32
 // REG:             nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}}, %arg3,
@@ -275,6 +279,12 @@ func.func @no_loop(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>
 // REG:             nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<3>
 // REG-NOT:         nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<3>
 // REG:           }
+// After the loop, the consumers wait only for a first tile the loop
+// did not reach (n <= 0): no request runs past the loop's end.
+// REG:           %[[PAST:.*]] = arith.cmpi ule, %{{.*}}, %c0{{.*}} : index
+// REG-NEXT:      scf.if %[[PAST]] {
+// REG-NOT:         nvvm.cp.async.bulk.tensor
+// REG:             nvvm.mbarrier.try_wait.parity
 // REG-NOT:       nvvm.cp.async.bulk.tensor
 // REG-NOT:       gpu.barrier
 // REG:           nvvm.barrier id = %{{.*}} number_of_threads = %c128_i32

@@ -329,16 +329,14 @@ impl<'c> Lowering<'c> {
     }
 
     /// Notes a load of ring `id`, which the TMA fills, in `loop`'s body;
-    /// the first of its group puts the wait for its tiles past the loop's
-    /// end after the loop (`stopped`: the loop's requests stop at its
-    /// end).
+    /// the first of its group puts the wait for its first tiles past the
+    /// loop's end after the loop.
     pub fn note_tma_ring(
         &mut self,
         r#loop: OperationRef<'c, 'c>,
         id: i64,
         ring: (IrValue<'c>, i64),
         distance: i64,
-        stopped: bool,
     ) -> Option<()> {
         let state = self.loops.entry(r#loop.to_raw().ptr as usize).or_default();
         if !state.tma_rings.contains(&id) {
@@ -347,7 +345,7 @@ impl<'c> Lowering<'c> {
             state.tma_rings.push(id);
             if !drained {
                 let after = At::before(self.context, r#loop.next_in_block()?)?;
-                tma::drain(&after, r#loop, ring, distance, stopped)?;
+                tma::drain(&after, r#loop, ring, distance)?;
             }
         }
         Some(())

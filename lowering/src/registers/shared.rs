@@ -322,10 +322,9 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
                 let t = at.addi(iteration, at.index(distance)?)?;
                 match ring.barriers {
                     Some(barriers) => {
-                        // Without a producer warp, no tile past the loop's end.
-                        let stopped = lowering.producer.is_none();
-                        lowering.note_tma_ring(r#loop, id, (barriers, slots), distance, stopped)?;
-                        wanted = if stopped { Some(super::tma::ahead_runs(&at, r#loop, distance)?) } else { None };
+                        // No tile past the loop's end.
+                        lowering.note_tma_ring(r#loop, id, (barriers, slots), distance)?;
+                        wanted = Some(super::tma::ahead_runs(&at, r#loop, distance)?);
                         requested = Some((barriers, Some(t), index));
                     }
                     None => {
@@ -625,16 +624,15 @@ pub fn from_ring<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>, tile
         // The load in the op's loop, `carries` iterations before: the
         // tile `distance - carries` iterations ahead (a later one than
         // this iteration's where `tile-prefetch-fragments` reads the next
-        // tile early). Without a producer warp, requests stop at the
-        // loop's end: such a tile is requested (and waited for) only
-        // where the loop runs that far, or where it is one of the first
-        // tiles, requested before the loop. (Past the end, the read's
-        // values are not used.)
+        // tile early). Requests stop at the loop's end: such a tile is
+        // requested (and waited for) only where the loop runs that far,
+        // or where it is one of the first tiles, requested before the
+        // loop. (Past the end, the read's values are not used.)
         (..0, 0..) if load.parent_operation() == r#loop && carries <= distance => {
             let r#loop = r#loop?;
             let ahead = distance - carries;
             let iteration = at.addi(super::tma::iteration(&at, r#loop)?, at.index(ahead)?)?;
-            let requested = if lowering.producer.is_some() || ahead == 0 {
+            let requested = if ahead == 0 {
                 None
             } else {
                 let first = at.cmpi(crate::build::CmpiPredicate::Ult, iteration, at.index(distance)?)?;

@@ -75,9 +75,9 @@
 //! The first tiles, requested before the loop, may still lie past its end
 //! (a loop shorter than the distance); they are waited for after it, once
 //! a group ([`drain`]), so that no copy is in flight when the block exits
-//! or a ring starts again. Caveats: with a producer warp ([`super::warps`])
-//! the requests run to `n + distance - 1` and all are waited for after the
-//! loop; a ring started again in an enclosing loop (a persistent kernel)
+//! or a ring starts again. (With a producer warp, [`super::warps`], the
+//! consumers' last releases of `empty` slots are waited for by no one,
+//! which leaves nothing in flight.) Caveats: a ring started again in an enclosing loop (a persistent kernel)
 //! first invalidates and initialises its barriers, once a group, so that
 //! phases count from zero each time; rings waited for at different points
 //! (attention's K and V without a producer warp) keep barriers of their
@@ -485,18 +485,11 @@ pub fn ahead_runs<'c>(at: &At<'c, 'c>, r#loop: OperationRef<'c, 'c>, distance: i
 
 /// After `loop`, waits for the tiles its ring requested past its end, so
 /// that no copy is in flight when the ring's memory is reused or the
-/// block exits. With `stopped` (the loop's requests stop at its end,
-/// [`ahead_runs`]), those are only the first tiles, requested before the
-/// loop, that lie past it: tile `d < distance` where `n <= d`, `n` the
-/// trip count (none when the loop runs `distance` times or more);
-/// otherwise tiles `n` to `n + distance - 1`.
-pub fn drain<'c>(
-    at: &At<'c, 'c>,
-    r#loop: OperationRef<'c, 'c>,
-    ring: (IrValue<'c>, i64),
-    distance: i64,
-    stopped: bool,
-) -> Option<()> {
+/// block exits. The loop's requests stop at its end ([`ahead_runs`]), so
+/// those are only the first tiles, requested before the loop, that lie
+/// past it: tile `d < distance` where `n <= d`, `n` the trip count (none
+/// when the loop runs `distance` times or more).
+pub fn drain<'c>(at: &At<'c, 'c>, r#loop: OperationRef<'c, 'c>, ring: (IrValue<'c>, i64), distance: i64) -> Option<()> {
     let (lower, upper, step) =
         (detach(r#loop.operand(0).ok()?), detach(r#loop.operand(1).ok()?), detach(r#loop.operand(2).ok()?));
     let span = at.subi(upper, lower)?;
@@ -505,12 +498,8 @@ pub fn drain<'c>(
     let runs = at.cmpi(crate::build::CmpiPredicate::Sgt, upper, lower)?;
     let trips = at.select(runs, trips, at.index(0)?)?;
     for d in 0..distance {
-        if stopped {
-            let past = at.cmpi(crate::build::CmpiPredicate::Ule, trips, at.index(d)?)?;
-            when(at, past, |at| wait(at, ring, at.index(d)?))?;
-        } else {
-            wait(at, ring, at.addi(trips, at.index(d)?)?)?;
-        }
+        let past = at.cmpi(crate::build::CmpiPredicate::Ule, trips, at.index(d)?)?;
+        when(at, past, |at| wait(at, ring, at.index(d)?))?;
     }
     Some(())
 }

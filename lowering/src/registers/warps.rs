@@ -24,11 +24,11 @@
 //! set-up; bar.sync                 set-up; bar.sync
 //! request tiles 0, 1               scf.if warp >= W (the producer warp)
 //! scf.for t                          request tiles 0, 1
-//!   request tile t + 2               scf.for t: request tile t + 2
+//!   request tile t + 2 (t + 2 < n)   scf.for t: request tile t + 2 (t + 2 < n)
 //!   wait full[t]; mma; release       (only what the requests need)
-//! wait tiles n, n + 1; store       else (the W consumer warps)
-//!                                    scf.for t: wait full[t]; mma; release
-//!                                    wait tiles n, n + 1; store
+//! wait tiles 0, 1 if n <= 0, 1     else (the W consumer warps)
+//! store                              scf.for t: wait full[t]; mma; release
+//!                                    wait tiles 0, 1 if n <= 0, 1; store
 //!                                    (block barriers: bar.sync 1, 32 W)
 //! ```
 //!
