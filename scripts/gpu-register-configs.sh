@@ -6,7 +6,7 @@
 # TIME's timed beside the matcher's variant and cuBLAS.
 # Here:   cargo build --release -p tile-bench &&
 #         strip target/release/tile-bench -o .carry/tile-bench && xz -6 -T2 -f .carry/tile-bench
-# There:  CHECK="c1 c2 ..." RACE="c1 ..." TIME="c1 ..." [SHAPES=MxNxK,...] \
+# There:  CHECK="c1 c2 ..." RACE="c1 ..." TIME="c1 ..." [SHAPES=MxNxK,...] [RACE_SHAPE=MxNxK] \
 #           bash scripts/gpu-register-configs.sh  (device tool, carry .carry)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -23,7 +23,7 @@ for config in ${CHECK:-}; do
 done
 echo "== racecheck"
 for config in ${RACE:-}; do
-  timeout 60 /usr/local/cuda/bin/compute-sanitizer --tool racecheck /tmp/tile-bench --dtypes f16 --shapes 1040x528x200 \
+  timeout 60 /usr/local/cuda/bin/compute-sanitizer --tool racecheck /tmp/tile-bench --dtypes f16 --shapes "${RACE_SHAPE:-1040x528x200}" \
     --config "$config" --runs 1 --warmup 0 --skip-variant __wgmma 2>&1 | grep -E "^f16|ERROR SUMMARY|RACECHECK SUMMARY"
 done
 echo "== timing: register path beside the matcher"

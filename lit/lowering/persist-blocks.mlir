@@ -4,7 +4,9 @@
 // TMA variant takes the program's grid as a last argument and walks the
 // virtual blocks from its block id by the blocks launched, the program's
 // body (its first ring loads, the K loop, the store) the loop's, the block
-// id the loop's index.
+// id the loop's index. What does not depend on the block (the views, the
+// tile count, constants) stays before the loop, so that the K loop has
+// the same bounds in every walk.
 // CHECK-LABEL: func.func @gemm(
 // CHECK-NOT:     tile.persistent
 // CHECK:         %[[BID:.*]] = tile.block_id x
@@ -17,9 +19,11 @@
 // CHECK:         %[[B:.*]] = tile.block_id x
 // CHECK-NEXT:    %[[G:.*]] = tile.num_blocks x
 // CHECK-NOT:     tile.load
-// CHECK:         scf.for %[[V:.*]] = %[[B]] to %[[GRID]] step %[[G]] {
+// CHECK:         %[[NK:.*]] = tile.num_tiles
+// CHECK-NEXT:    scf.for %[[V:.*]] = %[[B]] to %[[GRID]] step %[[G]] {
+// CHECK-NOT:       tile.partition_view
 // CHECK:           tile.load %{{.*}}[%[[V]], %{{.*}}] {tile.ring = array<i64: 0, 2, 0, 4>, tile.tma_load
-// CHECK:           scf.for
+// CHECK:           scf.for %{{.*}} = %{{.*}} to %[[NK]] step
 // CHECK:           tile.store {{.*}}[%[[V]], %{{.*}}] {tile.tma_store
 // CHECK:         return
 func.func @gemm(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) attributes {tile.kernel, tile.hints = {persistent = 1}} {

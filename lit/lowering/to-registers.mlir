@@ -645,20 +645,30 @@ func.func @mm_loop__tma(%arg0: memref<?x?xf16>, %arg1: memref<?x?xf16>, %arg2: m
 
 // -----
 
-// The TMA loop of @mm_loop__tma started again for each tile of an
-// enclosing loop (a persistent kernel): before the rings' first tiles,
-// the block meets and the group's barriers are initialised again, once
-// for both rings (five slots), so that phases count from zero; A's
-// request of each first tile announces both tiles, B's only copies.
-// CHECK-LABEL: func.func @restarted__tma
+// The TMA loop of @mm_loop__tma inside an enclosing loop (a persistent
+// kernel's walk over its tile blocks) that runs it with the same bounds
+// each time: its rings continue from one walk to the next. The barriers
+// are initialised once, at the start (five slots for both rings); each
+// walk's tile t is the ring's position i n + t (i the enclosing loop's
+// iteration, n the trip count); a first tile is asked for only where the
+// loop reads it (t < n), so nothing is left to wait for after the loop.
+// The block meets before the first tiles: another warpgroup's mmas of the
+// last walk may still read their slots. A's request of each first tile
+// announces both tiles, B's only copies.
+// CHECK-LABEL: func.func @continued__tma
 // CHECK-COUNT-5: nvvm.mbarrier.init
 // CHECK-NOT: nvvm.mbarrier
-// CHECK: scf.for
+// CHECK: scf.for %{{.*}} = %{{.*}} to
 // CHECK: gpu.barrier
-// CHECK-COUNT-5: nvvm.mbarrier.inval
 // CHECK-NOT: nvvm.mbarrier.inval
-// CHECK: nvvm.fence.mbarrier.init
-// CHECK-NEXT: gpu.barrier
+// CHECK-NOT: nvvm.mbarrier.init
+// CHECK: %[[I:.*]] = arith.divui %{{.*}}, %{{.*}} : index
+// CHECK: %[[BASE:.*]] = arith.muli %[[I]], %{{.*}} : index
+// CHECK: %[[P:.*]] = arith.addi %[[BASE]], %c0{{.*}} : index
+// CHECK: %[[READ:.*]] = arith.cmpi ult, %c0{{.*}}, %{{.*}} : index
+// CHECK: arith.index_castui %[[P]] : index to i32
+// CHECK: %[[ASK:.*]] = arith.andi %{{.*}}, %[[READ]] : i1
+// CHECK-NEXT: scf.if %[[ASK]] {
 // CHECK: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c8192_i32
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}}, %arg3,
 // CHECK-NOT: nvvm.mbarrier.inval
@@ -675,7 +685,11 @@ func.func @mm_loop__tma(%arg0: memref<?x?xf16>, %arg1: memref<?x?xf16>, %arg2: m
 // CHECK-NOT: nvvm.mbarrier.try_wait.parity
 // CHECK: nvvm.wgmma.wait.group.sync.aligned 1
 // CHECK-NEXT: gpu.barrier
-func.func @restarted__tma(%arg0: memref<?x?xf16>, %arg1: memref<?x?xf16>, %arg2: memref<?x?xf32>, %arg3: !llvm.ptr {tile.tma = {arg = 0 : i64, box = array<i64: 64, 32>, swizzle = 64 : i64}}, %arg4: !llvm.ptr {tile.tma = {arg = 1 : i64, box = array<i64: 64, 32>, swizzle = 64 : i64}}, %arg5: index) attributes {tile.block_size = 128 : i64, tile.kernel, tile.variant_of = @restarted} {
+// CHECK-NOT: nvvm.mbarrier.try_wait.parity
+// CHECK: wgmma.wait_group.sync.aligned 0;
+// CHECK-NOT: nvvm.mbarrier
+// CHECK: return
+func.func @continued__tma(%arg0: memref<?x?xf16>, %arg1: memref<?x?xf16>, %arg2: memref<?x?xf32>, %arg3: !llvm.ptr {tile.tma = {arg = 0 : i64, box = array<i64: 64, 32>, swizzle = 64 : i64}}, %arg4: !llvm.ptr {tile.tma = {arg = 1 : i64, box = array<i64: 64, 32>, swizzle = 64 : i64}}, %arg5: index) attributes {tile.block_size = 128 : i64, tile.kernel, tile.variant_of = @continued} {
   %c2 = arith.constant 2 : index
   %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>>
   %c0 = arith.constant 0 : index
@@ -690,6 +704,55 @@ func.func @restarted__tma(%arg0: memref<?x?xf16>, %arg1: memref<?x?xf16>, %arg2:
     %6 = tile.load %0[%t, %c1] {tile.ring = array<i64: 0, 2, 1, 5>, tile.tma_load = 3 : i64} : !tile.partition_view<64x32xf16> -> tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
     %7 = tile.load %1[%t, %c1] {tile.ring = array<i64: 1, 2, 1, 5>, tile.tma_load = 4 : i64} : !tile.partition_view<64x32xf16> -> tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
     %8:5 = scf.for %arg6 = %c0 to %3 step %c1 iter_args(%arg7 = %cst, %arg8 = %4, %arg9 = %6, %arg10 = %5, %arg11 = %7) -> (tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>) {
+      %9 = arith.addi %arg6, %c2 : index
+      %10 = tile.load %0[%t, %9] {tile.ring = array<i64: 0, 2, -1, 5>, tile.tma_load = 3 : i64} : !tile.partition_view<64x32xf16> -> tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
+      %11 = tile.load %1[%t, %9] {tile.ring = array<i64: 1, 2, -1, 5>, tile.tma_load = 4 : i64} : !tile.partition_view<64x32xf16> -> tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
+      %12 = tile.permute %arg10 [1, 0] : tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>> -> tensor<32x64xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = true>>
+      %13 = tile.mma %arg8, %12, %arg7 : tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<32x64xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = true>> into tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>>
+      scf.yield %13, %arg9, %10, %arg11, %11 : tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
+    }
+    %14 = tile.convert_layout %8#0 : tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>> -> tensor<64x64xf32, #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [2, 16], warps_per_block = [4, 1], order = [1, 0]>>
+    tile.store %14, %2[%t, %c0] : tensor<64x64xf32, #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [2, 16], warps_per_block = [4, 1], order = [1, 0]>> -> !tile.partition_view<64x64xf32>
+  }
+  return
+}
+
+
+// -----
+
+// The same loop whose trip count changes with the enclosing loop's
+// iteration: started again for each walk. Before the rings' first tiles
+// the block meets and the group's barriers are initialised again, once
+// for both rings, so that phases count from zero.
+// CHECK-LABEL: func.func @restarted__tma
+// CHECK-COUNT-5: nvvm.mbarrier.init
+// CHECK-NOT: nvvm.mbarrier
+// CHECK: scf.for
+// CHECK: gpu.barrier
+// CHECK-COUNT-5: nvvm.mbarrier.inval
+// CHECK-NOT: nvvm.mbarrier.inval
+// CHECK: nvvm.fence.mbarrier.init
+// CHECK-NEXT: gpu.barrier
+// CHECK: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c8192_i32
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}}, %arg3,
+// CHECK: scf.for
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 1
+func.func @restarted__tma(%arg0: memref<?x?xf16>, %arg1: memref<?x?xf16>, %arg2: memref<?x?xf32>, %arg3: !llvm.ptr {tile.tma = {arg = 0 : i64, box = array<i64: 64, 32>, swizzle = 64 : i64}}, %arg4: !llvm.ptr {tile.tma = {arg = 1 : i64, box = array<i64: 64, 32>, swizzle = 64 : i64}}, %arg5: index) attributes {tile.block_size = 128 : i64, tile.kernel, tile.variant_of = @restarted} {
+  %c2 = arith.constant 2 : index
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %0 = tile.partition_view %arg0 : memref<?x?xf16> -> !tile.partition_view<64x32xf16>
+  %1 = tile.partition_view %arg1 : memref<?x?xf16> -> !tile.partition_view<64x32xf16>
+  %2 = tile.partition_view %arg2 : memref<?x?xf32> -> !tile.partition_view<64x64xf32>
+  %3 = tile.num_tiles %0 dim 1 : !tile.partition_view<64x32xf16>
+  scf.for %t = %c0 to %arg5 step %c1 {
+    %4 = tile.load %0[%t, %c0] {tile.ring = array<i64: 0, 2, 0, 5>, tile.tma_load = 3 : i64} : !tile.partition_view<64x32xf16> -> tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
+    %5 = tile.load %1[%t, %c0] {tile.ring = array<i64: 1, 2, 0, 5>, tile.tma_load = 4 : i64} : !tile.partition_view<64x32xf16> -> tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
+    %6 = tile.load %0[%t, %c1] {tile.ring = array<i64: 0, 2, 1, 5>, tile.tma_load = 3 : i64} : !tile.partition_view<64x32xf16> -> tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
+    %7 = tile.load %1[%t, %c1] {tile.ring = array<i64: 1, 2, 1, 5>, tile.tma_load = 4 : i64} : !tile.partition_view<64x32xf16> -> tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
+    %n = arith.addi %3, %t : index
+    %8:5 = scf.for %arg6 = %c0 to %n step %c1 iter_args(%arg7 = %cst, %arg8 = %4, %arg9 = %6, %arg10 = %5, %arg11 = %7) -> (tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>) {
       %9 = arith.addi %arg6, %c2 : index
       %10 = tile.load %0[%t, %9] {tile.ring = array<i64: 0, 2, -1, 5>, tile.tma_load = 3 : i64} : !tile.partition_view<64x32xf16> -> tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
       %11 = tile.load %1[%t, %9] {tile.ring = array<i64: 1, 2, -1, 5>, tile.tma_load = 4 : i64} : !tile.partition_view<64x32xf16> -> tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>

@@ -11,9 +11,12 @@
 //! the program's `tile.num_blocks x` the argument `T`. What the loop
 //! repeats is what a hand-written persistent program
 //! (`bench/gemm/persistent.mlir`) has after `tile-prefetch-loads`: each
-//! tile's first ring loads before its K loop, the rings started again
-//! (their barriers initialised again, `registers/tma.rs`), the TMA store's
-//! staging reused. The matcher's persistent variant
+//! tile's first ring loads before its K loop, the TMA store's staging
+//! reused. The program's ops without effects that do not depend on the
+//! block (views, tile counts, constants) stay before the loop, so that
+//! the K loop has the same bounds in every walk and its rings continue
+//! from one tile block to the next (`registers::tma::continued`: no
+//! barrier initialisation a tile). The matcher's persistent variant
 //! (`to_nvgpu/persistent.rs`) runs the next tile's loads under this tile's
 //! epilogue; this one does not (its first loads wait for the store's
 //! staging to be read).
@@ -174,14 +177,26 @@ fn persist<'c>(context: &'c melior::Context, variant: OperationRef<'c, '_>) -> O
     let r#loop = body.block.parent_operation()?;
     let yield_op = body.block.terminator()?;
     // Every op of the program (after the two just built, before the loop)
-    // into the loop, in order.
+    // into the loop, in order, but those the loop may compute once: ops
+    // without effects whose operands do not come from the loop (the
+    // views, tile counts, constants). So the K loop's bounds stay
+    // outside, and its rings continue from one tile block to the next
+    // (`registers::tma::continued`).
     let mut next = defining_op(blocks)?.next_in_block();
     let mut old_ids = Vec::new();
+    let mut inside = std::collections::HashSet::new();
     while let Some(op) = next {
         if op.to_raw().ptr == r#loop.to_raw().ptr {
             break;
         }
         next = op.next_in_block();
+        let from_loop = (0..op.operand_count()).any(|i| {
+            op.operand(i).ok().and_then(|v| defining_op(detach(v))).is_some_and(|d| inside.contains(&d.to_raw().ptr))
+        });
+        if !from_loop && invariant_kind(op) {
+            continue;
+        }
+        inside.insert(op.to_raw().ptr);
         // SAFETY: both are live ops of the variant; the op moves into the
         // loop's body, before its yield, keeping its order.
         unsafe { mlir_sys::mlirOperationMoveBefore(op.to_raw(), yield_op.to_raw()) };
@@ -202,6 +217,23 @@ fn persist<'c>(context: &'c melior::Context, variant: OperationRef<'c, '_>) -> O
     let mut variant = unsafe { OperationRefMut::from_raw(variant.to_raw()) };
     variant.set_attribute(attrs::PERSISTENT, Attribute::unit(context));
     Some(())
+}
+
+/// Whether `op` is of a kind the loop may compute once, before it, when
+/// its operands come from outside: no effects, no regions, and defined
+/// for every operand (no division, which the loop might never have
+/// reached with a zero divisor).
+fn invariant_kind(op: OperationRef) -> bool {
+    let name = op_name(op);
+    match name.as_str() {
+        "arith.constant" | "tile.partition_view" | "tile.num_tiles" => true,
+        "tile.block_id" | "tile.num_blocks" => false,
+        _ => {
+            name.starts_with("arith.")
+                && !["div", "rem", "ceil", "floor"].iter().any(|d| name.contains(d))
+                && op.region_count() == 0
+        }
+    }
 }
 
 /// The `axis` attribute of the variant's first `tile.block_id` (x: the

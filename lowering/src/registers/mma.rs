@@ -599,7 +599,8 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
             // The previous iteration's wgmmas are done.
             let t = super::tma::iteration(&at, r#loop)?;
             let later = at.cmpi(crate::build::CmpiPredicate::Ugt, t, at.index(0)?)?;
-            super::tma::release(&at, rings, at.subi(t, at.index(1)?)?, Some(later))?;
+            let previous = super::tma::position(&at, r#loop, at.subi(t, at.index(1)?)?)?;
+            super::tma::release(&at, rings, previous, Some(later))?;
         }
         let key = r#loop.to_raw().ptr as usize;
         if !lowering.loops.get(&key).is_some_and(|s| s.mmas_waited) {
@@ -612,6 +613,15 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
             let elements: Vec<IrValue> =
                 (0..count).map(|i| super::extract(&after, carried, i)).collect::<Option<_>>()?;
             let waited = wait_tied(&after, &elements)?;
+            if let Some(rings) = released.as_ref().filter(|_| super::tma::continued(r#loop).is_some()) {
+                // The last iteration's wgmmas are done: its slot goes back
+                // to the producer, which fills it in the enclosing loop's
+                // next walk of this one.
+                let trips = super::tma::trips(&after, r#loop)?;
+                let ran = after.cmpi(crate::build::CmpiPredicate::Ugt, trips, after.index(0)?)?;
+                let last = super::tma::position(&after, r#loop, after.subi(trips, after.index(1)?)?)?;
+                super::tma::release(&after, rings, last, Some(ran))?;
+            }
             let value = registers_of(&after, &waited)?;
             lowering.map(r#loop.result(index).ok()?.into(), value);
         }
@@ -632,7 +642,8 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
         values = wait_tied(&wait_at, &tied)?;
         values.truncate(accumulators);
         if let Some(rings) = &released {
-            let t = super::tma::iteration(&wait_at, op.parent_operation()?)?;
+            let r#loop = op.parent_operation()?;
+            let t = super::tma::position(&wait_at, r#loop, super::tma::iteration(&wait_at, r#loop)?)?;
             super::tma::release(&wait_at, rings, t, None)?;
         }
         let value = registers_of(&wait_at, &values)?;
@@ -867,8 +878,8 @@ fn wait_tma<'c>(
         return Some(());
     }
     waited.push(barriers);
-    let iteration = super::tma::iteration(at, r#loop)?;
-    super::tma::wait(at, (barriers, ring.slots), iteration)
+    let t = super::tma::position(at, r#loop, super::tma::iteration(at, r#loop)?)?;
+    super::tma::wait(at, (barriers, ring.slots), t)
 }
 
 /// The accumulator's registers from its scalars.

@@ -343,7 +343,9 @@ impl<'c> Lowering<'c> {
             let leader = self.groups.leader(id);
             let drained = state.tma_rings.iter().any(|&other| self.groups.leader(other) == leader);
             state.tma_rings.push(id);
-            if !drained {
+            // A ring that continues across an enclosing loop asks for no
+            // tile its loop does not read.
+            if !drained && tma::continued(r#loop).is_none() {
                 let after = At::before(self.context, r#loop.next_in_block()?)?;
                 tma::drain(&after, r#loop, ring, distance)?;
             }

@@ -303,23 +303,42 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
                 }
             };
             let slot = if index >= 0 {
+                // The loop this first tile is for, where its ring's
+                // positions continue across an enclosing loop.
+                let continued = ring
+                    .barriers
+                    .and_then(|_| super::tma::ring_loop_after(op, id))
+                    .filter(|l| super::tma::continued(*l).is_some());
                 if index == 0 && in_loop(op) {
                     // An enclosing loop's last round of this ring may still
                     // be read by another warpgroup's mmas.
                     lowering.barrier(&at)?;
-                    if let Some(barriers) = ring.barriers {
+                    if let (Some(barriers), None) = (ring.barriers, continued) {
                         super::tma::restart(lowering, &at, id, barriers, slots)?;
                     }
                 }
-                requested = ring.barriers.map(|b| (b, at.index(index), index));
-                at.index(index)?
+                match (continued, ring.barriers) {
+                    (Some(r#loop), Some(barriers)) => {
+                        // Only a tile the loop reads: every position asked
+                        // for is waited for and given back in it.
+                        let position = super::tma::position(&at, r#loop, at.index(index)?)?;
+                        wanted =
+                            Some(at.cmpi(CmpiPredicate::Ult, at.index(index)?, super::tma::trips(&at, r#loop)?)?);
+                        requested = Some((barriers, Some(position), index));
+                        super::tma::ring_position(&at, position, slots)?.0
+                    }
+                    _ => {
+                        requested = ring.barriers.map(|b| (b, at.index(index), index));
+                        at.index(index)?
+                    }
+                }
             } else {
                 let r#loop = parent?;
                 // A versioned loop's copies are done after both versions.
                 let done = lowering.versions.ifs.get(&(r#loop.to_raw().ptr as usize)).copied();
                 lowering.ring_loops.insert(id, done.unwrap_or(r#loop));
                 let iteration = super::tma::iteration(&at, r#loop)?;
-                let t = at.addi(iteration, at.index(distance)?)?;
+                let t = at.addi(super::tma::position(&at, r#loop, iteration)?, at.index(distance)?)?;
                 match ring.barriers {
                     Some(barriers) => {
                         // No tile past the loop's end.
@@ -619,8 +638,12 @@ pub fn from_ring<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>, tile
     let (load, carries) = carried_load(crate::rewrite::detach(input), r#loop)?;
     let [_, distance, index, _] = ring_of(load)?;
     let (iteration, requested) = match (index, carries) {
-        // One of the first tiles, loaded before its loop.
-        (0.., 0) => (at.index(index)?, None),
+        // One of the first tiles, loaded before its loop (a position of
+        // its own where the ring continues across an enclosing loop).
+        (0.., 0) => match super::tma::ring_loop_after(load, ring.id).filter(|l| super::tma::continued(*l).is_some()) {
+            Some(r#loop) => (super::tma::position(&at, r#loop, at.index(index)?)?, None),
+            None => (at.index(index)?, None),
+        },
         // The load in the op's loop, `carries` iterations before: the
         // tile `distance - carries` iterations ahead (a later one than
         // this iteration's where `tile-prefetch-fragments` reads the next
@@ -631,14 +654,17 @@ pub fn from_ring<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>, tile
         (..0, 0..) if load.parent_operation() == r#loop && carries <= distance => {
             let r#loop = r#loop?;
             let ahead = distance - carries;
-            let iteration = at.addi(super::tma::iteration(&at, r#loop)?, at.index(ahead)?)?;
+            let local = at.addi(super::tma::iteration(&at, r#loop)?, at.index(ahead)?)?;
             let requested = if ahead == 0 {
                 None
+            } else if super::tma::continued(r#loop).is_some() {
+                // Its first tiles too are asked for only where it runs.
+                Some(super::tma::ahead_runs(&at, r#loop, ahead)?)
             } else {
-                let first = at.cmpi(crate::build::CmpiPredicate::Ult, iteration, at.index(distance)?)?;
+                let first = at.cmpi(crate::build::CmpiPredicate::Ult, local, at.index(distance)?)?;
                 Some(at.ori(super::tma::ahead_runs(&at, r#loop, ahead)?, first)?)
             };
-            (iteration, requested)
+            (super::tma::position(&at, r#loop, local)?, requested)
         }
         _ => return None,
     };

@@ -77,9 +77,20 @@
 //! a group ([`drain`]), so that no copy is in flight when the block exits
 //! or a ring starts again. (With a producer warp, [`super::warps`], the
 //! consumers' last releases of `empty` slots are waited for by no one,
-//! which leaves nothing in flight.) Caveats: a ring started again in an enclosing loop (a persistent kernel)
-//! first invalidates and initialises its barriers, once a group, so that
-//! phases count from zero each time; rings waited for at different points
+//! which leaves nothing in flight.)
+//!
+//! A ring whose loop runs inside another loop with the same bounds each
+//! time (a persistent kernel's walk over its tile blocks) continues from
+//! one walk to the next ([`continued`]): tile `t` of walk `i` is the
+//! ring's position `i n + t`, its first tiles are asked for only where
+//! the loop reads them, and each walk starts with a block barrier (another
+//! warpgroup's mmas of the last walk may still read the slots) but no new
+//! barrier initialisation.
+//!
+//! Caveats: a ring whose loop's bounds change with the enclosing loop is
+//! started again for each walk: it first invalidates and initialises its
+//! barriers, once a group, so that phases count from zero each time;
+//! rings waited for at different points
 //! (attention's K and V without a producer warp) keep barriers of their
 //! own; a ring kept in flight has `D + 2` slots where `tile-use-tma` gave
 //! its spare slot back, which it does only where that is a power of two
@@ -472,6 +483,72 @@ pub fn iteration<'c>(at: &At<'c, 'c>, r#loop: OperationRef<'c, 'c>) -> Option<Ir
     at.divui(at.subi(iv, lower)?, step)
 }
 
+/// The loop that `loop`'s rings continue across, if any: `loop`'s parent,
+/// an `scf.for` (a persistent kernel's walk over its tile blocks) around
+/// which `loop` runs the same iterations each time (its bounds defined
+/// outside it). Tile `t` of `loop` in the parent's iteration `i` is then
+/// the ring's tile `i n + t` (`n` the trip count, [`position`]): the slots'
+/// barriers keep counting phases from one walk of `loop` to the next, so
+/// that nothing needs starting again and a producer warp may ask for the
+/// next walk's tiles while the consumers finish this one.
+pub fn continued<'c>(r#loop: OperationRef<'c, 'c>) -> Option<OperationRef<'c, 'c>> {
+    let outer = r#loop.parent_operation().filter(|p| crate::rewrite::op_name(*p) == "scf.for")?;
+    let body = outer.region(0).ok()?.first_block()?;
+    let invariant = (0..3).all(|i| r#loop.operand(i).is_ok_and(|v| crate::rewrite::defined_outside(detach(v), body)));
+    invariant.then_some(outer)
+}
+
+/// `loop`'s trip count (0 where it does not run).
+pub fn trips<'c>(at: &At<'c, 'c>, r#loop: OperationRef<'c, 'c>) -> Option<IrValue<'c>> {
+    let (lower, upper, step) =
+        (detach(r#loop.operand(0).ok()?), detach(r#loop.operand(1).ok()?), detach(r#loop.operand(2).ok()?));
+    let span = at.subi(upper, lower)?;
+    let rounded = at.addi(span, at.subi(step, at.index(1)?)?)?;
+    let trips = at.divui(rounded, step)?;
+    let runs = at.cmpi(crate::build::CmpiPredicate::Sgt, upper, lower)?;
+    at.select(runs, trips, at.index(0)?)
+}
+
+/// The ring position of `loop`'s first tile: 0, or `i n` where its rings
+/// continue across an enclosing loop ([`continued`]) in its iteration `i`.
+pub fn base<'c>(at: &At<'c, 'c>, r#loop: OperationRef<'c, 'c>) -> Option<IrValue<'c>> {
+    match continued(r#loop) {
+        Some(outer) => at.muli(iteration(at, outer)?, trips(at, r#loop)?),
+        None => at.index(0),
+    }
+}
+
+/// The ring position of tile `t` of `loop` (its iteration `t`, or one of
+/// the first tiles, requested before it): [`base`] + `t`.
+pub fn position<'c>(at: &At<'c, 'c>, r#loop: OperationRef<'c, 'c>, t: IrValue<'c>) -> Option<IrValue<'c>> {
+    match continued(r#loop) {
+        Some(_) => at.addi(base(at, r#loop)?, t),
+        None => Some(t),
+    }
+}
+
+/// The loop after `op` in its block whose body loads ring `id`: the loop
+/// that one of the ring's first tiles, loaded before it, is for.
+pub fn ring_loop_after<'c>(op: OperationRef<'c, 'c>, id: i64) -> Option<OperationRef<'c, 'c>> {
+    let mut next = op.next_in_block();
+    while let Some(candidate) = next {
+        if crate::rewrite::op_name(candidate) == "scf.for" {
+            let mut found = false;
+            candidate.walk(melior::ir::operation::WalkOrder::PreOrder, |inner| {
+                found |= crate::rewrite::op_name(inner) == "tile.load"
+                    && super::shared::ring_of(inner).is_some_and(|[ring, ..]| ring == id);
+                melior::ir::operation::WalkResult::Advance
+            });
+            if found {
+                // SAFETY: an op of the kernel, alive while it is.
+                return Some(unsafe { OperationRef::from_raw(candidate.to_raw()) });
+            }
+        }
+        next = candidate.next_in_block();
+    }
+    None
+}
+
 /// Whether the loop's iteration `distance` ahead of the current one (at
 /// `at` in `loop`'s body) runs: the in-loop request of a ring whose
 /// requests stop at the loop's end.
@@ -490,13 +567,7 @@ pub fn ahead_runs<'c>(at: &At<'c, 'c>, r#loop: OperationRef<'c, 'c>, distance: i
 /// past it: tile `d < distance` where `n <= d`, `n` the trip count (none
 /// when the loop runs `distance` times or more).
 pub fn drain<'c>(at: &At<'c, 'c>, r#loop: OperationRef<'c, 'c>, ring: (IrValue<'c>, i64), distance: i64) -> Option<()> {
-    let (lower, upper, step) =
-        (detach(r#loop.operand(0).ok()?), detach(r#loop.operand(1).ok()?), detach(r#loop.operand(2).ok()?));
-    let span = at.subi(upper, lower)?;
-    let rounded = at.addi(span, at.subi(step, at.index(1)?)?)?;
-    let trips = at.divui(rounded, step)?;
-    let runs = at.cmpi(crate::build::CmpiPredicate::Sgt, upper, lower)?;
-    let trips = at.select(runs, trips, at.index(0)?)?;
+    let trips = trips(at, r#loop)?;
     for d in 0..distance {
         let past = at.cmpi(crate::build::CmpiPredicate::Ule, trips, at.index(d)?)?;
         when(at, past, |at| wait(at, ring, at.index(d)?))?;

@@ -47,8 +47,11 @@
 //!
 //! Caveats: only kernels whose every shared tile is a TMA ring tile of a
 //! loop not nested in another, each such loop with one `tile.mma` reading
-//! two of them, and no cluster (a persistent kernel's rings start again
-//! each tile; attention's two mmas read one ring each, beside Q, copied
+//! two of them, and no cluster (a persistent kernel's ring loop, nested
+//! in its walk over the tile blocks, gets none: its rings continue from
+//! one walk to the next, `tma::continued`, so a producer warp could run
+//! ahead into the next walk, but that measured slower than the consumers'
+//! own requests, BENCHMARKS.md, session 32, run 8; attention's two mmas read one ring each, beside Q, copied
 //! before its loop, and P, in registers; an mma outside the loops, such
 //! as the one `tile-pipeline-mma` puts after its loop, keeps the kernel
 //! without one); the producer warp
