@@ -212,6 +212,28 @@ pub(super) fn ring_of(op: OperationRef) -> Option<[i64; 4]> {
     values.try_into().ok()
 }
 
+/// The loop after `op` in its block whose body loads ring `id`: the loop
+/// that one of the ring's first tiles, loaded before it, is for.
+pub(super) fn ring_loop_after<'c>(op: OperationRef<'c, 'c>, id: i64) -> Option<OperationRef<'c, 'c>> {
+    let mut next = op.next_in_block();
+    while let Some(candidate) = next {
+        if crate::rewrite::op_name(candidate) == "scf.for" {
+            let mut found = false;
+            candidate.walk(melior::ir::operation::WalkOrder::PreOrder, |inner| {
+                found |= crate::rewrite::op_name(inner) == "tile.load"
+                    && ring_of(inner).is_some_and(|[ring, ..]| ring == id);
+                melior::ir::operation::WalkResult::Advance
+            });
+            if found {
+                // SAFETY: an op of the kernel, alive while it is.
+                return Some(unsafe { OperationRef::from_raw(candidate.to_raw()) });
+            }
+        }
+        next = candidate.next_in_block();
+    }
+    None
+}
+
 /// The `tile.load` that `value` is, followed back through `loop`'s
 /// yields (if it is in one), and how many iterations it was carried.
 pub(super) fn carried_load<'c>(
@@ -305,10 +327,8 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
             let slot = if index >= 0 {
                 // The loop this first tile is for, where its ring's
                 // positions continue across an enclosing loop.
-                let continued = ring
-                    .barriers
-                    .and_then(|_| super::tma::ring_loop_after(op, id))
-                    .filter(|l| super::tma::continued(*l).is_some());
+                let continued =
+                    ring.barriers.and_then(|_| ring_loop_after(op, id)).filter(|l| super::tma::continued(*l).is_some());
                 if index == 0 && in_loop(op) {
                     // An enclosing loop's last round of this ring may still
                     // be read by another warpgroup's mmas.
@@ -640,7 +660,7 @@ pub fn from_ring<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>, tile
     let (iteration, requested) = match (index, carries) {
         // One of the first tiles, loaded before its loop (a position of
         // its own where the ring continues across an enclosing loop).
-        (0.., 0) => match super::tma::ring_loop_after(load, ring.id).filter(|l| super::tma::continued(*l).is_some()) {
+        (0.., 0) => match ring_loop_after(load, ring.id).filter(|l| super::tma::continued(*l).is_some()) {
             Some(r#loop) => (super::tma::position(&at, r#loop, at.index(index)?)?, None),
             None => (at.index(index)?, None),
         },

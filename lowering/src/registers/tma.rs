@@ -527,28 +527,6 @@ pub fn position<'c>(at: &At<'c, 'c>, r#loop: OperationRef<'c, 'c>, t: IrValue<'c
     }
 }
 
-/// The loop after `op` in its block whose body loads ring `id`: the loop
-/// that one of the ring's first tiles, loaded before it, is for.
-pub fn ring_loop_after<'c>(op: OperationRef<'c, 'c>, id: i64) -> Option<OperationRef<'c, 'c>> {
-    let mut next = op.next_in_block();
-    while let Some(candidate) = next {
-        if crate::rewrite::op_name(candidate) == "scf.for" {
-            let mut found = false;
-            candidate.walk(melior::ir::operation::WalkOrder::PreOrder, |inner| {
-                found |= crate::rewrite::op_name(inner) == "tile.load"
-                    && super::shared::ring_of(inner).is_some_and(|[ring, ..]| ring == id);
-                melior::ir::operation::WalkResult::Advance
-            });
-            if found {
-                // SAFETY: an op of the kernel, alive while it is.
-                return Some(unsafe { OperationRef::from_raw(candidate.to_raw()) });
-            }
-        }
-        next = candidate.next_in_block();
-    }
-    None
-}
-
 /// Whether the loop's iteration `distance` ahead of the current one (at
 /// `at` in `loop`'s body) runs: the in-loop request of a ring whose
 /// requests stop at the loop's end.
