@@ -106,8 +106,9 @@ def f8e4m3(bits):
     return np.where(e == 0, s * m / 8 * 2.0 ** -6, s * (1 + m / 8) * 2.0 ** (e.astype(np.float64) - 7))
 
 
-def matmul(example, m, n, k, dtype, flags=(), b_nk=False):
-    """C = A B on random operands; with b_nk, B is given N x K (its transpose)."""
+def matmul(example, m, n, k, dtype, flags=(), b_nk=False, grid='tiles:2'):
+    """C = A B on random operands; with b_nk, B is given N x K (its transpose); `grid`:
+    tile-run's, one block per tile of C unless given."""
     def f():
         if dtype == 'f16':
             a = rng.uniform(-1, 1, (m, k)).astype(np.float16)
@@ -128,7 +129,7 @@ def matmul(example, m, n, k, dtype, flags=(), b_nk=False):
             if b_nk:
                 bv = bv.T
         # The suite's f16 programs (ab, small_k) store f16.
-        suite_f16 = example.endswith('.mlir') and os.path.basename(example).startswith(('ab', 'small_k'))
+        suite_f16 = example.endswith('.mlir') and os.path.basename(example).startswith(('ab', 'small_k', 'persistent'))
         # The suite's f8 programs round to bf16.
         suite_f8 = example.endswith('.mlir') and os.path.basename(example).startswith('f8')
         out = np.float16 if example == 'matmul_f16_f16' or suite_f16 else \
@@ -136,7 +137,7 @@ def matmul(example, m, n, k, dtype, flags=(), b_nk=False):
         # poisoned: NaN (bf16 as raw bits)
         c = np.full((m, n), 0x7FC1, np.uint16) if out == np.uint16 else np.full((m, n), np.nan, out)
         # One block per tile of C, whatever tile sizes the configuration has.
-        (got,) = run(example, 'tiles:2', [a, b, c], outputs=[2], flags=flags)
+        (got,) = run(example, grid, [a, b, c], outputs=[2], flags=flags)
         if out == np.uint16:
             got = (got.astype(np.uint32) << 16).view(np.float32)
         want = av @ bv
@@ -150,7 +151,8 @@ def matmul(example, m, n, k, dtype, flags=(), b_nk=False):
         rel = 5e-3 if out == np.float16 else 2e-3 if dtype in ('f32', 'f8') else 1e-5
         rtol = {np.float16: 1e-3, np.uint16: 1 / 128}.get(out, 0)
         check(f'{example} {m}x{n}x{k} ({run.entry})', got, want, atol=rel * mag + 1e-6, rtol=rtol)
-    case(f'{example} {m}x{n}x{k}' + ''.join(' ' + x for x in flags if x.startswith('tile_')), f)
+    grid_name = '' if grid == 'tiles:2' else f' grid {grid}'
+    case(f'{example} {m}x{n}x{k}{grid_name}' + ''.join(' ' + x for x in flags if x.startswith('tile_')), f)
 
 
 def tuning_space(example):
@@ -271,6 +273,14 @@ if '--no-matmul' not in sys.argv:
             f.write(ab.replace('attributes {tile.kernel}', 'attributes {tile.kernel, tile.hints = {%s}}' % hints) if hints else ab)
         for (m, n, k) in [(1024, 1024, 256), (2120, 2800, 136), (4040, 1976, 200)]:
             matmul(path, m, n, k, 'f16')
+    # A hand-written persistent program (bench/gemm/persistent.mlir): its
+    # TMA variant's rings continue from one tile to the next
+    # (registers/tma.rs `continued`); 7 blocks walk many tiles each, a K
+    # loop shorter than the ring's distance, and one tile a block.
+    persistent = os.path.join(root, 'bench/gemm/persistent.mlir')
+    for (m, n, k), grid in [((1040, 528, 200), '7'), ((2120, 2800, 136), '7'), ((520, 264, 72), '5'),
+                            ((1040, 528, 200), 'tiles:2')]:
+        matmul(persistent, m, n, k, 'f16', grid=grid)
     # K tiles of 32 taken two at a time (tile-widen-k, bench/gemm/small_k.mlir):
     # an odd count of narrow K tiles (the last wide one half past K), K
     # not a multiple of 32, rows not 16-byte aligned, the general kernel.
