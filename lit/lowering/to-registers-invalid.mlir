@@ -273,3 +273,37 @@ func.func @later_tile_tma(%arg0: memref<?x?xf16>, %arg1: memref<?x?xf16>, %arg2:
   tile.store %8#0, %2[%c0, %c0] {tile.tma_store = 5 : i64} : tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>> -> !tile.partition_view<64x64xf32>
   return
 }
+
+// -----
+
+// The first tiles of a ring whose loop an enclosing loop runs with the
+// same bounds each time (its positions continue from walk to walk),
+// loaded before the enclosing loop instead of in it: refused.
+func.func @first_tiles_outside__tma(%arg0: memref<?x?xf16>, %arg1: memref<?x?xf16>, %arg2: memref<?x?xf32>, %arg3: !llvm.ptr {tile.tma = {arg = 0 : i64, box = array<i64: 64, 32>, swizzle = 64 : i64}}, %arg4: !llvm.ptr {tile.tma = {arg = 1 : i64, box = array<i64: 64, 32>, swizzle = 64 : i64}}, %arg5: index) attributes {tile.block_size = 128 : i64, tile.kernel, tile.variant_of = @first_tiles_outside} {
+  %c2 = arith.constant 2 : index
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %0 = tile.partition_view %arg0 : memref<?x?xf16> -> !tile.partition_view<64x32xf16>
+  %1 = tile.partition_view %arg1 : memref<?x?xf16> -> !tile.partition_view<64x32xf16>
+  %2 = tile.partition_view %arg2 : memref<?x?xf32> -> !tile.partition_view<64x64xf32>
+  %3 = tile.num_tiles %0 dim 1 : !tile.partition_view<64x32xf16>
+  // expected-error @+1 {{cannot lower this op in registers: one of a TMA ring's first tiles is loaded outside the loop that runs the ring's loop}}
+  %4 = tile.load %0[%c0, %c0] {tile.ring = array<i64: 0, 2, 0, 5>, tile.tma_load = 3 : i64} : !tile.partition_view<64x32xf16> -> tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
+  %5 = tile.load %1[%c0, %c0] {tile.ring = array<i64: 1, 2, 0, 5>, tile.tma_load = 4 : i64} : !tile.partition_view<64x32xf16> -> tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
+  %6 = tile.load %0[%c0, %c1] {tile.ring = array<i64: 0, 2, 1, 5>, tile.tma_load = 3 : i64} : !tile.partition_view<64x32xf16> -> tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
+  %7 = tile.load %1[%c0, %c1] {tile.ring = array<i64: 1, 2, 1, 5>, tile.tma_load = 4 : i64} : !tile.partition_view<64x32xf16> -> tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
+  scf.for %t = %c0 to %arg5 step %c1 {
+    %8:5 = scf.for %arg6 = %c0 to %3 step %c1 iter_args(%arg7 = %cst, %arg8 = %4, %arg9 = %6, %arg10 = %5, %arg11 = %7) -> (tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>) {
+      %9 = arith.addi %arg6, %c2 : index
+      %10 = tile.load %0[%t, %9] {tile.ring = array<i64: 0, 2, -1, 5>, tile.tma_load = 3 : i64} : !tile.partition_view<64x32xf16> -> tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
+      %11 = tile.load %1[%t, %9] {tile.ring = array<i64: 1, 2, -1, 5>, tile.tma_load = 4 : i64} : !tile.partition_view<64x32xf16> -> tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
+      %12 = tile.permute %arg10 [1, 0] : tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>> -> tensor<32x64xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = true>>
+      %13 = tile.mma %arg8, %12, %arg7 : tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<32x64xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = true>> into tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>>
+      scf.yield %13, %arg9, %10, %arg11, %11 : tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
+    }
+    %14 = tile.convert_layout %8#0 : tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>> -> tensor<64x64xf32, #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [2, 16], warps_per_block = [4, 1], order = [1, 0]>>
+    tile.store %14, %2[%t, %c0] : tensor<64x64xf32, #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [2, 16], warps_per_block = [4, 1], order = [1, 0]>> -> !tile.partition_view<64x64xf32>
+  }
+  return
+}

@@ -212,26 +212,26 @@ pub(super) fn ring_of(op: OperationRef) -> Option<[i64; 4]> {
     values.try_into().ok()
 }
 
-/// The loop after `op` in its block whose body loads ring `id`: the loop
-/// that one of the ring's first tiles, loaded before it, is for.
+/// The loop whose body loads ring `id` iteration by iteration (its loads
+/// of a negative index), in `op`'s function: the loop that the ring's
+/// first tiles, loaded before it, are for.
 pub(super) fn ring_loop_after<'c>(op: OperationRef<'c, 'c>, id: i64) -> Option<OperationRef<'c, 'c>> {
-    let mut next = op.next_in_block();
-    while let Some(candidate) = next {
-        if crate::rewrite::op_name(candidate) == "scf.for" {
-            let mut found = false;
-            candidate.walk(melior::ir::operation::WalkOrder::PreOrder, |inner| {
-                found |= crate::rewrite::op_name(inner) == "tile.load"
-                    && ring_of(inner).is_some_and(|[ring, ..]| ring == id);
-                melior::ir::operation::WalkResult::Advance
-            });
-            if found {
-                // SAFETY: an op of the kernel, alive while it is.
-                return Some(unsafe { OperationRef::from_raw(candidate.to_raw()) });
-            }
-        }
-        next = candidate.next_in_block();
+    let mut function = op.parent_operation()?;
+    while op_name(function) != "func.func" {
+        function = function.parent_operation()?;
     }
-    None
+    let mut found = None;
+    function.walk(melior::ir::operation::WalkOrder::PreOrder, |inner| {
+        if found.is_none()
+            && op_name(inner) == "tile.load"
+            && ring_of(inner).is_some_and(|[ring, _, index, _]| ring == id && index < 0)
+        {
+            found = inner.parent_operation().filter(|p| op_name(*p) == "scf.for").map(|p| p.to_raw());
+        }
+        melior::ir::operation::WalkResult::Advance
+    });
+    // SAFETY: an op of the kernel, alive while it is.
+    found.map(|raw| unsafe { OperationRef::from_raw(raw) })
 }
 
 /// The `tile.load` that `value` is, followed back through `loop`'s
@@ -329,6 +329,14 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
                 // positions continue across an enclosing loop.
                 let continued =
                     ring.barriers.and_then(|_| ring_loop_after(op, id)).filter(|l| super::tma::continued(*l).is_some());
+                // Its positions count from the walk's, so it must be in it,
+                // before the loop.
+                if continued.is_some_and(|l| l.parent_operation() != op.parent_operation()) {
+                    return lowering.refuse(
+                        "one of a TMA ring's first tiles is loaded outside the loop that runs the ring's loop \
+                         (a ring that continues across that loop needs its first tiles there)",
+                    );
+                }
                 if index == 0 && in_loop(op) {
                     // An enclosing loop's last round of this ring may still
                     // be read by another warpgroup's mmas.
