@@ -160,7 +160,7 @@ pub static ATTRS: [Attr; 18] = [
     Attr {
         name: PERSISTENT,
         on: "kernel variant",
-        by: "`convert-tile-to-nvgpu`",
+        by: "`convert-tile-to-nvgpu`, `tile-persist-blocks`",
         value: Form::Unit,
         doc: "The variant's blocks each walk several tiles; its last argument, an `index`, is the program's 1-D \
               grid, and the runtime launches it on the resident blocks.",
@@ -467,7 +467,9 @@ pub mod knob {
         min: 0,
         max: Some(1),
         default: Some(0),
-        doc: "Resident blocks that each walk several tiles of a 1-D grid (`tile.persistent`).",
+        doc: "Resident blocks that each walk several tiles of a 1-D grid (`tile.persistent`): the matcher's \
+              variant, and the register path's TMA variant (`tile-persist-blocks`; not a widened instance, a \
+              cluster or a 2-D grid, each with a remark), whose rings continue from one tile to the next.",
     };
     /// `split_k`: blocks that share a tile's K loop.
     pub const SPLIT_K: Knob = Knob {
