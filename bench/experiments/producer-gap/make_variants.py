@@ -256,6 +256,12 @@ VARIANTS = {
     'g': [edit_g],
     'e': [edit_c, edit_a, edit_b, edit_g],
     'f': [edit_c, edit_a, edit_b, edit_g, edit_f],
+    # Session 33: b (the best single change, run 1) with each other.
+    'bc': [edit_c, edit_b],
+    'ab': [edit_a, edit_b],
+    'bg': [edit_b, edit_g],
+    'bcg': [edit_c, edit_b, edit_g],
+    'abc': [edit_c, edit_a, edit_b],
 }
 
 
