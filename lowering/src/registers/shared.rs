@@ -589,12 +589,28 @@ pub struct PendingCopy<'c> {
 /// body's start, when the same or more of them may read), and the
 /// fence and barrier before the mma that reads it, iterations later,
 /// order the stores before that read.
+///
+/// Where the copies' words fit (two 16-byte words a chunk, at most
+/// [`HELD_CHUNKS`] chunks a thread over the loop's copies: the 128x128x64
+/// GEMMs' 8), each copy stores an interior tile by a branch of its own
+/// ([`super::unaligned::Plan::store`]), which keeps ptxas from moving its
+/// shifts above the wgmmas; more words than that held across the wgmmas
+/// spill (the 128x256 and 64x128x128 configurations), so those copies
+/// store as a copy at the load does, and ptxas shifts the first tile's
+/// words before it asks for the second's.
 pub fn finish_copies<'c>(lowering: &mut Lowering<'c>, at: &At<'c, 'c>, r#loop: OperationRef<'c, 'c>) -> Option<()> {
-    for copy in lowering.pending_copies.remove(&(r#loop.to_raw().ptr as usize)).unwrap_or_default() {
-        copy.plan.store(at, (&copy.global, &copy.origin), &copy.target, copy.words)?;
+    let copies = lowering.pending_copies.remove(&(r#loop.to_raw().ptr as usize)).unwrap_or_default();
+    let held: usize = copies.iter().map(|copy| copy.plan.rounds()).sum();
+    for copy in copies {
+        copy.plan.store(at, (&copy.global, &copy.origin), &copy.target, copy.words, held <= HELD_CHUNKS)?;
     }
     Some(())
 }
+
+/// The most chunks a thread's pending copies of a loop may hold across its
+/// wgmmas and still store interior tiles by a branch of their own
+/// ([`finish_copies`]).
+const HELD_CHUNKS: usize = 8;
 
 /// `cp.async.cg.shared.global [destination], [source], 16, bytes` (`.ca`
 /// for an 8-byte `size`: `.cg` copies 16 only): the bytes past the first

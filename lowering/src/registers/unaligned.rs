@@ -88,6 +88,10 @@ pub(super) struct Plan<'c> {
     /// The tile's columns all lie inside the array's rows: the same for
     /// every thread of the block.
     tile_whole: IrValue<'c>,
+    /// Every chunk of the tile passes its checks and is whole (its rows and
+    /// columns inside the array, its words inside the array's bytes): the
+    /// same for every thread of the block.
+    interior: IrValue<'c>,
 }
 
 /// A chunk's checks: its row lies inside the array; it takes the vector
@@ -138,6 +142,29 @@ impl<'c> Plan<'c> {
         let rank = origin.first.len();
         let tile_whole =
             at.cmpi(CmpiPredicate::Ule, at.addi(origin.first[rank - 1], at.index(shape[1])?)?, origin.dims[rank - 1])?;
+        // The tile's first chunk's words and its last's bound every
+        // chunk's (addresses grow along rows and columns); unsigned
+        // compares of the first row and column too, so that a tile before
+        // the array's start (a coordinate of -1, wrapped) is not taken for
+        // one inside it.
+        let interior = {
+            let mut last = origin.first.clone();
+            last[rank - 2] = at.addi(origin.first[rank - 2], at.index(shape[0] - 1)?)?;
+            last[rank - 1] = at.addi(origin.first[rank - 1], at.index(shape[1] - per_chunk)?)?;
+            let low = |index: &[IrValue<'c>]| at.andi(global.address(at, index)?, at.index(!15)?);
+            let mut inside = vec![
+                tile_whole,
+                at.cmpi(CmpiPredicate::Ult, origin.first[rank - 1], origin.dims[rank - 1])?,
+                at.cmpi(CmpiPredicate::Ult, origin.first[rank - 2], origin.dims[rank - 2])?,
+                at.cmpi(CmpiPredicate::Ult, last[rank - 2], origin.dims[rank - 2])?,
+                at.cmpi(CmpiPredicate::Uge, low(&origin.first)?, first_word)?,
+                at.cmpi(CmpiPredicate::Ule, low(&last)?, last_pair)?,
+            ];
+            for d in 0..rank - 2 {
+                inside.push(at.cmpi(CmpiPredicate::Ult, origin.first[d], origin.dims[d])?);
+            }
+            super::all(at, &inside)?
+        };
         let mut plan = Self {
             chunks: Vec::new(),
             partial: None,
@@ -151,6 +178,7 @@ impl<'c> Plan<'c> {
             threads,
             inline_elements: false,
             tile_whole,
+            interior,
         };
         // Thread t's chunk of round r is `rows` rows further than round
         // 0's when the rows of a round are whole: its address only adds a
@@ -261,7 +289,12 @@ impl<'c> Plan<'c> {
         target: &Target<'c>,
     ) -> Option<()> {
         let words = self.load(at)?;
-        self.store(at, (global, origin), target, words)
+        self.store_any(at, (global, origin), target, words)
+    }
+
+    /// The full rounds (chunks a thread), whose words [`Self::load`] gives.
+    pub fn rounds(&self) -> usize {
+        self.chunks.len()
     }
 
     /// The first half of [`Self::copy`]: the full rounds' words.
@@ -269,9 +302,80 @@ impl<'c> Plan<'c> {
         self.chunks.iter().map(|(_, checks)| load_words(at, checks)).collect()
     }
 
-    /// The second half of [`Self::copy`], given [`Self::load`]'s words: the
-    /// full rounds' chunks shifted and stored, then the partial round.
+    /// The second half of a copy whose stores wait for the iteration's
+    /// wgmmas ([`super::shared::finish_copies`]), given [`Self::load`]'s
+    /// words. With `branch`, a tile every chunk of which passes its checks
+    /// (the whole block alike: every tile but those at the array's edges)
+    /// shifts and stores its chunks with nothing else
+    /// ([`Self::store_interior`]); the others take [`Self::store_any`], as
+    /// [`Self::copy`] does. The branch also keeps ptxas from moving the
+    /// shifts, which wait for the words, above the wgmmas and the other
+    /// operand's loads before them, where the warp would wait for this
+    /// tile's words before the next tile's are asked for (session 32,
+    /// bench/experiments/atb-2047-s32/NOTES.md).
     pub fn store(
+        &self,
+        at: &At<'c, 'c>,
+        (global, origin): (&Global<'c>, &Origin<'c>),
+        target: &Target<'c>,
+        words: Vec<Vec<IrValue<'c>>>,
+        branch: bool,
+    ) -> Option<()> {
+        // 4-byte elements (tf32) keep the branch-free chunks: holding both
+        // tiles' words across the wgmmas spills there (108 bytes, ptxas
+        // 12.9, bench/gemm/tf32.mlir's general kernel).
+        if !branch || self.inline_elements || self.per_chunk <= 4 {
+            return self.store_any(at, (global, origin), target, words);
+        }
+        super::if_else(
+            at,
+            self.interior,
+            &[],
+            |then| {
+                self.store_interior(then, (global, origin), target, words.clone())?;
+                Some(vec![])
+            },
+            |otherwise| {
+                self.store_any(otherwise, (global, origin), target, words.clone())?;
+                Some(vec![])
+            },
+        )?;
+        Some(())
+    }
+
+    /// [`Self::store`] of an interior tile: each chunk shifted out of its
+    /// words and stored, no check, no padding; then the partial round.
+    fn store_interior(
+        &self,
+        at: &At<'c, 'c>,
+        (global, origin): (&Global<'c>, &Origin<'c>),
+        target: &Target<'c>,
+        words: Vec<Vec<IrValue<'c>>>,
+    ) -> Option<()> {
+        let vector = super::vector_type(self.per_chunk as usize, target.view.element);
+        for ((place, _), words) in self.chunks.iter().zip(words) {
+            let shifted = funnel(at, [words[0], words[1]], place.address, target.swizzled.bytes)?;
+            let value = at.add(ods::vector::bitcast(at.context, vector, shifted, at.location))?;
+            store_chunk(at, target, place, value)?;
+        }
+        if let Some(q) = self.partial {
+            let this = at.cmpi(CmpiPredicate::Ult, q, at.index(self.chunk_count)?)?;
+            super::when(at, this, |inner| {
+                let place = self.place(inner, (global, origin), q)?;
+                let checks = self.checks(inner, origin, &place)?;
+                let words = load_words(inner, &checks)?;
+                let shifted = funnel(inner, [words[0], words[1]], place.address, target.swizzled.bytes)?;
+                let value = inner.add(ods::vector::bitcast(inner.context, vector, shifted, inner.location))?;
+                store_chunk(inner, target, &place, value)
+            })?;
+        }
+        Some(())
+    }
+
+    /// [`Self::store`] of any tile: the full rounds' chunks shifted and
+    /// stored (else the padding), then the partial round, then the element
+    /// path's few chunks.
+    fn store_any(
         &self,
         at: &At<'c, 'c>,
         (global, origin): (&Global<'c>, &Origin<'c>),
