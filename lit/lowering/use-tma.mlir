@@ -254,23 +254,27 @@ func.func @no_loop(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>
 // REG:         nvvm.fence.mbarrier.init
 // REG-NEXT:    gpu.barrier
 // REG-NOT:     nvvm.mbarrier.init
-// REG:         %[[ROLE:.*]] = arith.cmpi uge, %{{.*}}, %c4{{.*}} : index
+// The role branches on the warpgroup as lane 0 has it (warp-uniform to
+// ptxas); the producer warp waits for a slot as a whole, and only its
+// first thread's arrival and copies are predicated on.
+// REG:         gpu.shuffle  idx
+// REG:         %[[ROLE:.*]] = arith.cmpi uge, %{{.*}}, %c1{{.*}} : index
 // REG:         scf.if %[[ROLE]] {
 // REG-NOT:       nvvm.wgmma.mma_async
 // REG:           nvvm.mbarrier.try_wait.parity
-// REG:           nvvm.mbarrier.arrive.expect_tx {{.*}}, %c8192_i32
-// REG:           nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}}, %arg3,
+// REG:           nvvm.mbarrier.arrive.expect_tx {{.*}}, %c8192_i32, predicate = %[[FIRST:[^ ]*]] :
+// REG:           nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}}, %arg3, {{.*}} predicate = %[[FIRST]] :
 // REG-NOT:       nvvm.mbarrier
-// REG:           nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}}, %arg4,
+// REG:           nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}}, %arg4, {{.*}} predicate =
 // REG:           scf.for %{{.*}} = %{{.*}} to %[[N:.*]] step
 // REG:             %[[RUNS:.*]] = arith.cmpi slt, %{{.*}}, %[[N]] : index
-// REG:             %[[ASK:.*]] = arith.andi %{{.*}}, %[[RUNS]] : i1
-// REG:             scf.if %[[ASK]] {
+// REG-NOT:         arith.andi %{{.*}}, %[[RUNS]] : i1
+// REG:             scf.if %[[RUNS]] {
 // REG:             nvvm.mbarrier.try_wait.parity
-// REG:             nvvm.mbarrier.arrive.expect_tx {{.*}}, %c8192_i32
-// REG:             nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}}, %arg3,
+// REG:             nvvm.mbarrier.arrive.expect_tx {{.*}}, %c8192_i32, predicate =
+// REG:             nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}}, %arg3, {{.*}} predicate =
 // REG-NOT:         nvvm.mbarrier
-// REG:             nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}}, %arg4,
+// REG:             nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}}, %arg4, {{.*}} predicate =
 // REG-NOT:       nvvm.cp.async.bulk.tensor
 // REG-NOT:       gpu.barrier
 // REG:           nvvm.wgmma.mma_async

@@ -217,8 +217,13 @@ fn operand<'c>(
 ) -> Option<Smem<'c>> {
     if let Some(tile) = lowering.shared(value) {
         let k_dim = 1 - index;
+        let home = at.block.parent_operation().filter(|p| crate::rewrite::op_name(*p) == "scf.for");
+        let address = match home.and_then(|l| shared::slot_address(lowering, at, value, l)) {
+            Some(address) => address,
+            None => lowering.registers(value)?,
+        };
         return Some(Smem {
-            address: lowering.registers(value)?,
+            address,
             swizzled: tile.swizzled(),
             k_major: tile.contiguous_dim() == k_dim,
         });
@@ -420,7 +425,7 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
 
     // This warpgroup's rows: 64 g, then every 64 G rows below.
     let warpgroups = lc.warps() / WARPGROUP_WARPS;
-    let warpgroup = at.divui(lowering.warp, at.index(WARPGROUP_WARPS)?)?;
+    let warpgroup = lowering.warpgroup()?;
     let own = match &smem_a {
         Some(smem_a) => at.muli(warpgroup, at.index(smem_a.offset(WGMMA_M, 0) - smem_a.offset(0, 0))?)?,
         None => at.index(0)?,

@@ -218,6 +218,8 @@ pub struct Lowering<'c> {
     pub lane: IrValue<'c>,
     /// The warp within the tile block (across the cluster, if any).
     pub warp: IrValue<'c>,
+    /// `warp / 4` as lane 0 has it ([`Lowering::warpgroup`]), once made.
+    warpgroup: Option<IrValue<'c>>,
     /// Blocks of the cluster the tile block runs as (1: none).
     pub cluster: i64,
     /// Warps of the tile block.
@@ -282,6 +284,27 @@ pub struct LoopState {
 }
 
 impl<'c> Lowering<'c> {
+    /// The warpgroup of this thread's warp, shuffled from lane 0 at the
+    /// kernel's start (`shfl.sync.idx`): the same in every lane of a warp,
+    /// which ptxas can then tell, so that what derives from it (a branch
+    /// on a warp's role, a warpgroup's rows of A in a wgmma descriptor)
+    /// stays on the uniform datapath. From `tid / 128` it cannot, and puts
+    /// those in vector registers (BENCHMARKS.md, session 33, runs 1 and 3:
+    /// variants `_g`, `_bcg`), as the matcher's shuffle avoids.
+    pub fn warpgroup(&mut self) -> Option<IrValue<'c>> {
+        if let Some(warpgroup) = self.warpgroup {
+            return Some(warpgroup);
+        }
+        let at = &self.entry;
+        let group = at.divui(self.warp, at.index(mma::WARPGROUP_WARPS)?)?;
+        let i32_type: Type = melior::ir::r#type::IntegerType::new(self.context, 32).into();
+        let narrow = at.add(arith::index_cast(group, i32_type, at.location))?;
+        let uniform = reduce::shuffle_i32(at, narrow, 0, "idx")?;
+        let warpgroup = at.add(arith::index_cast(uniform, Type::index(self.context), at.location))?;
+        self.warpgroup = Some(warpgroup);
+        Some(warpgroup)
+    }
+
     /// Refuses the op being lowered, saying why (the error at the op
     /// ends with `why`).
     pub fn refuse<T>(&self, why: &'static str) -> Option<T> {
@@ -675,6 +698,7 @@ fn lower_kernel<'c>(kernel: OperationRef<'c, 'c>) -> Option<Result<(), Refused<'
         entry,
         lane,
         warp,
+        warpgroup: None,
         cluster: blocks,
         warps,
         values: HashMap::new(),
@@ -776,8 +800,8 @@ fn lower_kernel<'c>(kernel: OperationRef<'c, 'c>) -> Option<Result<(), Refused<'
         unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
     }
     turns::take(&lowering, kernel, &turns)?;
-    match &lowering.producer {
-        Some(producer) => warps::specialize(&lowering, kernel, marker, producer)?,
+    match lowering.producer.clone() {
+        Some(producer) => warps::specialize(&mut lowering, kernel, marker, &producer)?,
         // SAFETY: the marker is a constant nothing uses.
         None => unsafe { mlir_sys::mlirOperationDestroy(marker.to_raw()) },
     }

@@ -191,6 +191,23 @@ fn across_warps<'c>(
     Some(())
 }
 
+/// `gpu.shuffle <mode>` of an `i32` (`mode` `xor`: by `operand`, a lane
+/// mask; `idx`: from lane `operand`), across the whole warp.
+pub fn shuffle_i32<'c>(at: &At<'c, 'c>, word: IrValue<'c>, operand: i64, mode: &str) -> Option<IrValue<'c>> {
+    let context = at.context;
+    let i32_type = Type::parse(context, "i32")?;
+    let (operand, width) = (at.int(i32_type, operand)?, at.int(i32_type, 32)?);
+    let op = at.insert(
+        OperationBuilder::new("gpu.shuffle", at.location)
+            .add_operands(&[word, operand, width])
+            .add_results(&[i32_type, Type::parse(context, "i1")?])
+            .add_attributes(&[(Identifier::new(context, "mode"), Attribute::parse(context, &format!("#gpu<shuffle_mode {mode}>"))?)])
+            .build()
+            .ok()?,
+    );
+    Some(detach(op.result(0).ok()?.into()))
+}
+
 /// `gpu.shuffle xor` of a scalar by `mask`, for any element of 8 to 64
 /// bits: narrower ones travel as `i32`, 64-bit ones as two `i32` halves.
 pub fn shuffle_xor<'c>(at: &At<'c, 'c>, value: IrValue<'c>, mask: i64) -> Option<IrValue<'c>> {
@@ -200,22 +217,7 @@ pub fn shuffle_xor<'c>(at: &At<'c, 'c>, value: IrValue<'c>, mask: i64) -> Option
     let i32_type = Type::parse(context, "i32")?;
     let int = |bits: u32| Type::parse(context, &format!("i{bits}"));
     let as_int = if r#type.is_float() { at.add(arith::bitcast(value, int(bits)?, at.location))? } else { value };
-    let shuffled = |at: &At<'c, 'c>, word: IrValue<'c>| -> Option<IrValue<'c>> {
-        let offset = at.int(i32_type, mask)?;
-        let width = at.int(i32_type, 32)?;
-        let op = at.insert(
-            OperationBuilder::new("gpu.shuffle", at.location)
-                .add_operands(&[word, offset, width])
-                .add_results(&[i32_type, Type::parse(context, "i1")?])
-                .add_attributes(&[(
-                    Identifier::new(context, "mode"),
-                    Attribute::parse(context, "#gpu<shuffle_mode xor>")?,
-                )])
-                .build()
-                .ok()?,
-        );
-        Some(detach(op.result(0).ok()?.into()))
-    };
+    let shuffled = |at: &At<'c, 'c>, word: IrValue<'c>| shuffle_i32(at, word, mask, "xor");
     let result = match bits {
         32 => shuffled(at, as_int)?,
         64 => {

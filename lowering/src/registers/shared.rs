@@ -234,6 +234,29 @@ pub(super) fn ring_loop_after<'c>(op: OperationRef<'c, 'c>, id: i64) -> Option<O
     found.map(|raw| unsafe { OperationRef::from_raw(raw) })
 }
 
+/// The address of `value`, a TMA ring tile that `loop` (the loop of the
+/// mma that reads it, at `at`) carries to the iteration it is for,
+/// computed from the iteration (its slot of the ring) rather than taken
+/// from the loop's carried values, where a producer warp requests the
+/// tiles. The consumers then compute no address of a tile ahead, so the
+/// `distance` carried addresses a ring would cost registers and moves
+/// every iteration for nothing (BENCHMARKS.md, session 33, runs 1 and 3:
+/// variants `_c`, `_bcg`). `None` for anything else.
+pub(super) fn slot_address<'c>(
+    lowering: &Lowering<'c>,
+    at: &At<'c, 'c>,
+    value: melior::ir::Value<'c, '_>,
+    r#loop: OperationRef<'c, 'c>,
+) -> Option<IrValue<'c>> {
+    let tile = lowering.shared(value).filter(|t| t.tma && lowering.producer.is_some())?;
+    super::mma::this_iterations_load(value, r#loop)?;
+    let ring = lowering.rings.get(&tile.ring?.id)?;
+    let (_, slots, elements) = ring.shape;
+    let t = super::tma::position(at, r#loop, super::tma::iteration(at, r#loop)?)?;
+    let slot = super::tma::ring_position(at, t, slots)?.0;
+    at.addi(ring.address, at.muli(slot, at.index(elements * tile.bytes)?)?)
+}
+
 /// The `tile.load` that `value` is, followed back through `loop`'s
 /// yields (if it is in one), and how many iterations it was carried.
 pub(super) fn carried_load<'c>(

@@ -346,6 +346,14 @@ pub struct Request<'c> {
 
 /// Thread 0 asks the TMA for tile `t` of a ring with `slots` slots whose
 /// barriers are at `barriers`, where `wanted` (if given) holds.
+///
+/// With a producer warp, the whole warp runs the request (`wanted` is
+/// warp-uniform there): it waits for the slot's `empty` phase converged,
+/// and only its first thread's arrival and copies are predicated on. A
+/// branch to that thread alone would put the wait in a divergent region
+/// that ptxas enters and leaves every iteration, with the other lanes
+/// parked at its end: a tile's turnaround measured a sixth longer
+/// (BENCHMARKS.md, session 33, run 1, variant `_b`).
 pub fn request<'c>(
     lowering: &mut Lowering<'c>,
     at: &At<'c, 'c>,
@@ -356,17 +364,19 @@ pub fn request<'c>(
 ) -> Option<()> {
     let bytes = announced(lowering, request);
     let requester = requester(lowering, at)?;
-    let requester = match wanted {
-        Some(wanted) => at.andi(requester, wanted)?,
-        None => requester,
-    };
     let producer = lowering.producer.is_some();
+    let (condition, predicate) = match (producer, wanted) {
+        (true, Some(wanted)) => (wanted, Some(requester)),
+        (true, None) => (at.int(Type::parse(at.context, "i1")?, 1)?, Some(requester)),
+        (false, Some(wanted)) => (at.andi(requester, wanted)?, None),
+        (false, None) => (requester, None),
+    };
     let op = if_else_op(
         at,
-        requester,
+        condition,
         &[],
         |at| {
-            issue(at, request, (barriers, slots), t, (producer, bytes))?;
+            issue(at, request, (barriers, slots), t, (producer, bytes), predicate)?;
             Some(vec![])
         },
         |_| Some(vec![]),
@@ -382,13 +392,16 @@ pub fn request<'c>(
 /// The requester's part of [`request`]: with a producer warp, first the
 /// wait for the slot's `empty` phase before tile `t`'s (the previous
 /// round's mmas done with it; the first round's counts as complete);
-/// then, where it announces the phase's `bytes`, the arrival.
+/// then, where it announces the phase's `bytes`, the arrival, and the
+/// copies; the arrival and copies only where `predicate` (if given)
+/// holds.
 fn issue<'c>(
     at: &At<'c, 'c>,
     request: &Request<'c>,
     (barriers, slots): (IrValue<'c>, i64),
     t: IrValue<'c>,
     (producer, bytes): (bool, Option<i64>),
+    predicate: Option<IrValue<'c>>,
 ) -> Option<()> {
     let context = at.context;
     let i32_type: Type = IntegerType::new(context, 32).into();
@@ -402,9 +415,11 @@ fn issue<'c>(
     let barrier = slot_barrier(at, barriers, slots, t)?;
     if let Some(bytes) = bytes {
         let bytes = at.int(i32_type, bytes)?;
+        let mut operands = vec![barrier, bytes];
+        operands.extend(predicate);
         at.insert(
             OperationBuilder::new("nvvm.mbarrier.arrive.expect_tx", at.location)
-                .add_operands(&[barrier, bytes])
+                .add_operands(&operands)
                 .build()
                 .ok()?,
         );
@@ -430,7 +445,9 @@ fn issue<'c>(
         let mut operands = vec![destination, request.descriptor];
         operands.extend(&coordinates);
         operands.push(barrier);
-        let segments = DenseI32ArrayAttribute::new(context, &[1, 1, rank as i32, 1, 0, 0, 0, 0]);
+        operands.extend(predicate);
+        let segments =
+            DenseI32ArrayAttribute::new(context, &[1, 1, rank as i32, 1, 0, 0, 0, i32::from(predicate.is_some())]);
         at.insert(
             OperationBuilder::new("nvvm.cp.async.bulk.tensor.shared.cluster.global", at.location)
                 .add_operands(&operands)

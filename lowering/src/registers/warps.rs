@@ -221,7 +221,7 @@ pub fn clear_markers(kernel: OperationRef) -> Option<()> {
 /// into the producer warp's side and the consumers', and makes its
 /// blocks a warp larger.
 pub fn specialize<'c>(
-    lowering: &Lowering<'c>,
+    lowering: &mut Lowering<'c>,
     kernel: OperationRef<'c, 'c>,
     marker: OperationRef<'c, 'c>,
     producer: &Producer,
@@ -240,9 +240,14 @@ pub fn specialize<'c>(
         next = op.next_in_block();
     }
     let at = At::before(context, marker)?;
-    // Warp-uniform: a branch on the thread would put the consumers'
-    // wgmmas after a divergent path, which ptxas serialises.
-    let role = at.cmpi(CmpiPredicate::Uge, lowering.warp, at.index(producer.consumer_warps)?)?;
+    // Warp-uniform, and provably so ([`Lowering::warpgroup`]): a branch on
+    // the thread would put the consumers' wgmmas after a divergent path,
+    // which ptxas serialises.
+    let role = at.cmpi(
+        CmpiPredicate::Uge,
+        lowering.warpgroup()?,
+        at.index(producer.consumer_warps / super::mma::WARPGROUP_WARPS)?,
+    )?;
     let split = if_else_op(&at, role, &[], |_| Some(vec![]), |_| Some(vec![]))?;
     let consumers = split.region(1).ok()?.first_block()?;
     let end = consumers.terminator()?;
