@@ -64,6 +64,12 @@ flush = '--flush' in args
 FOLDER = os.path.join(HERE, 'wide') if wide else HERE
 TILE = (128, 256) if wide else (64, 128)
 BASELINE = 'matmul_f16_f16__tma'
+# Session 33: any folder of one program's f16 A B kernels (a bundle.json
+# without its ptx, one entry a .ptx file), its baseline entry, and a fixed
+# grid (a persistent program's blocks).
+FOLDER = os.path.abspath(opt('--folder', FOLDER))
+BASELINE = opt('--base', BASELINE)
+FIXED_GRID = opt('--grid', None)
 # Always run, whatever --only says.
 BASELINES = (BASELINE, 'matmul_f16_f16__wgmma')
 # Dynamic shared memory of a variant that needs other than its base's.
@@ -153,7 +159,7 @@ c = torch.empty(M, N, device=dev, dtype=torch.float16)
 ref = a.float() @ b.float()
 arrays = [a, b, c]
 stream = P(torch.cuda.current_stream().cuda_stream)
-grid = -(-M // TILE[0]) * -(-N // TILE[1])
+grid = int(FIXED_GRID) if FIXED_GRID else -(-M // TILE[0]) * -(-N // TILE[1])
 scrub = torch.empty(512 << 20, dtype=torch.uint8, device=dev) if flush else None
 
 

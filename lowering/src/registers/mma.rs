@@ -425,7 +425,14 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
 
     // This warpgroup's rows: 64 g, then every 64 G rows below.
     let warpgroups = lc.warps() / WARPGROUP_WARPS;
-    let warpgroup = lowering.warpgroup()?;
+    // Shuffled from lane 0 with a producer warp, where it keeps the
+    // consumers' descriptors on the uniform datapath (with the role branch,
+    // `Lowering::warpgroup`); without one, `tid / 128` measured faster: the
+    // hand-written persistent kernel's 9% (BENCHMARKS.md, session 33, run 6).
+    let warpgroup = match lowering.producer {
+        Some(_) => lowering.warpgroup()?,
+        None => at.divui(lowering.warp, at.index(WARPGROUP_WARPS)?)?,
+    };
     let own = match &smem_a {
         Some(smem_a) => at.muli(warpgroup, at.index(smem_a.offset(WGMMA_M, 0) - smem_a.offset(0, 0))?)?,
         None => at.index(0)?,
