@@ -4,7 +4,7 @@
 // have one (an mma after the loop, at the kernel's top level) says so, at
 // the kernel; the variant is still made, its consumers requesting the
 // tiles.
-// expected-remark @below {{this kernel asks for a producer warp (warp_specialize = 1), but not every shared tile is a TMA ring tile of a loop at the kernel's top level or a tile copied before its loops, or a tile.mma reads other operands than those and wgmma's A fragments in registers; its consumers request the tiles themselves}}
+// expected-remark @below {{this kernel asks for a producer warp (warp_specialize = 1), but not every shared tile is a TMA ring tile of a loop at the kernel's top level (or of one whose rings continue across such a loop) or a tile copied before its loops, or a tile.mma reads other operands than those and wgmma's A fragments in registers; its consumers request the tiles themselves}}
 func.func @two_mmas(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>, %D: memref<?x?xf32>)
     attributes {tile.kernel, tile.hints = {warp_specialize = 1}} {
   %c0 = arith.constant 0 : index

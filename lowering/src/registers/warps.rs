@@ -45,16 +45,21 @@
 //! requests, and its barriers become a named barrier of the consumer
 //! warps, since the producer warp has left.
 //!
+//! A persistent kernel's ring loop, nested in its walk over the tile
+//! blocks, has its rings continue from one walk to the next
+//! ([`super::tma::continued`]): the producer warp walks the blocks too,
+//! asking for each walk's first tiles inside the walk, and so runs ahead
+//! into the next walk while the consumers store this one (faster than
+//! the consumers' own requests since the producer's converged wait,
+//! BENCHMARKS.md, session 33, run 7; slower before it, session 32, run 8).
+//!
 //! Caveats: only kernels whose every shared tile is a TMA ring tile of a
-//! loop not nested in another, each such loop with one `tile.mma` reading
-//! two of them, and no cluster (a persistent kernel's ring loop, nested
-//! in its walk over the tile blocks, gets none: its rings continue from
-//! one walk to the next, `tma::continued`, so a producer warp could run
-//! ahead into the next walk, but that measured slower than the consumers'
-//! own requests, BENCHMARKS.md, session 32, run 8; attention's two mmas read one ring each, beside Q, copied
-//! before its loop, and P, in registers; an mma outside the loops, such
-//! as the one `tile-pipeline-mma` puts after its loop, keeps the kernel
-//! without one); the producer warp
+//! loop at the kernel's top level or of one whose rings continue across
+//! such a loop, each such loop with one `tile.mma` reading two of them,
+//! and no cluster (attention's two mmas read one ring each, beside Q,
+//! copied before its loop, and P, in registers; an mma outside the loops,
+//! such as the one `tile-pipeline-mma` puts after its loop, keeps the
+//! kernel without one); the producer warp
 //! holds as many registers as a consumer thread (no `setmaxnreg`, which
 //! needs a warpgroup).
 
@@ -108,7 +113,19 @@ pub fn producer(kernel: OperationRef, cluster: i64) -> Option<Producer> {
         return None;
     }
     let top = |op: OperationRef| op.parent_operation().is_some_and(|p| op_name(p) == "func.func");
-    let in_top_loop = |op: OperationRef| op.parent_operation().is_some_and(|p| op_name(p) == "scf.for" && top(p));
+    // A ring loop at the top, or one whose rings continue across a loop at
+    // the top (a persistent kernel's walk over its tile blocks, whose
+    // every walk the producer runs ahead into).
+    let ring_loop = |l: OperationRef| {
+        op_name(l) == "scf.for" && (top(l) || super::tma::continued(l).is_some_and(|outer| top(outer)))
+    };
+    let in_top_loop = |op: OperationRef| op.parent_operation().is_some_and(ring_loop);
+    // A first tile loaded before its loop, at the top or in the walk.
+    let before_loop = |op: OperationRef, id: i64| {
+        top(op)
+            || op.parent_operation().is_some_and(|p| op_name(p) == "scf.for" && top(p))
+                && super::shared::ring_loop_after(op, id).is_some_and(|l| super::tma::continued(l).is_some())
+    };
     let shared = |op: OperationRef, i: usize| op.operand(i).is_ok_and(|v| SharedTile::of_type(v.r#type()).is_some());
     let (mut fits, mut requests, mut spare) = (true, 0, true);
     // Rings without the spare slot (`tile-use-tma` took it back, or it did
@@ -127,7 +144,7 @@ pub fn producer(kernel: OperationRef, cluster: i64) -> Option<Producer> {
                         requests += 1;
                         least_distance = least_distance.min(distance);
                         spare &= slots >= distance + 3 || spareless.contains(&id);
-                        fits &= if index >= 0 { top(op) } else { in_top_loop(op) };
+                        fits &= if index >= 0 { before_loop(op, id) } else { in_top_loop(op) };
                     }
                     // A tile the consumers copy once, before the loops
                     // (attention's Q), and wait for themselves.
@@ -188,9 +205,9 @@ pub fn producer(kernel: OperationRef, cluster: i64) -> Option<Producer> {
             <super::ConvertTileToRegisters as crate::pass::TilePass>::INFO.argument,
             "ProducerWarp",
             "this kernel asks for a producer warp (warp_specialize = 1), but not every shared tile is a TMA ring \
-             tile of a loop at the kernel's top level or a tile copied before its loops, or a tile.mma reads \
-             other operands than those and wgmma's A fragments in registers; its consumers request the tiles \
-             themselves",
+             tile of a loop at the kernel's top level (or of one whose rings continue across such a loop) or a \
+             tile copied before its loops, or a tile.mma reads other operands than those and wgmma's A fragments \
+             in registers; its consumers request the tiles themselves",
         );
     }
     if !(wanted && fits && requests > 0) {
