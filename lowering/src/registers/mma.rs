@@ -425,13 +425,16 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
 
     // This warpgroup's rows: 64 g, then every 64 G rows below.
     let warpgroups = lc.warps() / WARPGROUP_WARPS;
-    // Shuffled from lane 0 with a producer warp, where it keeps the
-    // consumers' descriptors on the uniform datapath (with the role branch,
-    // `Lowering::warpgroup`); without one, `tid / 128` measured faster: the
-    // hand-written persistent kernel's 9% (BENCHMARKS.md, session 33, run 6).
-    let warpgroup = match lowering.producer {
-        Some(_) => lowering.warpgroup()?,
-        None => at.divui(lowering.warp, at.index(WARPGROUP_WARPS)?)?,
+    // Shuffled from lane 0 (`Lowering::warpgroup`, warp-uniform to ptxas)
+    // with a producer warp, where it keeps the consumers' descriptors on
+    // the uniform datapath beside the role branch, and for operands the
+    // threads copy (the general kernels: 2.5-3% faster, BENCHMARKS.md,
+    // session 33, run 8); `tid / 128` for a TMA variant without one, where
+    // it measured faster (the hand-written persistent kernel's 9%, run 6).
+    let warpgroup = if lowering.producer.is_some() || !(by_tma(&shared_wa) || by_tma(&shared_wb)) {
+        lowering.warpgroup()?
+    } else {
+        at.divui(lowering.warp, at.index(WARPGROUP_WARPS)?)?
     };
     let own = match &smem_a {
         Some(smem_a) => at.muli(warpgroup, at.index(smem_a.offset(WGMMA_M, 0) - smem_a.offset(0, 0))?)?,
