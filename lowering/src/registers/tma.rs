@@ -62,8 +62,9 @@
 //! session 15: the wait for a free slot among the in-flight wgmmas costs
 //! ptxas registers and the overlap.) With a producer warp ([`super::warps`]),
 //! each slot has an `empty` barrier too, after the `full` ones: the
-//! producer's first thread waits for its phase before the group's first
-//! request of a tile, and the consumer threads arrive on it after their
+//! producer warp waits for its phase, converged, before the group's first
+//! request of a tile (its first thread's arrival and copies predicated,
+//! [`request`]), and the consumer threads arrive on it after their
 //! wgmmas ([`release`]); there, every ring of a loop that moves in step is
 //! in one group. Slots and phases are computed in 32 bits
 //! ([`ring_position`]).

@@ -10,9 +10,10 @@
 //! can wait.
 //!
 //! The lowering ([`super::tma`], [`super::mma`]) has already written the
-//! kernel for both roles: the requests (each an `scf.if` on the producer
-//! warp's first thread, marked [`REQUEST`]) wait for their slot's `empty`
-//! phase first, and after each mma every consumer thread arrives on the
+//! kernel for both roles: the requests (each an `scf.if` on where the loop
+//! runs that far, marked [`REQUEST`], whose arrival and copies are
+//! predicated on the producer warp's first thread) wait for their slot's
+//! `empty` phase first, the whole warp, and after each mma every consumer thread arrives on the
 //! `empty` barrier of the tile its wgmmas are done with (the previous
 //! iteration's, when the mma stays in flight), in place of the block
 //! barrier before it. [`specialize`] then splits the kernel after its
