@@ -171,13 +171,24 @@ fn param(r#type: Type) -> Option<Param> {
     ScalarType::from_mlir_name(&r#type.to_string()).map(Param::Scalar)
 }
 
-/// Runs a textual pass pipeline (`builtin.module(...)`) over the module.
+/// The environment variable that turns on verification after each pass of
+/// [`run_pipeline`].
+pub const VERIFY_EACH: &str = "TILE_VERIFY_EACH";
+
+/// Runs a textual pass pipeline (`builtin.module(...)`) over the module,
+/// then verifies it.
 pub fn run_pipeline(context: &Context, module: &mut Module, pipeline: &str) -> Result<()> {
     crate::register_passes();
     tile_dialect::registry::llvm_options_status().map_err(Error::LlvmOptions)?;
     let mut parse_errors = String::new();
     let (result, diagnostics) = capture(context, || {
         let manager = PassManager::new(context);
+        // The module is verified once, after the pipeline, not after each of
+        // its passes: that cost a sixth of a GEMM example's compile time (its
+        // IR is large). `tile-opt` (lit, the fuzzer) still verifies after
+        // every pass, as does this with TILE_VERIFY_EACH=1, which names the
+        // pass that broke the IR.
+        manager.enable_verifier(std::env::var_os(VERIFY_EACH).is_some_and(|v| v == "1"));
         // SAFETY: the pass manager, the pipeline string and `parse_errors`
         // are live for the call; the callback only appends to the string.
         let parsed = unsafe {
@@ -192,7 +203,8 @@ pub fn run_pipeline(context: &Context, module: &mut Module, pipeline: &str) -> R
         if parsed.value == 0 {
             return Err(());
         }
-        manager.run(module).map_err(|_| ())
+        manager.run(module).map_err(|_| ())?;
+        if module.as_operation().verify() { Ok(()) } else { Err(()) }
     });
     result.map_err(|_| Error::Pipeline {
         pipeline: pipeline.to_string(),
