@@ -133,15 +133,27 @@ impl<'c> RunExternalPass<'c> for SplitKernels {
             let module_name = symbol(module);
             // SAFETY: ops created here are inserted into live blocks before
             // the original `gpu.module`, which is destroyed last; each clone
-            // loses only kernels, which nothing inside a gpu.module calls.
+            // lacks only kernels, which nothing inside a gpu.module calls.
+            // The other kernels are taken out of the module while it is
+            // cloned (a clone of the whole module, then erasing them, copied
+            // each kernel once per kernel) and put back where they were.
             unsafe {
                 let context = mlir_sys::mlirOperationGetContext(module);
                 let location = mlir_sys::mlirOperationGetLocation(module);
+                let inner = body(module);
+                let ops = block_ops(inner);
                 for (index, kernel) in kernels.iter().enumerate() {
+                    let others: Vec<usize> = (0..ops.len())
+                        .filter(|&i| is_kernel(ops[i]) && symbol(ops[i]) != *kernel)
+                        .collect();
+                    for &i in &others {
+                        mlir_sys::mlirOperationRemoveFromParent(ops[i]);
+                    }
                     let clone = mlir_sys::mlirOperationClone(module);
-                    for op in block_ops(body(clone)) {
-                        if is_kernel(op) && symbol(op) != *kernel {
-                            mlir_sys::mlirOperationDestroy(op);
+                    for &i in &others {
+                        match i.checked_sub(1) {
+                            Some(before) => mlir_sys::mlirBlockInsertOwnedOperationAfter(inner, ops[before], ops[i]),
+                            None => mlir_sys::mlirBlockInsertOwnedOperation(inner, 0, ops[i]),
                         }
                     }
                     let wrapper = mlir_sys::mlirModuleGetOperation(mlir_sys::mlirModuleCreateEmpty(location));
