@@ -143,9 +143,8 @@ impl<'c> RunExternalPass<'c> for SplitKernels {
                 let inner = body(module);
                 let ops = block_ops(inner);
                 for (index, kernel) in kernels.iter().enumerate() {
-                    let others: Vec<usize> = (0..ops.len())
-                        .filter(|&i| is_kernel(ops[i]) && symbol(ops[i]) != *kernel)
-                        .collect();
+                    let others: Vec<usize> =
+                        (0..ops.len()).filter(|&i| is_kernel(ops[i]) && symbol(ops[i]) != *kernel).collect();
                     for &i in &others {
                         mlir_sys::mlirOperationRemoveFromParent(ops[i]);
                     }

@@ -222,11 +222,7 @@ fn operand<'c>(
             Some(address) => address,
             None => lowering.registers(value)?,
         };
-        return Some(Smem {
-            address,
-            swizzled: tile.swizzled(),
-            k_major: tile.contiguous_dim() == k_dim,
-        });
+        return Some(Smem { address, swizzled: tile.swizzled(), k_major: tile.contiguous_dim() == k_dim });
     }
     let layout = lowering.layout(value)?;
     let registers = lowering.registers(value)?;

@@ -201,7 +201,10 @@ pub fn shuffle_i32<'c>(at: &At<'c, 'c>, word: IrValue<'c>, operand: i64, mode: &
         OperationBuilder::new("gpu.shuffle", at.location)
             .add_operands(&[word, operand, width])
             .add_results(&[i32_type, Type::parse(context, "i1")?])
-            .add_attributes(&[(Identifier::new(context, "mode"), Attribute::parse(context, &format!("#gpu<shuffle_mode {mode}>"))?)])
+            .add_attributes(&[(
+                Identifier::new(context, "mode"),
+                Attribute::parse(context, &format!("#gpu<shuffle_mode {mode}>"))?,
+            )])
             .build()
             .ok()?,
     );

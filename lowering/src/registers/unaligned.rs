@@ -352,24 +352,32 @@ impl<'c> Plan<'c> {
         target: &Target<'c>,
         words: Vec<Vec<IrValue<'c>>>,
     ) -> Option<()> {
-        let vector = super::vector_type(self.per_chunk as usize, target.view.element);
         for ((place, _), words) in self.chunks.iter().zip(words) {
-            let shifted = funnel(at, [words[0], words[1]], place.address, target.swizzled.bytes)?;
-            let value = at.add(ods::vector::bitcast(at.context, vector, shifted, at.location))?;
-            store_chunk(at, target, place, value)?;
+            self.store_shifted(at, target, place, &words)?;
         }
         if let Some(q) = self.partial {
             let this = at.cmpi(CmpiPredicate::Ult, q, at.index(self.chunk_count)?)?;
             super::when(at, this, |inner| {
                 let place = self.place(inner, (global, origin), q)?;
                 let checks = self.checks(inner, origin, &place)?;
-                let words = load_words(inner, &checks)?;
-                let shifted = funnel(inner, [words[0], words[1]], place.address, target.swizzled.bytes)?;
-                let value = inner.add(ods::vector::bitcast(inner.context, vector, shifted, inner.location))?;
-                store_chunk(inner, target, &place, value)
+                self.store_shifted(inner, target, &place, &load_words(inner, &checks)?)
             })?;
         }
         Some(())
+    }
+
+    /// A chunk shifted out of its two `words` and stored, unchecked.
+    fn store_shifted(
+        &self,
+        at: &At<'c, 'c>,
+        target: &Target<'c>,
+        place: &Place<'c>,
+        words: &[IrValue<'c>],
+    ) -> Option<()> {
+        let vector = super::vector_type(self.per_chunk as usize, target.view.element);
+        let shifted = funnel(at, [words[0], words[1]], place.address, target.swizzled.bytes)?;
+        let value = at.add(ods::vector::bitcast(at.context, vector, shifted, at.location))?;
+        store_chunk(at, target, place, value)
     }
 
     /// [`Self::store`] of any tile: the full rounds' chunks shifted and
