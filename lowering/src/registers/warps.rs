@@ -117,9 +117,7 @@ pub fn producer(kernel: OperationRef, cluster: i64) -> Option<Producer> {
     // A ring loop at the top, or one whose rings continue across a loop at
     // the top (a persistent kernel's walk over its tile blocks, whose
     // every walk the producer runs ahead into).
-    let ring_loop = |l: OperationRef| {
-        op_name(l) == "scf.for" && (top(l) || super::tma::continued(l).is_some_and(top))
-    };
+    let ring_loop = |l: OperationRef| op_name(l) == "scf.for" && (top(l) || super::tma::continued(l).is_some_and(top));
     let in_top_loop = |op: OperationRef| op.parent_operation().is_some_and(ring_loop);
     // A first tile loaded before its loop, at the top or in the walk.
     let before_loop = |op: OperationRef, id: i64| {
