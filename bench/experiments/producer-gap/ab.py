@@ -20,6 +20,8 @@ usage: python3 ab.py [--size M,N,K] [--rounds R] [--iters N] [--only SUBSTR]
                 `ncu -k regex:matmul --launch-skip ... --launch-count ...`)
   --flush       time each launch alone after writing a 512 MiB buffer (L2
                 flushed), instead of back-to-back launches
+  --smem E=B,.. dynamic shared memory B bytes for entry E instead of its
+                bundle variant's (session 33)
 
 Each kernel takes, as the bundle's signature says, A, B, C as memref
 descriptors (allocated, aligned, offset, 2 sizes, 2 strides: 7 u64 each),
@@ -74,6 +76,11 @@ FIXED_GRID = opt('--grid', None)
 BASELINES = (BASELINE, 'matmul_f16_f16__wgmma')
 # Dynamic shared memory of a variant that needs other than its base's.
 SMEM_OVERRIDE = {}
+# Session 33 (s33-static/persistent): --smem ENTRY=BYTES[,ENTRY=BYTES...]
+# adds to it from the command line.
+for item in filter(None, opt('--smem', '').split(',')):
+    name, size = item.split('=')
+    SMEM_OVERRIDE[name] = int(size)
 ATOL, RTOL = 1e-2, 4e-3
 HANG_S = 30.0
 
