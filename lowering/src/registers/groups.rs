@@ -89,7 +89,7 @@ pub fn of<'c>(kernel: OperationRef<'c, 'c>, producer: bool) -> Groups<'c> {
             let Some(r#loop) = op.parent_operation().filter(|p| op_name(*p) == "scf.for") else { continue };
             let mut read: Vec<i64> = Vec::new();
             for i in 0..2 {
-                let Some(load) = op.operand(i).ok().and_then(|v| super::mma::this_iterations_load(v, r#loop)) else {
+                let Some(load) = op.operand(i).ok().and_then(|v| super::shared::this_iterations_load(v, r#loop)) else {
                     continue;
                 };
                 let Some([id, ..]) = super::shared::ring_of(load) else { continue };
@@ -192,7 +192,7 @@ pub fn in_flight_rings(kernel: OperationRef) -> Vec<(i64, i64, i64)> {
         }
         let mut rings: Vec<(i64, i64, i64)> = Vec::new();
         let all = (0..2).all(|i| {
-            let Some(load) = mma.operand(i).ok().and_then(|v| super::mma::this_iterations_load(v, r#loop)) else {
+            let Some(load) = mma.operand(i).ok().and_then(|v| super::shared::this_iterations_load(v, r#loop)) else {
                 return false;
             };
             let Some([id, distance, _, slots]) = super::shared::ring_of(load) else { return false };

@@ -1036,22 +1036,7 @@ fn copies_pending(lowering: &Lowering, op: OperationRef, operands: &[melior::ir:
 /// `tile-prefetch-loads` writes it. A hand-written `tile.ring` read after
 /// fewer carries is a later tile, which the ring's waits do not cover.
 fn this_iterations_tile<'c>(value: melior::ir::Value<'c, '_>, r#loop: OperationRef<'c, 'c>) -> bool {
-    this_iterations_load(value, r#loop).is_some()
-}
-
-/// The ring load whose tile `value` is, if [`this_iterations_tile`].
-pub(super) fn this_iterations_load<'c>(
-    value: melior::ir::Value<'c, '_>,
-    r#loop: OperationRef<'c, 'c>,
-) -> Option<OperationRef<'c, 'c>> {
-    let body = r#loop.region(0).ok()?.first_block()?;
-    let mut root = detach(value);
-    while crate::rewrite::argument_of(root, body).is_none() {
-        root = detach(crate::rewrite::defining_op(root)?.operand(0).ok()?);
-    }
-    let (load, carries) = shared::carried_load(root, Some(r#loop))?;
-    let [_, distance, index, _] = shared::ring_of(load)?;
-    (index < 0 && load.parent_operation() == Some(r#loop) && carries == distance).then_some(load)
+    shared::this_iterations_load(value, r#loop).is_some()
 }
 
 /// Whether `value` is (a permute or reshape of) an argument of `body`.

@@ -249,12 +249,31 @@ pub(super) fn slot_address<'c>(
     r#loop: OperationRef<'c, 'c>,
 ) -> Option<IrValue<'c>> {
     let tile = lowering.shared(value).filter(|t| t.tma && lowering.producer.is_some())?;
-    super::mma::this_iterations_load(value, r#loop)?;
+    this_iterations_load(value, r#loop)?;
     let ring = lowering.rings.get(&tile.ring?.id)?;
     let (_, slots, elements) = ring.shape;
     let t = super::tma::position(at, r#loop, super::tma::iteration(at, r#loop)?)?;
     let slot = super::tma::ring_position(at, t, slots)?.0;
     at.addi(ring.address, at.muli(slot, at.index(elements * tile.bytes)?)?)
+}
+
+/// The ring load whose tile `value` ((a permute or reshape of) an
+/// argument of `loop`'s body) is, if it is this iteration's tile of the
+/// ring: the one the loop's ring load asked for `distance` iterations
+/// back, carried as many times, as `tile-prefetch-loads` writes it.
+pub(super) fn this_iterations_load<'c>(
+    value: melior::ir::Value<'c, '_>,
+    r#loop: OperationRef<'c, 'c>,
+) -> Option<OperationRef<'c, 'c>> {
+    use melior::ir::RegionLike as _;
+    let body = r#loop.region(0).ok()?.first_block()?;
+    let mut root = detach(value);
+    while crate::rewrite::argument_of(root, body).is_none() {
+        root = detach(crate::rewrite::defining_op(root)?.operand(0).ok()?);
+    }
+    let (load, carries) = carried_load(root, Some(r#loop))?;
+    let [_, distance, index, _] = ring_of(load)?;
+    (index < 0 && load.parent_operation() == Some(r#loop) && carries == distance).then_some(load)
 }
 
 /// The `tile.load` that `value` is, followed back through `loop`'s
