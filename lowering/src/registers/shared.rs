@@ -633,9 +633,9 @@ pub struct PendingCopy<'c> {
 /// order the stores before that read.
 ///
 /// Where the copies' words fit (two 16-byte words a chunk, at most
-/// [`HELD_CHUNKS`] chunks a thread over the loop's copies: the 128x128x64
+/// `HELD_CHUNKS` chunks a thread over the loop's copies: the 128x128x64
 /// GEMMs' 8), each copy stores an interior tile by a branch of its own
-/// ([`super::unaligned::Plan::store`]), which keeps ptxas from moving its
+/// (`unaligned::Plan::store`), which keeps ptxas from moving its
 /// shifts above the wgmmas; more words than that held across the wgmmas
 /// spill (the 128x256 and 64x128x128 configurations), so those copies
 /// store as a copy at the load does, and ptxas shifts the first tile's
