@@ -287,9 +287,8 @@ impl<'c> Lowering<'c> {
     /// The warpgroup of this thread's warp, shuffled from lane 0 at the
     /// kernel's start (`shfl.sync.idx`): the same in every lane of a warp,
     /// which ptxas can then tell, so that what derives from it (a branch
-    /// on a warp's role, and with a producer warp each consumer
-    /// warpgroup's rows of A in a wgmma descriptor) stays on the uniform
-    /// datapath. From `tid / 128` it cannot, and puts
+    /// on a warp's role, and a warpgroup's rows of A in a wgmma descriptor
+    /// where `mma.rs` takes it) stays on the uniform datapath. From `tid / 128` it cannot, and puts
     /// those in vector registers (BENCHMARKS.md, session 33, runs 1 and 3:
     /// variants `_g`, `_bcg`), as the matcher's shuffle avoids.
     pub fn warpgroup(&mut self) -> Option<IrValue<'c>> {

@@ -377,7 +377,7 @@ pub fn request<'c>(
         condition,
         &[],
         |at| {
-            issue(at, request, (barriers, slots), t, (producer, bytes), predicate)?;
+            issue(at, request, (barriers, slots), t, bytes, predicate)?;
             Some(vec![])
         },
         |_| Some(vec![]),
@@ -390,26 +390,26 @@ pub fn request<'c>(
     Some(())
 }
 
-/// The requester's part of [`request`]: with a producer warp, first the
-/// wait for the slot's `empty` phase before tile `t`'s (the previous
-/// round's mmas done with it; the first round's counts as complete);
-/// then, where it announces the phase's `bytes`, the arrival, and the
-/// copies; the arrival and copies only where `predicate` (if given)
-/// holds.
+/// The requester's part of [`request`]: with a producer warp (`producer`,
+/// whether this is its first thread), first the whole warp's wait for the
+/// slot's `empty` phase before tile `t`'s (the previous round's mmas done
+/// with it; the first round's counts as complete); then, where it
+/// announces the phase's `bytes`, the arrival, and the copies, both
+/// predicated on `producer`.
 fn issue<'c>(
     at: &At<'c, 'c>,
     request: &Request<'c>,
     (barriers, slots): (IrValue<'c>, i64),
     t: IrValue<'c>,
-    (producer, bytes): (bool, Option<i64>),
-    predicate: Option<IrValue<'c>>,
+    bytes: Option<i64>,
+    producer: Option<IrValue<'c>>,
 ) -> Option<()> {
     let context = at.context;
     let i32_type: Type = IntegerType::new(context, 32).into();
     let boxes = request.boxes;
     // (A request that announces nothing follows its group's first of
     // the same tile on the same thread, which waited for the phase.)
-    if producer && bytes.is_some() {
+    if producer.is_some() && bytes.is_some() {
         let before = at.xori(parity(at, slots, t)?, at.index(1)?)?;
         wait_parity(at, empty_barrier(at, barriers, slots, t)?, before)?;
     }
@@ -417,7 +417,7 @@ fn issue<'c>(
     if let Some(bytes) = bytes {
         let bytes = at.int(i32_type, bytes)?;
         let mut operands = vec![barrier, bytes];
-        operands.extend(predicate);
+        operands.extend(producer);
         at.insert(
             OperationBuilder::new("nvvm.mbarrier.arrive.expect_tx", at.location)
                 .add_operands(&operands)
@@ -446,9 +446,9 @@ fn issue<'c>(
         let mut operands = vec![destination, request.descriptor];
         operands.extend(&coordinates);
         operands.push(barrier);
-        operands.extend(predicate);
+        operands.extend(producer);
         let segments =
-            DenseI32ArrayAttribute::new(context, &[1, 1, rank as i32, 1, 0, 0, 0, i32::from(predicate.is_some())]);
+            DenseI32ArrayAttribute::new(context, &[1, 1, rank as i32, 1, 0, 0, 0, i32::from(producer.is_some())]);
         at.insert(
             OperationBuilder::new("nvvm.cp.async.bulk.tensor.shared.cluster.global", at.location)
                 .add_operands(&operands)
