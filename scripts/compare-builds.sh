@@ -5,17 +5,23 @@
 # path: "nothing that was fast gets slower".
 # Here:   (old build) strip target/release/tile-run -o .carry/old/tile-run && xz -6 -f .carry/old/tile-run
 #         (new build) strip target/release/tile-run -o .carry/tile-run && xz -6 -f .carry/tile-run
-# There:  bash scripts/compare-builds.sh FILTER [ROUNDS]  (device tool, carry .carry)
+#   or, both in one carry (two 180 MB binaries xz to 33 MB each, over the
+#   64 MiB limit together; with a dictionary that spans both, the second
+#   costs almost nothing; a few minutes on one core):
+#         tar cf - tile-run-old tile-run-new | xz -T1 --lzma2=preset=6,dict=384MiB > .carry/pair.tar.xz
+# There:  bash scripts/compare-builds.sh FILTER [ROUNDS]  (device tool, carry .carry or .carry/pair.tar.xz)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 filter=${1:?usage: compare-builds.sh FILTER [ROUNDS]}
 rounds=${2:-2}
-for build in old new; do
+if [ -f .carry/pair.tar.xz ]; then
+  tar xJf .carry/pair.tar.xz -C /tmp && chmod +x /tmp/tile-run-old /tmp/tile-run-new
+else for build in old new; do
   from=.carry/tile-run.xz
   [ "$build" = old ] && from=.carry/old/tile-run.xz
   python3 -c "import lzma,shutil,sys; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[2],'wb'))" "$from" "/tmp/tile-run-$build"
   chmod +x "/tmp/tile-run-$build"
-done
+done; fi
 export CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 status=0
 for round in $(seq "$rounds"); do

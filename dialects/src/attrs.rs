@@ -458,7 +458,8 @@ pub mod knob {
         default: Some(0),
         doc: "A producer that requests the wgmma main loop's tiles while the others multiply: a warpgroup in the \
               matcher's variant (off unless asked); a warp in the register path's TMA variant, which, unasked, \
-              has one where its rings are too shallow for the consumers to request far ahead (0 turns it off).",
+              has one where its rings are too shallow for the consumers to request far ahead, or where a \
+              persistent kernel's rings continue from one walk to the next (0 turns it off).",
     };
     /// `persistent`: resident blocks that walk several tiles.
     pub const PERSISTENT: Knob = Knob {

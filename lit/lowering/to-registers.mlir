@@ -658,7 +658,9 @@ func.func @mm_loop__tma(%arg0: memref<?x?xf16>, %arg1: memref<?x?xf16>, %arg2: m
 
 // The TMA loop of @mm_loop__tma inside an enclosing loop (a persistent
 // kernel's walk over its tile blocks) that runs it with the same bounds
-// each time: its rings continue from one walk to the next. The barriers
+// each time: its rings continue from one walk to the next. Here the
+// kernel declines a producer warp (warp_specialize = 0), so the
+// consumers ask for the tiles themselves. The barriers
 // are initialised once, at the start (five slots for both rings); each
 // walk's tile t is the ring's position i n + t (i the enclosing loop's
 // iteration, n the trip count); a first tile is asked for only where the
@@ -700,7 +702,7 @@ func.func @mm_loop__tma(%arg0: memref<?x?xf16>, %arg1: memref<?x?xf16>, %arg2: m
 // CHECK: wgmma.wait_group.sync.aligned 0;
 // CHECK-NOT: nvvm.mbarrier
 // CHECK: return
-func.func @continued__tma(%arg0: memref<?x?xf16>, %arg1: memref<?x?xf16>, %arg2: memref<?x?xf32>, %arg3: !llvm.ptr {tile.tma = {arg = 0 : i64, box = array<i64: 64, 32>, swizzle = 64 : i64}}, %arg4: !llvm.ptr {tile.tma = {arg = 1 : i64, box = array<i64: 64, 32>, swizzle = 64 : i64}}, %arg5: index) attributes {tile.block_size = 128 : i64, tile.kernel, tile.variant_of = @continued} {
+func.func @continued__tma(%arg0: memref<?x?xf16>, %arg1: memref<?x?xf16>, %arg2: memref<?x?xf32>, %arg3: !llvm.ptr {tile.tma = {arg = 0 : i64, box = array<i64: 64, 32>, swizzle = 64 : i64}}, %arg4: !llvm.ptr {tile.tma = {arg = 1 : i64, box = array<i64: 64, 32>, swizzle = 64 : i64}}, %arg5: index) attributes {tile.block_size = 128 : i64, tile.kernel, tile.hints = {warp_specialize = 0 : i64}, tile.variant_of = @continued} {
   %c2 = arith.constant 2 : index
   %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>>
   %c0 = arith.constant 0 : index
@@ -731,9 +733,9 @@ func.func @continued__tma(%arg0: memref<?x?xf16>, %arg1: memref<?x?xf16>, %arg2:
 
 // -----
 
-// The same continued rings where a producer warp is asked for: it walks
-// the tile blocks too and runs ahead into the next walk while the
-// consumers store this one. Its first tiles of each walk are asked for
+// The same continued rings, the producer warp left to the compiler: such
+// rings get one unasked. It walks the tile blocks too and runs ahead into
+// the next walk while the consumers store this one. Its first tiles of each walk are asked for
 // inside the walk, where the loop reads them; the consumers' block
 // barriers are the named barrier of their 128 threads, and they give
 // back the last iteration's slot after the loop.
@@ -766,7 +768,7 @@ func.func @continued__tma(%arg0: memref<?x?xf16>, %arg1: memref<?x?xf16>, %arg2:
 // CHECK: nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<3>
 // CHECK-NOT: nvvm.cp.async.bulk.tensor
 // CHECK: return
-func.func @continued_producer__tma(%arg0: memref<?x?xf16>, %arg1: memref<?x?xf16>, %arg2: memref<?x?xf32>, %arg3: !llvm.ptr {tile.tma = {arg = 0 : i64, box = array<i64: 64, 32>, swizzle = 64 : i64}}, %arg4: !llvm.ptr {tile.tma = {arg = 1 : i64, box = array<i64: 64, 32>, swizzle = 64 : i64}}, %arg5: index) attributes {tile.block_size = 128 : i64, tile.kernel, tile.hints = {warp_specialize = 1 : i64}, tile.variant_of = @continued_producer} {
+func.func @continued_producer__tma(%arg0: memref<?x?xf16>, %arg1: memref<?x?xf16>, %arg2: memref<?x?xf32>, %arg3: !llvm.ptr {tile.tma = {arg = 0 : i64, box = array<i64: 64, 32>, swizzle = 64 : i64}}, %arg4: !llvm.ptr {tile.tma = {arg = 1 : i64, box = array<i64: 64, 32>, swizzle = 64 : i64}}, %arg5: index) attributes {tile.block_size = 128 : i64, tile.kernel, tile.variant_of = @continued_producer} {
   %c2 = arith.constant 2 : index
   %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>>
   %c0 = arith.constant 0 : index

@@ -456,10 +456,14 @@ func.func @marked(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>)
 // CHECK:       tile.store
 // CHECK-NOT:   tile.tma_store
 // CHECK:       return
-// The copy out stays in flight into the next iteration: thread 0 waits
-// for it before that iteration's barrier ahead of the writes, and once
-// after the loop.
+// The copy out stays in flight into the next iteration: the consumers'
+// thread 0 waits for it before that iteration's barrier ahead of the
+// writes, and once after the loop. The rings continue from one tile of
+// the outer loop to the next, so a producer warp (block 128 + 32) asks
+// for the next tile's operands while the consumers store this one; the
+// consumers' barriers are a named barrier of their 128 threads.
 // REG-LABEL: func.func @stores_in_a_loop__tma(
+// REG-SAME:    tile.block_size = 160
 // REG:         scf.for
 // REG:           scf.for
 // REG:           "wgmma.wait_group.sync.aligned 0;"
@@ -467,10 +471,12 @@ func.func @marked(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>)
 // REG:           scf.if
 // REG:             scf.if
 // REG-NEXT:          nvvm.cp.async.bulk.wait_group 0 {read}
-// REG:             gpu.barrier
+// REG:             nvvm.barrier id = %{{.*}} number_of_threads = %c128
 // REG:             vector.store {{.*}} : memref<4096xf32>, vector<2xf32>
 // REG:             nvvm.fence.proxy
-// REG-NEXT:        gpu.barrier
+// REG-NEXT:        arith.constant 1 : i32
+// REG-NEXT:        arith.constant 128 : i32
+// REG-NEXT:        nvvm.barrier id
 // REG:             scf.if
 // REG:               nvvm.cp.async.bulk.tensor.global.shared.cta %arg6
 // REG:               nvvm.cp.async.bulk.commit.group

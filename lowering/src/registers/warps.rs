@@ -126,7 +126,7 @@ pub fn producer(kernel: OperationRef, cluster: i64) -> Option<Producer> {
                 && super::shared::ring_loop_after(op, id).is_some_and(|l| super::tma::continued(l).is_some())
     };
     let shared = |op: OperationRef, i: usize| op.operand(i).is_ok_and(|v| SharedTile::of_type(v.r#type()).is_some());
-    let (mut fits, mut requests, mut spare) = (true, 0, true);
+    let (mut fits, mut requests, mut spare, mut walks) = (true, 0, true, false);
     // Rings without the spare slot (`tile-use-tma` took it back, or it did
     // not fit): their mma stays in flight all the same without a producer
     // warp, the block barrier after its wait ([`super::groups::spareless`]).
@@ -144,6 +144,7 @@ pub fn producer(kernel: OperationRef, cluster: i64) -> Option<Producer> {
                         least_distance = least_distance.min(distance);
                         spare &= slots >= distance + 3 || spareless.contains(&id);
                         fits &= if index >= 0 { before_loop(op, id) } else { in_top_loop(op) };
+                        walks |= index < 0 && !op.parent_operation().is_some_and(top);
                     }
                     // A tile the consumers copy once, before the loops
                     // (attention's Q), and wait for themselves.
@@ -193,11 +194,14 @@ pub fn producer(kernel: OperationRef, cluster: i64) -> Option<Producer> {
     // its warpgroups in step (attention's softmax of one beside the
     // other's wgmmas). Two blocks on an SM go out of step by themselves,
     // and there the producer warps measured slower (BENCHMARKS.md,
-    // session 22).
+    // session 22). And where a persistent kernel's rings continue from
+    // one walk to the next (`walks`): only a producer warp asks for the
+    // next walk's tiles while the consumers store this one (BENCHMARKS.md,
+    // session 34). A kernel declines it with `warp_specialize = 0`.
     let alone = super::shared::alone(kernel);
     let several = mmas.values().any(|&n| n > 1);
     let ahead = spare && (least_distance >= 2 || least_distance.saturating_mul(least_work) >= AHEAD_WORK);
-    let wanted = asked == Some(1) || if several { alone } else { !ahead };
+    let wanted = asked == Some(1) || if several { alone } else { !ahead || walks };
     if asked == Some(1) && requests > 0 && !fits {
         crate::remarks::missed(
             kernel.location(),
