@@ -459,7 +459,8 @@ pub mod knob {
         doc: "A producer that requests the wgmma main loop's tiles while the others multiply: a warpgroup in the \
               matcher's variant (off unless asked); a warp in the register path's TMA variant, which, unasked, \
               has one where its rings are too shallow for the consumers to request far ahead, or where a \
-              persistent kernel's rings continue from one walk to the next (0 turns it off).",
+              persistent kernel's rings continue from one walk to the next (0 turns it off); a warpgroup that gives \
+              its registers to the consumers (`setmaxnreg`) where their accumulators take 128 a thread.",
     };
     /// `persistent`: resident blocks that walk several tiles.
     pub const PERSISTENT: Knob = Knob {

@@ -22,6 +22,9 @@ usage: python3 ab.py [--size M,N,K] [--rounds R] [--iters N] [--only SUBSTR]
                 flushed), instead of back-to-back launches
   --smem E=B,.. dynamic shared memory B bytes for entry E instead of its
                 bundle variant's (session 33)
+  A persistent bundle variant also gets the program's grid (the tiles of
+  C, from --wide's tile) as its last parameter (session 34); launch it
+  with --grid (the resident blocks).
 
 Each kernel takes, as the bundle's signature says, A, B, C as memref
 descriptors (allocated, aligned, offset, 2 sizes, 2 strides: 7 u64 each),
@@ -193,6 +196,10 @@ def load(path):
     # Its parameters: the memrefs', then one pointer per TMA descriptor.
     k.descriptors = [tensor_map(arrays[d['arg']], d['box_shape'], d['swizzle']) for d in v['tma']]
     values = sum((memref(t) for t in arrays), []) + [d.data_ptr() for d in k.descriptors]
+    # Session 34: a persistent variant's last parameter is the program's
+    # grid, which its blocks share out (runtime/src/cuda.rs `prepare`).
+    if v.get('persistent'):
+        values.append(-(-M // TILE[0]) * -(-N // TILE[1]))
     declared = len(re.findall(rf'\.param\s+\.u64\s+(?:\.ptr\s+\.align\s+\d+\s+)?{entry}_param_\d+', text))
     if declared != len(values):
         raise SystemExit(f'{entry}: {declared} parameters declared, {len(values)} passed')

@@ -60,9 +60,20 @@
 //! and no cluster (attention's two mmas read one ring each, beside Q,
 //! copied before its loop, and P, in registers; an mma outside the loops,
 //! such as the one `tile-pipeline-mma` puts after its loop, keeps the
-//! kernel without one); the producer warp
+//! kernel without one); a producer warp
 //! holds as many registers as a consumer thread (no `setmaxnreg`, which
 //! needs a warpgroup).
+//!
+//! Where the consumers' accumulators alone take [`WARPGROUP_ACCUMULATOR`]
+//! registers a thread (a 128x256 tile over two warpgroups), the cap of a
+//! block of 288 threads (65536 / 384: ptxas gives each quarter of the
+//! multiprocessor three of its nine warps) makes the loop spill. There the
+//! producer is a whole warpgroup, whose first warp requests and whose
+//! other three leave at once, so that `setmaxnreg` can move registers
+//! from it to the consumers ([`PRODUCER_REGISTERS`],
+//! [`CONSUMER_REGISTERS`]), as the matcher's producer warpgroup does
+//! (BENCHMARKS.md, session 34). Only for a loop of one mma: attention's
+//! consumers have not been measured so.
 
 use super::{Lowering, if_else_op, shared::SharedTile, tma::REQUEST};
 use crate::{
@@ -73,7 +84,7 @@ use melior::{
     Context,
     dialect::arith,
     ir::{
-        Attribute, BlockLike, BlockRef, OperationRef, RegionLike, Type, TypeLike, ValueLike,
+        Attribute, BlockLike, BlockRef, Identifier, OperationRef, RegionLike, Type, TypeLike, ValueLike,
         operation::{OperationLike, OperationMutLike, OperationRefMut, WalkOrder, WalkResult},
     },
 };
@@ -91,6 +102,16 @@ use std::collections::{HashMap, HashSet};
 /// 128x256x64 one faster (session 27).
 const AHEAD_WORK: i64 = 2 * 128 * 128 * 128;
 
+/// Registers a thread of the consumers' accumulators (one mma a loop)
+/// from which the producer is a warpgroup that gives its registers to the
+/// consumers: below it, a producer warp's block keeps all it needs.
+const WARPGROUP_ACCUMULATOR: i64 = 128;
+/// Registers a thread of a producer warpgroup keeps after `setmaxnreg`,
+/// and those the consumers' take: 128 x 40 + 256 x 232 = 64512 of the
+/// multiprocessor's 65536.
+const PRODUCER_REGISTERS: i64 = 40;
+const CONSUMER_REGISTERS: i64 = 232;
+
 /// The named barrier the consumer warps meet at (0 is the block's).
 const CONSUMER_BARRIER: i64 = 1;
 
@@ -98,6 +119,9 @@ const CONSUMER_BARRIER: i64 = 1;
 #[derive(Clone, Debug)]
 pub struct Producer {
     pub consumer_warps: i64,
+    /// The producer is a warpgroup and registers move to the consumers
+    /// (see the module's docs).
+    pub warpgroup: bool,
 }
 
 /// Whether `kernel` (of blocks of `cluster` blocks) gets a producer warp:
@@ -133,6 +157,8 @@ pub fn producer(kernel: OperationRef, cluster: i64) -> Option<Producer> {
     let spareless = super::groups::spareless(kernel);
     // The shallowest ring, and the least work of an mma (see AHEAD_WORK).
     let (mut least_distance, mut least_work) = (i64::MAX, i64::MAX);
+    // The most registers a consumer thread's accumulator of one mma takes.
+    let mut accumulator = 0;
     // The shared tiles' bytes (a ring's slots counted once).
     let mut mmas: HashMap<usize, usize> = HashMap::new();
     kernel.walk(WalkOrder::PreOrder, |op| {
@@ -177,6 +203,10 @@ pub fn producer(kernel: OperationRef, cluster: i64) -> Option<Producer> {
                     Some(a.iter().product::<i64>() * n * crate::layout::element_bytes(element))
                 };
                 least_work = least_work.min(work().unwrap_or(0));
+                if let Some((shape, element)) = op.operand(2).ok().and_then(|c| tile_type(c.r#type())) {
+                    let bytes = shape.iter().product::<i64>() * crate::layout::element_bytes(element);
+                    accumulator = accumulator.max(bytes / 4 / threads);
+                }
                 fits &= (shared(op, 0) || fragments().unwrap_or(false))
                     && (shared(op, 1) || swapped_b().unwrap_or(false))
                     && in_top_loop(op);
@@ -216,7 +246,8 @@ pub fn producer(kernel: OperationRef, cluster: i64) -> Option<Producer> {
     if !(wanted && fits && requests > 0) {
         return None;
     }
-    Some(Producer { consumer_warps: threads / 32 })
+    let warpgroup = !several && accumulator >= WARPGROUP_ACCUMULATOR && threads + 128 <= 1024;
+    Some(Producer { consumer_warps: threads / 32, warpgroup })
 }
 
 /// Removes the request marker from every op of `kernel` before it is
@@ -288,12 +319,68 @@ pub fn specialize<'c>(
     let producer_side = split.region(0).ok()?.first_block()?;
     prune(context, producer_side, split)?;
     consumers_only(context, consumers, producer)?;
-    // SAFETY: the kernel the pass runs on; only an attribute changes.
+    // SAFETY: the kernel the pass runs on; only attributes change.
     let mut kernel_mut = unsafe { OperationRefMut::from_raw(kernel.to_raw()) };
-    let threads = producer.consumer_warps * 32 + 32;
+    let mut threads = producer.consumer_warps * 32 + 32;
+    if producer.warpgroup {
+        threads += 96;
+        give_registers(lowering, producer_side, consumers, producer)?;
+        // `setmaxnreg` needs the cap at entry that one block a
+        // multiprocessor gives (65536 / the block's threads).
+        kernel_mut.set_attribute("nvvm.minctasm", Attribute::parse(context, "1 : i32")?);
+    }
     kernel_mut.set_attribute(tile_dialect::attrs::BLOCK_SIZE, Attribute::parse(context, &format!("{threads} : i64"))?);
     // SAFETY: the marker is a constant nothing uses.
     unsafe { mlir_sys::mlirOperationDestroy(marker.to_raw()) };
+    Some(())
+}
+
+/// A producer warpgroup's registers to the consumers: its side gives all
+/// but [`PRODUCER_REGISTERS`] up, and its warps but the first leave; the
+/// consumers' side takes [`CONSUMER_REGISTERS`] first.
+fn give_registers<'c>(
+    lowering: &Lowering<'c>,
+    producer_side: BlockRef<'c, 'c>,
+    consumers: BlockRef<'c, 'c>,
+    producer: &Producer,
+) -> Option<()> {
+    let context = lowering.context;
+    let set = |at: &At<'c, 'c>, count: i64, action: &str| {
+        let op = melior::ir::operation::OperationBuilder::new("nvvm.setmaxregister", at.location)
+            .add_attributes(&[
+                (Identifier::new(context, "regCount"), Attribute::parse(context, &format!("{count} : i32"))?),
+                (Identifier::new(context, "action"), Attribute::parse(context, &format!("#nvvm<action {action}>"))?),
+            ])
+            .build()
+            .ok()?;
+        at.insert(op);
+        Some(())
+    };
+    set(&At::before(context, consumers.first_operation()?)?, CONSUMER_REGISTERS, "increase")?;
+    let first = producer_side.first_operation()?;
+    let at = At::before(context, first)?;
+    set(&at, PRODUCER_REGISTERS, "decrease")?;
+    // The requests are the first warp's (their predicate is its first
+    // thread). Its index from lane 0, so that ptxas sees the branch
+    // warp-uniform, as the role's ([`Lowering::warpgroup`]).
+    let i32_type: Type = melior::ir::r#type::IntegerType::new(context, 32).into();
+    let warp = at.add(arith::index_cast(lowering.warp, i32_type, at.location))?;
+    let warp = super::reduce::shuffle_i32(&at, warp, 0, "idx")?;
+    let first_warp = at.cmpi(CmpiPredicate::Eq, warp, at.int(i32_type, producer.consumer_warps)?)?;
+    let requests = if_else_op(&at, first_warp, &[], |_| Some(vec![]), |_| Some(vec![]))?;
+    let inside = requests.region(0).ok()?.first_block()?.terminator()?;
+    let end = producer_side.terminator()?;
+    let mut next = requests.next_in_block();
+    while let Some(op) = next {
+        if op.to_raw().ptr == end.to_raw().ptr {
+            break;
+        }
+        next = op.next_in_block();
+        // SAFETY: both ops are alive; the producer's ops move into the
+        // branch in order, after everything they use (defined before the
+        // split, or moved before them).
+        unsafe { mlir_sys::mlirOperationMoveBefore(op.to_raw(), inside.to_raw()) };
+    }
     Some(())
 }
 
