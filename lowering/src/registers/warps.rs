@@ -64,16 +64,18 @@
 //! holds as many registers as a consumer thread (no `setmaxnreg`, which
 //! needs a warpgroup).
 //!
-//! Where the consumers' accumulators alone take [`WARPGROUP_ACCUMULATOR`]
+//! Where the consumers' accumulators alone take `WARPGROUP_ACCUMULATOR`
 //! registers a thread (a 128x256 tile over two warpgroups), the cap of a
 //! block of 288 threads (65536 / 384: ptxas gives each quarter of the
 //! multiprocessor three of its nine warps) makes the loop spill. There the
 //! producer is a whole warpgroup, whose first warp requests and whose
 //! other three leave at once, so that `setmaxnreg` can move registers
-//! from it to the consumers ([`PRODUCER_REGISTERS`],
-//! [`CONSUMER_REGISTERS`]), as the matcher's producer warpgroup does
-//! (BENCHMARKS.md, session 34). Only for a loop of one mma: attention's
-//! consumers have not been measured so.
+//! from it to the consumers (`PRODUCER_REGISTERS`,
+//! `CONSUMER_REGISTERS`), as the matcher's producer warpgroup does
+//! (BENCHMARKS.md, session 34, runs 7-8). Only for a loop of one mma:
+//! attention d128's S and O together take as many, but do not spill with
+//! a producer warp, and a producer warpgroup measured no faster there
+//! (run 9).
 
 use super::{Lowering, if_else_op, shared::SharedTile, tma::REQUEST};
 use crate::{
