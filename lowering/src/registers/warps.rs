@@ -64,8 +64,8 @@
 //! holds as many registers as a consumer thread (no `setmaxnreg`, which
 //! needs a warpgroup).
 //!
-//! Where the consumers' accumulators alone take `WARPGROUP_ACCUMULATOR`
-//! registers a thread (a 128x256 tile over two warpgroups), the cap of a
+//! Where the two consumer warpgroups' accumulators alone take
+//! `WARPGROUP_ACCUMULATOR` registers a thread (a 128x256 tile), the cap of a
 //! block of 288 threads (65536 / 384: ptxas gives each quarter of the
 //! multiprocessor three of its nine warps) makes the loop spill. There the
 //! producer is a whole warpgroup, whose first warp requests and whose
@@ -113,6 +113,7 @@ const WARPGROUP_ACCUMULATOR: i64 = 128;
 /// multiprocessor's 65536.
 const PRODUCER_REGISTERS: i64 = 40;
 const CONSUMER_REGISTERS: i64 = 232;
+const WARPGROUP_THREADS: i64 = 32 * super::mma::WARPGROUP_WARPS;
 
 /// The named barrier the consumer warps meet at (0 is the block's).
 const CONSUMER_BARRIER: i64 = 1;
@@ -248,7 +249,9 @@ pub fn producer(kernel: OperationRef, cluster: i64) -> Option<Producer> {
     if !(wanted && fits && requests > 0) {
         return None;
     }
-    let warpgroup = !several && accumulator >= WARPGROUP_ACCUMULATOR && threads + 128 <= 1024;
+    // The register counts are those of two consumer warpgroups: with one,
+    // the entry's cap (65536 / 256) would exceed what they take.
+    let warpgroup = !several && accumulator >= WARPGROUP_ACCUMULATOR && threads == 2 * WARPGROUP_THREADS;
     Some(Producer { consumer_warps: threads / 32, warpgroup })
 }
 
