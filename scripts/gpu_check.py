@@ -539,6 +539,17 @@ def test_kernels():
     a16 = rng.uniform(-1, 1, (70, 100)).astype(np.float16); b16 = rng.uniform(-1, 1, (100, 45)).astype(np.float16)
     both_targets('tests/kernels/small_mma.mlir', 'small_mma', (6,), [a16, b16, np.full((70, 45), np.nan, np.float32)],
                  [], [2], atol=1e-3)
+    # An mma whose views pad with +inf (the general kernel's copies write
+    # the padding; the TMA cannot): all +inf where K is ragged, else A B.
+    for m, n, k in [(70, 45, 100), (64, 128, 128), (130, 64, 70)]:
+        ap = rng.uniform(-1, 1, (m, k)).astype(np.float16); bp = rng.uniform(-1, 1, (k, n)).astype(np.float16)
+        tiles = -(-m // 64) * -(-n // 64)
+        (got,) = run('tests/kernels/padded_mma.mlir', (tiles,), [ap, bp, np.full((m, n), np.nan, np.float32)],
+                     outputs=[2])
+        want = np.full((m, n), np.inf) if k % 64 else ap.astype(np.float64) @ bp.astype(np.float64)
+        check(f'padded_mma {m}x{n}x{k}', got, want, atol=1e-3, rtol=1e-3)
+        both_targets('tests/kernels/padded_mma.mlir', 'padded_mma', (tiles,),
+                     [ap, bp, np.full((m, n), np.nan, np.float32)], [], [2], atol=1e-3)
 
 
 def far_coordinates():

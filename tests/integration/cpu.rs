@@ -449,6 +449,31 @@ fn masked_sums_in_loops() {
     }
 }
 
+/// `tests/kernels/padded_mma.mlir`: an mma whose views pad with +inf.
+/// Where K is not a multiple of the tile, every element of C takes
+/// +inf * +inf from the last K step (zero padding would leave it finite);
+/// where it is, C is the plain-Rust product.
+#[test]
+fn padded_mma_on_the_cpu() {
+    let kernel = test_kernel("padded_mma", None);
+    for (m, n, k) in [(70, 45, 100), (64, 128, 128), (130, 64, 70)] {
+        let mut rng = Rng::new((m * 7 + n * 3 + k) as u64);
+        let mut a = r::random_float(&mut rng, DType::F16, &[m, k], 1.0);
+        let mut b = r::random_float(&mut rng, DType::F16, &[k, n], 1.0);
+        let mut c = poisoned(DType::F32, &[m, n]);
+        let tiles = (m.div_ceil(64) * n.div_ceil(64)) as u64;
+        kernel.launch(&mut [Arg::Array(&mut a), Arg::Array(&mut b), Arg::Array(&mut c)], grid(tiles, 1, 1)).unwrap();
+        let got = values(&c);
+        if k % 64 == 0 {
+            let (want, magnitude) = r::matmul(&values(&a), &values(&b), m, n, k);
+            assert_close(&format!("padded_mma {m}x{n}x{k}"), &got, &want, |i| 1e-5 * magnitude[i] + 1e-6);
+        } else {
+            let finite = got.iter().filter(|v| **v != f64::INFINITY).count();
+            assert_eq!(finite, 0, "padded_mma {m}x{n}x{k}: {finite} of {} elements are not +inf", got.len());
+        }
+    }
+}
+
 /// `tests/kernels/small_mma.mlir`: an mma of 32x32 tiles (fewer rows than a
 /// wgmma's, so the GPU keeps it off the register path and says so), on
 /// ragged sizes against the plain-Rust product.

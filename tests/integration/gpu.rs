@@ -165,6 +165,7 @@ fn test_kernels_compile_to_ptx_that_ptxas_accepts() {
         ("divide", &["divide"][..]),
         ("bf16_elementwise", &["bf16_elementwise"][..]),
         ("small_mma", &["small_mma"][..]),
+        ("padded_mma", &["padded_mma"][..]),
     ] {
         let context = context();
         let path = root().join("tests/kernels").join(format!("{file}.mlir"));
