@@ -460,7 +460,7 @@ pub mod knob {
               matcher's variant (off unless asked); a warp in the register path's TMA variant, which, unasked, \
               has one where its rings are too shallow for the consumers to request far ahead, or where a \
               persistent kernel's rings continue from one walk to the next (0 turns it off); a warpgroup that gives \
-              its registers to the consumers (`setmaxnreg`) where their accumulators take 128 a thread.",
+              its registers to the consumers (`setmaxnreg`) where two consumer warpgroups' accumulators take 128 a thread.",
     };
     /// `persistent`: resident blocks that walk several tiles.
     pub const PERSISTENT: Knob = Knob {

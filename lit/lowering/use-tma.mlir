@@ -375,10 +375,13 @@ func.func @refused(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>
 // consumer thread: the producer is a whole warpgroup (block 256 + 128,
 // one block a multiprocessor), which gives its registers to the
 // consumers with `setmaxnreg`. Its first warp alone requests (the index
-// shuffled from lane 0: warp-uniform); the others leave.
+// shuffled from lane 0: warp-uniform); the others leave. The consumers
+// meet at the named barrier of their 256 threads. One warpgroup whose
+// 64x256 accumulator takes as many registers keeps a producer warp and
+// no `setmaxnreg` (the register counts are two warpgroups').
 // REG-LABEL: func.func @wide_accumulator__tma(
 // REG-SAME:    nvvm.minctasm = 1 : i32, tile.block_size = 384 : i64
-// REG:         %[[ROLE:.*]] = arith.cmpi uge, %{{.*}}, %c2{{.*}} : index
+// REG:         %[[ROLE:.*]] = arith.cmpi uge, %{{.*}}, %c2{{(_[0-9]+)?}} : index
 // REG-NEXT:    scf.if %[[ROLE]] {
 // REG-NEXT:      nvvm.setmaxregister decrease 40
 // REG-NEXT:      %[[WARP:.*]] = arith.index_cast %{{.*}} : index to i32
@@ -386,13 +389,25 @@ func.func @refused(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>
 // REG-NEXT:      %[[EIGHT:.*]] = arith.constant 8 : i32
 // REG-NEXT:      %[[FIRST:.*]] = arith.cmpi eq, %[[UNIFORM]], %[[EIGHT]] : i32
 // REG-NEXT:      scf.if %[[FIRST]] {
+// REG-NEXT:        arith.constant
 // REG-NOT:         nvvm.wgmma.mma_async
 // REG:             nvvm.cp.async.bulk.tensor.shared.cluster.global
 // REG-NOT:         nvvm.setmaxregister
+// REG-NOT:         nvvm.wgmma.mma_async
 // REG:           nvvm.setmaxregister increase 232
 // REG-NEXT:      arith.constant dense<0.000000e+00> : vector<128xf32>
 // REG-NOT:       nvvm.cp.async.bulk.tensor.shared.cluster.global
+// REG-NOT:       gpu.barrier
 // REG:           nvvm.wgmma.mma_async
+// REG-NOT:       gpu.barrier
+// REG:           nvvm.barrier id = %{{.*}} number_of_threads = %c256_i32
+// REG-NOT:       gpu.barrier
+// REG:         return
+// REG-LABEL: func.func @one_warpgroup__tma(
+// REG-SAME:    tile.block_size = 160 : i64
+// REG-NOT:     nvvm.setmaxregister
+// REG:         nvvm.wgmma.mma_async
+// REG-NOT:     nvvm.setmaxregister
 // REG:         return
 func.func @wide_accumulator(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>)
     attributes {tile.kernel, tile.hints = {num_stages = 4, warp_specialize = 1}} {
@@ -411,6 +426,25 @@ func.func @wide_accumulator(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref
     scf.yield %d : tensor<128x256xf32>
   }
   tile.store %acc, %pc[%bid, %c0] : tensor<128x256xf32> -> !tile.partition_view<128x256xf32>
+  return
+}
+func.func @one_warpgroup(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>)
+    attributes {tile.kernel, tile.hints = {num_stages = 4, warp_specialize = 1}} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %bid = tile.block_id x : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<64x64xf16>
+  %pb = tile.partition_view %B : memref<?x?xf16> -> !tile.partition_view<64x256xf16>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<64x256xf32>
+  %nk = tile.num_tiles %pa dim 1 : !tile.partition_view<64x64xf16>
+  %z = arith.constant dense<0.0> : tensor<64x256xf32>
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%in = %z) -> (tensor<64x256xf32>) {
+    %a = tile.load %pa[%bid, %k] : !tile.partition_view<64x64xf16> -> tensor<64x64xf16>
+    %b = tile.load %pb[%k, %c0] : !tile.partition_view<64x256xf16> -> tensor<64x256xf16>
+    %d = tile.mma %a, %b, %in : tensor<64x64xf16>, tensor<64x256xf16> into tensor<64x256xf32>
+    scf.yield %d : tensor<64x256xf32>
+  }
+  tile.store %acc, %pc[%bid, %c0] : tensor<64x256xf32> -> !tile.partition_view<64x256xf32>
   return
 }
 

@@ -65,9 +65,11 @@
 //! needs a warpgroup).
 //!
 //! Where the two consumer warpgroups' accumulators alone take
-//! `WARPGROUP_ACCUMULATOR` registers a thread (a 128x256 tile), the cap of a
-//! block of 288 threads (65536 / 384: ptxas gives each quarter of the
-//! multiprocessor three of its nine warps) makes the loop spill. There the
+//! `WARPGROUP_ACCUMULATOR` registers a thread (a 128x256 or 256x128
+//! tile), the cap of a block of 288 threads (168: 65536 / 384, a multiple
+//! of 8, as ptxas gives each quarter of the multiprocessor three of its
+//! nine warps) leaves the consumers short of registers (the persistent
+//! variant spilled: BENCHMARKS.md, session 34, run 7). There the
 //! producer is a whole warpgroup, whose first warp requests and whose
 //! other three leave at once, so that `setmaxnreg` can move registers
 //! from it to the consumers (`PRODUCER_REGISTERS`,
@@ -118,7 +120,8 @@ const WARPGROUP_THREADS: i64 = 32 * super::mma::WARPGROUP_WARPS;
 /// The named barrier the consumer warps meet at (0 is the block's).
 const CONSUMER_BARRIER: i64 = 1;
 
-/// A kernel that gets a producer warp after its consumer warps.
+/// A kernel that gets a producer warp (or warpgroup) after its consumer
+/// warps.
 #[derive(Clone, Debug)]
 pub struct Producer {
     pub consumer_warps: i64,
@@ -127,7 +130,8 @@ pub struct Producer {
     pub warpgroup: bool,
 }
 
-/// Whether `kernel` (of blocks of `cluster` blocks) gets a producer warp:
+/// Whether `kernel` (of blocks of `cluster` blocks) gets a producer warp
+/// (a warpgroup, see the module's docs):
 /// every shared tile is loaded by the TMA into a ring, at the kernel's
 /// top level or in a loop there, and every mma reads two shared tiles,
 /// one mma a loop.
@@ -274,8 +278,8 @@ pub fn clear_markers(kernel: OperationRef) -> Option<()> {
 }
 
 /// Splits the lowered `kernel` after `marker` (the end of its set-up)
-/// into the producer warp's side and the consumers', and makes its
-/// blocks a warp larger.
+/// into the producer's side and the consumers', and makes its blocks a
+/// warp larger (a warpgroup, where the producer is one).
 pub fn specialize<'c>(
     lowering: &mut Lowering<'c>,
     kernel: OperationRef<'c, 'c>,
@@ -331,7 +335,8 @@ pub fn specialize<'c>(
         threads += 96;
         give_registers(lowering, producer_side, consumers, producer)?;
         // `setmaxnreg` needs the cap at entry that one block a
-        // multiprocessor gives (65536 / the block's threads).
+        // multiprocessor gives (65536 / the block's threads, rounded down
+        // to a multiple of 8).
         kernel_mut.set_attribute("nvvm.minctasm", Attribute::parse(context, "1 : i32")?);
     }
     kernel_mut.set_attribute(tile_dialect::attrs::BLOCK_SIZE, Attribute::parse(context, &format!("{threads} : i64"))?);
