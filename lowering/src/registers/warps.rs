@@ -289,16 +289,6 @@ pub fn specialize<'c>(
     let context = lowering.context;
     let body = kernel.region(0).ok()?.first_block()?;
     let terminator = body.terminator()?;
-    let mut moved = Vec::new();
-    let mut next = marker.next_in_block();
-    while let Some(op) = next {
-        if op.to_raw().ptr == terminator.to_raw().ptr {
-            break;
-        }
-        // SAFETY: ops of the kernel's body, alive while it is.
-        moved.push(unsafe { OperationRef::from_raw(op.to_raw()) });
-        next = op.next_in_block();
-    }
     let at = At::before(context, marker)?;
     // Warp-uniform, and provably so ([`Lowering::warpgroup`]): a branch on
     // the thread would put the consumers' wgmmas after a divergent path,
@@ -310,12 +300,7 @@ pub fn specialize<'c>(
     )?;
     let split = if_else_op(&at, role, &[], |_| Some(vec![]), |_| Some(vec![]))?;
     let consumers = split.region(1).ok()?.first_block()?;
-    let end = consumers.terminator()?;
-    for op in moved {
-        // SAFETY: both ops are alive; the op moves into the else block, in
-        // the same order, so every use stays after its definition.
-        unsafe { mlir_sys::mlirOperationMoveBefore(op.to_raw(), end.to_raw()) };
-    }
+    move_following(marker, terminator, consumers.terminator()?);
     // SAFETY: mlirOperationClone returns a new op owned by the caller,
     // destroyed below once its else region's body has moved out of it;
     // the clone's uses of values outside it are the original's.
@@ -332,7 +317,7 @@ pub fn specialize<'c>(
     let mut kernel_mut = unsafe { OperationRefMut::from_raw(kernel.to_raw()) };
     let mut threads = producer.consumer_warps * 32 + 32;
     if producer.warpgroup {
-        threads += 96;
+        threads += WARPGROUP_THREADS - 32;
         give_registers(lowering, producer_side, consumers, producer)?;
         // `setmaxnreg` needs the cap at entry that one block a
         // multiprocessor gives (65536 / the block's threads, rounded down
@@ -379,19 +364,24 @@ fn give_registers<'c>(
     let first_warp = at.cmpi(CmpiPredicate::Eq, warp, at.int(i32_type, producer.consumer_warps)?)?;
     let requests = if_else_op(&at, first_warp, &[], |_| Some(vec![]), |_| Some(vec![]))?;
     let inside = requests.region(0).ok()?.first_block()?.terminator()?;
-    let end = producer_side.terminator()?;
-    let mut next = requests.next_in_block();
+    move_following(requests, producer_side.terminator()?, inside);
+    Some(())
+}
+
+/// Moves the ops after `after` in its block, up to `stop` (not included),
+/// before `before` (in a region nested where they were), in order.
+fn move_following(after: OperationRef, stop: OperationRef, before: OperationRef) {
+    let mut next = after.next_in_block();
     while let Some(op) = next {
-        if op.to_raw().ptr == end.to_raw().ptr {
+        if op.to_raw().ptr == stop.to_raw().ptr {
             break;
         }
         next = op.next_in_block();
-        // SAFETY: both ops are alive; the producer's ops move into the
-        // branch in order, after everything they use (defined before the
-        // split, or moved before them).
-        unsafe { mlir_sys::mlirOperationMoveBefore(op.to_raw(), inside.to_raw()) };
+        // SAFETY: both ops are alive; they move in order into a block
+        // nested at their old place, so every use stays after its
+        // definition (from before them, or moved ahead of them).
+        unsafe { mlir_sys::mlirOperationMoveBefore(op.to_raw(), before.to_raw()) };
     }
-    Some(())
 }
 
 fn ptr(op: OperationRef) -> usize {
