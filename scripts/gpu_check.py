@@ -237,6 +237,10 @@ if '--no-matmul' not in sys.argv:
                    'tile_m=128,tile_n=256,num_stages=4,warp_specialize=1,persistent=1,num_ctas=2',
                    'tile_m=64,tile_n=128,warp_specialize=1,persistent=1,num_ctas=2',
                    'tile_m=64,tile_n=64,num_stages=3,warp_specialize=1,persistent=1,num_ctas=2',
+                   # the register path's: each block of the cluster half the tile's rows, B multicast
+                   # with a producer warp, not without one (the persistent one above too)
+                   'tile_m=256,tile_n=128,num_stages=4,warp_specialize=1,num_ctas=2',
+                   'tile_m=128,tile_n=128,num_stages=4,warp_specialize=0,num_ctas=2',
                    # 128 accumulator rows a warpgroup (two wgmma row blocks)
                    'tile_m=256,tile_n=128,num_stages=3', 'tile_m=256,tile_n=64,warp_specialize=1',
                    'tile_m=256,tile_n=128,warp_specialize=1,persistent=1',

@@ -955,6 +955,16 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                              << attrs::kMaxCluster << " on a kernel";
     return success();
   }
+  if (name == attrs::kSliced) {
+    // Written by tile-slice-clusters beside tile.cluster: each block of the
+    // cluster computes its own rows of the program block's mma tiles.
+    if (!isa<UnitAttr>(attr.getValue()) || !isa<FunctionOpInterface>(op) ||
+        !op->hasAttr(attrs::kCluster))
+      return op->emitError() << "'" << name
+                             << "' is a unit attribute of a kernel with '"
+                             << attrs::kCluster << "'";
+    return success();
+  }
   if (name == attrs::kDistributed) {
     // Written by convert-tile-to-nvgpu on the stores of its epilogue: each
     // thread stores its own registers, so tile-distribute leaves them be.
@@ -997,6 +1007,20 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
              << "'" << name
              << "' is the index of an !llvm.ptr argument of the kernel, on a "
                 "tile.load with 'tile.ring'";
+    return success();
+  }
+  if (name == attrs::kTmaMulticast) {
+    // Written by tile-use-tma: every block of a sliced cluster reads the
+    // same tile, which each asks the TMA for a part of, for all of them.
+    auto kernel = op->getParentOfType<FunctionOpInterface>();
+    if (!isa<UnitAttr>(attr.getValue()) ||
+        op->getName().getStringRef() != "tile.load" ||
+        !op->hasAttr(attrs::kTmaLoad) || !kernel ||
+        !kernel->hasAttr(attrs::kSliced))
+      return op->emitError()
+             << "'" << name
+             << "' is a unit attribute of a tile.load with 'tile.tma_load' "
+                "in a kernel with 'tile.sliced'";
     return success();
   }
   if (name == attrs::kTmaStore) {

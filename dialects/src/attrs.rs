@@ -47,10 +47,15 @@ pub const DISTRIBUTED: &str = "tile.distributed";
 /// Written by `convert-tile-to-registers`: the kernel's code is per thread
 /// already, its tiles in registers (`tile-distribute` leaves it be).
 pub const REGISTERS: &str = "tile.registers";
-/// Written by `tile-assign-layouts`: each program block runs as a cluster
-/// of this many blocks of `tile.block_size` threads, which the layouts'
-/// warps span.
+/// Written by `tile-assign-layouts` (or `tile-slice-clusters`): each
+/// program block runs as a cluster of this many blocks of
+/// `tile.block_size` threads, which the layouts' warps span (unless
+/// [`SLICED`]).
 pub const CLUSTER: &str = "tile.cluster";
+/// Written by `tile-slice-clusters` beside [`CLUSTER`]: each block of the
+/// cluster computes its own rows of the program block's mma tiles (the
+/// program sliced along them), so the layouts span one block.
+pub const SLICED: &str = "tile.sliced";
 /// Written by `tile-prefetch-loads` on the loads it issues ahead:
 /// `array<i64: ring, distance, index, slots>`, which ring of shared-memory
 /// slots the tile goes to if it stays in shared memory (an mma operand),
@@ -61,6 +66,10 @@ pub const RING: &str = "tile.ring";
 /// the index of the `!llvm.ptr` argument (a [`TMA`] descriptor) the
 /// Tensor Memory Accelerator fills the load's ring slots through.
 pub const TMA_LOAD: &str = "tile.tma_load";
+/// Written by `tile-use-tma` on `tile.tma_load` loads of a sliced
+/// cluster's kernel ([`SLICED`]) that read the same tile in every block:
+/// each block asks for `1 / tile.cluster` of its rows for all of them.
+pub const TMA_MULTICAST: &str = "tile.tma_multicast";
 /// Written by `tile-use-tma` on the stores of a kernel's TMA variant whose
 /// tile the TMA writes out: the index of the `!llvm.ptr` argument (a
 /// [`TMA`] descriptor) it stores through.
@@ -102,7 +111,7 @@ pub const MAX_TILE_BYTES: i64 = 227 * 1024;
 
 /// Every attribute the dialect owns, as the reference lists them; the
 /// verifier rejects any other `tile.` attribute.
-pub static ATTRS: [Attr; 18] = [
+pub static ATTRS: [Attr; 20] = [
     Attr {
         name: KERNEL,
         on: "`func.func`",
@@ -228,6 +237,15 @@ pub static ATTRS: [Attr; 18] = [
               with an mbarrier that the mma reading it waits on (else the threads copy the tile with `cp.async`).",
     },
     Attr {
+        name: TMA_MULTICAST,
+        on: "`tile.load` with `tile.tma_load`, in a kernel with `tile.sliced`",
+        by: "`tile-use-tma`",
+        value: Form::Unit,
+        doc: "Every block of the cluster reads the same tile: block `r` asks the TMA for the `r`-th of \
+              `tile.cluster` equal parts of its rows (the descriptor's box), multicast into every block's slot, and \
+              a slot is refilled once every block's consumers gave it back.",
+    },
+    Attr {
         name: TMA_STORE,
         on: "`tile.store` of a tile in registers",
         by: "`tile-use-tma`",
@@ -239,11 +257,21 @@ pub static ATTRS: [Attr; 18] = [
     Attr {
         name: CLUSTER,
         on: "kernel",
-        by: "`tile-assign-layouts`",
+        by: "`tile-assign-layouts`, `tile-slice-clusters`",
         value: Form::Integer { min: 2, max: MAX_CLUSTER },
         doc: "Each program block runs as a cluster of this many blocks of `tile.block_size` threads: the layouts' \
               warps span the cluster, `tile.block_id x` is the cluster's, and exchanges between warps go through \
-              distributed shared memory.",
+              distributed shared memory. With `tile.sliced`, each block runs its own slice of the program block \
+              instead.",
+    },
+    Attr {
+        name: SLICED,
+        on: "kernel with `tile.cluster`",
+        by: "`tile-slice-clusters`",
+        value: Form::Unit,
+        doc: "Each block of the cluster computes `1 / tile.cluster` of the rows of the program block's mma tiles \
+              (its rank among the cluster's blocks picks which); loads that do not depend on its rank read the \
+              same tile in every block, which the TMA may multicast. The layouts span one block.",
     },
     Attr {
         name: TMA,
@@ -444,10 +472,11 @@ pub mod knob {
         min: 1,
         max: Some(MAX_CLUSTER),
         default: Some(1),
-        doc: "Blocks per cluster. With a `tile.mma`: 2, the one size implemented, pairs the blocks of a persistent \
-              kernel with a producer warpgroup and multicasts B to both. Without: the blocks a tile block runs as \
-              (down to a power of two; `tile.cluster`), which the compiler otherwise chooses from the tiles. \
-              Maximum: a portable cluster's size.",
+        doc: "Blocks per cluster (down to a power of two). With a `tile.mma`: each block of the cluster computes \
+              `1 / num_ctas` of the mma's rows (`tile.sliced`; at least 64 a block), and the tiles every block reads \
+              alike (B) are multicast by the TMA where a producer warp runs (the matcher's variant instead pairs \
+              blocks of full tiles, 2 only). Without: the blocks a tile block runs as (`tile.cluster`), which the \
+              compiler otherwise chooses from the tiles. Maximum: a portable cluster's size.",
     };
     /// `warp_specialize`: a producer warpgroup.
     pub const WARP_SPECIALIZE: Knob = Knob {

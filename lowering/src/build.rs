@@ -66,6 +66,8 @@ pub enum GpuQuery {
     BlockId,
     BlockDim,
     GridDim,
+    /// The block's rank in its cluster (`gpu.cluster_block_id`).
+    ClusterBlockId,
 }
 
 impl GpuQuery {
@@ -75,6 +77,7 @@ impl GpuQuery {
             "gpu.block_id" => Self::BlockId,
             "gpu.block_dim" => Self::BlockDim,
             "gpu.grid_dim" => Self::GridDim,
+            "gpu.cluster_block_id" => Self::ClusterBlockId,
             _ => return None,
         })
     }
@@ -319,6 +322,7 @@ impl<'c, 'a> At<'c, 'a> {
             GpuQuery::BlockId => "gpu.block_id",
             GpuQuery::BlockDim => "gpu.block_dim",
             GpuQuery::GridDim => "gpu.grid_dim",
+            GpuQuery::ClusterBlockId => "gpu.cluster_block_id",
         };
         // Built by name: melior's ODS builders for these ops drop their
         // (unnamed) `index` result, and the GPU dialect's DimensionAttr has

@@ -31,6 +31,7 @@ pub mod rewrite;
 pub mod safe_division;
 pub mod simplify;
 pub mod sink_loads;
+pub mod slice_clusters;
 pub mod specialize;
 pub mod split_kernels;
 pub mod stream_stores;
@@ -58,6 +59,7 @@ pub(crate) const PASSES: &[fn()] = &[
     pass::register::<reverse_blocks::ReverseBlocks>,
     pass::register::<version_masks::VersionMasks>,
     pass::register::<widen_k::WidenK>,
+    pass::register::<slice_clusters::SliceClusters>,
     pass::register::<widen_accumulators::WidenAccumulators>,
     pass::register::<to_nvgpu::ConvertTileToNvgpu>,
     pass::register::<pipeline_mma::PipelineMma>,

@@ -121,7 +121,7 @@ fn applies(variant: OperationRef) -> Result<(), &'static str> {
     if variant.has_attribute(attrs::RETILED) {
         return Err("its blocks compute several program tiles (tile.retiled)");
     }
-    if variant.has_attribute(attrs::CLUSTER) {
+    if crate::registers::cluster::spanned(variant) > 1 {
         return Err("its blocks run as clusters");
     }
     let (mut tma, mut one_axis, mut walks, mut ids) = (false, true, false, false);

@@ -27,6 +27,18 @@
 //! mask and a shift, where 5 slots' division delayed each request after
 //! the block barrier, BENCHMARKS.md, session 30); one ahead keeps its 4.
 //!
+//! In a sliced cluster (`tile-slice-clusters`, `tile.sliced`) whose
+//! variant gets a producer warp, a ring whose loads' coordinates do not
+//! depend on the block's rank in the cluster (B, which every block of the
+//! cluster reads alike) is multicast (`tile.tma_multicast`): its
+//! descriptor's box is `1 / tile.cluster` of the tile's rows, each block
+//! asks for its part for all of them (`registers::tma`). Only where the
+//! part is whole swizzle patterns (1024 bytes) and the ring's loop is at
+//! the kernel's top level (a ring started again would initialise its
+//! barriers while another block may multicast into them); without a
+//! producer warp, whose `empty` barriers can count the other blocks'
+//! consumers, each block asks for the whole tile itself.
+//!
 //! Before (after `tile-prefetch-loads` and `tile-assign-layouts`):
 //! ```mlir
 //! func.func @k(%A: memref<?x?xf16>, ...) attributes {tile.kernel} {
@@ -51,8 +63,10 @@
 //! (the TMA fills what lies outside the array with zeros), with at most
 //! 256 rows, in a loop whose mmas are all directly in its body (each
 //! iteration waits for each slot it reads, which keeps the slots'
-//! mbarrier phases in step), in a kernel that is not a cluster. A ring
-//! that cannot says why in a remark at its loads. Stores get the TMA only
+//! mbarrier phases in step), in a kernel whose layouts do not span a
+//! cluster (a sliced cluster's blocks, `tile-slice-clusters`, each have
+//! rings of their own). A ring that cannot says why in a remark at its
+//! loads. Stores get the TMA only
 //! in a kernel that gets the variant for its rings and has no loop of
 //! several mmas (attention's causal kernel measured slower with it), only where a
 //! conversion fed them (its exchange, at the tile's size, is what the
@@ -123,7 +137,7 @@ struct Candidate {
 /// The ring loads of `kernel` by ring id, each the TMA's or why not.
 fn rings(kernel: OperationRef) -> BTreeMap<i64, Result<Vec<Candidate>, String>> {
     let mut rings: BTreeMap<i64, Result<Vec<Candidate>, String>> = BTreeMap::new();
-    let cluster = kernel.has_attribute(attrs::CLUSTER);
+    let cluster = crate::registers::cluster::spanned(kernel) > 1;
     kernel.walk(WalkOrder::PreOrder, |op| {
         if op_name(op) != "tile.load" {
             return WalkResult::Advance;
@@ -363,8 +377,6 @@ fn add_variant<'c>(context: &'c Context, kernel: OperationRef<'c, '_>) -> Option
         };
         originals + at
     };
-    let marks: Vec<usize> = positions.iter().map(|(_, d)| index_of(d)).collect();
-    let store_marks: Vec<usize> = store_positions.iter().map(|(_, d)| index_of(d)).collect();
     let mut loads_in_copy = Vec::new();
     variant.walk(WalkOrder::PreOrder, |op| {
         if op_name(op) == "tile.load" {
@@ -373,11 +385,28 @@ fn add_variant<'c>(context: &'c Context, kernel: OperationRef<'c, '_>) -> Option
         WalkResult::Advance
     });
     let i64_type = IntegerType::new(context, 64).into();
+    // SAFETY (both closures): a load of the copy, which is alive and only
+    // this pass changes.
+    let load_in_copy = |position: usize| -> Option<melior::ir::operation::OperationRefMut> {
+        Some(unsafe { melior::ir::operation::OperationRefMut::from_raw(*loads_in_copy.get(position)?) })
+    };
+    // Marked first, descriptors counted below: which loads are multicast
+    // depends on the producer warp, which depends on the marks.
+    for (position, _) in &positions {
+        load_in_copy(*position)?.set_attribute(attrs::TMA_LOAD, IntegerAttribute::new(i64_type, 0).into());
+    }
+    let multicast = multicast_loads(variant, &positions, &loads_in_copy);
+    for (i, (position, descriptor)) in positions.iter_mut().enumerate() {
+        if let Some(&blocks) = multicast.get(&i) {
+            let rows = descriptor.box_shape.len() - 2;
+            descriptor.box_shape[rows] /= blocks as u32;
+            load_in_copy(*position)?.set_attribute(attrs::TMA_MULTICAST, Attribute::unit(context));
+        }
+    }
+    let marks: Vec<usize> = positions.iter().map(|(_, d)| index_of(d)).collect();
+    let store_marks: Vec<usize> = store_positions.iter().map(|(_, d)| index_of(d)).collect();
     for ((position, _), mark) in positions.iter().zip(&marks) {
-        // SAFETY: a load of the copy, which is alive and only this pass
-        // changes.
-        let mut load = unsafe { melior::ir::operation::OperationRefMut::from_raw(*loads_in_copy.get(*position)?) };
-        load.set_attribute(attrs::TMA_LOAD, IntegerAttribute::new(i64_type, *mark as i64).into());
+        load_in_copy(*position)?.set_attribute(attrs::TMA_LOAD, IntegerAttribute::new(i64_type, *mark as i64).into());
     }
     let mut stores_in_copy = Vec::new();
     variant.walk(WalkOrder::PreOrder, |op| {
@@ -414,6 +443,76 @@ fn add_variant<'c>(context: &'c Context, kernel: OperationRef<'c, '_>) -> Option
     crate::abi::add_descriptor_arguments(context, variant, &descriptors, false)
 }
 
+/// The loads (by their index in `positions`) that the TMA multicasts, with
+/// the cluster's blocks: in a sliced cluster's variant
+/// (`tile-slice-clusters`) with a producer warp, the ring loads whose
+/// coordinates do not depend on the block's rank in the cluster (every
+/// block reads the same tile), whose rows cut into one whole swizzle
+/// pattern (1024 bytes) or more a block, at the kernel's top level or in
+/// a loop there (a ring that starts again would initialise its barriers
+/// while another block may multicast into them); a ring multicast in all
+/// of its loads or none.
+fn multicast_loads(
+    variant: OperationRef,
+    positions: &[(usize, TmaDescriptor)],
+    loads: &[mlir_sys::MlirOperation],
+) -> std::collections::HashMap<usize, i64> {
+    use crate::registers::{cluster, warps};
+    let mut chosen = std::collections::HashMap::new();
+    let blocks = cluster::blocks(variant);
+    if !variant.has_attribute(attrs::SLICED) || blocks < 2 || warps::producer(variant, 1).is_none() {
+        return chosen;
+    }
+    let top = |op: OperationRef| op.parent_operation().is_some_and(|p| op_name(p) == "func.func");
+    let mut refused = std::collections::HashSet::new();
+    let mut eligible = Vec::new();
+    for (i, (position, descriptor)) in positions.iter().enumerate() {
+        let Some(&load) = loads.get(*position) else { return chosen };
+        // SAFETY: a load of the variant, alive for the pass run.
+        let load = unsafe { OperationRef::from_raw(load) };
+        let Some([id, ..]) = ring_of(load) else { continue };
+        let [.., rows, _] = descriptor.box_shape[..] else { continue };
+        let part = i64::from(rows) / blocks;
+        let fits = i64::from(rows) % blocks == 0 && (part * i64::from(descriptor.swizzle)) % 1024 == 0;
+        let placed = top(load) || load.parent_operation().is_some_and(|p| op_name(p) == "scf.for" && top(p));
+        let same = (1..load.operand_count()).all(|j| load.operand(j).is_ok_and(|v| !rank_dependent(v, 32)));
+        if fits && placed && same {
+            eligible.push((i, id));
+        } else {
+            refused.insert(id);
+        }
+    }
+    for (i, id) in eligible {
+        if !refused.contains(&id) {
+            chosen.insert(i, blocks);
+        }
+    }
+    chosen
+}
+
+/// Whether `value` may differ between the blocks of a sliced cluster: it
+/// depends on `gpu.cluster_block_id` (or on what is not followed: a
+/// loop's carried values, an op with regions, a chain deeper than
+/// `depth`). A loop's induction variable depends on what its bounds do.
+fn rank_dependent(value: melior::ir::Value, depth: usize) -> bool {
+    if depth == 0 {
+        return true;
+    }
+    if let Some(op) = defining_op(value) {
+        return op_name(op) == "gpu.cluster_block_id"
+            || op.region_count() > 0
+            || op.operands().any(|v| rank_dependent(v, depth - 1));
+    }
+    let Ok(argument) = melior::ir::block::BlockArgument::try_from(value) else { return true };
+    match argument.owner().parent_operation() {
+        Some(op) if op_name(op) == "func.func" => false,
+        Some(op) if op_name(op) == "scf.for" && argument.argument_number() == 0 => {
+            (0..3).any(|i| op.operand(i).is_ok_and(|v| rank_dependent(v, depth - 1)))
+        }
+        _ => true,
+    }
+}
+
 /// Gives the variant's rings whose mma stays in flight with the block
 /// barrier after its `wgmma.wait_group 1` (`registers::tma::
 /// in_flight_rings`, where the kernel gets no producer warp) the `D + 2`
@@ -429,7 +528,7 @@ fn take_spare_slots<'c>(context: &'c Context, variant: OperationRef<'c, '_>) -> 
     if crate::rewrite::hint(variant, attrs::knob::WARP_SPECIALIZE.key) == Some(1) {
         return Some(());
     }
-    let producer = |kernel: OperationRef| warps::producer(kernel, cluster::blocks(kernel)).is_some();
+    let producer = |kernel: OperationRef| warps::producer(kernel, cluster::spanned(kernel)).is_some();
     if producer(variant) {
         return Some(());
     }
@@ -468,10 +567,11 @@ fn take_spare_slots<'c>(context: &'c Context, variant: OperationRef<'c, '_>) -> 
 }
 
 /// A remark at the variant for each tuning knob it leaves as if unset:
-/// split K and clusters of an mma kernel are the matcher's
-/// (`convert-tile-to-nvgpu`), and turns at the tensor cores apply here to
-/// a loop of several mmas only. So a configuration that asks for them gets
-/// them only where the matcher's variant runs. (`persistent` is
+/// split K of an mma kernel is the matcher's (`convert-tile-to-nvgpu`),
+/// clusters too where `tile-slice-clusters` did not slice the kernel
+/// (and said why), and turns at the tensor cores apply here to a loop of
+/// several mmas only. So a configuration that asks for them gets them
+/// only where the matcher's variant runs. (`persistent` is
 /// `tile-persist-blocks`', which says where it does not apply it.)
 fn remark_unapplied_knobs(variant: OperationRef) {
     use attrs::knob;
@@ -487,7 +587,8 @@ fn remark_unapplied_knobs(variant: OperationRef) {
     let several = mmas.values().any(|&n| n > 1);
     let mut unapplied = Vec::new();
     for (knob, what) in [(knob::SPLIT_K, "one block a tile's K loop"), (knob::NUM_CTAS, "one block a cluster")] {
-        if let Some(v) = hint(knob.key).filter(|&v| v > 1 && !mmas.is_empty()) {
+        let applied = knob.key == knob::NUM_CTAS.key && variant.has_attribute(attrs::SLICED);
+        if let Some(v) = hint(knob.key).filter(|&v| v > 1 && !mmas.is_empty() && !applied) {
             unapplied.push(format!("{} = {v} ({what})", knob.key));
         }
     }

@@ -241,6 +241,9 @@ fn wgmma_variants_are_not_serialised() {
         "tile_m=128,tile_n=256,num_stages=4,warp_specialize=1",
         "tile_m=128,tile_n=256,num_stages=4,warp_specialize=1,persistent=1",
         "tile_m=128,tile_n=256,num_stages=4,warp_specialize=1,persistent=1,num_ctas=2",
+        // The register path's sliced cluster, B multicast (the matcher's
+        // pairs of blocks in the same bundle).
+        "tile_m=256,tile_n=128,num_stages=4,warp_specialize=1,persistent=1,num_ctas=2",
         "tile_m=64,tile_n=64,num_stages=2,occupancy=2",
         "tile_m=64,tile_n=128,num_stages=8,warp_specialize=1",
         "tile_m=128,tile_n=128,split_k=2",

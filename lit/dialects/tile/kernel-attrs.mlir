@@ -26,6 +26,18 @@ func.func @cluster(%A: memref<?xf32>) attributes {tile.kernel, tile.block_size =
 
 // -----
 
+// tile.sliced: each block of the cluster runs its own rows of the
+// program block; tile.tma_multicast on its TMA ring loads read alike.
+func.func @sliced(%A: memref<?x?xf16>, %d: !llvm.ptr {tile.tma = {arg = 0 : i64, box = array<i64: 32, 32>, swizzle = 64 : i64}})
+    attributes {tile.kernel, tile.cluster = 2 : i64, tile.sliced} {
+  %c0 = arith.constant 0 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<64x32xf16>
+  %a = tile.load %pa[%c0, %c0] {tile.ring = array<i64: 0, 2, 0, 4>, tile.tma_load = 1 : i64, tile.tma_multicast} : !tile.partition_view<64x32xf16> -> tensor<64x32xf16>
+  return
+}
+
+// -----
+
 // tile.hints: every hint at its least and at its largest value.
 func.func @hints_least() attributes {tile.kernel, tile.hints = {num_stages = 1 : i64, occupancy = 1 : i64, num_ctas = 1 : i64, warp_specialize = 0 : i64, persistent = 0 : i64, split_k = 1 : i64, pingpong = 0 : i64, group_m = 1 : i64, swap_operands = 0 : i64}} {
   return

@@ -164,6 +164,27 @@ func.func @cluster_large(%A: memref<?xf32>) attributes {tile.kernel, tile.cluste
 
 // -----
 
+// tile.sliced (written by tile-slice-clusters) comes with tile.cluster.
+// expected-error @+1 {{'tile.sliced' is a unit attribute of a kernel with 'tile.cluster'}}
+func.func @sliced_without_cluster(%A: memref<?xf32>) attributes {tile.kernel, tile.sliced} {
+  return
+}
+
+// -----
+
+// tile.tma_multicast (written by tile-use-tma) is for a TMA ring load of
+// a sliced cluster's kernel: here the kernel is not sliced.
+func.func @multicast_not_sliced(%A: memref<?x?xf16>, %d: !llvm.ptr {tile.tma = {arg = 0 : i64, box = array<i64: 32, 32>, swizzle = 64 : i64}})
+    attributes {tile.kernel, tile.cluster = 2 : i64} {
+  %c0 = arith.constant 0 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<64x32xf16>
+  // expected-error @+1 {{'tile.tma_multicast' is a unit attribute of a tile.load with 'tile.tma_load' in a kernel with 'tile.sliced'}}
+  %a = tile.load %pa[%c0, %c0] {tile.ring = array<i64: 0, 2, 0, 4>, tile.tma_load = 1 : i64, tile.tma_multicast} : !tile.partition_view<64x32xf16> -> tensor<64x32xf16>
+  return
+}
+
+// -----
+
 // expected-error @+1 {{'tile.persistent' is a unit attribute of a kernel whose last argument is an index}}
 func.func @persistent_without_grid(%A: memref<?xf32>) attributes {tile.kernel, tile.persistent} {
   return

@@ -77,9 +77,10 @@ pub const DEFAULT_CHIP: &str = "sm_90a";
 
 /// The stages of `tile-to-ptx`, in order: a name and its passes, where
 /// `{chip}` and `{toolkit}` are the options, `{widen}` is
-/// `tile-widen-blocks`, `{wgmma}` `convert-tile-to-nvgpu` and `{tma}`
-/// `tile-use-tma, tile-finish-widening, tile-persist-blocks` for `sm_90a` (the
-/// chip with wgmma and the TMA), else nothing.
+/// `tile-widen-blocks`, `{wgmma}` `convert-tile-to-nvgpu`, `{slice}`
+/// `tile-slice-clusters` and `{tma}` `tile-use-tma, tile-finish-widening,
+/// tile-persist-blocks` for `sm_90a` (the chip with wgmma and the TMA),
+/// else nothing.
 ///
 /// As on the CPU: bufferization may yield new buffers from loops and
 /// `tile-carry-in-place` then gives each carried tile one buffer (a
@@ -106,7 +107,7 @@ pub const DEFAULT_CHIP: &str = "sm_90a";
 pub const STAGES: &[(&str, &str)] = &[
     (
         "layouts",
-        "{widen}tile-specialize, tile-simplify, func.func(tile-group-blocks, tile-reverse-blocks, tile-version-masks), {wgmma}func.func(tile-widen-accumulators, tile-defer-reductions, tile-prefetch-loads, tile-stream-stores, tile-sink-loads, tile-assign-layouts), tile-remove-layout-conversions{tma}",
+        "{widen}tile-specialize, tile-simplify, func.func(tile-group-blocks, tile-reverse-blocks, tile-version-masks), {wgmma}func.func({slice}tile-widen-accumulators, tile-defer-reductions, tile-prefetch-loads, tile-stream-stores, tile-sink-loads, tile-assign-layouts), tile-remove-layout-conversions{tma}",
     ),
     ("registers", "func.func(convert-tile-to-registers)"),
     ("linalg", "convert-tile-to-linalg"),
@@ -207,19 +208,21 @@ pub fn passes(chip: &str, toolkit: &str, last: &str) -> String {
 
 /// A stage's pass text (from [`STAGES`]) with the options filled in.
 pub fn stage_text(text: &str, chip: &str, toolkit: &str) -> String {
-    let (widen, wgmma, tma) = if chip == "sm_90a" {
+    let (widen, wgmma, slice, tma) = if chip == "sm_90a" {
         (
             "tile-widen-blocks, ",
             "convert-tile-to-nvgpu, ",
+            "tile-slice-clusters, ",
             ", tile-use-tma, tile-finish-widening, func.func(tile-persist-blocks)",
         )
     } else {
-        ("", "", "")
+        ("", "", "", "")
     };
     text.replace("{chip}", chip)
         .replace("{toolkit}", toolkit)
         .replace("{widen}", widen)
         .replace("{wgmma}", wgmma)
+        .replace("{slice}", slice)
         .replace("{tma}", tma)
 }
 
@@ -331,6 +334,13 @@ fn variants(module: &Module, name: &str) -> Result<Vec<Variant>> {
                 .ok()
                 .and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok())
                 .map_or(1, |s| s.value().clamp(1, i64::from(u32::MAX)) as u32);
+            // A register-path variant whose program block runs as a cluster
+            // (`tile.cluster`) launches `cluster` blocks a program block, as
+            // the split-K variants and the kernel itself do.
+            let split_k = match op.has_attribute(tile_dialect::attrs::CLUSTER) && split_k == 1 {
+                true => cluster,
+                false => split_k,
+            };
             let retiled = op
                 .attribute(tile_dialect::attrs::RETILED)
                 .ok()

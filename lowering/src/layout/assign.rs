@@ -786,7 +786,7 @@ fn materialize<'c>(
     kernel.set_attribute(tile_dialect::attrs::BLOCK_SIZE, Attribute::from(IntegerAttribute::new(i64_type, threads)));
     if cluster > 1 {
         kernel.set_attribute(tile_dialect::attrs::CLUSTER, Attribute::from(IntegerAttribute::new(i64_type, cluster)));
-    } else {
+    } else if !kernel.has_attribute(tile_dialect::attrs::SLICED) {
         // The pass owns the attribute: one written by hand must not widen
         // the warps these layouts were made for.
         let _ = kernel.remove_attribute(tile_dialect::attrs::CLUSTER);
@@ -794,9 +794,9 @@ fn materialize<'c>(
     Some(())
 }
 
-/// Gives a splat constant tile's value the type (with its layout) that its
-/// result now has.
-fn retype_constant(constant: OperationRef, r#type: Type) -> Option<()> {
+/// Gives a splat constant tile's value the type (with its layout, or its
+/// sliced shape) that its result now has.
+pub(crate) fn retype_constant(constant: OperationRef, r#type: Type) -> Option<()> {
     let value = constant.attribute("value").ok()?;
     // SAFETY: `eligible` admitted only dense splat constant tiles; the
     // splat element is re-wrapped in a type of the same shape and element.

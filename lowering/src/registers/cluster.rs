@@ -1,5 +1,11 @@
 //! A tile block that runs as a cluster of blocks (`tile.cluster`).
 //!
+//! (A sliced cluster, `tile.sliced` from `tile-slice-clusters`, is the
+//! other kind: each block runs its own rows of the program block, its
+//! layouts span that block alone ([`spanned`]), and only the program's
+//! grid ([`program_grid`]) and the TMA's multicast (`super::tma`) see the
+//! cluster.)
+//!
 //! The layouts' warps span the cluster: warp `w` of the tile block is warp
 //! `w % W` of block `w / W` of the cluster (`W` warps a block). What
 //! changes against one block:
@@ -48,6 +54,13 @@ pub fn blocks(kernel: OperationRef) -> i64 {
         .ok()
         .and_then(|a| IntegerAttribute::try_from(a).ok())
         .map_or(1, |a| a.value().max(1))
+}
+
+/// The blocks a kernel's layouts span: its cluster's, or 1 where each
+/// block runs a slice of the program block of its own
+/// (`tile-slice-clusters`, `tile.sliced`).
+pub fn spanned(kernel: OperationRef) -> i64 {
+    if kernel.has_attribute(tile_dialect::attrs::SLICED) { 1 } else { blocks(kernel) }
 }
 
 /// `nvvm.cluster.arrive` and `nvvm.cluster.wait`, by every thread.

@@ -611,7 +611,7 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
             let t = super::tma::iteration(&at, r#loop)?;
             let later = at.cmpi(crate::build::CmpiPredicate::Ugt, t, at.index(0)?)?;
             let previous = super::tma::position(&at, r#loop, at.subi(t, at.index(1)?)?)?;
-            super::tma::release(&at, rings, previous, Some(later))?;
+            super::tma::release(&at, rings, previous, Some(later), lowering.multicast)?;
         }
         let key = r#loop.to_raw().ptr as usize;
         if !lowering.loops.get(&key).is_some_and(|s| s.mmas_waited) {
@@ -631,7 +631,7 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
                 let trips = super::tma::trips(&after, r#loop)?;
                 let ran = after.cmpi(crate::build::CmpiPredicate::Ugt, trips, after.index(0)?)?;
                 let last = super::tma::position(&after, r#loop, after.subi(trips, after.index(1)?)?)?;
-                super::tma::release(&after, rings, last, Some(ran))?;
+                super::tma::release(&after, rings, last, Some(ran), lowering.multicast)?;
             }
             let value = registers_of(&after, &waited)?;
             lowering.map(r#loop.result(index).ok()?.into(), value);
@@ -655,7 +655,7 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
         if let Some(rings) = &released {
             let r#loop = op.parent_operation()?;
             let t = super::tma::position(&wait_at, r#loop, super::tma::iteration(&wait_at, r#loop)?)?;
-            super::tma::release(&wait_at, rings, t, None)?;
+            super::tma::release(&wait_at, rings, t, None, lowering.multicast)?;
         }
         let value = registers_of(&wait_at, &values)?;
         lowering.map(result.into(), value);

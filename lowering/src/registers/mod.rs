@@ -176,7 +176,7 @@ fn has_layouts(kernel: OperationRef) -> bool {
 /// than the kernel's blocks have (`tile.block_size` threads, times
 /// `tile.cluster`).
 fn unlowerable_layout<'c>(kernel: OperationRef<'c, 'c>) -> Option<OperationRef<'c, 'c>> {
-    let warps = crate::to_gpu::block_size(kernel) * cluster::blocks(kernel) / 32;
+    let warps = crate::to_gpu::block_size(kernel) * cluster::spanned(kernel) / 32;
     let mut found = None;
     kernel.walk(WalkOrder::PreOrder, |op| {
         let bad = op.results().any(|r| {
@@ -220,7 +220,8 @@ pub struct Lowering<'c> {
     pub warp: IrValue<'c>,
     /// `warp / 4` as lane 0 has it ([`Lowering::warpgroup`]), once made.
     warpgroup: Option<IrValue<'c>>,
-    /// Blocks of the cluster the tile block runs as (1: none).
+    /// Blocks of the cluster the tile block's layouts span (1: none, or a
+    /// sliced cluster, `cluster::spanned`).
     pub cluster: i64,
     /// Warps of the tile block.
     pub warps: i64,
@@ -238,6 +239,9 @@ pub struct Lowering<'c> {
     thread_flat: HashMap<LinearLayout, IrValue<'c>>,
     /// The kernel gets a producer warp ([`warps`]).
     pub producer: Option<warps::Producer>,
+    /// The blocks of a sliced cluster that TMA rings are multicast to, and
+    /// this block's rank among them (`tile.tma_multicast` loads).
+    pub multicast: Option<tma::Multicast<'c>>,
     /// The TMA rings of `D + 2` slots whose mma stays in flight all the
     /// same, the block barrier after its `wgmma.wait_group 1`
     /// ([`groups::spareless`]; none with a producer warp).
@@ -684,12 +688,18 @@ fn lower_kernel<'c>(kernel: OperationRef<'c, 'c>) -> Option<Result<(), Refused<'
     let warp_size = entry.index(32)?;
     let lane = entry.remui(thread, warp_size)?;
     let mut warp = entry.divui(thread, warp_size)?;
-    let blocks = cluster::blocks(kernel);
-    if blocks > 1 {
-        let rank = cluster::program_grid(&entry, kernel, blocks)?;
-        let block_warps = crate::to_gpu::block_size(kernel) / 32;
-        warp = entry.addi(warp, entry.muli(rank, entry.index(block_warps)?)?)?;
-        cluster::barrier(&entry)?;
+    let blocks = cluster::spanned(kernel);
+    let mut multicast = None;
+    if cluster::blocks(kernel) > 1 {
+        let rank = cluster::program_grid(&entry, kernel, cluster::blocks(kernel))?;
+        if tma::multicasts(kernel) {
+            multicast = Some(tma::Multicast { rank, blocks: cluster::blocks(kernel), lane });
+        }
+        if blocks > 1 {
+            let block_warps = crate::to_gpu::block_size(kernel) / 32;
+            warp = entry.addi(warp, entry.muli(rank, entry.index(block_warps)?)?)?;
+            cluster::barrier(&entry)?;
+        }
     }
     let warps = crate::to_gpu::block_size(kernel) * blocks / 32;
     let versions = version::loops(context, kernel)?;
@@ -710,6 +720,7 @@ fn lower_kernel<'c>(kernel: OperationRef<'c, 'c>) -> Option<Result<(), Refused<'
         views: HashMap::new(),
         thread_flat: HashMap::new(),
         producer: warps::producer(kernel, blocks),
+        multicast,
         spareless: HashSet::new(),
         groups: tma::Groups::default(),
         ring_loops: HashMap::new(),
@@ -804,6 +815,12 @@ fn lower_kernel<'c>(kernel: OperationRef<'c, 'c>) -> Option<Result<(), Refused<'
         Some(producer) => warps::specialize(&mut lowering, kernel, marker, &producer)?,
         // SAFETY: the marker is a constant nothing uses.
         None => unsafe { mlir_sys::mlirOperationDestroy(marker.to_raw()) },
+    }
+    if lowering.multicast.is_some() {
+        // No block exits while another may still multicast into its slots
+        // or arrive on its barriers; every thread, both roles, gets here.
+        let body = kernel.region(0).ok()?.first_block()?;
+        cluster::barrier(&At::before(context, body.terminator()?)?)?;
     }
     // SAFETY: the kernel is the op the pass runs on; only an attribute changes.
     let mut kernel = unsafe { OperationRefMut::from_raw(kernel.to_raw()) };

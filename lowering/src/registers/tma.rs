@@ -69,6 +69,22 @@
 //! in one group. Slots and phases are computed in 32 bits
 //! ([`ring_position`]).
 //!
+//! In a sliced cluster (`tile-slice-clusters`), a ring whose tiles every
+//! block reads alike (`tile.tma_multicast`, B) is multicast: block `r`
+//! asks for rows `r * R / N ..` of each box (the descriptor's box is `R /
+//! N` rows) with a multicast mask of all `N` blocks, so each block's slot
+//! fills from every block's copies, which complete on the barrier at the
+//! same offset in each block; the phase's bytes are the whole tile's, as
+//! without. A slot is then written by every block's producer, so each
+//! `empty` barrier counts this block's consumer threads and one arrival a
+//! consumer warp of every other block ([`release`]). The barriers'
+//! initialisation ends with a cluster barrier (no block's copy may
+//! complete on another's barrier before it is initialised), and so does
+//! the kernel (no block exits while another may still multicast into it
+//! or arrive on its barriers). Multicast needs a producer warp: the
+//! block-wide barrier that guards a slot without one cannot wait for the
+//! other blocks' mmas.
+//!
 //! A request in the loop asks for a tile only where the loop runs that far
 //! ([`ahead_runs`]): a tile past the loop's end would only fill its slot
 //! with zeros, at the cost of TMA copies, shared-memory writes and a wait
@@ -124,6 +140,28 @@ pub const REQUEST: &str = "tile_request";
 /// Bytes of an mbarrier.
 const BARRIER_BYTES: i64 = 8;
 
+/// The blocks of a sliced cluster (`tile-slice-clusters`) that the TMA
+/// multicasts a ring's tiles to, this block's rank among them, and the
+/// thread's lane (lane 0 arrives on the other blocks' barriers for its
+/// warp, [`release`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Multicast<'c> {
+    pub rank: IrValue<'c>,
+    pub blocks: i64,
+    pub lane: IrValue<'c>,
+}
+
+/// Whether a load of `kernel` is multicast (`tile.tma_multicast`).
+pub fn multicasts(kernel: OperationRef) -> bool {
+    use melior::ir::operation::{WalkOrder, WalkResult};
+    let mut found = false;
+    kernel.walk(WalkOrder::PreOrder, |op| {
+        found |= op.has_attribute(tile_dialect::attrs::TMA_MULTICAST);
+        if found { WalkResult::Interrupt } else { WalkResult::Advance }
+    });
+    found
+}
+
 /// How long a thread may be suspended in one `mbarrier.try_wait` (ns),
 /// CUTLASS's choice.
 const SUSPEND_NS: i64 = 0x989680;
@@ -158,10 +196,14 @@ fn initialise<'c>(
     when(at, first, |at| {
         let i32_type: Type = IntegerType::new(context, 32).into();
         // A `full` barrier has one arrival a phase (the group's
-        // expect_tx); an `empty` one, one from each consumer thread.
+        // expect_tx); an `empty` one, one from each consumer thread, and
+        // where the slot is multicast one from each consumer warp of every
+        // other block ([`release`]).
         let mut counts = vec![at.int(i32_type, 1)?; slots as usize];
         if let Some(producer) = &lowering.producer {
-            counts.extend(vec![at.int(i32_type, producer.consumer_warps * 32)?; slots as usize]);
+            let others = lowering.multicast.map_or(0, |m| m.blocks - 1);
+            let count = producer.consumer_warps * 32 + producer.consumer_warps * others;
+            counts.extend(vec![at.int(i32_type, count)?; slots as usize]);
         }
         for (barrier, count) in counts.into_iter().enumerate() {
             let barrier = pointer(at, at.addi(address, at.index(barrier as i64 * BARRIER_BYTES)?)?)?;
@@ -180,7 +222,12 @@ fn initialise<'c>(
         Some(())
     })?;
     at.insert(OperationBuilder::new("nvvm.fence.mbarrier.init", at.location).build().ok()?);
-    lowering.barrier(at)
+    // Another block's multicast completes on this block's barriers: none
+    // may be issued before every block has initialised its own.
+    match lowering.multicast {
+        Some(_) => super::cluster::barrier(at),
+        None => lowering.barrier(at),
+    }
 }
 
 /// The rings whose slots share one set of barriers ([`super::groups::of`]), and
@@ -231,6 +278,11 @@ pub fn ring_barriers<'c>(lowering: &mut Lowering<'c>, id: i64, slots: i64) -> Op
 pub fn restart<'c>(lowering: &Lowering<'c>, at: &At<'c, 'c>, id: i64, barriers: IrValue<'c>, slots: i64) -> Option<()> {
     if lowering.groups.leaders.contains_key(&id) && lowering.groups.asked.contains(&(lowering.groups.leader(id), 0)) {
         return Some(());
+    }
+    if lowering.multicast.is_some() {
+        // Another block may already multicast into the barriers' next
+        // phase (`tile-use-tma` multicasts no ring that starts again).
+        return lowering.refuse("a ring of a kernel whose rings are multicast starts again in an enclosing loop");
     }
     initialise(lowering, at, barriers, slots, true)
 }
@@ -343,6 +395,9 @@ pub struct Request<'c> {
     pub destination: IrValue<'c>,
     pub boxes: Boxes,
     pub ring: (i64, i64),
+    /// Every block of the cluster reads the tile: this block asks for its
+    /// part of the rows, for all of them.
+    pub multicast: Option<Multicast<'c>>,
 }
 
 /// Thread 0 asks the TMA for tile `t` of a ring with `slots` slots whose
@@ -427,8 +482,22 @@ fn issue<'c>(
     }
     let per_block = boxes.per_box();
     let rank = request.first.len();
+    // A multicast block's part: rows `r * part` on of each box, in every
+    // block's slot at once.
+    let part = request.multicast.map(|m| boxes.rows / m.blocks);
+    let first_row = match (request.multicast, part) {
+        (Some(m), Some(part)) => Some(at.muli(m.rank, at.index(part)?)?),
+        _ => None,
+    };
+    let mask = match request.multicast {
+        Some(m) => Some(at.int(IntegerType::new(context, 16).into(), (1 << m.blocks) - 1)?),
+        None => None,
+    };
     for block in 0..boxes.columns / per_block {
-        let destination = at.addi(request.destination, at.index(block * boxes.rows * boxes.swizzle)?)?;
+        let mut destination = at.addi(request.destination, at.index(block * boxes.rows * boxes.swizzle)?)?;
+        if let Some(first_row) = first_row {
+            destination = at.addi(destination, at.muli(first_row, at.index(boxes.swizzle)?)?)?;
+        }
         // A block's own shared-memory address is also its address in
         // the cluster's window, where the copy's destination lies.
         let destination = at.add(arith::index_cast(destination, IntegerType::new(context, 64).into(), at.location))?;
@@ -441,14 +510,20 @@ fn issue<'c>(
             if d == rank - 1 {
                 coordinate = at.addi(coordinate, at.index(block * per_block)?)?;
             }
+            if let (true, Some(first_row)) = (d == rank - 2, first_row) {
+                coordinate = at.addi(coordinate, first_row)?;
+            }
             coordinates.push(at.add(arith::index_cast(coordinate, i32_type, at.location))?);
         }
         let mut operands = vec![destination, request.descriptor];
         operands.extend(&coordinates);
         operands.push(barrier);
+        operands.extend(mask);
         operands.extend(producer);
-        let segments =
-            DenseI32ArrayAttribute::new(context, &[1, 1, rank as i32, 1, 0, 0, 0, i32::from(producer.is_some())]);
+        let segments = DenseI32ArrayAttribute::new(
+            context,
+            &[1, 1, rank as i32, 1, 0, i32::from(mask.is_some()), 0, i32::from(producer.is_some())],
+        );
         at.insert(
             OperationBuilder::new("nvvm.cp.async.bulk.tensor.shared.cluster.global", at.location)
                 .add_operands(&operands)
@@ -467,11 +542,22 @@ fn issue<'c>(
 /// that its mmas are done with tile `t` of each of `rings`: an arrival on
 /// the slot's `empty` barrier, which counts them all. (No branch on the
 /// lane: the arrivals cost less than a divergent path among the wgmmas.)
+/// Where the rings are multicast, each consumer warp's lane 0 also
+/// arrives on the same barrier of every other block of the cluster
+/// (through `mapa`, a branch on the lane, as the matcher's): their
+/// producers' multicasts write this block's slot too. One arrival a warp
+/// suffices there, since the warp's lanes passed the same
+/// `wgmma.wait_group`; one a thread made every iteration's release 256
+/// remote arrivals, and 128x128 tiles a block ran at 0.8 of the kernel
+/// without clusters (BENCHMARKS.md, session 35). The arrival is released
+/// at CTA scope, as the local one: what it orders is this block's
+/// wgmmas' reads, which `wgmma.wait_group` has seen complete.
 pub fn release<'c>(
     at: &At<'c, 'c>,
     rings: &[(IrValue<'c>, i64)],
     t: IrValue<'c>,
     now: Option<IrValue<'c>>,
+    multicast: Option<Multicast<'c>>,
 ) -> Option<()> {
     let condition = match now {
         Some(now) => now,
@@ -483,6 +569,30 @@ pub fn release<'c>(
             at.insert(
                 OperationBuilder::new("nvvm.mbarrier.arrive", at.location).add_operands(&[barrier]).build().ok()?,
             );
+            if let Some(Multicast { rank, blocks, lane }) = multicast {
+                let first_lane = at.cmpi(crate::build::CmpiPredicate::Eq, lane, at.index(0)?)?;
+                when(at, first_lane, |at| {
+                    let i32_type: Type = IntegerType::new(at.context, 32).into();
+                    for other in 1..blocks {
+                        let peer = at.remui(at.addi(rank, at.index(other)?)?, at.index(blocks)?)?;
+                        let peer = at.add(arith::index_cast(peer, i32_type, at.location))?;
+                        let remote = at.add(
+                            OperationBuilder::new("nvvm.mapa", at.location)
+                                .add_operands(&[barrier, peer])
+                                .add_results(&[llvm::r#type::pointer(at.context, 7)])
+                                .build()
+                                .ok()?,
+                        )?;
+                        at.insert(
+                            OperationBuilder::new("nvvm.mbarrier.arrive", at.location)
+                                .add_operands(&[remote])
+                                .build()
+                                .ok()?,
+                        );
+                    }
+                    Some(())
+                })?;
+            }
         }
         Some(())
     })

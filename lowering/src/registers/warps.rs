@@ -57,7 +57,8 @@
 //! Caveats: only kernels whose every shared tile is a TMA ring tile of a
 //! loop at the kernel's top level or of one whose rings continue across
 //! such a loop, each such loop with one `tile.mma` reading two of them,
-//! and no cluster (attention's two mmas read one ring each, beside Q,
+//! and no cluster whose layouts span its blocks (a sliced cluster's
+//! blocks each get one; attention's two mmas read one ring each, beside Q,
 //! copied before its loop, and P, in registers; an mma outside the loops,
 //! such as the one `tile-pipeline-mma` puts after its loop, keeps the
 //! kernel without one); a producer warp
@@ -130,7 +131,7 @@ pub struct Producer {
     pub warpgroup: bool,
 }
 
-/// Whether `kernel` (of blocks of `cluster` blocks) gets a producer warp
+/// Whether `kernel` (whose layouts span `cluster` blocks) gets a producer warp
 /// (a warpgroup, see the module's docs):
 /// every shared tile is loaded by the TMA into a ring, at the kernel's
 /// top level or in a loop there, and every mma reads two shared tiles,
