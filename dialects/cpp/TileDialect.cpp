@@ -945,8 +945,8 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
     return success();
   }
   if (name == attrs::kCluster) {
-    // Written by tile-assign-layouts: each program block runs as a cluster
-    // of this many blocks.
+    // Written by tile-assign-layouts or tile-slice-clusters: each program
+    // block runs as a cluster of this many blocks.
     std::optional<int64_t> blocks = intValue(attr.getValue());
     if (!blocks || *blocks < 2 || *blocks > attrs::kMaxCluster ||
         !isa<FunctionOpInterface>(op))

@@ -500,7 +500,8 @@ pub mod knob {
         default: Some(0),
         doc: "Resident blocks that each walk several tiles of a 1-D grid (`tile.persistent`): the matcher's \
               variant, and the register path's TMA variant (`tile-persist-blocks`; not a widened instance, a \
-              cluster or a 2-D grid, each with a remark), whose rings continue from one tile to the next.",
+              cluster whose layouts span its blocks or a 2-D grid, each with a remark; a sliced cluster walks \
+              the tiles as one), whose rings continue from one tile to the next.",
     };
     /// `split_k`: blocks that share a tile's K loop.
     pub const SPLIT_K: Knob = Knob {

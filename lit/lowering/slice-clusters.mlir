@@ -200,3 +200,48 @@ func.func @no_mma(%X: memref<?x?xf32>) attributes {tile.kernel, tile.hints = {nu
   tile.store %y, %px[%c0, %c0] : tensor<128x128xf32> -> !tile.partition_view<128x128xf32>
   return
 }
+
+// -----
+
+// A kernel off the register path (a constant tile that is not a splat)
+// is not sliced: its cluster would have no one to run it.
+// CHECK-LABEL: func.func @off_the_register_path
+// CHECK-NOT:     tile.sliced
+func.func @off_the_register_path(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>)
+    attributes {tile.kernel, tile.hints = {num_ctas = 2 : i64}} {
+  %c0 = arith.constant 0 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<128x64xf16>
+  %pb = tile.partition_view %B : memref<?x?xf16> -> !tile.partition_view<64x2xf16>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<128x2xf32>
+  %a = tile.load %pa[%c0, %c0] : !tile.partition_view<128x64xf16> -> tensor<128x64xf16>
+  %b = tile.load %pb[%c0, %c0] : !tile.partition_view<64x2xf16> -> tensor<64x2xf16>
+  // expected-remark@+1 {{num_ctas = 2 is not applied: the kernel is not on the register path (it has a constant tile that is not a splat)}}
+  %init = arith.constant dense<[[1.0, 2.0]]> : tensor<1x2xf32>
+  %ib = tile.broadcast %init : tensor<1x2xf32> -> tensor<128x2xf32>
+  %d = tile.mma %a, %b, %ib : tensor<128x64xf16>, tensor<64x2xf16> into tensor<128x2xf32>
+  tile.store %d, %pc[%c0, %c0] : tensor<128x2xf32> -> !tile.partition_view<128x2xf32>
+  return
+}
+
+// -----
+
+// The whole tile of an array the kernel also stores to, read in every
+// block of the cluster, would race with another block's rows.
+// CHECK-LABEL: func.func @read_whole_write_part
+// CHECK-NOT:     tile.sliced
+func.func @read_whole_write_part(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>)
+    attributes {tile.kernel, tile.hints = {num_ctas = 2 : i64}} {
+  %c0 = arith.constant 0 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<128x64xf16>
+  %pb = tile.partition_view %B : memref<?x?xf16> -> !tile.partition_view<64x128xf16>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<128x128xf32>
+  %pr = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<1x128xf32>
+  %a = tile.load %pa[%c0, %c0] : !tile.partition_view<128x64xf16> -> tensor<128x64xf16>
+  %b = tile.load %pb[%c0, %c0] : !tile.partition_view<64x128xf16> -> tensor<64x128xf16>
+  // expected-remark@+1 {{num_ctas = 2 is not applied: every block of the cluster would access this whole tile of an array the kernel stores to}}
+  %row = tile.load %pr[%c0, %c0] : !tile.partition_view<1x128xf32> -> tensor<1x128xf32>
+  %init = tile.broadcast %row : tensor<1x128xf32> -> tensor<128x128xf32>
+  %d = tile.mma %a, %b, %init : tensor<128x64xf16>, tensor<64x128xf16> into tensor<128x128xf32>
+  tile.store %d, %pc[%c0, %c0] : tensor<128x128xf32> -> !tile.partition_view<128x128xf32>
+  return
+}

@@ -39,13 +39,20 @@
 //! padding is the same), and each row of an mma's result depends only on
 //! the same row of A and the accumulator.
 //!
-//! Caveats: only where every tile tied to the rows can be cut: a reduction
-//! along the rows, a reshape that mixes them with another dim, a B operand
-//! computed from them, an op this pass does not know or rows that `N`
-//! does not divide into slices of at least 64 (wgmma's rows) keep the
-//! kernel whole, with a remark at the op (`ClusterNotSliced`). Only on
-//! `sm_90a` (`tile-to-ptx`); kernels without an mma are clustered by
-//! `tile-assign-layouts`, whose layouts span the cluster instead.
+//! Caveats: only a kernel on the register path (`tile-assign-layouts`
+//! takes it), and only where every tile tied to the rows can be cut: a
+//! reduction along the rows, a reshape that mixes them with another dim,
+//! a B operand computed from them, an op this pass does not know (or a
+//! region op other than `scf.for` and `scf.if` carrying them), a constant
+//! that is not a splat, a view made elsewhere than by a
+//! `tile.partition_view` in the kernel, rows that `N` does not divide
+//! into slices of at least 64 (wgmma's rows), or a whole tile of an array
+//! the kernel stores to (every block would read or write it, racing with
+//! another block's rows) keep the kernel whole, with a remark at the op
+//! (`ClusterNotSliced`). Whole tiles of other arrays are read by every
+//! block of the cluster. Only on `sm_90a` (`tile-to-ptx`); kernels
+//! without an mma are clustered by `tile-assign-layouts`, whose layouts
+//! span the cluster instead.
 
 use crate::{
     build::{At, GpuQuery, tile_type},
@@ -217,6 +224,9 @@ fn plan<'c>(
         }
         WalkResult::Advance
     });
+    if let Err((why, location)) = crate::layout::assign::eligible(kernel) {
+        return Err((location, format!("the kernel is not on the register path ({why})")));
+    }
     let mut cuts = Cuts { cuts: HashMap::new(), changed: true };
     for &op in &ops {
         if op_name(op) == "tile.mma" {
@@ -235,12 +245,23 @@ fn plan<'c>(
     }
     for (value, cut) in cuts.cuts.values() {
         let Some(dim) = cut else { continue };
+        // A loop's carried value is cut with its loop; a block argument of
+        // another region op (an `scf.while`'s) is not followed.
+        if let Ok(argument) = melior::ir::block::BlockArgument::try_from(*value)
+            && argument.owner().parent_operation().is_none_or(|p| op_name(p) != "scf.for")
+        {
+            let at = argument.owner().parent_operation().map_or(kernel.location(), |p| p.location());
+            // SAFETY: locations live in the context, which outlives the pass run.
+            let at = unsafe { Location::from_raw(at.to_raw()) };
+            return Err((at, "a tile this region op carries would be cut along the mma's rows".into()));
+        }
         let Some((shape, _)) = tile_type(value.r#type()) else { continue };
         if shape[*dim] % blocks != 0 {
             let location = crate::rewrite::defining_op(*value).map_or(kernel.location(), |d| d.location());
             return Err((location, format!("{blocks} blocks do not divide this tile's {} rows", shape[*dim])));
         }
     }
+    accesses(&ops, &cuts)?;
     for &op in &ops {
         if op_name(op) == "tile.mma" {
             let rows =
@@ -260,6 +281,54 @@ fn plan<'c>(
     Ok(cuts.cuts)
 }
 
+/// Whether the cut loads, stores and constants can be rewritten, and
+/// whether the blocks' accesses stay apart: a cut load or store needs its
+/// view made by a `tile.partition_view` (a new one with short tiles goes
+/// beside it), a cut constant must be a splat, and an array the kernel
+/// stores to is read and written only in cut tiles (a whole one, which
+/// every block of the cluster reads or writes, would race with another
+/// block's part).
+fn accesses<'c>(ops: &[OperationRef<'c, 'c>], cuts: &Cuts<'c>) -> Result<(), (Location<'c>, String)> {
+    let cut = |v: Value| cuts.get(v).flatten().is_some();
+    let array = |op: OperationRef<'c, 'c>, view: usize| {
+        op.operand(view)
+            .ok()
+            .and_then(crate::rewrite::defining_op)
+            .filter(|d| op_name(*d) == "tile.partition_view")
+            .and_then(|d| d.operand(0).ok())
+            .map(key)
+    };
+    let access = |op: OperationRef<'c, 'c>| match op_name(op).as_str() {
+        "tile.load" => op.result(0).ok().map(|r| (cut(r.into()), 0)),
+        "tile.store" => op.operand(0).ok().map(|v| (cut(v), 1)),
+        _ => None,
+    };
+    let stored: std::collections::HashSet<usize> =
+        ops.iter().filter(|op| op_name(**op) == "tile.store").filter_map(|op| array(*op, 1)).collect();
+    for &op in ops {
+        if op_name(op) == "arith.constant"
+            && op.result(0).is_ok_and(|r| cut(r.into()))
+            && crate::layout::assign::retype_constant_check(op).is_none()
+        {
+            return Err((op.location(), "this constant tile is not a splat, and cannot be cut".into()));
+        }
+        let Some((is_cut, view)) = access(op) else { continue };
+        match array(op, view) {
+            None if is_cut => {
+                return Err((op.location(), "this access's view is not made by a tile.partition_view here".into()));
+            }
+            Some(memref) if !is_cut && stored.contains(&memref) => {
+                return Err((
+                    op.location(),
+                    "every block of the cluster would access this whole tile of an array the kernel stores to".into(),
+                ));
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 /// Decides the cuts that `op` ties to the ones known.
 fn relate<'c>(cuts: &mut Cuts<'c>, op: OperationRef<'c, 'c>) -> Result<(), (Location<'c>, String)> {
     let name = op_name(op);
@@ -271,7 +340,9 @@ fn relate<'c>(cuts: &mut Cuts<'c>, op: OperationRef<'c, 'c>) -> Result<(), (Loca
     let operand = |i: usize| op.operand(i).map_err(|_| (op.location(), String::new()));
     let result = |i: usize| op.result(i).map(Value::from).map_err(|_| (op.location(), String::new()));
     match name.as_str() {
-        "tile.mma" | "tile.load" | "tile.store" | "tile.splat" | "tile.iota" | "arith.constant" | "scf.yield" => {}
+        "tile.mma" | "tile.load" | "tile.store" | "tile.splat" | "tile.iota" | "arith.constant" => {}
+        // Tied by its loop or `scf.if`; another parent's is not followed.
+        "scf.yield" if op.parent_operation().is_some_and(|p| matches!(op_name(p).as_str(), "scf.for" | "scf.if")) => {}
         "tile.broadcast" => {
             let (input, output) = (operand(0)?, result(0)?);
             match (cuts.get(input), cuts.get(output)) {

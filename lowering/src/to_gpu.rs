@@ -317,8 +317,8 @@ fn kernel_to_gpu<'c>(
     if cluster > 1 && !kernel.has_attribute(tile_dialect::attrs::REGISTERS) {
         emit_error(
             location,
-            "'tile.cluster' is for kernels on the register path (tile-assign-layouts writes it); this kernel's \
-             tiles are not in registers",
+            "'tile.cluster' is for kernels on the register path (tile-assign-layouts or tile-slice-clusters \
+             writes it); this kernel's tiles are not in registers",
         );
         return None;
     }

@@ -449,9 +449,10 @@ fn add_variant<'c>(context: &'c Context, kernel: OperationRef<'c, '_>) -> Option
 /// coordinates do not depend on the block's rank in the cluster (every
 /// block reads the same tile), whose rows cut into one whole swizzle
 /// pattern (1024 bytes) or more a block, at the kernel's top level or in
-/// a loop there (a ring that starts again would initialise its barriers
-/// while another block may multicast into them); a ring multicast in all
-/// of its loads or none.
+/// a loop there whose bounds do not depend on the block (a ring that
+/// starts again, as such a loop's would in each walk of a persistent
+/// kernel, would initialise its barriers while another block may
+/// multicast into them); a ring multicast in all of its loads or none.
 fn multicast_loads(
     variant: OperationRef,
     positions: &[(usize, TmaDescriptor)],
@@ -474,8 +475,15 @@ fn multicast_loads(
         let [.., rows, _] = descriptor.box_shape[..] else { continue };
         let part = i64::from(rows) / blocks;
         let fits = i64::from(rows) % blocks == 0 && (part * i64::from(descriptor.swizzle)) % 1024 == 0;
-        let placed = top(load) || load.parent_operation().is_some_and(|p| op_name(p) == "scf.for" && top(p));
-        let same = (1..load.operand_count()).all(|j| load.operand(j).is_ok_and(|v| !rank_dependent(v, 32)));
+        // A loop whose bounds depend on the block would start its rings
+        // again in each walk of a persistent kernel (`tile-persist-blocks`
+        // runs later), with their barriers initialised again.
+        let steady =
+            |r#loop: OperationRef| (0..3).all(|i| r#loop.operand(i).is_ok_and(|v| !depends_on(v, &BLOCK_QUERIES, 32)));
+        let placed =
+            top(load) || load.parent_operation().is_some_and(|p| op_name(p) == "scf.for" && top(p) && steady(p));
+        let same = (1..load.operand_count())
+            .all(|j| load.operand(j).is_ok_and(|v| !depends_on(v, &["gpu.cluster_block_id"], 32)));
         if fits && placed && same {
             eligible.push((i, id));
         } else {
@@ -490,24 +498,28 @@ fn multicast_loads(
     chosen
 }
 
-/// Whether `value` may differ between the blocks of a sliced cluster: it
-/// depends on `gpu.cluster_block_id` (or on what is not followed: a
-/// loop's carried values, an op with regions, a chain deeper than
-/// `depth`). A loop's induction variable depends on what its bounds do.
-fn rank_dependent(value: melior::ir::Value, depth: usize) -> bool {
+/// The ops that tell blocks (and clusters) apart.
+const BLOCK_QUERIES: [&str; 3] = ["gpu.cluster_block_id", "tile.block_id", "tile.num_blocks"];
+
+/// Whether `value` may depend on one of the ops named `queries` (so
+/// differ between the blocks of a sliced cluster, for
+/// `gpu.cluster_block_id`), or on what is not followed: a loop's carried
+/// values, an op with regions, a chain deeper than `depth`. A loop's
+/// induction variable depends on what its bounds do.
+fn depends_on(value: melior::ir::Value, queries: &[&str], depth: usize) -> bool {
     if depth == 0 {
         return true;
     }
     if let Some(op) = defining_op(value) {
-        return op_name(op) == "gpu.cluster_block_id"
+        return queries.contains(&op_name(op).as_str())
             || op.region_count() > 0
-            || op.operands().any(|v| rank_dependent(v, depth - 1));
+            || op.operands().any(|v| depends_on(v, queries, depth - 1));
     }
     let Ok(argument) = melior::ir::block::BlockArgument::try_from(value) else { return true };
     match argument.owner().parent_operation() {
         Some(op) if op_name(op) == "func.func" => false,
         Some(op) if op_name(op) == "scf.for" && argument.argument_number() == 0 => {
-            (0..3).any(|i| op.operand(i).is_ok_and(|v| rank_dependent(v, depth - 1)))
+            (0..3).any(|i| op.operand(i).is_ok_and(|v| depends_on(v, queries, depth - 1)))
         }
         _ => true,
     }

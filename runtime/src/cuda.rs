@@ -705,8 +705,12 @@ impl Cuda {
             slots.push(gx);
             let blocks = if cluster > 1 {
                 // Clusters must fit in one GPC each, which leaves fewer
-                // resident blocks than the per-SM count says.
-                clustered_grid(gx, resident, cluster)
+                // resident blocks than the per-SM count says. A variant
+                // whose program block runs as a cluster (the split-K ways
+                // are the cluster's blocks) needs a cluster a program
+                // block; the matcher's pairs of program blocks, a block.
+                let per_program = if split_k == cluster { u64::from(cluster) } else { 1 };
+                clustered_grid(gx * per_program, resident, cluster)
             } else {
                 resident_grid(gx, resident, sms)
             };

@@ -322,7 +322,8 @@ fn variants(module: &Module, name: &str) -> Result<Vec<Variant>> {
                     }
                 }
             }
-            // Clusters along x alone (`convert-tile-to-nvgpu` makes no other).
+            // Clusters along x alone (`convert-tile-to-nvgpu`, `convert-tile-to-gpu`
+            // from `tile.cluster`, make no other).
             let cluster = op
                 .attribute("nvvm.cluster_dim")
                 .ok()

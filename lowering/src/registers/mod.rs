@@ -173,8 +173,8 @@ fn has_layouts(kernel: OperationRef) -> bool {
 /// The first op with a tile result whose layout (written by hand, say)
 /// the lowering cannot take: one that gives some element to no thread
 /// (a load or store would skip it), a basis of several bits, or more warps
-/// than the kernel's blocks have (`tile.block_size` threads, times
-/// `tile.cluster`).
+/// than the kernel's blocks have (`tile.block_size` threads, times the
+/// blocks its layouts span, `cluster::spanned`).
 fn unlowerable_layout<'c>(kernel: OperationRef<'c, 'c>) -> Option<OperationRef<'c, 'c>> {
     let warps = crate::to_gpu::block_size(kernel) * cluster::spanned(kernel) / 32;
     let mut found = None;
