@@ -1,5 +1,5 @@
-// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(tile-slice-clusters, tile-prefetch-loads, tile-assign-layouts), tile-remove-layout-conversions, tile-use-tma)' | FileCheck %s
-// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(tile-slice-clusters, tile-prefetch-loads, tile-assign-layouts), tile-remove-layout-conversions, tile-use-tma, func.func(tile-persist-blocks, convert-tile-to-registers))' | FileCheck %s --check-prefix=REG
+// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(tile-widen-accumulators, tile-slice-clusters, tile-prefetch-loads, tile-assign-layouts), tile-remove-layout-conversions, tile-use-tma)' | FileCheck %s
+// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(tile-widen-accumulators, tile-slice-clusters, tile-prefetch-loads, tile-assign-layouts), tile-remove-layout-conversions, tile-use-tma, func.func(tile-persist-blocks, convert-tile-to-registers))' | FileCheck %s --check-prefix=REG
 
 // A sliced cluster of two blocks (tile-slice-clusters) with a producer
 // warp: B's tile, the same in both blocks, is multicast, each block asking
@@ -125,5 +125,35 @@ func.func @causal_persistent(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memre
     scf.yield %d : tensor<256x128xf32>
   }
   tile.store %acc, %pc[%bm, %c0] : tensor<256x128xf32> -> !tile.partition_view<256x128xf32>
+  return
+}
+
+// -----
+
+// An f16 accumulator (the contract's matmul with f16 output): carried in
+// f32 by tile-widen-accumulators, which puts the kernel on the register
+// path before it is sliced (tile-to-ptx's order).
+// CHECK-LABEL: func.func @f16_accumulator__tma(
+// CHECK-SAME:    tile.sliced
+// CHECK:         tile.tma_multicast
+// REG-LABEL: func.func @f16_accumulator__tma(
+// REG:         multicast_mask
+func.func @f16_accumulator(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>)
+    attributes {tile.kernel, tile.hints = {num_ctas = 2 : i64, warp_specialize = 1 : i64}} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<256x64xf16>
+  %pb = tile.partition_view %B : memref<?x?xf16> -> !tile.partition_view<64x128xf16>
+  %pc = tile.partition_view %C : memref<?x?xf16> -> !tile.partition_view<256x128xf16>
+  %bm = tile.block_id x : index
+  %nk = tile.num_tiles %pa dim 1 : !tile.partition_view<256x64xf16>
+  %zero = arith.constant dense<0.0> : tensor<256x128xf16>
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%acc_in = %zero) -> (tensor<256x128xf16>) {
+    %a = tile.load %pa[%bm, %k] : !tile.partition_view<256x64xf16> -> tensor<256x64xf16>
+    %b = tile.load %pb[%k, %c0] : !tile.partition_view<64x128xf16> -> tensor<64x128xf16>
+    %d = tile.mma %a, %b, %acc_in : tensor<256x64xf16>, tensor<64x128xf16> into tensor<256x128xf16>
+    scf.yield %d : tensor<256x128xf16>
+  }
+  tile.store %acc, %pc[%bm, %c0] : tensor<256x128xf16> -> !tile.partition_view<256x128xf16>
   return
 }

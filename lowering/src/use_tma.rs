@@ -449,10 +449,11 @@ fn add_variant<'c>(context: &'c Context, kernel: OperationRef<'c, '_>) -> Option
 /// coordinates do not depend on the block's rank in the cluster (every
 /// block reads the same tile), whose rows cut into one whole swizzle
 /// pattern (1024 bytes) or more a block, at the kernel's top level or in
-/// a loop there whose bounds do not depend on the block (a ring that
-/// starts again, as such a loop's would in each walk of a persistent
-/// kernel, would initialise its barriers while another block may
-/// multicast into them); a ring multicast in all of its loads or none.
+/// a loop there, one whose bounds do not depend on the block where the
+/// kernel is to be persistent (a ring that starts again, as such a loop's
+/// would in each walk, would initialise its barriers while another block
+/// may multicast into them); a ring multicast in all of its loads or
+/// none.
 fn multicast_loads(
     variant: OperationRef,
     positions: &[(usize, TmaDescriptor)],
@@ -465,6 +466,7 @@ fn multicast_loads(
         return chosen;
     }
     let top = |op: OperationRef| op.parent_operation().is_some_and(|p| op_name(p) == "func.func");
+    let persistent = crate::rewrite::hint(variant, attrs::knob::PERSISTENT.key) == Some(1);
     let mut refused = std::collections::HashSet::new();
     let mut eligible = Vec::new();
     for (i, (position, descriptor)) in positions.iter().enumerate() {
@@ -480,8 +482,8 @@ fn multicast_loads(
         // runs later), with their barriers initialised again.
         let steady =
             |r#loop: OperationRef| (0..3).all(|i| r#loop.operand(i).is_ok_and(|v| !depends_on(v, &BLOCK_QUERIES, 32)));
-        let placed =
-            top(load) || load.parent_operation().is_some_and(|p| op_name(p) == "scf.for" && top(p) && steady(p));
+        let placed = top(load)
+            || load.parent_operation().is_some_and(|p| op_name(p) == "scf.for" && top(p) && (!persistent || steady(p)));
         let same = (1..load.operand_count())
             .all(|j| load.operand(j).is_ok_and(|v| !depends_on(v, &["gpu.cluster_block_id"], 32)));
         if fits && placed && same {

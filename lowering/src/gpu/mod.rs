@@ -107,7 +107,7 @@ pub const DEFAULT_CHIP: &str = "sm_90a";
 pub const STAGES: &[(&str, &str)] = &[
     (
         "layouts",
-        "{widen}tile-specialize, tile-simplify, func.func(tile-group-blocks, tile-reverse-blocks, tile-version-masks), {wgmma}func.func({slice}tile-widen-accumulators, tile-defer-reductions, tile-prefetch-loads, tile-stream-stores, tile-sink-loads, tile-assign-layouts), tile-remove-layout-conversions{tma}",
+        "{widen}tile-specialize, tile-simplify, func.func(tile-group-blocks, tile-reverse-blocks, tile-version-masks), {wgmma}func.func(tile-widen-accumulators, {slice}tile-defer-reductions, tile-prefetch-loads, tile-stream-stores, tile-sink-loads, tile-assign-layouts), tile-remove-layout-conversions{tma}",
     ),
     ("registers", "func.func(convert-tile-to-registers)"),
     ("linalg", "convert-tile-to-linalg"),
