@@ -1,5 +1,6 @@
 // RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(tile-widen-accumulators, tile-slice-clusters, tile-prefetch-loads, tile-assign-layouts), tile-remove-layout-conversions, tile-use-tma)' | FileCheck %s
 // RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(tile-widen-accumulators, tile-slice-clusters, tile-prefetch-loads, tile-assign-layouts), tile-remove-layout-conversions, tile-use-tma, func.func(tile-persist-blocks, convert-tile-to-registers))' | FileCheck %s --check-prefix=REG
+// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(tile-widen-accumulators, tile-slice-clusters, tile-prefetch-loads, tile-assign-layouts), tile-remove-layout-conversions, tile-use-tma)' | sed -e 's/warp_specialize = 1 : i64/warp_specialize = 0 : i64/' | tile-opt -split-input-file --pass-pipeline='builtin.module(func.func(convert-tile-to-registers))' | FileCheck %s --check-prefix=PARTS
 
 // A sliced cluster of two blocks (tile-slice-clusters) with a producer
 // warp: B's tile, the same in both blocks, is multicast, each block asking
@@ -42,6 +43,21 @@
 // REG:         nvvm.cluster.arrive {aligned}
 // REG-NEXT:    nvvm.cluster.wait {aligned}
 // REG-NEXT:    return
+// A multicast ring in a kernel that gets no producer warp after all (the
+// hint turned off between the passes, as a walk's ring that starts again
+// would): each block asks for both parts of each of B's two boxes itself
+// (8 copies: the first tile and the loop's), with no mask,
+// no remote arrivals and no cluster barriers.
+// PARTS-LABEL: func.func @multicast__tma(
+// PARTS-NOT:     nvvm.cluster.arrive
+// PARTS:         nvvm.fence.mbarrier.init
+// PARTS-NEXT:    gpu.barrier
+// PARTS-NOT:     multicast_mask
+// PARTS-NOT:     nvvm.mapa
+// PARTS-COUNT-8: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %arg4,
+// PARTS-NOT:     nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %arg4,
+// PARTS-NOT:     nvvm.cluster.arrive
+// PARTS:         return
 func.func @multicast(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>)
     attributes {tile.kernel, tile.hints = {num_ctas = 2 : i64, warp_specialize = 1 : i64}} {
   %c0 = arith.constant 0 : index

@@ -239,6 +239,8 @@ pub struct Lowering<'c> {
     thread_flat: HashMap<LinearLayout, IrValue<'c>>,
     /// The kernel gets a producer warp ([`warps`]).
     pub producer: Option<warps::Producer>,
+    /// The blocks of the cluster the program block runs as (1: none).
+    pub cluster_blocks: i64,
     /// The blocks of a sliced cluster that TMA rings are multicast to, and
     /// this block's rank among them (`tile.tma_multicast` loads).
     pub multicast: Option<tma::Multicast<'c>>,
@@ -690,9 +692,12 @@ fn lower_kernel<'c>(kernel: OperationRef<'c, 'c>) -> Option<Result<(), Refused<'
     let mut warp = entry.divui(thread, warp_size)?;
     let blocks = cluster::spanned(kernel);
     let mut multicast = None;
+    let producer = warps::producer(kernel, blocks);
     if cluster::blocks(kernel) > 1 {
         let rank = cluster::program_grid(&entry, kernel, cluster::blocks(kernel))?;
-        if tma::multicasts(kernel) {
+        // Only with a producer warp, whose `empty` barriers count the other
+        // blocks' consumers, and rings that never start again.
+        if tma::multicasts(kernel) && producer.is_some() && tma::multicast_rings_steady(kernel) {
             multicast = Some(tma::Multicast { rank, blocks: cluster::blocks(kernel), lane });
         }
         if blocks > 1 {
@@ -719,7 +724,8 @@ fn lower_kernel<'c>(kernel: OperationRef<'c, 'c>) -> Option<Result<(), Refused<'
         loops: HashMap::new(),
         views: HashMap::new(),
         thread_flat: HashMap::new(),
-        producer: warps::producer(kernel, blocks),
+        producer,
+        cluster_blocks: cluster::blocks(kernel),
         multicast,
         spareless: HashSet::new(),
         groups: tma::Groups::default(),

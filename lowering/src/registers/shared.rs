@@ -446,27 +446,26 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
         let RingUse { id, slots, .. } = tile.ring?;
         let boxes =
             super::tma::Boxes { rows: tile.rows(), columns: shape[1], bytes: tile.bytes, swizzle: tile.swizzle };
-        // A multicast part starts a swizzle pattern (1024 bytes), as the
-        // whole tile does, so that the TMA's swizzle and the readers' agree.
-        let multicast = match (op.has_attribute(tile_dialect::attrs::TMA_MULTICAST), lowering.multicast) {
-            (false, _) => None,
-            (true, Some(m))
-                if lowering.producer.is_some()
-                    && boxes.rows % m.blocks == 0
-                    && (boxes.rows / m.blocks * boxes.swizzle) % 1024 == 0 =>
-            {
-                Some(m)
-            }
-            (true, _) => {
-                return lowering.refuse(
-                    "a tile.tma_multicast load in a kernel without a producer warp, or whose tile's rows do not \
-                     cut into whole swizzle patterns, one part a block of the cluster",
-                );
-            }
+        // A multicast load's descriptor holds a part of its rows, each
+        // starting a swizzle pattern (1024 bytes), as the whole tile does,
+        // so that the TMA's swizzle and the readers' agree. Multicast
+        // where the kernel can (`Lowering::multicast`), else this block
+        // asks for every part itself.
+        let parts = match op.has_attribute(tile_dialect::attrs::TMA_MULTICAST) {
+            true => lowering.cluster_blocks,
+            false => 1,
         };
-        let described = super::tma::Boxes { rows: boxes.rows / multicast.map_or(1, |m| m.blocks), ..boxes };
+        if boxes.rows % parts != 0 || (boxes.rows / parts * boxes.swizzle) % 1024 != 0 {
+            return lowering.refuse(
+                "a tile.tma_multicast load whose tile's rows do not cut into whole swizzle patterns, one part a \
+                 block of the cluster",
+            );
+        }
+        let multicast = if parts > 1 { lowering.multicast } else { None };
+        let described = super::tma::Boxes { rows: boxes.rows / parts, ..boxes };
         let request = super::tma::Request {
             multicast,
+            parts,
             descriptor: super::tma::descriptor(op, argument, &described).or_else(|| {
                 lowering.refuse(
                     "the tile.tma_load's descriptor (its kernel argument's tile.tma) does not describe this tile \

@@ -81,9 +81,11 @@
 //! initialisation ends with a cluster barrier (no block's copy may
 //! complete on another's barrier before it is initialised), and so does
 //! the kernel (no block exits while another may still multicast into it
-//! or arrive on its barriers). Multicast needs a producer warp: the
+//! or arrive on its barriers). Multicast needs a producer warp (the
 //! block-wide barrier that guards a slot without one cannot wait for the
-//! other blocks' mmas.
+//! other blocks' mmas) and rings that never start again
+//! ([`multicast_rings_steady`]); a kernel without them asks for every
+//! part of such a tile itself, into its own slot.
 //!
 //! A request in the loop asks for a tile only where the loop runs that far
 //! ([`ahead_runs`]): a tile past the loop's end would only fill its slot
@@ -149,6 +151,30 @@ pub struct Multicast<'c> {
     pub rank: IrValue<'c>,
     pub blocks: i64,
     pub lane: IrValue<'c>,
+}
+
+/// Whether every multicast ring of `kernel` (`tile.tma_multicast`) never
+/// starts again: its loop is at the kernel's top level, or its rings
+/// continue across the loop around it ([`continued`]). (`tile-use-tma`
+/// marks only such rings, as far as it can tell before
+/// `tile-persist-blocks`; a ring that would start again is asked for
+/// without multicast.)
+pub fn multicast_rings_steady(kernel: OperationRef) -> bool {
+    use melior::ir::operation::{WalkOrder, WalkResult};
+    let top = |op: OperationRef| op.parent_operation().is_some_and(|p| crate::rewrite::op_name(p) == "func.func");
+    let mut steady = true;
+    kernel.walk(WalkOrder::PreOrder, |op| {
+        if op.has_attribute(tile_dialect::attrs::TMA_MULTICAST)
+            && let Some([id, _, index, _]) = super::shared::ring_of(op)
+        {
+            // SAFETY: an op of the kernel, alive for the walk.
+            let op = unsafe { OperationRef::from_raw(op.to_raw()) };
+            let r#loop = if index < 0 { op.parent_operation() } else { super::shared::ring_loop_after(op, id) };
+            steady &= r#loop.is_some_and(|l| top(l) || continued(l).is_some());
+        }
+        WalkResult::Advance
+    });
+    steady
 }
 
 /// Whether a load of `kernel` is multicast (`tile.tma_multicast`).
@@ -398,6 +424,8 @@ pub struct Request<'c> {
     /// Every block of the cluster reads the tile: this block asks for its
     /// part of the rows, for all of them.
     pub multicast: Option<Multicast<'c>>,
+    /// The parts of its rows the descriptor's box holds (1: all of them).
+    pub parts: i64,
 }
 
 /// Thread 0 asks the TMA for tile `t` of a ring with `slots` slots whose
@@ -483,17 +511,19 @@ fn issue<'c>(
     let per_block = boxes.per_box();
     let rank = request.first.len();
     // A multicast block's part: rows `r * part` on of each box, in every
-    // block's slot at once.
-    let part = request.multicast.map(|m| boxes.rows / m.blocks);
-    let first_row = match (request.multicast, part) {
-        (Some(m), Some(part)) => Some(at.muli(m.rank, at.index(part)?)?),
-        _ => None,
+    // block's slot at once. A tile described in parts that is not
+    // multicast: every part, into this block's slot alone.
+    let part = boxes.rows / request.parts;
+    let first_rows = match request.multicast {
+        Some(m) => vec![Some(at.muli(m.rank, at.index(part)?)?)],
+        None if request.parts > 1 => (0..request.parts).map(|p| at.index(p * part).map(Some)).collect::<Option<_>>()?,
+        None => vec![None],
     };
     let mask = match request.multicast {
         Some(m) => Some(at.int(IntegerType::new(context, 16).into(), (1 << m.blocks) - 1)?),
         None => None,
     };
-    for block in 0..boxes.columns / per_block {
+    for (block, first_row) in (0..boxes.columns / per_block).flat_map(|b| first_rows.iter().map(move |r| (b, *r))) {
         let mut destination = at.addi(request.destination, at.index(block * boxes.rows * boxes.swizzle)?)?;
         if let Some(first_row) = first_row {
             destination = at.addi(destination, at.muli(first_row, at.index(boxes.swizzle)?)?)?;
