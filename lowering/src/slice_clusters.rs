@@ -281,10 +281,11 @@ fn plan<'c>(
     Ok(cuts.cuts)
 }
 
-/// Whether the cut loads, stores and constants can be rewritten, and
-/// whether the blocks' accesses stay apart: a cut load or store needs its
-/// view made by a `tile.partition_view` (a new one with short tiles goes
-/// beside it), a cut constant must be a splat, and an array the kernel
+/// Whether the cut loads and stores can be rewritten, and whether the
+/// blocks' accesses stay apart: a cut load or store needs its view made by
+/// a `tile.partition_view` (a new one with short tiles goes beside it;
+/// constants are splats on the register path, [`plan`]'s first check),
+/// and an array the kernel
 /// stores to is read and written only in cut tiles (a whole one, which
 /// every block of the cluster reads or writes, would race with another
 /// block's part).
@@ -306,12 +307,6 @@ fn accesses<'c>(ops: &[OperationRef<'c, 'c>], cuts: &Cuts<'c>) -> Result<(), (Lo
     let stored: std::collections::HashSet<usize> =
         ops.iter().filter(|op| op_name(**op) == "tile.store").filter_map(|op| array(*op, 1)).collect();
     for &op in ops {
-        if op_name(op) == "arith.constant"
-            && op.result(0).is_ok_and(|r| cut(r.into()))
-            && crate::layout::assign::retype_constant_check(op).is_none()
-        {
-            return Err((op.location(), "this constant tile is not a splat, and cannot be cut".into()));
-        }
         let Some((is_cut, view)) = access(op) else { continue };
         match array(op, view) {
             None if is_cut => {

@@ -705,12 +705,8 @@ impl Cuda {
             slots.push(gx);
             let blocks = if cluster > 1 {
                 // Clusters must fit in one GPC each, which leaves fewer
-                // resident blocks than the per-SM count says. A variant
-                // whose program block runs as a cluster (the split-K ways
-                // are the cluster's blocks) needs a cluster a program
-                // block; the matcher's pairs of program blocks, a block.
-                let per_program = if split_k == cluster { u64::from(cluster) } else { 1 };
-                clustered_grid(gx * per_program, resident, cluster)
+                // resident blocks than the per-SM count says.
+                persistent_clusters(gx, resident, cluster, split_k == cluster)
             } else {
                 resident_grid(gx, resident, sms)
             };
@@ -1163,6 +1159,16 @@ fn clustered_grid(grid: u64, clusters: i32, cluster: u32) -> Option<u64> {
     Some(grid.div_ceil(cluster).min(clusters) * cluster)
 }
 
+/// The blocks to launch for a persistent variant in clusters of `cluster`
+/// whose program has `grid` blocks: where each program block runs as a
+/// whole cluster (`program_clusters`: a sliced or split-K variant, whose
+/// split-K ways are the cluster's blocks), a cluster a program block at
+/// most; the matcher's pairs of program blocks, a block each.
+fn persistent_clusters(grid: u64, clusters: i32, cluster: u32, program_clusters: bool) -> Option<u64> {
+    let per_program = if program_clusters { u64::from(cluster.max(1)) } else { 1 };
+    clustered_grid(grid.saturating_mul(per_program), clusters, cluster)
+}
+
 /// The blocks to launch for a persistent variant whose program has `grid`
 /// blocks: as many as are resident at once (`per_sm` on each of `sms`
 /// multiprocessors) and never more than the grid, since the kernel gives
@@ -1177,7 +1183,7 @@ fn resident_grid(grid: u64, per_sm: i32, sms: i32) -> Option<u64> {
 mod tests {
     use super::{
         Arg, Array, DeviceLimits, LaunchShape, Preloaded, Route, clustered_grid, launch_problem, load_module,
-        poll_until, resident_grid, retiled_grid, split_grid,
+        persistent_clusters, poll_until, resident_grid, retiled_grid, split_grid,
     };
     use crate::ptxas::{TEST_KERNEL, is_cuda_elf, test_ptxas};
     use std::{
@@ -1307,6 +1313,16 @@ mod tests {
         assert_eq!(clustered_grid(1, 66, 2), Some(2));
         assert_eq!(clustered_grid(512, 0, 2), None);
         assert_eq!(clustered_grid(512, -3, 2), None);
+    }
+
+    #[test]
+    fn persistent_clusters_are_a_cluster_a_program_block_where_it_runs_as_one() {
+        // A sliced variant: 32 program blocks, 66 resident clusters of 2.
+        assert_eq!(persistent_clusters(32, 66, 2, true), Some(64));
+        assert_eq!(persistent_clusters(512, 66, 2, true), Some(132));
+        // The matcher's pairs: 32 program blocks make 16 clusters.
+        assert_eq!(persistent_clusters(32, 66, 2, false), Some(32));
+        assert_eq!(persistent_clusters(32, 0, 2, true), None);
     }
 
     #[test]

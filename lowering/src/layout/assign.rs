@@ -794,18 +794,6 @@ fn materialize<'c>(
     Some(())
 }
 
-/// `Some` where [`retype_constant`] can retype `constant`: its value is a
-/// dense splat.
-pub(crate) fn retype_constant_check(constant: OperationRef) -> Option<()> {
-    let value = constant.attribute("value").ok()?;
-    // SAFETY: read-only queries of a live attribute.
-    let splat = unsafe {
-        mlir_sys::mlirAttributeIsADenseElements(value.to_raw())
-            && mlir_sys::mlirDenseElementsAttrIsSplat(value.to_raw())
-    };
-    splat.then_some(())
-}
-
 /// Gives a splat constant tile's value the type (with its layout, or its
 /// sliced shape) that its result now has.
 pub(crate) fn retype_constant(constant: OperationRef, r#type: Type) -> Option<()> {
