@@ -462,11 +462,24 @@ fn multicast_loads(
     use crate::registers::{cluster, warps};
     let mut chosen = std::collections::HashMap::new();
     let blocks = cluster::blocks(variant);
-    if !variant.has_attribute(attrs::SLICED) || blocks < 2 || warps::producer(variant, 1).is_none() {
+    if !variant.has_attribute(attrs::SLICED) || blocks < 2 {
         return chosen;
     }
+    let missed = |op: OperationRef, why: &str| {
+        crate::remarks::missed(
+            op.location(),
+            UseTma::INFO.argument,
+            "TmaMulticast",
+            &format!(
+                "every block of the cluster reads this ring's tiles, but each asks the TMA for them itself, not \
+                 once for all (multicast): {why}"
+            ),
+        )
+    };
     let top = |op: OperationRef| op.parent_operation().is_some_and(|p| op_name(p) == "func.func");
     let persistent = crate::rewrite::hint(variant, attrs::knob::PERSISTENT.key) == Some(1);
+    let producer = warps::producer(variant, 1);
+    let mut said = BTreeMap::new();
     let mut refused = std::collections::HashSet::new();
     let mut eligible = Vec::new();
     for (i, (position, descriptor)) in positions.iter().enumerate() {
@@ -491,6 +504,28 @@ fn multicast_loads(
         } else {
             refused.insert(id);
         }
+        // Said once a ring read alike by every block, at its first load.
+        if same {
+            let why = if producer.is_none() {
+                Some("the variant has no producer warp, whose empty barriers could count the other blocks' consumers")
+            } else if !fits {
+                Some("a block's part of its rows would not be whole 1024-byte swizzle patterns")
+            } else if !placed {
+                Some("its loop would start the ring again in each walk of the persistent kernel")
+            } else {
+                None
+            };
+            let entry = said.entry(id).or_insert((load, None));
+            entry.1 = entry.1.or(why);
+        }
+    }
+    for (load, why) in said.into_values() {
+        if let Some(why) = why {
+            missed(load, why);
+        }
+    }
+    if producer.is_none() {
+        return std::collections::HashMap::new();
     }
     for (i, id) in eligible {
         if !refused.contains(&id) {
