@@ -492,6 +492,15 @@ LogicalResult ConvertLayoutOp::verify() {
   return success();
 }
 
+LogicalResult ClusterSumOp::verify() {
+  if (failed(verifyAllTiles(*this)))
+    return failure();
+  Type elt = getType().getElementType();
+  if (!isa<FloatType>(elt) && !elt.isSignlessInteger(32))
+    return emitOpError() << "sums floats or i32, not " << elt;
+  return success();
+}
+
 LogicalResult SplatOp::verify() {
   if (failed(verifyAllTiles(*this)))
     return failure();

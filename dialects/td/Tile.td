@@ -608,4 +608,26 @@ def Tile_ConvertLayoutOp : Tile_Op<"convert_layout", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Tile_ClusterSumOp : Tile_Op<"cluster_sum", [Pure, AllTypesMatch<["input", "result"]>]> {
+  let summary = "a tile summed over the blocks of a cluster (compiler-internal)";
+  let description = [{
+    `tile-split-k` inserts it after a K loop that each block of a cluster
+    ran a share of: in the cluster's first block (rank 0), the result is
+    the element-wise sum of the input over every block of the cluster; in
+    the others it is unspecified, and the code that reads it runs in the
+    first block only. `convert-tile-to-registers` lowers it to writes
+    through distributed shared memory into the first block, a cluster
+    barrier and the first block's sums. Shape, element type and layout are
+    the input's. Users never need to write it.
+
+    ```mlir
+    %s = tile.cluster_sum %acc : tensor<128x128xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Tile:$input);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+  let hasVerifier = 1;
+}
+
 #endif // TILE_TD

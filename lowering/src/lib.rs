@@ -33,6 +33,7 @@ pub mod simplify;
 pub mod sink_loads;
 pub mod slice_clusters;
 pub mod specialize;
+pub mod split_k;
 pub mod split_kernels;
 pub mod stream_stores;
 pub mod to_gpu;
@@ -59,6 +60,7 @@ pub(crate) const PASSES: &[fn()] = &[
     pass::register::<reverse_blocks::ReverseBlocks>,
     pass::register::<version_masks::VersionMasks>,
     pass::register::<widen_k::WidenK>,
+    pass::register::<split_k::SplitK>,
     pass::register::<slice_clusters::SliceClusters>,
     pass::register::<widen_accumulators::WidenAccumulators>,
     pass::register::<to_nvgpu::ConvertTileToNvgpu>,

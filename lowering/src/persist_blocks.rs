@@ -124,6 +124,11 @@ fn applies(variant: OperationRef) -> Result<(), &'static str> {
     if crate::registers::cluster::spanned(variant) > 1 {
         return Err("its blocks run as clusters");
     }
+    if crate::registers::warps::cluster_sums(variant) {
+        // Its scratch would be written for the next tile while the first
+        // block may still read this one's.
+        return Err("its blocks sum their accumulators across the cluster once (split_k)");
+    }
     let (mut tma, mut one_axis, mut walks, mut ids) = (false, true, false, false);
     variant.walk(WalkOrder::PreOrder, |op| {
         match op_name(op).as_str() {

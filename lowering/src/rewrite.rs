@@ -304,3 +304,19 @@ pub fn in_loop(op: OperationRef) -> bool {
     }
     false
 }
+
+/// Moves the ops after `after` in its block, up to `stop` (not included),
+/// before `before` (in a region nested where they were), in order.
+pub fn move_following(after: OperationRef, stop: OperationRef, before: OperationRef) {
+    let mut next = after.next_in_block();
+    while let Some(op) = next {
+        if op.to_raw().ptr == stop.to_raw().ptr {
+            break;
+        }
+        next = op.next_in_block();
+        // SAFETY: both ops are alive; they move in order into a block
+        // nested at their old place, so every use stays after its
+        // definition (from before them, or moved ahead of them).
+        unsafe { mlir_sys::mlirOperationMoveBefore(op.to_raw(), before.to_raw()) };
+    }
+}

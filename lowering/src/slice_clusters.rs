@@ -96,6 +96,17 @@ impl<'c> RunExternalPass<'c> for SliceClusters {
     fn initialize(&mut self, _context: ContextRef<'c>) {}
 
     fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
+        if operation.has_attribute(attrs::SLICED)
+            && let Some(blocks) = crate::rewrite::hint(operation, attrs::knob::NUM_CTAS.key).filter(|&b| b > 1)
+        {
+            crate::remarks::missed(
+                operation.location(),
+                SliceClusters::INFO.argument,
+                "ClusterNotSliced",
+                &format!("num_ctas = {blocks} is not applied: the kernel's blocks already split its K loop (split_k)"),
+            );
+            return;
+        }
         let Some(blocks) = wanted(operation) else { return };
         match plan(operation, blocks) {
             Err((location, why)) => crate::remarks::missed(

@@ -616,9 +616,9 @@ fn take_spare_slots<'c>(context: &'c Context, variant: OperationRef<'c, '_>) -> 
 }
 
 /// A remark at the variant for each tuning knob it leaves as if unset:
-/// split K of an mma kernel is the matcher's (`convert-tile-to-nvgpu`),
-/// clusters too where `tile-slice-clusters` did not slice the kernel
-/// (and said why), and turns at the tensor cores apply here to a loop of
+/// split K and clusters of an mma kernel where `tile-split-k` or
+/// `tile-slice-clusters` did not apply them (which say why; the matcher's
+/// variant, `convert-tile-to-nvgpu`, may), and turns at the tensor cores apply here to a loop of
 /// several mmas only. So a configuration that asks for them gets them
 /// only where the matcher's variant runs. (`persistent` is
 /// `tile-persist-blocks`', which says where it does not apply it.)
@@ -636,7 +636,9 @@ fn remark_unapplied_knobs(variant: OperationRef) {
     let several = mmas.values().any(|&n| n > 1);
     let mut unapplied = Vec::new();
     for (knob, what) in [(knob::SPLIT_K, "one block a tile's K loop"), (knob::NUM_CTAS, "one block a cluster")] {
-        let applied = knob.key == knob::NUM_CTAS.key && variant.has_attribute(attrs::SLICED);
+        let split = crate::registers::warps::cluster_sums(variant);
+        let applied =
+            variant.has_attribute(attrs::SLICED) && if knob.key == knob::SPLIT_K.key { split } else { !split };
         if let Some(v) = hint(knob.key).filter(|&v| v > 1 && !mmas.is_empty() && !applied) {
             unapplied.push(format!("{} = {v} ({what})", knob.key));
         }

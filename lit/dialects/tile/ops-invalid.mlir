@@ -510,3 +510,11 @@ func.func @grid_type() attributes {tile.kernel} {
   %0 = tile.block_id x : i32
   return
 }
+
+// -----
+
+func.func @cluster_sum_of_masks(%a: tensor<64xi1>) {
+  // expected-error @+1 {{sums floats or i32, not 'i1'}}
+  %0 = tile.cluster_sum %a : tensor<64xi1>
+  return
+}

@@ -142,3 +142,15 @@ func.func @hints(%A: memref<?x?xf16>, %n: index, %m: i32, %l: i64, %f: f32)
     attributes {tile.kernel, tile.hints = {num_ctas = 2 : i64, occupancy = 1 : i64, num_stages = 3 : i64}} {
   return
 }
+
+// -----
+
+// Compiler-internal (tile-split-k): a tile summed over a cluster's blocks.
+// CHECK-LABEL: func.func @cluster_sum
+// CHECK: tile.cluster_sum %{{.*}} : tensor<128x128xf32>
+// CHECK: tile.cluster_sum %{{.*}} : tensor<64xi32>
+func.func @cluster_sum(%a: tensor<128x128xf32>, %b: tensor<64xi32>) {
+  %0 = tile.cluster_sum %a : tensor<128x128xf32>
+  %1 = tile.cluster_sum %b : tensor<64xi32>
+  return
+}

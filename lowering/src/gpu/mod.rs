@@ -78,7 +78,7 @@ pub const DEFAULT_CHIP: &str = "sm_90a";
 /// The stages of `tile-to-ptx`, in order: a name and its passes, where
 /// `{chip}` and `{toolkit}` are the options, `{widen}` is
 /// `tile-widen-blocks`, `{wgmma}` `convert-tile-to-nvgpu`, `{slice}`
-/// `tile-slice-clusters` and `{tma}` `tile-use-tma, tile-finish-widening,
+/// `tile-split-k, tile-slice-clusters` and `{tma}` `tile-use-tma, tile-finish-widening,
 /// tile-persist-blocks` for `sm_90a` (the chip with wgmma and the TMA),
 /// else nothing.
 ///
@@ -212,7 +212,7 @@ pub fn stage_text(text: &str, chip: &str, toolkit: &str) -> String {
         (
             "tile-widen-blocks, ",
             "convert-tile-to-nvgpu, ",
-            "tile-slice-clusters, ",
+            "tile-split-k, tile-slice-clusters, ",
             ", tile-use-tma, tile-finish-widening, func.func(tile-persist-blocks)",
         )
     } else {

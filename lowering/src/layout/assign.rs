@@ -105,6 +105,12 @@ pub fn elementwise(name: &str) -> bool {
     (name.starts_with("arith.") || name.starts_with("math.")) && name != "arith.constant"
 }
 
+/// The ops whose tile results take their tile operands' layout: the
+/// element-wise ones and `tile.cluster_sum`.
+fn same_layout(name: &str) -> bool {
+    elementwise(name) || name == "tile.cluster_sum"
+}
+
 fn is_tile(value: Value) -> bool {
     tile_type(value.r#type()).is_some()
 }
@@ -160,7 +166,7 @@ pub fn eligible<'c>(kernel: OperationRef<'c, '_>) -> Result<(), (String, Locatio
             _ if layout_of_any(op) => Some(ALREADY_ASSIGNED.to_string()),
             "scf.while" if has_tiles(op) => Some("an scf.while carries tiles".to_string()),
             "tile.reduce" | "tile.broadcast" | "tile.reshape" | "tile.permute" | "tile.splat" | "tile.iota"
-            | "scf.for" | "scf.if" | "scf.yield" => None,
+            | "tile.cluster_sum" | "scf.for" | "scf.if" | "scf.yield" => None,
             _ if elementwise(&name) => None,
             _ if has_tiles(op) => Some(format!("'{name}' on tiles is not lowered in registers")),
             _ => None,
@@ -464,7 +470,7 @@ fn forward(state: &mut Assignment) -> Option<()> {
                     }
                 }
             }
-            _ if elementwise(&name) => {
+            _ if same_layout(&name) => {
                 let Some(from) = tile_operands(op).iter().find_map(|(_, v)| state.get(*v).cloned()) else {
                     continue;
                 };
@@ -531,7 +537,7 @@ fn backward(state: &mut Assignment) -> Option<()> {
                 }
                 wanted
             }
-            _ if elementwise(&name) => {
+            _ if same_layout(&name) => {
                 let Some(to) = op.results().find_map(|r| state.get(r.into()).cloned()) else { continue };
                 tile_operands(op).into_iter().map(|(_, v)| (v, to.clone())).collect()
             }
@@ -603,7 +609,7 @@ fn required(state: &Assignment, op: OperationRef, index: usize) -> Option<Assign
             let targets = yield_targets(op)?;
             state.get(*targets.get(index)?.first()?).cloned()
         }
-        _ if elementwise(&name) => op.results().find_map(|r| state.get(r.into()).cloned()),
+        _ if same_layout(&name) => op.results().find_map(|r| state.get(r.into()).cloned()),
         _ => None,
     }
 }

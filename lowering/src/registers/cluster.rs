@@ -37,6 +37,7 @@ use crate::{
     build::{At, GpuQuery},
     rewrite::{IrValue, op_name},
 };
+use melior::ir::TypeLike as _;
 use melior::{
     dialect::{arith, llvm, ods},
     ir::{
@@ -117,6 +118,17 @@ pub fn store_everywhere<'c>(
     index: IrValue<'c>,
     blocks: i64,
 ) -> Option<()> {
+    store_in(at, value, buffer, index, 0..blocks)
+}
+
+/// [`store_everywhere`], in the blocks of `ranks` alone.
+fn store_in<'c>(
+    at: &At<'c, 'c>,
+    value: IrValue<'c>,
+    buffer: IrValue<'c>,
+    index: IrValue<'c>,
+    ranks: std::ops::Range<i64>,
+) -> Option<()> {
     let context = at.context;
     let element = crate::build::element_of(buffer.r#type())?;
     let bytes = crate::build::element_bits(element)?.div_ceil(8) as i64;
@@ -128,7 +140,7 @@ pub fn store_everywhere<'c>(
     let address = at.add(arith::index_cast(address, i64_type, at.location))?;
     let pointer_type = llvm::r#type::pointer(context, 0);
     let pointer = at.add(ods::llvm::inttoptr(context, pointer_type, address, at.location))?;
-    for rank in 0..blocks {
+    for rank in ranks {
         let rank = at.int(i32_type, rank)?;
         let remote = at.add(
             OperationBuilder::new("nvvm.mapa", at.location)
@@ -139,5 +151,56 @@ pub fn store_everywhere<'c>(
         )?;
         at.insert(llvm::store(context, value, remote, at.location, Default::default()));
     }
+    Some(())
+}
+
+/// Lowers `tile.cluster_sum` (`tile-split-k`): every block but the first
+/// writes its registers into the first block's scratch through
+/// distributed shared memory (register `i` of thread `t` of block `r` at
+/// `((r - 1) n + i) T + t`, so that a warp's writes are consecutive), the
+/// cluster meets (every thread of every block: a release and an acquire,
+/// which orders those writes before the first block's reads), and the
+/// first block adds them to its own registers. The other blocks' result
+/// is their own registers plus what their never-written scratch holds:
+/// unspecified, as the op allows (what reads it runs in the first block
+/// only).
+pub fn sum<'c>(lowering: &mut super::Lowering<'c>, op: OperationRef<'c, 'c>) -> Option<()> {
+    let Some((rank, blocks)) = lowering.cluster_rank else {
+        return lowering.refuse("a tile.cluster_sum in a kernel whose blocks do not run as a cluster");
+    };
+    let context = lowering.context;
+    let at = At::before(context, op)?;
+    let own = lowering.registers(op.operand(0).ok()?)?;
+    let count = super::length(own)? as i64;
+    let element = crate::build::element_of(own.r#type())?;
+    let threads = lowering.warps * 32;
+    let thread = at.addi(at.muli(lowering.warp, at.index(32)?)?, lowering.lane)?;
+    let scratch = super::shared::aligned_scratch(lowering, (blocks - 1) * count * threads, element)?;
+    let elements: Vec<IrValue<'c>> = (0..count as usize).map(|i| super::extract(&at, own, i)).collect::<Option<_>>()?;
+    let slot = |at: &At<'c, 'c>, r: IrValue<'c>, i: i64| -> Option<IrValue<'c>> {
+        let base = at.muli(at.subi(r, at.index(1)?)?, at.index(count * threads)?)?;
+        at.addi(at.addi(base, at.index(i * threads)?)?, thread)
+    };
+    let others = at.cmpi(crate::build::CmpiPredicate::Ne, rank, at.index(0)?)?;
+    super::when(&at, others, |at| {
+        for (i, &element) in elements.iter().enumerate() {
+            store_in(at, element, scratch, slot(at, rank, i as i64)?, 0..1)?;
+        }
+        Some(())
+    })?;
+    barrier(&at)?;
+    let float = !element.is_integer();
+    let mut sums = Vec::new();
+    for (i, &element) in elements.iter().enumerate() {
+        let mut sum = element;
+        for r in 1..blocks {
+            let index = slot(&at, at.index(r)?, i as i64)?;
+            let other = at.add(melior::dialect::memref::load(scratch, &[index], at.location))?;
+            sum = if float { at.add(arith::addf(sum, other, at.location))? } else { at.addi(sum, other)? };
+        }
+        sums.push(sum);
+    }
+    let value = super::from_elements(&at, &sums)?;
+    lowering.map(op.result(0).ok()?.into(), value);
     Some(())
 }

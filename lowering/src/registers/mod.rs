@@ -241,6 +241,9 @@ pub struct Lowering<'c> {
     pub producer: Option<warps::Producer>,
     /// The blocks of the cluster the program block runs as (1: none).
     pub cluster_blocks: i64,
+    /// This block's rank in the cluster its program block runs as, and the
+    /// cluster's blocks (none: no cluster).
+    pub cluster_rank: Option<(IrValue<'c>, i64)>,
     /// The blocks of a sliced cluster that TMA rings are multicast to, and
     /// this block's rank among them (`tile.tma_multicast` loads).
     pub multicast: Option<tma::Multicast<'c>>,
@@ -693,8 +696,10 @@ fn lower_kernel<'c>(kernel: OperationRef<'c, 'c>) -> Option<Result<(), Refused<'
     let blocks = cluster::spanned(kernel);
     let mut multicast = None;
     let producer = warps::producer(kernel, blocks);
+    let mut cluster_rank = None;
     if cluster::blocks(kernel) > 1 {
         let rank = cluster::program_grid(&entry, kernel, cluster::blocks(kernel))?;
+        cluster_rank = Some((rank, cluster::blocks(kernel)));
         // Only with a producer warp, whose `empty` barriers count the other
         // blocks' consumers, and rings that never start again.
         if tma::multicasts(kernel) && producer.is_some() && tma::multicast_rings_steady(kernel) {
@@ -726,6 +731,7 @@ fn lower_kernel<'c>(kernel: OperationRef<'c, 'c>) -> Option<Result<(), Refused<'
         thread_flat: HashMap::new(),
         producer,
         cluster_blocks: cluster::blocks(kernel),
+        cluster_rank,
         multicast,
         spareless: HashSet::new(),
         groups: tma::Groups::default(),
@@ -774,6 +780,7 @@ fn lower_kernel<'c>(kernel: OperationRef<'c, 'c>) -> Option<Result<(), Refused<'
             "tile.num_tiles" => memory::num_tiles(&mut lowering, op),
             "tile.reduce" => reduce::reduce(&mut lowering, op),
             "tile.mma" => mma::lower(&mut lowering, op),
+            "tile.cluster_sum" => cluster::sum(&mut lowering, op),
             // A ring tile read into registers (`tile-prefetch-fragments`).
             "tile.convert_layout" if op.operand(0).ok().and_then(|v| lowering.shared(v)).is_some() => {
                 let tile = lowering.shared(op.operand(0).ok()?)?;

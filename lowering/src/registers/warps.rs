@@ -145,6 +145,19 @@ pub fn producer(kernel: OperationRef, cluster: i64) -> Option<Producer> {
     if cluster > 1 || threads % (32 * super::mma::WARPGROUP_WARPS) != 0 || threads + 32 > 1024 {
         return None;
     }
+    if cluster_sums(kernel) {
+        if asked == Some(1) {
+            crate::remarks::missed(
+                kernel.location(),
+                <super::ConvertTileToRegisters as crate::pass::TilePass>::INFO.argument,
+                "ProducerWarp",
+                "this kernel asks for a producer warp (warp_specialize = 1), but its blocks sum their \
+                 accumulators across the cluster (split_k), at a cluster barrier that every thread of every \
+                 block meets once; its consumers request the tiles themselves",
+            );
+        }
+        return None;
+    }
     let top = |op: OperationRef| op.parent_operation().is_some_and(|p| op_name(p) == "func.func");
     // A ring loop at the top, or one whose rings continue across a loop at
     // the top (a persistent kernel's walk over its tile blocks, whose
@@ -260,6 +273,16 @@ pub fn producer(kernel: OperationRef, cluster: i64) -> Option<Producer> {
     Some(Producer { consumer_warps: threads / 32, warpgroup })
 }
 
+/// Whether `kernel` sums tiles across its cluster (`tile.cluster_sum`).
+pub fn cluster_sums(kernel: OperationRef) -> bool {
+    let mut found = false;
+    kernel.walk(WalkOrder::PreOrder, |op| {
+        found |= op_name(op) == "tile.cluster_sum";
+        if found { WalkResult::Interrupt } else { WalkResult::Advance }
+    });
+    found
+}
+
 /// Removes the request marker from every op of `kernel` before it is
 /// lowered: the split trusts that only [`super::tma::request`] put it
 /// there (a hand-written one would have its op erased while in use).
@@ -301,7 +324,7 @@ pub fn specialize<'c>(
     )?;
     let split = if_else_op(&at, role, &[], |_| Some(vec![]), |_| Some(vec![]))?;
     let consumers = split.region(1).ok()?.first_block()?;
-    move_following(marker, terminator, consumers.terminator()?);
+    crate::rewrite::move_following(marker, terminator, consumers.terminator()?);
     // SAFETY: mlirOperationClone returns a new op owned by the caller,
     // destroyed below once its else region's body has moved out of it;
     // the clone's uses of values outside it are the original's.
@@ -365,24 +388,8 @@ fn give_registers<'c>(
     let first_warp = at.cmpi(CmpiPredicate::Eq, warp, at.int(i32_type, producer.consumer_warps)?)?;
     let requests = if_else_op(&at, first_warp, &[], |_| Some(vec![]), |_| Some(vec![]))?;
     let inside = requests.region(0).ok()?.first_block()?.terminator()?;
-    move_following(requests, producer_side.terminator()?, inside);
+    crate::rewrite::move_following(requests, producer_side.terminator()?, inside);
     Some(())
-}
-
-/// Moves the ops after `after` in its block, up to `stop` (not included),
-/// before `before` (in a region nested where they were), in order.
-fn move_following(after: OperationRef, stop: OperationRef, before: OperationRef) {
-    let mut next = after.next_in_block();
-    while let Some(op) = next {
-        if op.to_raw().ptr == stop.to_raw().ptr {
-            break;
-        }
-        next = op.next_in_block();
-        // SAFETY: both ops are alive; they move in order into a block
-        // nested at their old place, so every use stays after its
-        // definition (from before them, or moved ahead of them).
-        unsafe { mlir_sys::mlirOperationMoveBefore(op.to_raw(), before.to_raw()) };
-    }
 }
 
 fn ptr(op: OperationRef) -> usize {
