@@ -36,7 +36,8 @@
 //! iteration adds its products to the accumulator, and the shares' sums
 //! add up to the loop's.
 //!
-//! Caveats: only a kernel whose mmas are all in one loop at its top level,
+//! Caveats: only a kernel on the register path (`tile-assign-layouts`
+//! takes it) whose mmas are all in one loop at its top level,
 //! every value that loop carries an mma accumulator (the body argument read
 //! only by the first mma of a chain whose last result is yielded, each
 //! result read only by the next): a carried running maximum (attention) or
@@ -147,6 +148,11 @@ fn wanted(kernel: OperationRef) -> Option<i64> {
 fn the_loop<'c>(kernel: OperationRef<'c, '_>) -> Result<OperationRef<'c, 'c>, (Location<'c>, String)> {
     // SAFETY: locations live in the context, which outlives the pass run.
     let here = |op: OperationRef| unsafe { Location::from_raw(op.location().to_raw()) };
+    // Its cluster would have no one to run it (`tile.cluster` is the
+    // register path's).
+    if let Err((why, location)) = crate::layout::assign::eligible(kernel) {
+        return Err((location, format!("the kernel is not on the register path ({why})")));
+    }
     let mut mmas = Vec::new();
     kernel.walk(WalkOrder::PreOrder, |op| {
         if op_name(op) == "tile.mma" {
