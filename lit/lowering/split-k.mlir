@@ -1,6 +1,7 @@
 // RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(tile-split-k, tile-slice-clusters))' | FileCheck %s
 // RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(tile-split-k, tile-slice-clusters))' --remarks-filter=tile -verify-diagnostics -o /dev/null
 // RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(tile-split-k, tile-assign-layouts), tile-remove-layout-conversions, func.func(convert-tile-to-registers))' | FileCheck %s --check-prefix=REG
+// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(tile-split-k, tile-prefetch-loads, tile-assign-layouts), tile-remove-layout-conversions, func.func(convert-tile-to-registers))' | FileCheck %s --check-prefix=RING
 
 // A GEMM, split two ways: block r runs iterations [r h, min(n, r h + h))
 // of the K loop (h = ceil(n / 2)), from zeros (the loop's init is zeros
@@ -29,7 +30,11 @@
 // REG-LABEL: func.func @gemm
 // REG:         %[[RANK:.*]] = arith.remui %block_id_x, %c2
 // REG:         %[[SCRATCH:.*]] = memref.alloc() {alignment = 1024 : i64} : memref<16384xf32>
+// The cluster meets before the writes (no block writes into one that has
+// not started) and between the writes and the reads.
 // REG:         %[[OTHERS:.*]] = arith.cmpi ne, %[[RANK]], %{{.*}} : index
+// REG-NEXT:    nvvm.cluster.arrive {aligned}
+// REG-NEXT:    nvvm.cluster.wait {aligned}
 // REG-NEXT:    scf.if %[[OTHERS]] {
 // REG:           nvvm.mapa %{{.*}}, %c0_i32{{.*}} : !llvm.ptr -> !llvm.ptr
 // REG:           llvm.store
@@ -37,7 +42,24 @@
 // REG-NEXT:    }
 // REG-NEXT:    nvvm.cluster.arrive {aligned}
 // REG-NEXT:    nvvm.cluster.wait {aligned}
-// REG:         memref.load %[[SCRATCH]]
+// REG:         llvm.load %{{.*}} : !llvm.ptr -> f32
+// With the operands in rings, the other block's accumulator lands in the
+// last ring (64 KiB of f16, as many bytes as the f32 accumulator): its loop
+// is done, so the sum takes no shared memory of its own.
+// RING-LABEL: func.func @gemm
+// RING:         memref.alloc() {alignment = 1024 : i64} : memref<32768xf16>
+// RING:         %[[RING:.*]] = memref.alloc() {alignment = 1024 : i64} : memref<32768xf16>
+// RING-NOT:     memref.alloc() {alignment = 1024 : i64} : memref<16384xf32>
+// RING:         memref.extract_aligned_pointer_as_index %[[RING]]
+// RING:         nvvm.cluster.arrive {aligned}
+// RING-NEXT:    nvvm.cluster.wait {aligned}
+// RING-NEXT:    scf.if
+// RING:           nvvm.mapa
+// RING:         nvvm.cluster.arrive {aligned}
+// RING-NEXT:    nvvm.cluster.wait {aligned}
+// RING-NOT:     nvvm.cluster.arrive
+// RING:         llvm.load %{{.*}} : !llvm.ptr -> f32
+// RING:         return
 // REG-NEXT:    arith.addf
 // expected-remark@+1 {{num_ctas = 2 is not applied: the kernel's blocks already split its K loop (split_k)}}
 func.func @gemm(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>)

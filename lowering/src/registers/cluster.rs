@@ -134,12 +134,28 @@ fn store_in<'c>(
     let bytes = crate::build::element_bits(element)?.div_ceil(8) as i64;
     let base =
         at.add(ods::memref::extract_aligned_pointer_as_index(context, Type::index(context), buffer, at.location))?;
-    let address = at.addi(base, at.muli(index, at.index(bytes)?)?)?;
-    let i64_type: Type = IntegerType::new(context, 64).into();
-    let i32_type: Type = IntegerType::new(context, 32).into();
+    store_at(at, value, at.addi(base, at.muli(index, at.index(bytes)?)?)?, ranks)
+}
+
+/// A generic pointer to the byte `address` (an index).
+fn pointer_to<'c>(at: &At<'c, 'c>, address: IrValue<'c>) -> Option<IrValue<'c>> {
+    let i64_type: Type = IntegerType::new(at.context, 64).into();
     let address = at.add(arith::index_cast(address, i64_type, at.location))?;
+    at.add(ods::llvm::inttoptr(at.context, llvm::r#type::pointer(at.context, 0), address, at.location))
+}
+
+/// Stores `value` at the generic shared-memory `address` (an index) of
+/// this block, as the same address in each block of `ranks` (`mapa`).
+fn store_at<'c>(
+    at: &At<'c, 'c>,
+    value: IrValue<'c>,
+    address: IrValue<'c>,
+    ranks: std::ops::Range<i64>,
+) -> Option<()> {
+    let context = at.context;
+    let i32_type: Type = IntegerType::new(context, 32).into();
     let pointer_type = llvm::r#type::pointer(context, 0);
-    let pointer = at.add(ods::llvm::inttoptr(context, pointer_type, address, at.location))?;
+    let pointer = pointer_to(at, address)?;
     for rank in ranks {
         let rank = at.int(i32_type, rank)?;
         let remote = at.add(
@@ -154,16 +170,29 @@ fn store_in<'c>(
     Some(())
 }
 
+/// Loads a `type` at this block's generic shared-memory `address`.
+fn load_at<'c>(at: &At<'c, 'c>, address: IrValue<'c>, r#type: Type<'c>) -> Option<IrValue<'c>> {
+    let pointer = pointer_to(at, address)?;
+    at.add(llvm::load(at.context, pointer, r#type, at.location, Default::default()))
+}
+
 /// Lowers `tile.cluster_sum` (`tile-split-k`): every block but the first
-/// writes its registers into the first block's scratch through
-/// distributed shared memory (register `i` of thread `t` of block `r` at
-/// `((r - 1) n + i) T + t`, so that a warp's writes are consecutive), the
-/// cluster meets (every thread of every block: a release and an acquire,
-/// which orders those writes before the first block's reads), and the
-/// first block adds them to its own registers. The other blocks' result
-/// is their own registers plus what their never-written scratch holds:
-/// unspecified, as the op allows (what reads it runs in the first block
-/// only).
+/// writes its registers into the first block's shared memory through
+/// distributed shared memory, and the first block adds them to its own.
+///
+/// Where they land: the largest ring whose loop is done (every tile it was
+/// filled with was waited for after its loop, so the memory is free once
+/// the first block is past a barrier), else a buffer of its own. A ring
+/// too small for all registers at once takes them in rounds of registers
+/// `i0..i1`: register `i` of thread `t` of block `r` at
+/// `((r - 1) n + i - i0) T + t` (`n` registers a round; a warp's writes
+/// consecutive). Each round is: the cluster meets, the others write, the
+/// cluster meets, the first block adds. The first meeting is also what
+/// keeps a block from writing into one that has not started (or still
+/// reads the ring); each is every thread of every block, a release and an
+/// acquire, which orders the writes before the reads and the reads before
+/// the next round's writes. The other blocks' result is their own
+/// registers: what reads it runs in the first block only.
 pub fn sum<'c>(lowering: &mut super::Lowering<'c>, op: OperationRef<'c, 'c>) -> Option<()> {
     let Some((rank, blocks)) = lowering.cluster_rank else {
         return lowering.refuse("a tile.cluster_sum in a kernel whose blocks do not run as a cluster");
@@ -173,32 +202,53 @@ pub fn sum<'c>(lowering: &mut super::Lowering<'c>, op: OperationRef<'c, 'c>) -> 
     let own = lowering.registers(op.operand(0).ok()?)?;
     let count = super::length(own)? as i64;
     let element = crate::build::element_of(own.r#type())?;
+    let bytes = crate::build::element_bits(element)?.div_ceil(8) as i64;
     let threads = lowering.warps * 32;
-    let thread = at.addi(at.muli(lowering.warp, at.index(32)?)?, lowering.lane)?;
-    let scratch = super::shared::aligned_scratch(lowering, (blocks - 1) * count * threads, element)?;
-    let elements: Vec<IrValue<'c>> = (0..count as usize).map(|i| super::extract(&at, own, i)).collect::<Option<_>>()?;
-    let slot = |at: &At<'c, 'c>, r: IrValue<'c>, i: i64| -> Option<IrValue<'c>> {
-        let base = at.muli(at.subi(r, at.index(1)?)?, at.index(count * threads)?)?;
-        at.addi(at.addi(base, at.index(i * threads)?)?, thread)
+    let others = blocks - 1;
+    let ring_bytes = |ring: &super::shared::Ring<'c>| -> Option<i64> {
+        let (_, slots, per_slot) = ring.shape;
+        let bits = crate::build::element_bits(crate::build::element_of(ring.buffer.r#type())?)?;
+        Some(slots * per_slot * bits.div_ceil(8) as i64)
     };
-    let others = at.cmpi(crate::build::CmpiPredicate::Ne, rank, at.index(0)?)?;
-    super::when(&at, others, |at| {
-        for (i, &element) in elements.iter().enumerate() {
-            store_in(at, element, scratch, slot(at, rank, i as i64)?, 0..1)?;
-        }
-        Some(())
-    })?;
-    barrier(&at)?;
+    let largest = lowering
+        .done_rings(op)
+        .into_iter()
+        .filter_map(|ring| Some((ring_bytes(&ring)?, ring.buffer)))
+        .max_by_key(|&(size, _)| size)
+        .filter(|&(size, _)| size >= others * threads * bytes);
+    let (buffer, per_round) = match largest {
+        Some((size, buffer)) => (buffer, (size / (others * threads * bytes)).min(count)),
+        None => (super::shared::aligned_scratch(lowering, others * count * threads, element)?, count),
+    };
+    let base = at.add(ods::memref::extract_aligned_pointer_as_index(context, Type::index(context), buffer, at.location))?;
+    let thread = at.addi(at.muli(lowering.warp, at.index(32)?)?, lowering.lane)?;
+    let elements: Vec<IrValue<'c>> = (0..count as usize).map(|i| super::extract(&at, own, i)).collect::<Option<_>>()?;
+    // The byte address of register `i` (of its round) of block `r`.
+    let slot = |at: &At<'c, 'c>, r: IrValue<'c>, i: i64| -> Option<IrValue<'c>> {
+        let first = at.muli(at.subi(r, at.index(1)?)?, at.index(per_round * threads)?)?;
+        let index = at.addi(at.addi(first, at.index(i * threads)?)?, thread)?;
+        at.addi(base, at.muli(index, at.index(bytes)?)?)
+    };
+    let not_first = at.cmpi(crate::build::CmpiPredicate::Ne, rank, at.index(0)?)?;
     let float = !element.is_integer();
     let mut sums = Vec::new();
-    for (i, &element) in elements.iter().enumerate() {
-        let mut sum = element;
-        for r in 1..blocks {
-            let index = slot(&at, at.index(r)?, i as i64)?;
-            let other = at.add(melior::dialect::memref::load(scratch, &[index], at.location))?;
-            sum = if float { at.add(arith::addf(sum, other, at.location))? } else { at.addi(sum, other)? };
+    for round in elements.chunks(per_round as usize) {
+        barrier(&at)?;
+        super::when(&at, not_first, |at| {
+            for (i, &element) in round.iter().enumerate() {
+                store_at(at, element, slot(at, rank, i as i64)?, 0..1)?;
+            }
+            Some(())
+        })?;
+        barrier(&at)?;
+        for (i, &element) in round.iter().enumerate() {
+            let mut sum = element;
+            for r in 1..blocks {
+                let other = load_at(&at, slot(&at, at.index(r)?, i as i64)?, element.r#type())?;
+                sum = if float { at.add(arith::addf(sum, other, at.location))? } else { at.addi(sum, other)? };
+            }
+            sums.push(sum);
         }
-        sums.push(sum);
     }
     let value = super::from_elements(&at, &sums)?;
     lowering.map(op.result(0).ok()?.into(), value);

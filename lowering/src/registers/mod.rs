@@ -396,21 +396,28 @@ impl<'c> Lowering<'c> {
     /// the loop, may be in flight), nor in a cluster, whose exchanges
     /// write the other blocks' memory.
     pub fn done_ring(&self, op: OperationRef<'c, 'c>, elements: i64, element: Type<'c>) -> Option<IrValue<'c>> {
-        if self.cluster > 1 || in_loop(op) {
-            return None;
-        }
-        let mut ids: Vec<i64> = self.rings.keys().copied().collect();
-        ids.sort_unstable();
         use melior::ir::r#type::ShapedTypeLike;
         let element_of = |buffer: IrValue<'c>| MemRefType::try_from(buffer.r#type()).ok().map(|m| m.element());
-        ids.iter()
-            .filter(|id| self.ring_loops.get(id).is_some_and(|r#loop| crate::rewrite::precedes(*r#loop, op)))
-            .filter_map(|id| self.rings.get(id))
+        self.done_rings(op)
+            .into_iter()
             .find(|r| {
                 let (_, slots, per_slot) = r.shape;
                 slots * per_slot >= elements && element_of(r.buffer) == Some(element)
             })
             .map(|r| r.buffer)
+    }
+
+    /// The rings free at `op`, as for [`Self::done_ring`], by id.
+    pub fn done_rings(&self, op: OperationRef<'c, 'c>) -> Vec<shared::Ring<'c>> {
+        if self.cluster > 1 || in_loop(op) {
+            return Vec::new();
+        }
+        let mut ids: Vec<i64> = self.rings.keys().copied().collect();
+        ids.sort_unstable();
+        ids.iter()
+            .filter(|id| self.ring_loops.get(id).is_some_and(|r#loop| crate::rewrite::precedes(*r#loop, op)))
+            .filter_map(|id| self.rings.get(id).copied())
+            .collect()
     }
 
     /// Notes a shared tile loaded outside a ring inside loops.
