@@ -36,13 +36,13 @@
 // REG-NEXT:    nvvm.cluster.arrive {aligned}
 // REG-NEXT:    nvvm.cluster.wait {aligned}
 // REG-NEXT:    scf.if %[[OTHERS]] {
-// REG:           nvvm.mapa %{{.*}}, %c0_i32{{.*}} : !llvm.ptr -> !llvm.ptr
-// REG:           llvm.store
+// REG:           nvvm.mapa %{{.*}}, %c0_i32{{.*}} : !llvm.ptr<3> -> !llvm.ptr<7>
+// REG:           llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<7>
 // REG:         } else {
 // REG-NEXT:    }
 // REG-NEXT:    nvvm.cluster.arrive {aligned}
 // REG-NEXT:    nvvm.cluster.wait {aligned}
-// REG:         llvm.load %{{.*}} : !llvm.ptr -> f32
+// REG:         llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
 // With the operands in rings, the other block's accumulator lands in the
 // last ring (64 KiB of f16, as many bytes as the f32 accumulator): its loop
 // is done, so the sum takes no shared memory of its own.
@@ -58,7 +58,7 @@
 // RING:         nvvm.cluster.arrive {aligned}
 // RING-NEXT:    nvvm.cluster.wait {aligned}
 // RING-NOT:     nvvm.cluster.arrive
-// RING:         llvm.load %{{.*}} : !llvm.ptr -> f32
+// RING:         llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
 // RING:         return
 // REG-NEXT:    arith.addf
 // expected-remark@+1 {{num_ctas = 2 is not applied: the kernel's blocks already split its K loop (split_k)}}
