@@ -2,6 +2,7 @@
 // RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(tile-split-k, tile-slice-clusters))' --remarks-filter=tile -verify-diagnostics -o /dev/null
 // RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(tile-split-k, tile-assign-layouts), tile-remove-layout-conversions, func.func(convert-tile-to-registers))' | FileCheck %s --check-prefix=REG
 // RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(tile-split-k, tile-prefetch-loads, tile-assign-layouts), tile-remove-layout-conversions, func.func(convert-tile-to-registers))' | FileCheck %s --check-prefix=RING
+// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(tile-split-k, tile-prefetch-loads))' | FileCheck %s --check-prefix=DEEP
 
 // A GEMM, split two ways: block r runs iterations [r h, min(n, r h + h))
 // of the K loop (h = ceil(n / 2)), from zeros (the loop's init is zeros
@@ -158,5 +159,39 @@ func.func @no_loop(%A: memref<?x?xf16>, %C: memref<?x?xf32>) attributes {tile.ke
   // expected-remark@+1 {{split_k = 2 is not applied: its tile.mma is not in a loop at the kernel's top level}}
   %d = tile.mma %a, %a, %zero : tensor<64x64xf16>, tensor<64x64xf16> into tensor<64x64xf32>
   tile.store %d, %pc[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
+  return
+}
+
+// -----
+
+// A split kernel storing f16, the operands' type: after its loop, the sum
+// and the store's exchange take the rings' memory, which then need no room
+// beside them; with no num_stages hint, its rings go as far ahead as fit
+// (a tile a block, the K loop all it does): 3 ahead, 6 slots of 32 KiB.
+// (The f32 store of @gemm above keeps room for its exchange: 1 ahead.)
+// CHECK-LABEL: func.func @gemm_f16_out
+// DEEP-LABEL: func.func @gemm_f16_out
+// DEEP:         tile.load {{.*}} {tile.ring = array<i64: 0, 3, 0, 6>}
+// DEEP:         tile.load {{.*}} {tile.ring = array<i64: 1, 3, 0, 6>}
+func.func @gemm_f16_out(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>)
+    attributes {tile.kernel, tile.hints = {split_k = 2 : i64}} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<128x64xf16>
+  %pb = tile.partition_view %B : memref<?x?xf16> -> !tile.partition_view<64x128xf16>
+  %pc = tile.partition_view %C : memref<?x?xf16> -> !tile.partition_view<128x128xf16>
+  %bm = tile.block_id x : index
+  %bn = tile.block_id y : index
+  %nk = tile.num_tiles %pa dim 1 : !tile.partition_view<128x64xf16>
+  %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+  // expected-remark@+1 {{each program block runs as a cluster of 2 blocks, each a share of this loop; the first sums their accumulators and runs the rest}}
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%acc_in = %zero) -> (tensor<128x128xf32>) {
+    %a = tile.load %pa[%bm, %k] : !tile.partition_view<128x64xf16> -> tensor<128x64xf16>
+    %b = tile.load %pb[%k, %bn] : !tile.partition_view<64x128xf16> -> tensor<64x128xf16>
+    %d = tile.mma %a, %b, %acc_in : tensor<128x64xf16>, tensor<64x128xf16> into tensor<128x128xf32>
+    scf.yield %d : tensor<128x128xf32>
+  }
+  %h = arith.truncf %acc : tensor<128x128xf32> to tensor<128x128xf16>
+  tile.store %h, %pc[%bm, %bn] : tensor<128x128xf16> -> !tile.partition_view<128x128xf16>
   return
 }

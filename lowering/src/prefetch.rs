@@ -124,6 +124,15 @@ impl<'c> RunExternalPass<'c> for PrefetchLoads {
         // included (1: none ahead).
         let stages_hint = crate::rewrite::hint(operation, tile_dialect::attrs::knob::NUM_STAGES.key);
         let distance = stages_hint.map_or(DISTANCE, |stages| (stages - 1).clamp(0, MAX_DISTANCE));
+        // How far a loop of mma operands goes ahead: the hint's, else
+        // MMA_DISTANCE; a kernel split along K (`tile-split-k`: a tile a
+        // block, its K loop all it does) as far as its rings fit.
+        let split = crate::rewrite::has_op(operation, "tile.cluster_sum");
+        let mma_distance = match stages_hint {
+            Some(_) => distance,
+            None if split => MAX_DISTANCE,
+            None => MMA_DISTANCE,
+        };
         if distance == 0 {
             return;
         }
@@ -132,7 +141,7 @@ impl<'c> RunExternalPass<'c> for PrefetchLoads {
             // SAFETY: a loop of the kernel; each rewrite replaces only the
             // loop it is given (inner loops come first, post-order).
             let op = unsafe { OperationRef::from_raw(raw) };
-            if prefetch(context, op, distance, stages_hint, &mut next_ring).is_none() {
+            if prefetch(context, op, distance, mma_distance, &mut next_ring).is_none() {
                 emit_error(op.location(), "tile-prefetch-loads: could not rewrite this loop");
                 pass.signal_failure();
                 return;
@@ -290,13 +299,19 @@ fn other_shared_bytes(
     register_copies: i64,
 ) -> i64 {
     let Some(body) = r#loop.region(0).ok().and_then(|r| r.first_block()) else { return 0 };
-    // A widened instance (`tile-widen-blocks`) is compiled only for its
-    // TMA variant, whose store stages the tile in the rings' memory once
-    // their loop is done (`registers/tma_store.rs`): a loop outside any
-    // other needs no room for the exchange.
-    // (The staging goes to a ring of its element type.)
+    // After a loop outside any other, the exchange of a stored result
+    // (`registers/convert.rs`) and the TMA store's staging
+    // (`registers/tma_store.rs`) take the memory of a ring whose loop is
+    // done, of their element type: the loop needs no room for them. So
+    // far taken only where measured: in a widened instance
+    // (`tile-widen-blocks`, compiled only for its TMA variant) and in a
+    // kernel split along K (`tile-split-k`), whose sum also goes through
+    // the rings' memory. Elsewhere rings are as they were tuned.
+    let kernel = crate::rewrite::enclosing(r#loop, "func.func");
     let staged_in_rings = !crate::registers::in_loop(r#loop)
-        && kernel_of(r#loop).is_some_and(|k| k.has_attribute(tile_dialect::attrs::WIDE_OF));
+        && kernel.is_some_and(|k| {
+            k.has_attribute(tile_dialect::attrs::WIDE_OF) || crate::rewrite::has_op(k, "tile.cluster_sum")
+        });
     let ring_element = loads
         .iter()
         .zip(shared_loads)
@@ -337,18 +352,6 @@ fn other_shared_bytes(
     total
 }
 
-/// The function that holds `op`.
-fn kernel_of<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
-    let mut parent = op.parent_operation();
-    while let Some(p) = parent {
-        if op_name(p) == "func.func" {
-            return Some(p);
-        }
-        parent = p.parent_operation();
-    }
-    None
-}
-
 /// The bytes of an mma result's exchange: its size, or, where the loop's
 /// result only flows through element-wise ops and reshapes into stores,
 /// the largest tile stored. The conversion for a store (or the TMA
@@ -383,7 +386,9 @@ fn stored(value: Value, measure: &dyn Fn(Value) -> i64, depth: usize) -> Option<
         let name = op_name(user);
         let bytes = if name == "tile.store" && index == 0 {
             measure(value)
-        } else if (crate::layout::assign::elementwise(&name) || name == "tile.reshape") && user.result_count() == 1 {
+        } else if (crate::layout::assign::elementwise(&name) || name == "tile.reshape" || name == "tile.cluster_sum")
+            && user.result_count() == 1
+        {
             stored(user.result(0).ok()?.into(), measure, depth + 1)?
         } else {
             return None;
@@ -437,7 +442,7 @@ fn prefetch<'c>(
     context: &'c Context,
     op: OperationRef<'c, 'c>,
     distance: i64,
-    stages_hint: Option<i64>,
+    mma_distance: i64,
     next_ring: &mut usize,
 ) -> Option<()> {
     let mut stores = false;
@@ -515,7 +520,7 @@ fn prefetch<'c>(
         .map(|r| bytes_of(r.into()))
         .sum();
     let wanted =
-        if operand_bytes > 0 { distance.max(stages_hint.map_or(MMA_DISTANCE, |_| distance)) } else { distance };
+        if operand_bytes > 0 { distance.max(mma_distance) } else { distance };
     // The ring's distance with `spare` slots more (1: its mmas stay in
     // flight, and then write their operands from registers into two
     // buffers in turn, `registers/mma.rs`), as far as it fits beside the
