@@ -519,8 +519,7 @@ fn prefetch<'c>(
         .filter_map(|(l, _)| l.result(0).ok())
         .map(|r| bytes_of(r.into()))
         .sum();
-    let wanted =
-        if operand_bytes > 0 { distance.max(mma_distance) } else { distance };
+    let wanted = if operand_bytes > 0 { distance.max(mma_distance) } else { distance };
     // The ring's distance with `spare` slots more (1: its mmas stay in
     // flight, and then write their operands from registers into two
     // buffers in turn, `registers/mma.rs`), as far as it fits beside the

@@ -249,7 +249,13 @@ pub fn sum<'c>(lowering: &mut super::Lowering<'c>, op: OperationRef<'c, 'c>) -> 
                         .build()
                         .ok()?,
                 )?;
-                at.insert(llvm::store(context, chunk(at, i as usize)?, remote, at.location, aligned(at, width * bytes)));
+                at.insert(llvm::store(
+                    context,
+                    chunk(at, i as usize)?,
+                    remote,
+                    at.location,
+                    aligned(at, width * bytes),
+                ));
             }
             Some(())
         })?;
@@ -258,10 +264,13 @@ pub fn sum<'c>(lowering: &mut super::Lowering<'c>, op: OperationRef<'c, 'c>) -> 
             let mut total = chunk(&at, i as usize)?;
             for r in 1..blocks {
                 let pointer = shared_pointer(&at, slot(&at, at.index(r)?, i - round)?)?;
-                let other = at.add(llvm::load(context, pointer, chunk_type, at.location, aligned(&at, width * bytes)))?;
+                let other =
+                    at.add(llvm::load(context, pointer, chunk_type, at.location, aligned(&at, width * bytes)))?;
                 total = if float { at.add(arith::addf(total, other, at.location))? } else { at.addi(total, other)? };
             }
-            sums.extend((0..width as usize).map(|j| if width == 1 { Some(total) } else { super::extract(&at, total, j) }));
+            sums.extend(
+                (0..width as usize).map(|j| if width == 1 { Some(total) } else { super::extract(&at, total, j) }),
+            );
         }
     }
     let sums: Vec<IrValue<'c>> = sums.into_iter().collect::<Option<_>>()?;
