@@ -142,24 +142,23 @@ impl<'c> RunExternalPass<'c> for SliceClusters {
 /// two), where this pass applies: a kernel (not a variant, not widened or
 /// sliced already) with a `tile.mma`.
 fn wanted(kernel: OperationRef) -> Option<i64> {
-    if !kernel.has_attribute(attrs::KERNEL)
-        || kernel.has_attribute(attrs::VARIANT_OF)
-        || kernel.has_attribute(attrs::RETILED)
-        || kernel.has_attribute(attrs::WIDE_OF)
-        || kernel.has_attribute(attrs::SLICED)
-    {
+    if !clusterable(kernel) {
         return None;
     }
     let asked = crate::rewrite::hint(kernel, attrs::knob::NUM_CTAS.key)?.min(attrs::MAX_CLUSTER);
-    if asked < 2 {
-        return None;
-    }
-    let mut mma = false;
-    kernel.walk(WalkOrder::PreOrder, |op| {
-        mma |= op_name(op) == "tile.mma";
-        if mma { WalkResult::Interrupt } else { WalkResult::Advance }
-    });
-    mma.then(|| 1i64 << (63 - asked.leading_zeros()))
+    (asked >= 2).then(|| 1i64 << (63 - asked.leading_zeros()))
+}
+
+/// Whether `kernel` is one that a cluster may run (`tile-slice-clusters`,
+/// `tile-split-k`): a kernel as written (not a variant, a retiled,
+/// widened or sliced copy) with a `tile.mma`.
+pub fn clusterable(kernel: OperationRef) -> bool {
+    kernel.has_attribute(attrs::KERNEL)
+        && !kernel.has_attribute(attrs::VARIANT_OF)
+        && !kernel.has_attribute(attrs::RETILED)
+        && !kernel.has_attribute(attrs::WIDE_OF)
+        && !kernel.has_attribute(attrs::SLICED)
+        && crate::rewrite::has_op(kernel, "tile.mma")
 }
 
 /// How a tile is cut: along which dim (`Some`), or whole (`None`).

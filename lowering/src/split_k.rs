@@ -126,21 +126,11 @@ impl<'c> RunExternalPass<'c> for SplitK {
 /// where this pass applies: a kernel (not a variant, not widened or split
 /// already) with a `tile.mma`.
 fn wanted(kernel: OperationRef) -> Option<i64> {
-    if !kernel.has_attribute(attrs::KERNEL)
-        || kernel.has_attribute(attrs::VARIANT_OF)
-        || kernel.has_attribute(attrs::RETILED)
-        || kernel.has_attribute(attrs::WIDE_OF)
-        || kernel.has_attribute(attrs::SLICED)
-    {
+    if !crate::slice_clusters::clusterable(kernel) {
         return None;
     }
     let ways = crate::rewrite::hint(kernel, attrs::knob::SPLIT_K.key)?.min(attrs::MAX_CLUSTER);
-    let mut mma = false;
-    kernel.walk(WalkOrder::PreOrder, |op| {
-        mma |= op_name(op) == "tile.mma";
-        if mma { WalkResult::Interrupt } else { WalkResult::Advance }
-    });
-    (ways > 1 && mma).then_some(ways)
+    (ways > 1).then_some(ways)
 }
 
 /// The kernel's one loop of mmas, at its top level, whose carried values
