@@ -77,6 +77,7 @@
 //! output the runtime cannot describe (rows not 16-byte aligned) gets a
 //! null pointer, and the variant's threads store it themselves.
 
+use crate::registers::rings::ring_of;
 use crate::{
     build::{element_bits, tile_type},
     layout::layout_of_type,
@@ -158,13 +159,6 @@ fn rings(kernel: OperationRef) -> BTreeMap<i64, Result<Vec<Candidate>, String>> 
         WalkResult::Advance
     });
     rings
-}
-
-/// The `tile.ring` attribute of a load.
-fn ring_of(op: OperationRef) -> Option<[i64; 4]> {
-    let attribute = DenseI64ArrayAttribute::try_from(op.attribute(attrs::RING).ok()?).ok()?;
-    let values: Vec<i64> = (0..attribute.len()).map(|i| attribute.element(i).ok()).collect::<Option<_>>()?;
-    values.try_into().ok()
 }
 
 /// Whether the TMA can fill `load`'s tiles, and with which descriptor.

@@ -49,7 +49,7 @@ pub fn of<'c>(kernel: OperationRef<'c, 'c>, producer: bool) -> Groups<'c> {
         if op_name(op) != "tile.load" || !op.has_attribute(tile_dialect::attrs::TMA_LOAD) {
             continue;
         }
-        let Some([id, distance, index, slots]) = super::shared::ring_of(op) else { continue };
+        let Some([id, distance, index, slots]) = super::rings::ring_of(op) else { continue };
         let Some(tile) = op.result(0).ok().and_then(|r| super::shared::SharedTile::of_type(r.r#type())) else {
             continue;
         };
@@ -92,7 +92,7 @@ pub fn of<'c>(kernel: OperationRef<'c, 'c>, producer: bool) -> Groups<'c> {
                 let Some(load) = op.operand(i).ok().and_then(|v| super::shared::this_iterations_load(v, r#loop)) else {
                     continue;
                 };
-                let Some([id, ..]) = super::shared::ring_of(load) else { continue };
+                let Some([id, ..]) = super::rings::ring_of(load) else { continue };
                 let ours = step(id).is_some_and(|s| s.0 == ptr(r#loop));
                 if ours && !read.contains(&id) && read.iter().all(|&other| step(other) == step(id)) {
                     read.push(id);
@@ -195,7 +195,7 @@ pub fn in_flight_rings(kernel: OperationRef) -> Vec<(i64, i64, i64)> {
             let Some(load) = mma.operand(i).ok().and_then(|v| super::shared::this_iterations_load(v, r#loop)) else {
                 return false;
             };
-            let Some([id, distance, _, slots]) = super::shared::ring_of(load) else { return false };
+            let Some([id, distance, _, slots]) = super::rings::ring_of(load) else { return false };
             if !load.has_attribute(tile_dialect::attrs::TMA_LOAD) {
                 return false;
             }

@@ -58,6 +58,7 @@
 //! not swizzled (bank conflicts on transposes).
 
 pub mod cluster;
+pub mod cluster_sum;
 pub mod compute;
 pub mod convert;
 pub mod global;
@@ -66,6 +67,7 @@ pub mod ldmatrix;
 pub mod memory;
 pub mod mma;
 pub mod reduce;
+pub mod rings;
 pub mod shared;
 pub mod swizzle;
 pub mod tma;
@@ -787,7 +789,7 @@ fn lower_kernel<'c>(kernel: OperationRef<'c, 'c>) -> Option<Result<(), Refused<'
             "tile.num_tiles" => memory::num_tiles(&mut lowering, op),
             "tile.reduce" => reduce::reduce(&mut lowering, op),
             "tile.mma" => mma::lower(&mut lowering, op),
-            "tile.cluster_sum" => cluster::sum(&mut lowering, op),
+            "tile.cluster_sum" => cluster_sum::sum(&mut lowering, op),
             // A ring tile read into registers (`tile-prefetch-fragments`).
             "tile.convert_layout" if op.operand(0).ok().and_then(|v| lowering.shared(v)).is_some() => {
                 let tile = lowering.shared(op.operand(0).ok()?)?;

@@ -41,6 +41,7 @@
 
 use super::global::{global_pointer, origin};
 use super::memory::{access, load_elements};
+use super::rings::{ring_loop_after, ring_of};
 use super::swizzle::Swizzled;
 use super::{Lowering, in_loop, when};
 use crate::{
@@ -52,7 +53,7 @@ use melior::{
     dialect::{arith, llvm, ods},
     ir::{
         Attribute, OperationRef, Type, ValueLike,
-        attribute::{DenseI64ArrayAttribute, IntegerAttribute},
+        attribute::IntegerAttribute,
         operation::{OperationBuilder, OperationLike},
         r#type::{IntegerType, MemRefType},
     },
@@ -204,35 +205,6 @@ pub struct Ring<'c> {
 /// The most carries between a ring's load in a loop and a tile read from
 /// it (the ring's distance, which `tile-prefetch-loads` bounds far lower).
 pub(super) const MAX_CARRIES: i64 = 64;
-
-/// The `tile.ring` attribute of a load: ring, distance, index, slots.
-pub(super) fn ring_of(op: OperationRef) -> Option<[i64; 4]> {
-    let attribute = DenseI64ArrayAttribute::try_from(op.attribute(tile_dialect::attrs::RING).ok()?).ok()?;
-    let values: Vec<i64> = (0..attribute.len()).map(|i| attribute.element(i).ok()).collect::<Option<_>>()?;
-    values.try_into().ok()
-}
-
-/// The loop whose body loads ring `id` iteration by iteration (its loads
-/// of a negative index), in `op`'s function: the loop that the ring's
-/// first tiles, loaded before it, are for.
-pub(super) fn ring_loop_after<'c>(op: OperationRef<'c, 'c>, id: i64) -> Option<OperationRef<'c, 'c>> {
-    let mut function = op.parent_operation()?;
-    while op_name(function) != "func.func" {
-        function = function.parent_operation()?;
-    }
-    let mut found = None;
-    function.walk(melior::ir::operation::WalkOrder::PreOrder, |inner| {
-        if found.is_none()
-            && op_name(inner) == "tile.load"
-            && ring_of(inner).is_some_and(|[ring, _, index, _]| ring == id && index < 0)
-        {
-            found = inner.parent_operation().filter(|p| op_name(*p) == "scf.for").map(|p| p.to_raw());
-        }
-        melior::ir::operation::WalkResult::Advance
-    });
-    // SAFETY: an op of the kernel, alive while it is.
-    found.map(|raw| unsafe { OperationRef::from_raw(raw) })
-}
 
 /// The address of `value`, a TMA ring tile that `loop` (the loop of the
 /// mma that reads it, at `at`) carries to the iteration it is for,

@@ -165,11 +165,11 @@ pub fn multicast_rings_steady(kernel: OperationRef) -> bool {
     let mut steady = true;
     kernel.walk(WalkOrder::PreOrder, |op| {
         if op.has_attribute(tile_dialect::attrs::TMA_MULTICAST)
-            && let Some([id, _, index, _]) = super::shared::ring_of(op)
+            && let Some([id, _, index, _]) = super::rings::ring_of(op)
         {
             // SAFETY: an op of the kernel, alive for the walk.
             let op = unsafe { OperationRef::from_raw(op.to_raw()) };
-            let r#loop = if index < 0 { op.parent_operation() } else { super::shared::ring_loop_after(op, id) };
+            let r#loop = if index < 0 { op.parent_operation() } else { super::rings::ring_loop_after(op, id) };
             steady &= r#loop.is_some_and(|l| top(l) || continued(l).is_some());
         }
         WalkResult::Advance

@@ -157,7 +157,7 @@ fn copied_loads<'c>(r#loop: OperationRef<'c, 'c>) -> Option<Vec<OperationRef<'c,
         // kernel's outer loop, whose body loads a ring's first tiles
         // before the inner loop, is left alone (its inner loop is
         // versioned).
-        if super::shared::ring_of(op).is_none_or(|[_, _, index, _]| index >= 0) {
+        if super::rings::ring_of(op).is_none_or(|[_, _, index, _]| index >= 0) {
             return None;
         }
         let view = defining_op(op.operand(0).ok()?).filter(|v| op_name(*v) == "tile.partition_view")?;

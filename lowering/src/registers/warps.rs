@@ -168,7 +168,7 @@ pub fn producer(kernel: OperationRef, cluster: i64) -> Option<Producer> {
     let before_loop = |op: OperationRef, id: i64| {
         top(op)
             || op.parent_operation().is_some_and(|p| op_name(p) == "scf.for" && top(p))
-                && super::shared::ring_loop_after(op, id).is_some_and(|l| super::tma::continued(l).is_some())
+                && super::rings::ring_loop_after(op, id).is_some_and(|l| super::tma::continued(l).is_some())
     };
     let shared = |op: OperationRef, i: usize| op.operand(i).is_ok_and(|v| SharedTile::of_type(v.r#type()).is_some());
     let (mut fits, mut requests, mut spare, mut walks) = (true, 0, true, false);
@@ -185,7 +185,7 @@ pub fn producer(kernel: OperationRef, cluster: i64) -> Option<Producer> {
     kernel.walk(WalkOrder::PreOrder, |op| {
         match op_name(op).as_str() {
             "tile.load" if op.result(0).is_ok_and(|r| SharedTile::of_type(r.r#type()).is_some()) => {
-                match super::shared::ring_of(op) {
+                match super::rings::ring_of(op) {
                     Some([id, distance, index, slots]) if op.has_attribute(tile_dialect::attrs::TMA_LOAD) => {
                         requests += 1;
                         least_distance = least_distance.min(distance);
