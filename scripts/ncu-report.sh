@@ -16,14 +16,7 @@ name=$1 m=$2 n=$3 k=$4 config=$5
 source scripts/carried-tile-run.sh
 out=${OUT:-/tmp}
 work=$(mktemp -d)
-python3 - "$m" "$n" "$k" "$work" <<'PY'
-import sys, numpy as np
-m, n, k, work = *map(int, sys.argv[1:4]), sys.argv[4]
-rng = np.random.default_rng(0)
-np.save(f'{work}/a.npy', rng.uniform(-1, 1, (m, k)).astype(np.float16))
-np.save(f'{work}/b.npy', rng.uniform(-1, 1, (k, n)).astype(np.float16))
-np.save(f'{work}/c.npy', np.zeros((m, n), np.float16))
-PY
+python3 scripts/gemm-operands.py "$m" "$n" "$k" "$work" || exit 1
 ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
 "$ncu" --clock-control none --set full --import-source no -k "regex:${VARIANT:-__tma}" -c 1 -o "$work/report" \
   /tmp/tile-run "examples/${EXAMPLE:-matmul_f16_f16}.mlir" --target cuda --grid tiles:2 --config "$config" \

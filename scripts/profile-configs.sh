@@ -18,14 +18,7 @@ cd "$(dirname "$0")/.."
 m=$1 n=$2 k=$3; shift 3
 source scripts/carried-tile-run.sh
 work=$(mktemp -d)
-python3 - "$m" "$n" "$k" "$work" <<'PY'
-import sys, numpy as np
-m, n, k, work = *map(int, sys.argv[1:4]), sys.argv[4]
-rng = np.random.default_rng(0)
-np.save(f'{work}/a.npy', rng.uniform(-1, 1, (m, k)).astype(np.float16))
-np.save(f'{work}/b.npy', rng.uniform(-1, 1, (k, n)).astype(np.float16))
-np.save(f'{work}/c.npy', np.zeros((m, n), np.float16))
-PY
+python3 scripts/gemm-operands.py "$m" "$n" "$k" "$work" || exit 1
 ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
 metrics=gpu__time_duration.sum,launch__grid_size,launch__cluster_dim_x,launch__registers_per_thread
 metrics+=,launch__shared_mem_per_block_dynamic,sm__cycles_active.avg,sm__throughput.avg.pct_of_peak_sustained_elapsed
