@@ -1,7 +1,7 @@
 // RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(tile-split-k, tile-slice-clusters))' | FileCheck %s
 // RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(tile-split-k, tile-slice-clusters))' --remarks-filter=tile -verify-diagnostics -o /dev/null
 // RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(tile-split-k, tile-assign-layouts), tile-remove-layout-conversions, func.func(convert-tile-to-registers))' | FileCheck %s --check-prefix=REG
-// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(tile-split-k, tile-prefetch-loads, tile-assign-layouts), tile-remove-layout-conversions, func.func(convert-tile-to-registers))' | FileCheck %s --check-prefix=RING
+// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(tile-split-k, tile-prefetch-loads, tile-assign-layouts), tile-remove-layout-conversions, func.func(convert-tile-to-registers))' | FileCheck %s --check-prefixes=RING,ROUNDS
 // RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(tile-split-k, tile-prefetch-loads))' | FileCheck %s --check-prefix=DEEP
 
 // A GEMM, split two ways: block r runs iterations [r h, min(n, r h + h))
@@ -193,5 +193,43 @@ func.func @gemm_f16_out(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?
   }
   %h = arith.truncf %acc : tensor<128x128xf32> to tensor<128x128xf16>
   tile.store %h, %pc[%bm, %bn] : tensor<128x128xf16> -> !tile.partition_view<128x128xf16>
+  return
+}
+
+// -----
+
+// A 128x256 f32 accumulator (128 KiB) with a 96 KiB ring of B the largest
+// done: the other block's registers go over in two rounds (96 registers a
+// thread, then 32), the cluster meeting before and after each.
+// CHECK-LABEL: func.func @gemm_wide
+// ROUNDS-LABEL: func.func @gemm_wide
+// ROUNDS:         %[[B:.*]] = memref.alloc() {alignment = 1024 : i64} : memref<49152xf16>
+// ROUNDS-NOT:     memref.alloc() {alignment = 1024 : i64} : memref<{{.*}}xf32>
+// ROUNDS:         memref.extract_aligned_pointer_as_index %[[B]]
+// ROUNDS-COUNT-2: nvvm.cluster.arrive {aligned}
+// ROUNDS:         llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+// ROUNDS-COUNT-2: nvvm.cluster.arrive {aligned}
+// ROUNDS:         llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+// ROUNDS-NOT:     nvvm.cluster.arrive
+// ROUNDS:         return
+func.func @gemm_wide(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>)
+    attributes {tile.kernel, tile.hints = {split_k = 2 : i64}} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<128x64xf16>
+  %pb = tile.partition_view %B : memref<?x?xf16> -> !tile.partition_view<64x256xf16>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<128x256xf32>
+  %bm = tile.block_id x : index
+  %bn = tile.block_id y : index
+  %nk = tile.num_tiles %pa dim 1 : !tile.partition_view<128x64xf16>
+  %zero = arith.constant dense<0.0> : tensor<128x256xf32>
+  // expected-remark@+1 {{each program block runs as a cluster of 2 blocks, each a share of this loop; the first sums their accumulators and runs the rest}}
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%acc_in = %zero) -> (tensor<128x256xf32>) {
+    %a = tile.load %pa[%bm, %k] : !tile.partition_view<128x64xf16> -> tensor<128x64xf16>
+    %b = tile.load %pb[%k, %bn] : !tile.partition_view<64x256xf16> -> tensor<64x256xf16>
+    %d = tile.mma %a, %b, %acc_in : tensor<128x64xf16>, tensor<64x256xf16> into tensor<128x256xf32>
+    scf.yield %d : tensor<128x256xf32>
+  }
+  tile.store %acc, %pc[%bm, %bn] : tensor<128x256xf32> -> !tile.partition_view<128x256xf32>
   return
 }
