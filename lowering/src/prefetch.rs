@@ -58,7 +58,10 @@
 //! (`tile-widen-blocks`), compiled only for its TMA variant whose store
 //! stages the tile in the rings' memory after a top-level loop
 //! (`registers/tma_store.rs`), counts none where the stored tiles have the
-//! rings' element type.
+//! rings' element type; nor does a kernel split along K (`tile-split-k`,
+//! whose sum also goes through the done rings' memory), whose mma loop
+//! without a hint goes [`MAX_DISTANCE`] ahead, as far as its rings fit (a
+//! tile a block, the K loop all it does).
 //!
 //! The B of a tf32 mma computed transposed (`layout::shared::
 //! swapped_operands`) is read by wgmma from registers: it takes no room
@@ -128,6 +131,9 @@ impl<'c> RunExternalPass<'c> for PrefetchLoads {
         // MMA_DISTANCE; a kernel split along K (`tile-split-k`: a tile a
         // block, its K loop all it does) as far as its rings fit.
         let split = crate::rewrite::has_op(operation, "tile.cluster_sum");
+        // Kernels whose top-level loops keep no room for an exchange the
+        // rings' memory takes after them ([`other_shared_bytes`]).
+        let staged = split || operation.has_attribute(tile_dialect::attrs::WIDE_OF);
         let mma_distance = match stages_hint {
             Some(_) => distance,
             None if split => MAX_DISTANCE,
@@ -141,7 +147,7 @@ impl<'c> RunExternalPass<'c> for PrefetchLoads {
             // SAFETY: a loop of the kernel; each rewrite replaces only the
             // loop it is given (inner loops come first, post-order).
             let op = unsafe { OperationRef::from_raw(raw) };
-            if prefetch(context, op, distance, mma_distance, &mut next_ring).is_none() {
+            if prefetch(context, op, distance, mma_distance, staged, &mut next_ring).is_none() {
                 emit_error(op.location(), "tile-prefetch-loads: could not rewrite this loop");
                 pass.signal_failure();
                 return;
@@ -297,21 +303,18 @@ fn other_shared_bytes(
     shared_loads: &[bool],
     bytes_of: &dyn Fn(Value) -> i64,
     register_copies: i64,
+    staged: bool,
 ) -> i64 {
     let Some(body) = r#loop.region(0).ok().and_then(|r| r.first_block()) else { return 0 };
     // After a loop outside any other, the exchange of a stored result
     // (`registers/convert.rs`) and the TMA store's staging
     // (`registers/tma_store.rs`) take the memory of a ring whose loop is
     // done, of their element type: the loop needs no room for them. So
-    // far taken only where measured: in a widened instance
+    // far taken only where measured (`staged`): in a widened instance
     // (`tile-widen-blocks`, compiled only for its TMA variant) and in a
     // kernel split along K (`tile-split-k`), whose sum also goes through
     // the rings' memory. Elsewhere rings are as they were tuned.
-    let kernel = crate::rewrite::enclosing(r#loop, "func.func");
-    let staged_in_rings = !crate::registers::in_loop(r#loop)
-        && kernel.is_some_and(|k| {
-            k.has_attribute(tile_dialect::attrs::WIDE_OF) || crate::rewrite::has_op(k, "tile.cluster_sum")
-        });
+    let staged_in_rings = staged && !crate::registers::in_loop(r#loop);
     let ring_element = loads
         .iter()
         .zip(shared_loads)
@@ -443,6 +446,7 @@ fn prefetch<'c>(
     op: OperationRef<'c, 'c>,
     distance: i64,
     mma_distance: i64,
+    staged: bool,
     next_ring: &mut usize,
 ) -> Option<()> {
     let mut stores = false;
@@ -525,7 +529,7 @@ fn prefetch<'c>(
     // buffers in turn, `registers/mma.rs`), as far as it fits beside the
     // rest, and whether it fits at all.
     let fit = |spare: i64| {
-        let budget = RING_BUDGET - other_shared_bytes(op, &loads, &shared_loads, &bytes_of, 1 + spare);
+        let budget = RING_BUDGET - other_shared_bytes(op, &loads, &shared_loads, &bytes_of, 1 + spare, staged);
         let mut distance = wanted;
         while operand_bytes > 0 && distance > 1 && (distance + 2 + spare) * operand_bytes > budget {
             distance -= 1;

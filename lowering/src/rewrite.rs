@@ -259,18 +259,6 @@ pub fn hint(kernel: OperationRef, name: &str) -> Option<i64> {
         .map(|v| v.value())
 }
 
-/// The closest op named `name` that holds `op`.
-pub fn enclosing<'c, 'a>(op: OperationRef<'c, 'a>, name: &str) -> Option<OperationRef<'c, 'a>> {
-    let mut parent = op.parent_operation();
-    while let Some(p) = parent {
-        if op_name(p) == name {
-            return Some(p);
-        }
-        parent = p.parent_operation();
-    }
-    None
-}
-
 /// Whether `op` holds an op named `name` (itself included).
 pub fn has_op(op: OperationRef, name: &str) -> bool {
     let mut found = false;

@@ -60,7 +60,7 @@ fn aligned<'c>(at: &At<'c, 'c>, bytes: i64) -> llvm::LoadStoreOptions<'c> {
 /// the next round's writes. The other blocks' result is their own
 /// registers: what reads it runs in the first block only.
 pub fn sum<'c>(lowering: &mut super::Lowering<'c>, op: OperationRef<'c, 'c>) -> Option<()> {
-    let Some((rank, blocks)) = lowering.cluster_rank else {
+    let (Some(rank), blocks) = (lowering.cluster_rank, lowering.cluster_blocks) else {
         return lowering.refuse("a tile.cluster_sum in a kernel whose blocks do not run as a cluster");
     };
     let context = lowering.context;

@@ -243,9 +243,9 @@ pub struct Lowering<'c> {
     pub producer: Option<warps::Producer>,
     /// The blocks of the cluster the program block runs as (1: none).
     pub cluster_blocks: i64,
-    /// This block's rank in the cluster its program block runs as, and the
-    /// cluster's blocks (none: no cluster).
-    pub cluster_rank: Option<(IrValue<'c>, i64)>,
+    /// This block's rank in the cluster its program block runs as (none:
+    /// no cluster, `cluster_blocks` 1).
+    pub cluster_rank: Option<IrValue<'c>>,
     /// The blocks of a sliced cluster that TMA rings are multicast to, and
     /// this block's rank among them (`tile.tma_multicast` loads).
     pub multicast: Option<tma::Multicast<'c>>,
@@ -708,7 +708,7 @@ fn lower_kernel<'c>(kernel: OperationRef<'c, 'c>) -> Option<Result<(), Refused<'
     let mut cluster_rank = None;
     if cluster::blocks(kernel) > 1 {
         let rank = cluster::program_grid(&entry, kernel, cluster::blocks(kernel))?;
-        cluster_rank = Some((rank, cluster::blocks(kernel)));
+        cluster_rank = Some(rank);
         // Only with a producer warp, whose `empty` barriers count the other
         // blocks' consumers, and rings that never start again.
         if tma::multicasts(kernel) && producer.is_some() && tma::multicast_rings_steady(kernel) {
