@@ -5,9 +5,8 @@ func.func @matmul_bf16_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>, %C: memr
                 // The autotuner's space (tile_lowering::tune): the tile sizes
                 // of the mma (and of every tile tied to them), and the hints.
                 tile.tune = {tile_m = array<i64: 64, 128>, tile_n = array<i64: 64, 128, 256>,
-                             num_stages = array<i64: 3, 4, 8>, occupancy = array<i64: 1, 2>,
-                             persistent = array<i64: 0, 1>, warp_specialize = array<i64: 0, 1>,
-                             num_ctas = array<i64: 1, 2>}} {
+                             num_stages = array<i64: 3, 4, 8>,
+                             persistent = array<i64: 0, 1>, warp_specialize = array<i64: 0, 1>}} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %pa = tile.partition_view %A : memref<?x?xbf16> -> !tile.partition_view<128x64xbf16>

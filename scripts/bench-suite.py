@@ -40,7 +40,7 @@ memcheck = '--memcheck' in sys.argv or racecheck or synccheck
 sanitizer = 'racecheck' if racecheck else 'synccheck' if synccheck else 'memcheck'
 quick = '--quick' in sys.argv
 # Extra tile-run flags for every timed or checked run, such as
-# TILE_RUN_FLAGS="--skip-variant __wgmma" to compare variants of one bundle.
+# TILE_RUN_FLAGS="--skip-variant __tma" to compare variants of one bundle.
 run_flags = os.environ.get('TILE_RUN_FLAGS', '').split()
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 out_dir = os.environ.get('OUT', '/tmp')

@@ -5,8 +5,8 @@
 # ten minutes: `all` runs every gpu_check.py case; `sanitizers` the
 # racecheck, memcheck and synccheck cases those changes touch, with
 # `--only FILTER` for gpu_check cases the first call did not reach;
-# `only FILTER` just those; `register-path [FILTER]` the TMA GEMMs with the
-# matcher's variant skipped, and racecheck on their rings.
+# `only FILTER` just those; `register-path [FILTER]` the TMA GEMMs, and
+# racecheck on their rings.
 # Here:   cargo build --release -p tile-run &&
 #         strip target/release/tile-run -o .carry/tile-run && xz -6 -T2 -f .carry/tile-run
 # There:  bash scripts/gpu-land-checks.sh all|only FILTER|register-path [FILTER]|sanitizers [FILTER]  (device tool, carry .carry)
@@ -29,16 +29,13 @@ only)
   grep -v ': ok' /tmp/gpu_check.txt | tail -30
   ;;
 register-path)
-  # Where the matcher's variant comes first, the register path's TMA
-  # kernels (their rings, their stores) run only when it is skipped.
-  export TILE_RUN_FLAGS="--skip-variant __wgmma"
   echo "== gpu_check, register path: ${2:-the TMA GEMMs}"
   timeout "${BOUND:-200}" python3 scripts/gpu_check.py /tmp/tile-run \
     --only "${2:-ab_default|ab_persistent|small_k|f8_abt.mlir 1024|tma stores|wide blocks|matmul 1000|matmul_bf16 1000}" > /tmp/gpu_check.txt 2>&1
   echo "rc $?: $(grep -c ': ok' /tmp/gpu_check.txt) cases ok; last: $(grep ': ok' /tmp/gpu_check.txt | tail -1)"
   grep -v ': ok' /tmp/gpu_check.txt | tail -30
   echo "== racecheck, register path: a TMA ring of 128x128x64 tiles (not widened again), a TMA GEMM at 520x264x200"
-  TILE_RUN_FLAGS="--skip-variant __wgmma --skip-variant __wide__wide" timeout 90 python3 scripts/gpu_check.py /tmp/tile-run \
+  TILE_RUN_FLAGS="--skip-variant __wide__wide" timeout 90 python3 scripts/gpu_check.py /tmp/tile-run \
     --racecheck --only "small_k.mlir 1024x1024x96|ab_default.mlir 1024x1024x256" | tail -6
   timeout 60 python3 scripts/gpu_check.py /tmp/tile-run --racecheck --only "small_k.mlir 520x264x200" | tail -4
   ;;

@@ -3,8 +3,8 @@
 # path's TMA variant of a kernel asked for `persistent = 1` walks the
 # program's tile blocks in resident blocks. Checked at ragged shapes, the
 # rings and the staging reused from one tile to the next under racecheck,
-# then timed beside the matcher's persistent variant
-# (scripts/gpu-register-configs.sh; BENCHMARKS.md, session 32, run 2).
+# then timed beside cuBLAS (scripts/gpu-register-configs.sh; BENCHMARKS.md,
+# session 32, run 2).
 # Here:   cargo build --release -p tile-bench &&
 #         strip target/release/tile-bench -o .carry/tile-bench && xz -6 -T2 -f .carry/tile-bench
 # There:  bash scripts/gpu-persist-blocks.sh  (device tool, carry .carry; ~5 min)

@@ -3,10 +3,10 @@
 # 256x128 configurations, whose rings fit only D + 2 slots beside the
 # kernel's other shared memory: with the block barrier after
 # `wgmma.wait_group 1` their mma stays in flight (registers/groups.rs
-# `in_flight_rings`). With the matcher's variant skipped: each checked
-# against cuBLAS at ragged shapes (tile-bench poisons C and compares), the
-# ring under racecheck; then timed beside the matcher and cuBLAS
-# (scripts/gpu-register-configs.sh; BENCHMARKS.md, session 31, run 5).
+# `in_flight_rings`). Each checked against cuBLAS at ragged shapes
+# (tile-bench poisons C and compares), the ring under racecheck; then timed
+# beside cuBLAS (scripts/gpu-register-configs.sh; BENCHMARKS.md, session 31,
+# run 5).
 # Here:   cargo build --release -p tile-bench &&
 #         strip target/release/tile-bench -o .carry/tile-bench && xz -6 -T2 -f .carry/tile-bench
 # There:  bash scripts/gpu-spareless-configs.sh  (device tool, carry .carry; ~5 min)

@@ -40,7 +40,7 @@ def run(example, grid, arrays, scalars=(), outputs=(), flags=(), target='cuda'):
         np.save(p, a)
         paths.append(p)
     grid = grid if isinstance(grid, str) else ','.join(map(str, grid))
-    # TILE_RUN_FLAGS="--skip-variant __wgmma": every GPU run without those variants.
+    # TILE_RUN_FLAGS="--skip-variant __tma": every GPU run without those variants.
     extra = os.environ.get('TILE_RUN_FLAGS', '').split() if target == 'cuda' else []
     cmd = [tile_run, source, '--target', target, '--grid', grid, *flags, *extra, *paths, *map(str, scalars)]
     for i in outputs:
@@ -64,7 +64,7 @@ def run(example, grid, arrays, scalars=(), outputs=(), flags=(), target='cuda'):
     for l in p.stderr.splitlines():
         if 'configurations compiled in' in l:
             print(f'  {l}', flush=True)
-    # tile-run's last line says which entry ran ("as @k__wgmma").
+    # tile-run's last line says which entry ran ("as @k__tma").
     lines = [l for l in p.stderr.splitlines() if l.startswith('tile-run: @')]
     run.entry = lines[-1].split(' as ')[-1].split(',')[0].split(';')[0] if lines and ' as @' in lines[-1] else '@' + example
     return [np.load(paths[i] + '.out.npy') for i in outputs]
@@ -200,7 +200,7 @@ if '--no-matmul' not in sys.argv:
     for (m, n, k) in [(300, 200, 100), (1000, 1000, 1000)]:
         matmul('matmul', m, n, k, 'f16')
         matmul('matmul_bf16', m, n, k, 'bf16')
-    # The 16-bit-output examples have a tuning space (288 configurations):
+    # The 16-bit-output examples have a tuning space (tile.tune):
     # tuned once (every configuration run and compared with the kernel as
     # written by the tuner, the choice with numpy here), then as written at
     # the larger shape; the --config cases below cover each configuration.
@@ -223,41 +223,34 @@ if '--no-matmul' not in sys.argv:
     matmul('matmul_f32', 301, 203, 99, 'f32', flags=kmajor)
     matmul('matmul_f8', 300, 200, 100, 'f8')
     # Configurations of the tuning space (tile.tune) that tile-specialize and
-    # the wgmma variant must get right: tile sizes, stages, occupancy.
-    for config in ['tile_m=64,tile_n=256', 'tile_m=128,tile_n=256,num_stages=3', 'tile_m=64,tile_n=64,num_stages=2,occupancy=2',
-                   'tile_m=128,tile_n=128,num_stages=2,occupancy=2', 'tile_m=128,tile_n=64,num_stages=3',
-                   # the producer warpgroup (not in the examples' spaces)
+    # the register path's variants must get right: tile sizes, stages, occupancy.
+    for config in ['tile_m=64,tile_n=256', 'tile_m=128,tile_n=256,num_stages=3', 'tile_m=64,tile_n=64,num_stages=2',
+                   'tile_m=128,tile_n=128,num_stages=2', 'tile_m=128,tile_n=64,num_stages=3',
+                   # a producer warp, asked for
                    'tile_m=128,tile_n=256,num_stages=3,warp_specialize=1', 'tile_m=64,tile_n=128,warp_specialize=1',
-                   # persistent blocks, also with two resident blocks per multiprocessor
+                   # persistent blocks, also with two resident blocks per multiprocessor (smaller rings)
                    'tile_m=128,tile_n=256,num_stages=3,persistent=1', 'tile_m=64,tile_n=64,persistent=1',
                    'tile_m=128,tile_n=128,occupancy=2,persistent=1',
-                   # both: a producer warpgroup feeding consumers that walk the tiles
+                   # both: a producer warp feeding consumers that walk the tiles
                    'tile_m=128,tile_n=256,num_stages=4,warp_specialize=1,persistent=1', 'tile_m=64,tile_n=128,warp_specialize=1,persistent=1',
-                   # and in clusters of two blocks multicasting B
-                   'tile_m=128,tile_n=256,num_stages=4,warp_specialize=1,persistent=1,num_ctas=2',
-                   'tile_m=64,tile_n=128,warp_specialize=1,persistent=1,num_ctas=2',
-                   'tile_m=64,tile_n=64,num_stages=3,warp_specialize=1,persistent=1,num_ctas=2',
-                   # the register path's: each block of the cluster half the tile's rows, B multicast
-                   # with a producer warp, not without one (the persistent one above too)
-                   'tile_m=256,tile_n=128,num_stages=4,warp_specialize=1,num_ctas=2',
+                   # sliced clusters (tile-slice-clusters): each block of the cluster half the
+                   # tile's rows, B multicast with a producer warp, not without one; 64-row
+                   # blocks here, 128-row ones below
                    'tile_m=128,tile_n=128,num_stages=4,warp_specialize=0,num_ctas=2',
+                   'tile_m=256,tile_n=128,num_stages=4,warp_specialize=1,num_ctas=2',
                    # 128 accumulator rows a warpgroup (two wgmma row blocks)
                    'tile_m=256,tile_n=128,num_stages=3', 'tile_m=256,tile_n=64,warp_specialize=1',
                    'tile_m=256,tile_n=128,warp_specialize=1,persistent=1',
                    'tile_m=256,tile_n=128,warp_specialize=1,persistent=1,num_ctas=2',
-                   # split-K: each tile in a cluster of two blocks, one K half each
+                   # split K (tile-split-k): each tile in a cluster of two blocks, one K half each
                    'tile_m=128,tile_n=128,split_k=2', 'tile_m=64,tile_n=128,warp_specialize=1,split_k=2',
-                   'tile_m=128,tile_n=256,num_stages=3,split_k=2', 'tile_m=256,tile_n=128,warp_specialize=1,split_k=2',
-                   # ping-pong: the consumer warpgroups take alternate tiles
-                   'tile_m=128,tile_n=128,num_stages=4,warp_specialize=1,persistent=1,pingpong=1',
-                   'tile_m=64,tile_n=256,num_stages=8,warp_specialize=1,persistent=1,pingpong=1',
-                   'tile_m=64,tile_n=128,num_stages=8,warp_specialize=1,persistent=1,pingpong=1']:
+                   'tile_m=128,tile_n=256,num_stages=3,split_k=2', 'tile_m=256,tile_n=128,warp_specialize=1,split_k=2']:
         for (m, n, k) in [(1000, 1000, 1000), (520, 264, 72)]:
             matmul('matmul_f16_f16', m, n, k, 'f16', flags=['--config', config])
         matmul('matmul_bf16_bf16', 1000, 1000, 1000, 'bf16', flags=['--config', config])
-        if 'num_ctas=2' in config or 'pingpong=1' in config:
-            # Several tiles per block, an odd tile count (a block with none),
-            # and a last group of one tile row (partners with different B).
+        if 'num_ctas=2' in config:
+            # Many clusters, an odd tile count, ragged last tiles in
+            # every dimension.
             matmul('matmul_f16_f16', 4040, 1976, 200, 'f16', flags=['--config', config])
             matmul('matmul_bf16_bf16', 2120, 2800, 136, 'bf16', flags=['--config', config])
         if 'split_k=2' in config:
@@ -266,9 +259,9 @@ if '--no-matmul' not in sys.argv:
             matmul('matmul_bf16_bf16', 136, 2104, 200, 'bf16', flags=['--config', config])
             matmul('matmul_f16_f16', 128, 1024, 4096, 'f16', flags=['--config', config])
     # A row-major program (bench/gemm/ab.mlir): tile-group-blocks relabels
-    # its blocks, also for the wgmma variant, which makes the program's grid
-    # its virtual blocks when persistent; full groups, a last partial group
-    # of rows, and a partial last tile row.
+    # its blocks, also where the TMA variant walks the program's blocks in
+    # resident ones (persistent); full groups, a last partial group of
+    # rows, and a partial last tile row.
     ab = open(os.path.join(root, 'bench/gemm/ab.mlir')).read()
     for name, hints in [('default', ''), ('group3', 'group_m = 3'), ('persistent', 'persistent = 1'),
                         ('producer_persistent', 'persistent = 1, warp_specialize = 1'), ('rowmajor', 'group_m = 1')]:

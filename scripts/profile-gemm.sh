@@ -4,7 +4,7 @@
 # Here:   as for bench-gemm.sh (carry .carry with tile-bench.xz)
 # There:  bash scripts/profile-gemm.sh [DTYPE] [SHAPE] [CONFIG]
 #         e.g. bash scripts/profile-gemm.sh bf16 4096x4096x4096 tile_m=128,tile_n=256,num_stages=4
-#         (EXTRA: more tile-bench flags, such as EXTRA="--skip-variant __wgmma" for the register path)
+#         (EXTRA: more tile-bench flags, such as EXTRA=--no-variants for the general kernel)
 # ncu reads the counters on Firecracker machines only (device KINDS.md); the
 # clocks are left alone (--clock-control none), as METHOD.md asks.
 set -uo pipefail

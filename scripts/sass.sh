@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The machine code of one configuration's wgmma variant, on the device
+# The machine code of one configuration (the kernel and its variants), on the device
 # machine (issue #5): the carried tile-run emits the PTX, the machine's
 # ptxas (the driver's generation) compiles it with -v (registers, spills,
 # and its warnings, such as wgmma serialisation), cuobjdump dumps the SASS.

@@ -41,16 +41,12 @@ pub struct Variant {
     /// is launched with as many blocks as are resident at once.
     #[serde(default)]
     pub persistent: bool,
-    /// Blocks per cluster along x (1: no clusters). The grid is then a
-    /// whole number of clusters, and a persistent variant gets as many
-    /// clusters as are resident at once.
+    /// Blocks of the cluster each program block runs as (1: none), as
+    /// [`KernelInfo::cluster`]: the launch has that many times the
+    /// program's grid along x (a persistent variant: as many clusters as
+    /// are resident at once, at most one a program block).
     #[serde(default = "one", skip_serializing_if = "is_one")]
     pub cluster: u32,
-    /// Blocks that each program block runs as (1: one), splitting its K
-    /// steps: the launch has that many times the program's grid along x,
-    /// in clusters of as many (`cluster` is the same number).
-    #[serde(default = "one", skip_serializing_if = "is_one")]
-    pub split_k: u32,
     /// The variant's blocks each compute a larger tile of one array than
     /// the program's blocks do (`tile-widen-blocks`): it runs only where
     /// the launch's grid along x is the program's tile count of that

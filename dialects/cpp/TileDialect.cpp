@@ -793,7 +793,7 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                     "element type";
         continue;
       }
-      // A TMA descriptor that convert-tile-to-nvgpu added for a memref
+      // A TMA descriptor that tile-use-tma added for a memref
       // argument; the runtime encodes it and passes its device address.
       auto argAttrs =
           dyn_cast_or_null<ArrayAttr>(inherentAttr(op, "arg_attrs"));
@@ -885,7 +885,7 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
     return success();
   }
   if (name == attrs::kBlockSize) {
-    // Written by convert-tile-to-nvgpu: the threads the kernel variant needs.
+    // Written by tile-assign-layouts: the threads of the kernel's block.
     std::optional<int64_t> threads = intValue(attr.getValue());
     if (!threads || *threads < 1 || *threads > attrs::kMaxBlockSize)
       return op->emitError() << "'" << name << "' must be an integer from 1 to "
@@ -893,7 +893,8 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
     return success();
   }
   if (name == attrs::kVariantOf) {
-    // Written by convert-tile-to-nvgpu: the kernel this one specialises.
+    // Written by tile-use-tma or tile-finish-widening: the kernel this one
+    // specialises.
     if (!isa<FlatSymbolRefAttr>(attr.getValue()))
       return op->emitError() << "'" << name << "' must be a symbol reference";
     return success();
@@ -907,7 +908,7 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
     return success();
   }
   if (name == attrs::kPersistent) {
-    // Written by convert-tile-to-nvgpu: the kernel walks several tile
+    // Written by tile-persist-blocks: the kernel walks several tile
     // blocks; its last argument is how many (the program's 1-D grid), an
     // index (an i64 once lowered to LLVM).
     bool function = isa<FunctionOpInterface>(op);
@@ -944,15 +945,6 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                 "sizes >= 1) on a function";
     return success();
   }
-  if (name == attrs::kSplitK) {
-    // Written by convert-tile-to-nvgpu: each program block runs as a
-    // cluster of this many blocks that split its K steps.
-    std::optional<int64_t> ways = intValue(attr.getValue());
-    if (!ways || *ways < 2 || *ways > attrs::kMaxCluster)
-      return op->emitError() << "'" << name << "' must be an integer from 2 to "
-                             << attrs::kMaxCluster;
-    return success();
-  }
   if (name == attrs::kCluster) {
     // Written by tile-assign-layouts or tile-slice-clusters: each program
     // block runs as a cluster of this many blocks.
@@ -972,16 +964,6 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << name
                              << "' is a unit attribute of a kernel with '"
                              << attrs::kCluster << "'";
-    return success();
-  }
-  if (name == attrs::kDistributed) {
-    // Written by convert-tile-to-nvgpu on the stores of its epilogue: each
-    // thread stores its own registers, so tile-distribute leaves them be.
-    if (!isa<UnitAttr>(attr.getValue()) ||
-        !llvm::is_contained({StringRef("memref.store"), StringRef("vector.store")},
-                            op->getName().getStringRef()))
-      return op->emitError() << "'" << name
-                             << "' is a unit attribute of memref.store or vector.store";
     return success();
   }
   if (name == attrs::kRegisters) {
@@ -1047,7 +1029,7 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
 }
 
 /// `tile.tma = {arg, box, swizzle}` on a kernel argument (written by
-/// convert-tile-to-nvgpu): a TMA descriptor of memref argument `arg` that
+/// tile-use-tma): a TMA descriptor of memref argument `arg` that
 /// the runtime encodes and passes as this `!llvm.ptr`. Checked here so that
 /// the bundle metadata read from it is always complete.
 LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,

@@ -22,18 +22,17 @@ pub const TUNE: &str = "tile.tune";
 /// Kernel dictionary: one configuration, an integer per key of [`KNOBS`],
 /// which `tile-specialize` applies and removes.
 pub const CONFIG: &str = "tile.config";
-/// Written by `convert-tile-to-nvgpu`: the threads of a kernel variant.
+/// Written by `tile-assign-layouts` (and `convert-tile-to-registers`): the
+/// threads of a kernel's block.
 pub const BLOCK_SIZE: &str = "tile.block_size";
-/// Written by `convert-tile-to-nvgpu`: the kernel a variant specialises.
+/// Written by `tile-use-tma` and `tile-finish-widening`: the kernel a
+/// variant specialises.
 pub const VARIANT_OF: &str = "tile.variant_of";
 /// Written by `convert-tile-to-gpu`: a kernel's dynamic shared memory.
 pub const SHARED_MEMORY: &str = "tile.shared_memory";
-/// Written by `convert-tile-to-nvgpu`: a variant's blocks walk several
+/// Written by `tile-persist-blocks`: a variant's blocks walk several
 /// tiles; its last argument is the program's 1-D grid.
 pub const PERSISTENT: &str = "tile.persistent";
-/// Written by `convert-tile-to-nvgpu`: a variant runs each program block
-/// as a cluster of this many blocks that split its K loop.
-pub const SPLIT_K: &str = "tile.split_k";
 /// Written by `tile-widen-blocks`: the kernel whose instance for wider
 /// tiles this function is (until `tile-finish-widening`).
 pub const WIDE_OF: &str = "tile.wide_of";
@@ -41,9 +40,6 @@ pub const WIDE_OF: &str = "tile.wide_of";
 /// variants: `array<i64: arg, row_dim, column_dim, program_rows,
 /// program_columns, rows, columns>`.
 pub const RETILED: &str = "tile.retiled";
-/// Written by `convert-tile-to-nvgpu` on epilogue stores: every thread
-/// stores its own elements (`tile-distribute` leaves them be).
-pub const DISTRIBUTED: &str = "tile.distributed";
 /// Written by `convert-tile-to-registers`: the kernel's code is per thread
 /// already, its tiles in registers (`tile-distribute` leaves it be).
 pub const REGISTERS: &str = "tile.registers";
@@ -74,7 +70,7 @@ pub const TMA_MULTICAST: &str = "tile.tma_multicast";
 /// tile the TMA writes out: the index of the `!llvm.ptr` argument (a
 /// [`TMA`] descriptor) it stores through.
 pub const TMA_STORE: &str = "tile.tma_store";
-/// Argument attribute written by `convert-tile-to-nvgpu`: the `!llvm.ptr`
+/// Argument attribute written by `tile-use-tma`: the `!llvm.ptr`
 /// is a TMA descriptor, `{arg, box, swizzle}`.
 pub const TMA: &str = "tile.tma";
 
@@ -97,7 +93,7 @@ pub const TMA_SWIZZLES: [i64; 4] = [0, 32, 64, 128];
 /// [`BLOCK_SIZE`] is 1 to this.
 pub const MAX_BLOCK_SIZE: i64 = 1024;
 /// The most blocks of a portable thread block cluster (CUDA's limit): the
-/// range of [`SPLIT_K`] is 2 to this, and no `num_ctas` or `split_k`
+/// range of [`CLUSTER`] is 2 to this, and no `num_ctas` or `split_k`
 /// beyond it can be honoured.
 pub const MAX_CLUSTER: i64 = 8;
 /// The most elements of a tile (the language contract's limit), so the
@@ -111,7 +107,7 @@ pub const MAX_TILE_BYTES: i64 = 227 * 1024;
 
 /// Every attribute the dialect owns, as the reference lists them; the
 /// verifier rejects any other `tile.` attribute.
-pub static ATTRS: [Attr; 20] = [
+pub static ATTRS: [Attr; 18] = [
     Attr {
         name: KERNEL,
         on: "`func.func`",
@@ -147,15 +143,15 @@ pub static ATTRS: [Attr; 20] = [
     Attr {
         name: BLOCK_SIZE,
         on: "kernel, kernel variant",
-        by: "`tile-assign-layouts`, `convert-tile-to-nvgpu`",
+        by: "`tile-assign-layouts`, `convert-tile-to-registers`",
         value: Form::Integer { min: 1, max: MAX_BLOCK_SIZE },
-        doc: "The threads of a block: chosen from the tiles by `tile-assign-layouts`, or by \
-              `convert-tile-to-nvgpu` for its variant (else 256).",
+        doc: "The threads of a block: chosen from the tiles by `tile-assign-layouts`, and a producer warp's more \
+              by `convert-tile-to-registers` (else 256).",
     },
     Attr {
         name: VARIANT_OF,
         on: "kernel variant",
-        by: "`convert-tile-to-nvgpu`",
+        by: "`tile-use-tma`, `tile-finish-widening`",
         value: Form::Text("flat symbol reference"),
         doc: "The kernel this variant specialises; the runtime falls back to that kernel.",
     },
@@ -169,17 +165,10 @@ pub static ATTRS: [Attr; 20] = [
     Attr {
         name: PERSISTENT,
         on: "kernel variant",
-        by: "`convert-tile-to-nvgpu`, `tile-persist-blocks`",
+        by: "`tile-persist-blocks`",
         value: Form::Unit,
         doc: "The variant's blocks each walk several tiles; its last argument, an `index`, is the program's 1-D \
               grid, and the runtime launches it on the resident blocks.",
-    },
-    Attr {
-        name: SPLIT_K,
-        on: "kernel variant",
-        by: "`convert-tile-to-nvgpu`",
-        value: Form::Integer { min: 2, max: MAX_CLUSTER },
-        doc: "Each program block runs as a cluster of this many blocks that split its K loop.",
     },
     Attr {
         name: WIDE_OF,
@@ -202,13 +191,6 @@ pub static ATTRS: [Attr; 20] = [
               `column_dim`) where the program computes `program_rows x program_columns`: the runtime takes it only \
               for a launch whose grid along x is the program's tile count of that array, and launches it on its \
               own tiles' count.",
-    },
-    Attr {
-        name: DISTRIBUTED,
-        on: "`memref.store`, `vector.store`",
-        by: "`convert-tile-to-nvgpu`",
-        value: Form::Unit,
-        doc: "Every thread stores its own elements: `tile-distribute` leaves the store as it is.",
     },
     Attr {
         name: REGISTERS,
@@ -276,7 +258,7 @@ pub static ATTRS: [Attr; 20] = [
     Attr {
         name: TMA,
         on: "`!llvm.ptr` kernel argument",
-        by: "`convert-tile-to-nvgpu`",
+        by: "`tile-use-tma`",
         value: Form::Text("`{arg = N : i64, box = array<i64: ...>, swizzle = N : i64}`, and a unit `optional`"),
         doc: "A TMA descriptor of memref argument `arg`, which the runtime encodes and passes by address: `box` \
               has one extent per dim of that argument, `swizzle` is in bytes (limits below the table). An \
@@ -452,8 +434,9 @@ pub mod knob {
         min: 1,
         max: Some(8),
         default: Some(4),
-        doc: "Stages of the wgmma main loop's TMA ring (fewer where they do not fit). Maximum: the most the ring \
-              has (`MAX_STAGES` of `convert-tile-to-nvgpu`).",
+        doc: "Tiles of each loop's loads in flight, the one in use included (`tile-prefetch-loads` issues them \
+              `num_stages - 1` iterations ahead; an mma loop's operand rings fewer where they do not fit). Maximum: \
+              the furthest ahead a ring goes, plus one.",
     };
     /// `occupancy`: blocks an SM should hold.
     pub const OCCUPANCY: Knob = Knob {
@@ -462,8 +445,9 @@ pub mod knob {
         min: 1,
         max: Some(32),
         default: Some(1),
-        doc: "Blocks an SM should hold at once: the ring shrinks to leave them room. Maximum: the most blocks an \
-              SM holds (the compiler clamps there).",
+        doc: "Blocks an SM should hold at once: the mma loops' operand rings shrink to their share of its shared \
+              memory (`tile-prefetch-loads`). Registers are not limited for it. Maximum: the most blocks an SM \
+              holds.",
     };
     /// `num_ctas`: blocks per cluster.
     pub const NUM_CTAS: Knob = Knob {
@@ -474,8 +458,7 @@ pub mod knob {
         default: Some(1),
         doc: "Blocks per cluster (down to a power of two). With a `tile.mma`: each block of the cluster computes \
               `1 / num_ctas` of the mma's rows (`tile.sliced`; at least 64 a block), and the tiles every block reads \
-              alike (B) are multicast by the TMA where a producer warp runs (the matcher's variant instead pairs \
-              blocks of full tiles, 2 only). Without: the blocks a tile block runs as (`tile.cluster`), which the \
+              alike (B) are multicast by the TMA where a producer warp runs. Without: the blocks a tile block runs as (`tile.cluster`), which the \
               compiler otherwise chooses from the tiles. Maximum: a portable cluster's size.",
     };
     /// `warp_specialize`: a producer warpgroup.
@@ -485,9 +468,8 @@ pub mod knob {
         min: 0,
         max: Some(1),
         default: Some(0),
-        doc: "A producer that requests the wgmma main loop's tiles while the others multiply: a warpgroup in the \
-              matcher's variant (off unless asked); a warp in the register path's TMA variant, which, unasked, \
-              has one where its rings are too shallow for the consumers to request far ahead, or where a \
+        doc: "A producer that requests the mma loops' tiles while the others multiply: a warp in the TMA \
+              variant, which, unasked, has one where its rings are too shallow for the consumers to request far ahead, or where a \
               persistent kernel's rings continue from one walk to the next (0 turns it off); a warpgroup that gives \
               its registers to the consumers (`setmaxnreg`) where two consumer warpgroups' accumulators take 128 a thread.",
     };
@@ -498,8 +480,8 @@ pub mod knob {
         min: 0,
         max: Some(1),
         default: Some(0),
-        doc: "Resident blocks that each walk several tiles of a 1-D grid (`tile.persistent`): the matcher's \
-              variant, and the register path's TMA variant (`tile-persist-blocks`; not a widened instance, a \
+        doc: "Resident blocks that each walk several tiles of a 1-D grid (`tile.persistent`): the TMA variant \
+              (`tile-persist-blocks`; not a widened instance, a \
               cluster whose layouts span its blocks or a 2-D grid, each with a remark; a sliced cluster walks \
               the tiles as one), whose rings continue from one tile to the next.",
     };
@@ -510,8 +492,9 @@ pub mod knob {
         min: 1,
         max: Some(MAX_CLUSTER),
         default: Some(1),
-        doc: "Blocks of a cluster that split each tile's K loop (`tile.split_k`); 2 is implemented, without \
-              `persistent`. Maximum: a portable cluster's size, the most `tile.split_k` takes.",
+        doc: "Blocks of a cluster that split each tile's K loop (`tile-split-k`: each sums its part of the \
+              accumulator into the first block's through distributed shared memory, `tile.cluster_sum`); not with \
+              `persistent`. Maximum: a portable cluster's size.",
     };
     /// `group_m`: tile rows that consecutive blocks walk together.
     pub const GROUP_M: Knob = Knob {
@@ -531,9 +514,7 @@ pub mod knob {
         min: 0,
         max: Some(1),
         default: Some(0),
-        doc: "The two consumer warpgroups take turns at the tensor cores. In the matcher's variant, with \
-              `persistent` and `warp_specialize` (off unless asked): they take alternate tiles. In the register \
-              path, a kernel's one loop of several mmas (attention): each issues its wgmmas in turn, so that \
+        doc: "The two consumer warpgroups take turns at the tensor cores, in a kernel's one loop of several mmas (attention): each issues its wgmmas in turn, so that \
               one's softmax runs beside the other's mmas; unasked where a producer warp requests the tiles (0 \
               turns it off), otherwise only when asked.",
     };

@@ -30,18 +30,6 @@ pub mod ops {
     pub use tile::*;
 }
 
-/// Typed builders for upstream `nvgpu` ops, generated from LLVM 22's own
-/// ODS (melior ships none for this dialect).
-#[allow(clippy::all, missing_docs, unused)]
-pub mod nvgpu {
-    melior::dialect! {
-        name: "nvgpu",
-        files: ["IR/NVGPUOps.td"],
-        include_directories: ["mlir/Dialect/NVGPU"],
-    }
-    pub use self::nvgpu::*;
-}
-
 /// Typed builders for upstream `nvvm` ops, generated from LLVM 22's own
 /// ODS (melior ships none for this dialect).
 #[allow(clippy::all, missing_docs, unused)]

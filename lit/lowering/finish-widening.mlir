@@ -31,15 +31,11 @@ func.func @k__wide__tma(%A: memref<?x?xf16>) attributes {tile.kernel, tile.varia
 // CHECK-LABEL: func.func @s(
 // CHECK-NEXT: return
 // CHECK: func.func @s__wide__tma({{.*}}) attributes {tile.kernel, tile.retiled = array<i64: 2, 0, 1, 64, 128, 128, 128>, tile.variant_of = @s}
-// CHECK: func.func @s__wgmma({{.*}}) attributes {tile.kernel, tile.variant_of = @s}
 // CHECK: func.func @s__widek__tma({{.*}}) attributes {tile.kernel, tile.variant_of = @s}
 // CHECK: func.func @s__tma({{.*}}) attributes {tile.kernel, tile.variant_of = @s}
 // CHECK: func.func @s__wide({{.*}}) attributes {tile.kernel, tile.retiled = array<i64: 2, 0, 1, 64, 128, 128, 128>, tile.variant_of = @s}
 // CHECK-NOT: func.func @s__widek(
 func.func @s(%A: memref<?x?xf16>) attributes {tile.kernel} {
-  return
-}
-func.func @s__wgmma(%A: memref<?x?xf16>) attributes {tile.kernel, tile.variant_of = @s} {
   return
 }
 func.func @s__tma(%A: memref<?x?xf16>) attributes {tile.kernel, tile.variant_of = @s} {
@@ -60,21 +56,15 @@ func.func @s__widek__tma(%A: memref<?x?xf16>) attributes {tile.kernel, tile.vari
 
 // -----
 
-// An instance of wider K steps: its TMA variant follows the kernel's own
-// variants but comes before the kernel's TMA variant, which stays for
-// where it cannot run; a wide instance's variant still comes first. The
-// matcher's variant stays.
+// An instance of wider K steps: its TMA variant comes before the kernel's TMA variant, which stays for
+// where it cannot run; a wide instance's variant still comes first.
 // CHECK-LABEL: func.func @j(
 // CHECK: func.func @j__wide__tma({{.*}}) attributes {tile.kernel, tile.retiled = array<i64: 2, 0, 1, 128, 128, 128, 256>, tile.variant_of = @j}
-// CHECK: func.func @j__wgmma({{.*}}) attributes {tile.kernel, tile.variant_of = @j}
 // CHECK: func.func @j__widek__tma({{.*}}) attributes {tile.kernel, tile.variant_of = @j}
 // CHECK: func.func @j__tma({{.*}}) attributes {tile.kernel, tile.variant_of = @j}
 // CHECK-NOT: func.func @j__widek(
 // CHECK-NOT: func.func @j__wide(
 func.func @j(%A: memref<?x?xf16>) attributes {tile.kernel} {
-  return
-}
-func.func @j__wgmma(%A: memref<?x?xf16>) attributes {tile.kernel, tile.variant_of = @j} {
   return
 }
 func.func @j__tma(%A: memref<?x?xf16>) attributes {tile.kernel, tile.variant_of = @j} {

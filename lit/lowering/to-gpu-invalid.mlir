@@ -14,7 +14,7 @@ func.func @big(%a: memref<64xf32>) attributes {tile.kernel} {
   %t = memref.alloc() : memref<65536xf32>
   return
 }
-func.func @big__wgmma(%a: memref<64xf32>) attributes {tile.kernel, tile.variant_of = @big} {
+func.func @big__tma(%a: memref<64xf32>) attributes {tile.kernel, tile.variant_of = @big} {
   %t = memref.alloc() : memref<65536xf32>
   return
 }

@@ -10,11 +10,13 @@
 // CHECK-SAME: cp.async.cg.shared.global
 // CHECK-SAME: st.shared.v4.b32
 // CHECK-SAME: st.global.v4.b32
-// The wgmma variant: TMA loads, an mbarrier wait, warpgroup mma.
-// CHECK-SAME: .visible .entry matmul__wgmma(
+// The TMA variant: TMA loads, an mbarrier wait, warpgroup mma, and the
+// result stored by the TMA.
+// CHECK-SAME: .visible .entry matmul__tma(
 // CHECK-SAME: cp.async.bulk.tensor.2d.shared::cluster.global
 // CHECK-SAME: mbarrier.try_wait.parity
 // CHECK-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+// CHECK-SAME: cp.async.bulk.tensor.2d.global.shared::cta
 
 // RUN: not tile-opt %examples/matmul.mlir --pass-pipeline='builtin.module(tile-to-ptx{chip=})' 2>&1 | FileCheck %s --check-prefix=CHIP
 

@@ -97,11 +97,12 @@ func.func @tf32_swapped(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?
 
 // -----
 
-// Knobs of the matcher's variant that the register path's TMA variant does
-// not apply: said at the kernel (the variant is its copy), once for all
-// (persistent = 1 is tile-persist-blocks', after this pass).
-// expected-remark@+1 {{leaves split_k = 2 (one block a tile's K loop) as if unset: only the matcher's variant (convert-tile-to-nvgpu) applies that}}
-func.func @matcher_knobs(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) attributes {tile.kernel, tile.hints = {persistent = 1, split_k = 2}} {
+// Knobs that the TMA variant leaves as if unset where tile-split-k and
+// tile-slice-clusters did not apply them (neither runs here): said at the kernel
+// (the variant is its copy), once for all (persistent = 1 is
+// tile-persist-blocks', after this pass).
+// expected-remark@+1 {{the TMA variant of this kernel leaves split_k = 2 (one block a tile's K loop) as if unset}}
+func.func @unapplied_knobs(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) attributes {tile.kernel, tile.hints = {persistent = 1, split_k = 2}} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<64x32xf16>

@@ -1,15 +1,9 @@
 // RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(tile-widen-k))' | FileCheck %s
 // RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(tile-widen-k))' --remarks-filter=tile -verify-diagnostics -o /dev/null
-// RUN: tile-opt %s -split-input-file --convert-tile-to-nvgpu | FileCheck %s --check-prefix=VARIANT
 
-// On the GPU only the matcher's variant takes the wider steps: the kernel,
-// which runs where the TMA cannot describe the arrays, keeps its own.
-// VARIANT-LABEL: func.func @narrow_k(
-// VARIANT: tile.load {{.*}} : !tile.partition_view<64x32xf16> -> tensor<64x32xf16>
-// VARIANT: tile.load {{.*}} : !tile.partition_view<32x128xf16> -> tensor<32x128xf16>
-// VARIANT-LABEL: func.func @narrow_k__wgmma(
-// VARIANT-NOT: tensor<64x32xf16>
-// VARIANT: nvgpu.warpgroup.mma
+// (On the GPU only `tile-widen-blocks`' instance takes the wider steps:
+// the kernel, which runs where the TMA cannot describe the arrays, keeps
+// its own; widen-blocks.mlir.)
 
 // K tiles of 32 f16 (64-byte rows of A) go two at a time: wider views, the
 // loop bound counts their tiles, the loads and the mma take K = 64.

@@ -7,8 +7,9 @@
 //! where melior has no usable builder (`linalg.generic`, the GPU index
 //! queries) and attributes parsed from text only where MLIR's C API has no
 //! constructor (`#linalg.iterator_type`, `#gpu<dim x>`); each such place says
-//! so. [`At::op`] and [`At::void`] are the legacy, stringly path, kept for the
-//! to_nvgpu files until a later issue retires them.
+//! so. [`At::op`] and [`At::void`] are the legacy, stringly path, still
+//! called by the SIMT path's passes (`tile-distribute`,
+//! `tile-vectorize-copies`, `convert-tile-to-gpu`); new code does not.
 //!
 //! melior's ODS builders do not set `operandSegmentSizes`; [`with_segments`]
 //! sets it on ops with several variadic operand groups.
@@ -112,7 +113,7 @@ impl<'c, 'a> At<'c, 'a> {
         first_result(self.insert(op))
     }
 
-    /// Legacy, stringly path (the to_nvgpu files; new code uses the typed
+    /// Legacy, stringly path (the SIMT path's passes; new code uses the typed
     /// helpers below, or [`At::add`] with a melior builder): inserts op
     /// `name` with result and attribute types in text form; its first result
     /// (`None` when it has none or the text is invalid).

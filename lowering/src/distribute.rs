@@ -32,8 +32,6 @@
 //! reads. A store between parallel loops (one-element tiles, whose loops
 //! canonicalization folds away) becomes thread 0's alone, between two
 //! barriers, so that racing copies of it cannot undo other phases' writes.
-//! Stores marked `tile.distributed` (an earlier pass wrote them per thread,
-//! like the wgmma epilogue's register stores) stay every thread's.
 //!
 //! Reductions with few outputs (fewer than the block's threads, as in a
 //! row softmax or layernorm) go to warps instead: a parallel loop whose body
@@ -115,11 +113,7 @@ impl<'c> RunExternalPass<'c> for Distribute {
         operation.walk(WalkOrder::PreOrder, |op| {
             match op.name().as_string_ref().as_str() {
                 Ok("scf.parallel") if !inside_parallel(op) => loops.push(op.to_raw()),
-                Ok("memref.store" | "vector.store")
-                    if !inside_parallel(op) && !op.has_attribute(tile_dialect::attrs::DISTRIBUTED) =>
-                {
-                    stray.push(op.to_raw())
-                }
+                Ok("memref.store" | "vector.store") if !inside_parallel(op) => stray.push(op.to_raw()),
                 _ => {}
             }
             WalkResult::Advance

@@ -6,10 +6,10 @@
 //! end prints as a 1-byte static variable (`.shared .align 16 .b8
 //! __dynamic_shmem__0;`). The kernels then address their dynamic shared
 //! memory from wherever ptxas puts that byte among the static variables
-//! (after the matcher's static `__mbarrier` array, when the global is the
-//! module's; before it, when LLVM demotes both into the one kernel that
-//! uses them, as it does for a module of one kernel): the ring's first
-//! bytes would then alias the barriers. This pass makes each such global
+//! (after a static array, such as a static `__mbarrier` array, when the
+//! global is the module's; before it, when LLVM demotes both into the one
+//! kernel that uses them, as it does for a module of one kernel): a ring's
+//! first bytes would then alias the static variables. This pass makes each such global
 //! an external declaration, which NVPTX prints `.extern .shared .align 16
 //! .b8 __dynamic_shmem__0[];`: the dynamic window's start, whatever the
 //! static variables are and wherever they go.

@@ -48,9 +48,8 @@
 //!
 //! Both pipelines run it (the CPU's threads share a last-level cache too,
 //! and its tests check the relabelled kernels' values). Caveats: kernels
-//! marked `tile.persistent`
-//! (the matcher's persistent variant, whose grid is not the program's) are
-//! left alone. `group_m = 1` keeps the program's order. The pass says where
+//! marked `tile.persistent` (`tile-persist-blocks`' variants, whose grid
+//! is not the program's) are left alone. `group_m = 1` keeps the program's order. The pass says where
 //! it relabels (a `tile` remark, `GroupedBlocks`).
 
 use crate::{

@@ -39,7 +39,6 @@ pub mod stream_stores;
 pub mod to_gpu;
 pub mod to_linalg;
 pub mod to_memref;
-pub mod to_nvgpu;
 pub mod to_scf;
 pub mod tune;
 pub mod use_tma;
@@ -63,7 +62,6 @@ pub(crate) const PASSES: &[fn()] = &[
     pass::register::<split_k::SplitK>,
     pass::register::<slice_clusters::SliceClusters>,
     pass::register::<widen_accumulators::WidenAccumulators>,
-    pass::register::<to_nvgpu::ConvertTileToNvgpu>,
     pass::register::<pipeline_mma::PipelineMma>,
     pass::register::<defer_reductions::DeferReductions>,
     pass::register::<stream_stores::StreamStores>,

@@ -242,12 +242,6 @@ pub fn bufferization_handle() -> melior::dialect::DialectHandle {
     unsafe { melior::dialect::DialectHandle::from_raw(mlir_sys::mlirGetDialectHandle__bufferization__()) }
 }
 
-/// The nvgpu dialect's handle, which melior does not wrap.
-pub fn nvgpu_handle() -> melior::dialect::DialectHandle {
-    // SAFETY: returns a pointer to static registration data of MLIR.
-    unsafe { melior::dialect::DialectHandle::from_raw(mlir_sys::mlirGetDialectHandle__nvgpu__()) }
-}
-
 /// The vector dialect's handle, which melior does not wrap.
 pub fn vector_handle() -> melior::dialect::DialectHandle {
     // SAFETY: returns a pointer to static registration data of MLIR.

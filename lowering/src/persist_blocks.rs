@@ -16,10 +16,9 @@
 //! block (views, tile counts, constants) stay before the loop, so that
 //! the K loop has the same bounds in every walk and its rings continue
 //! from one tile block to the next (`registers::tma::continued`: no
-//! barrier initialisation a tile). The matcher's persistent variant
-//! (`to_nvgpu/persistent.rs`) runs the next tile's loads under this tile's
-//! epilogue; this one does not (its first loads wait for the store's
-//! staging to be read).
+//! barrier initialisation a tile). The next tile's first loads do not run
+//! under this tile's epilogue: they wait for the store's staging, which
+//! takes the rings' memory, to be read.
 //!
 //! Before (a TMA variant, after `tile-use-tma`):
 //! ```mlir
@@ -115,8 +114,7 @@ impl<'c> RunExternalPass<'c> for PersistBlocks {
 
 /// Whether `variant` (asked for `persistent = 1`, not persistent yet) is
 /// one this pass makes persistent; else why not (empty: nothing to say,
-/// as for the matcher's variants, which are persistent by themselves or
-/// say why not, and a program that walks its tiles itself).
+/// for a program that walks its tiles itself).
 fn applies(variant: OperationRef) -> Result<(), &'static str> {
     if variant.has_attribute(attrs::RETILED) {
         return Err("its blocks compute several program tiles (tile.retiled)");
@@ -148,7 +146,8 @@ fn applies(variant: OperationRef) -> Result<(), &'static str> {
         WalkResult::Advance
     });
     match () {
-        _ if !tma || walks => Err(""),
+        _ if walks => Err(""),
+        _ if !tma => Err("the TMA fills none of its loads' rings"),
         _ if !one_axis => Err("its program uses a grid of more than one dimension"),
         _ if !ids => Err("its program does not use its block id"),
         _ => Ok(()),

@@ -43,7 +43,9 @@
 //!
 //! An mma loop's operand loads (tiles `tile-assign-layouts` keeps in shared
 //! memory) go [`MMA_DISTANCE`] iterations ahead without a hint, as far as
-//! their rings fit in [`RING_BUDGET`]; each load issued ahead carries
+//! their rings fit in [`RING_BUDGET`] (a share of the multiprocessor's
+//! memory where an `occupancy` hint asks for several resident blocks:
+//! [`ring_budget`]); each load issued ahead carries
 //! [`RING`]: its ring, the distance, which tile it is, and the ring's slots
 //! (distance + 2, + 1 more when the loop's mmas can stay in flight, which
 //! a TMA variant's ring may give back: `tile-use-tma`; a TMA variant's
@@ -134,6 +136,7 @@ impl<'c> RunExternalPass<'c> for PrefetchLoads {
         // Kernels whose top-level loops keep no room for an exchange the
         // rings' memory takes after them ([`other_shared_bytes`]).
         let staged = split || operation.has_attribute(tile_dialect::attrs::WIDE_OF);
+        let budget = ring_budget(crate::rewrite::hint(operation, tile_dialect::attrs::knob::OCCUPANCY.key));
         let mma_distance = match stages_hint {
             Some(_) => distance,
             None if split => MAX_DISTANCE,
@@ -147,7 +150,8 @@ impl<'c> RunExternalPass<'c> for PrefetchLoads {
             // SAFETY: a loop of the kernel; each rewrite replaces only the
             // loop it is given (inner loops come first, post-order).
             let op = unsafe { OperationRef::from_raw(raw) };
-            if prefetch(context, op, distance, mma_distance, staged, &mut next_ring).is_none() {
+            let fit = Fit { distance, mma_distance, staged, budget };
+            if prefetch(context, op, fit, &mut next_ring).is_none() {
                 emit_error(op.location(), "tile-prefetch-loads: could not rewrite this loop");
                 pass.signal_failure();
                 return;
@@ -273,6 +277,18 @@ pub const MMA_DISTANCE: i64 = 2;
 /// kernel's other buffers (a Hopper block has 227 KiB; 8 are left for the
 /// exchanges of reductions and the like).
 pub const RING_BUDGET: i64 = 219 * 1024;
+
+/// Shared memory of one Hopper multiprocessor, of which each resident
+/// block also takes 1 KiB for the system.
+const SM_SHARED_MEMORY: i64 = 228 * 1024;
+
+/// [`RING_BUDGET`] where `occupancy` blocks (the hint) should be resident
+/// on a multiprocessor at once: each block's share, less the system's
+/// kilobyte and the room [`RING_BUDGET`] keeps for exchanges.
+pub fn ring_budget(occupancy: Option<i64>) -> i64 {
+    let blocks = occupancy.unwrap_or(1).max(1);
+    RING_BUDGET.min(SM_SHARED_MEMORY / blocks - 1024 - (tile_dialect::attrs::MAX_TILE_BYTES - RING_BUDGET))
+}
 
 /// The attribute on each load `tile-prefetch-loads` issues ahead: the
 /// ring it belongs to (one per load of the loop), the distance, which of
@@ -441,14 +457,23 @@ fn mma_in_flight_shape(r#loop: OperationRef, loads: &[OperationRef]) -> bool {
     found
 }
 
-fn prefetch<'c>(
-    context: &'c Context,
-    op: OperationRef<'c, 'c>,
+/// How far a kernel's loops load ahead, and in how much shared memory.
+#[derive(Clone, Copy)]
+struct Fit {
+    /// Iterations ahead: loops without mma operands, and mma loops at most
+    /// this far or `mma_distance`, whichever is further.
     distance: i64,
     mma_distance: i64,
+    /// Whether top-level loops keep no room for an exchange the rings'
+    /// memory takes after them ([`other_shared_bytes`]).
     staged: bool,
-    next_ring: &mut usize,
-) -> Option<()> {
+    /// The bytes the rings and the kernel's other buffers may take
+    /// ([`ring_budget`]).
+    budget: i64,
+}
+
+fn prefetch<'c>(context: &'c Context, op: OperationRef<'c, 'c>, fit: Fit, next_ring: &mut usize) -> Option<()> {
+    let Fit { distance, mma_distance, staged, budget: ring_budget } = fit;
     let mut stores = false;
     op.walk(WalkOrder::PreOrder, |inner| {
         if op_name(inner) == "tile.store" {
@@ -529,7 +554,7 @@ fn prefetch<'c>(
     // buffers in turn, `registers/mma.rs`), as far as it fits beside the
     // rest, and whether it fits at all.
     let fit = |spare: i64| {
-        let budget = RING_BUDGET - other_shared_bytes(op, &loads, &shared_loads, &bytes_of, 1 + spare, staged);
+        let budget = ring_budget - other_shared_bytes(op, &loads, &shared_loads, &bytes_of, 1 + spare, staged);
         let mut distance = wanted;
         while operand_bytes > 0 && distance > 1 && (distance + 2 + spare) * operand_bytes > budget {
             distance -= 1;

@@ -36,7 +36,7 @@
 //!
 //! Caveats: only the `x` id, used directly (a row-major split of it is
 //! `tile-group-blocks`' business, and such kernels are left alone);
-//! kernels marked `tile.persistent` (the matcher's persistent variant,
+//! kernels marked `tile.persistent` (`tile-persist-blocks`' variants,
 //! whose grid is not the program's) are left alone. The pass says where
 //! it relabels (a `tile` remark, `ReversedBlocks`).
 

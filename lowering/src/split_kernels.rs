@@ -2,8 +2,8 @@
 //! `gpu.module` serialised on its own, in parallel, then one PTX again.
 //!
 //! Summary: `gpu-module-to-binary` hands a `gpu.module` to LLVM whole, so
-//! its kernels (the general kernel, the register path's TMA variant, the
-//! matcher's variant) go through LLVM's optimiser and the NVPTX back end
+//! its kernels (the general kernel, the TMA variant, a widened instance's
+//! variants) go through LLVM's optimiser and the NVPTX back end
 //! one after another on one thread. `tile-split-kernels` wraps a copy of
 //! the `gpu.module` for each kernel (the others erased, every global and
 //! device function kept) in a `builtin.module` of its own, so that

@@ -32,8 +32,8 @@
 //! ```
 //!
 //! Block size is the compiler's choice: [`BLOCK_SIZE`] threads, or the
-//! `tile.block_size` an earlier pass chose for the kernel (the wgmma variant
-//! of `convert-tile-to-nvgpu` runs one or two warpgroups, 128 or 256).
+//! `tile.block_size` an earlier pass chose for the kernel (the register
+//! path's: its warpgroups, and a producer warp where it has one).
 //! A register-path kernel whose tile block runs as a cluster
 //! (`tile.cluster`) gets `nvvm.cluster_dim` along `x` (the runtime launches
 //! that many times the program's grid); on any other kernel `tile.cluster`
@@ -77,7 +77,7 @@ use melior::{
 pub const BLOCK_SIZE: u32 = 256;
 
 /// The threads of a kernel's block: its `tile.block_size`, which a pass
-/// such as `convert-tile-to-nvgpu` may choose, else the default.
+/// such as `tile-assign-layouts` may choose, else the default.
 pub fn block_size(kernel: OperationRef) -> i64 {
     kernel
         .attribute(tile_dialect::attrs::BLOCK_SIZE)
@@ -273,12 +273,18 @@ fn kernel_to_gpu<'c>(
         // A variant is an optimisation of a kernel that is compiled anyway:
         // one that does not fit is dropped, never an error, but said.
         let of = kernel.attribute(tile_dialect::attrs::VARIANT_OF).map(|a| a.to_string()).unwrap_or_default();
+        let variant = kernel
+            .attribute("sym_name")
+            .ok()
+            .and_then(|a| StringAttribute::try_from(a).ok())
+            .map(|s| s.value().to_string())
+            .unwrap_or_default();
         crate::remarks::missed(
             location,
             ConvertTileToGpu::INFO.argument,
             "VariantDropped",
             &format!(
-                "the wgmma variant of {of} is dropped: with the rest of the kernel it needs {total} bytes of shared \
+                "variant @{variant} of {of} is dropped: with the rest of the kernel it needs {total} bytes of shared \
                  memory, and a block has {MAX_SHARED_MEMORY}; the kernel runs on the general path"
             ),
         );
@@ -302,8 +308,6 @@ fn kernel_to_gpu<'c>(
         tile_dialect::attrs::VARIANT_OF,
         tile_dialect::attrs::PERSISTENT,
         "nvvm.minctasm",
-        "nvvm.cluster_dim",
-        tile_dialect::attrs::SPLIT_K,
         tile_dialect::attrs::CLUSTER,
         tile_dialect::attrs::RETILED,
     ] {
@@ -322,7 +326,7 @@ fn kernel_to_gpu<'c>(
         );
         return None;
     }
-    if cluster > 1 && !kernel.has_attribute("nvvm.cluster_dim") {
+    if cluster > 1 {
         carried.push((
             Identifier::new(context, "nvvm.cluster_dim"),
             Attribute::parse(context, &format!("array<i32: {cluster}, 1, 1>"))?,

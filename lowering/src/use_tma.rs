@@ -343,20 +343,10 @@ fn add_variant<'c>(context: &'c Context, kernel: OperationRef<'c, '_>) -> Option
     let store_positions = stores(kernel);
 
     let block = kernel.block()?;
-    // After the kernel's other variants: `convert-tile-to-nvgpu`'s, made
-    // for one loop shape, is tried first.
-    let mut after = kernel;
-    while let Some(next) = after.next_in_block() {
-        let of = next.attribute(attrs::VARIANT_OF).ok().map(|a| a.to_string());
-        if of.as_deref() != Some(&format!("@{name}")) {
-            break;
-        }
-        after = next;
-    }
     // SAFETY: mlirOperationClone returns a new op owned by the caller,
     // which the block takes over.
     let copy = unsafe { melior::ir::operation::Operation::from_raw(mlir_sys::mlirOperationClone(kernel.to_raw())) };
-    let variant = block.insert_operation_after(after, copy);
+    let variant = block.insert_operation_after(kernel, copy);
     let originals = kernel.region(0).ok()?.first_block()?.argument_count();
 
     // One descriptor per array, box and swizzle.
@@ -611,11 +601,10 @@ fn take_spare_slots<'c>(context: &'c Context, variant: OperationRef<'c, '_>) -> 
 
 /// A remark at the variant for each tuning knob it leaves as if unset:
 /// split K and clusters of an mma kernel where `tile-split-k` or
-/// `tile-slice-clusters` did not apply them (which say why; the matcher's
-/// variant, `convert-tile-to-nvgpu`, may), and turns at the tensor cores apply here to a loop of
-/// several mmas only. So a configuration that asks for them gets them
-/// only where the matcher's variant runs. (`persistent` is
-/// `tile-persist-blocks`', which says where it does not apply it.)
+/// `tile-slice-clusters` did not apply them (which say why), and turns at
+/// the tensor cores, which apply to a loop of several mmas only.
+/// (`persistent` is `tile-persist-blocks`', which says where it does not
+/// apply it.)
 fn remark_unapplied_knobs(variant: OperationRef) {
     use attrs::knob;
     let hint = |key| crate::rewrite::hint(variant, key);
@@ -647,11 +636,7 @@ fn remark_unapplied_knobs(variant: OperationRef) {
         variant.location(),
         UseTma::INFO.argument,
         "KnobNotApplied",
-        &format!(
-            "the register path's TMA variant of this kernel leaves {} as if unset: only the matcher's variant \
-             (convert-tile-to-nvgpu) applies that, where it takes the kernel",
-            unapplied.join(", ")
-        ),
+        &format!("the TMA variant of this kernel leaves {} as if unset", unapplied.join(", ")),
     );
 }
 

@@ -664,10 +664,10 @@ impl<'c> RunExternalPass<'c> for FinishWidening {
                 variants
             };
             let mut variants = variants_of(&format!("@{name}"));
-            // A wide instance's variants go right after the kernel; those of
-            // wider K steps after the kernel's own but before its TMA
-            // variant, which stays for where theirs cannot run (one that
-            // turns out too large for shared memory, `convert-tile-to-gpu`).
+            // The instance's variants go right after the kernel, before its
+            // own TMA variant, which stays for where theirs cannot run (one
+            // that turns out too large for shared memory,
+            // `convert-tile-to-gpu`).
             let mut after = kernel;
             if retiled.is_none() {
                 let is_tma = |raw: mlir_sys::MlirOperation| {
@@ -689,12 +689,6 @@ impl<'c> RunExternalPass<'c> for FinishWidening {
                     unsafe { mlir_sys::mlirOperationDestroy(raw) };
                     false
                 });
-                for own in variants_of(&of) {
-                    if !is_tma(own) {
-                        // SAFETY: a live top-level function.
-                        after = unsafe { OperationRef::from_raw(own) };
-                    }
-                }
             }
             for variant in variants {
                 // SAFETY: a live top-level function, moved within the

@@ -46,11 +46,9 @@
 //! memory for the mma (`layout::shared`: a tile the mma writes from
 //! registers would need `f` times the registers). The pass says where it widens (a
 //! `tile` remark, `WidenedK`). The CPU pipeline runs it (its tests check
-//! the widened loops' values). On the GPU, `convert-tile-to-nvgpu` widens
-//! the loops of its wgmma variant before matching them ([`widen_loops`]),
-//! `tile-widen-blocks` those of its wide instance (which runs only as its
-//! TMA variant),
-//! and the kernel, which runs where the TMA cannot describe the arrays,
+//! the widened loops' values). On the GPU, `tile-widen-blocks` widens
+//! the loops of its wide instance ([`widen_loops`]; it runs only as its
+//! TMA variant), and the kernel, which runs where the TMA cannot describe the arrays,
 //! keeps its steps: its element-wise copies of wider tiles spilled
 //! (BENCHMARKS.md, session 18).
 
@@ -107,7 +105,7 @@ impl<'c> RunExternalPass<'c> for WidenK {
         let context = unsafe { context.to_ref() };
         let widened = widen_loops(context, operation);
         if !operation.has_attribute(tile_dialect::attrs::VARIANT_OF) {
-            remark(&widened, "");
+            remark(&widened);
         }
     }
 }
@@ -148,16 +146,15 @@ impl Widened<'_> {
     }
 }
 
-/// Says at each widened loop that it was, `whose` naming the code that
-/// takes the wider steps where it is not the kernel.
-pub fn remark(widened: &[Widened], whose: &str) {
+/// Says at each widened loop that it was.
+pub fn remark(widened: &[Widened]) {
     for w in widened {
         crate::remarks::passed(
             w.location,
             WidenK::INFO.argument,
             "WidenedK",
             &format!(
-                "K steps of {} widened to {}{whose}: {} of the program's iterations in one (fewer waits and \
+                "K steps of {} widened to {}: {} of the program's iterations in one (fewer waits and \
                  barriers a multiply-add)",
                 w.tile,
                 w.tile * w.factor,

@@ -331,7 +331,7 @@ impl Cuda {
         self
     }
 
-    /// Variants whose names hold any of `parts` (such as `__wgmma`) are
+    /// Variants whose names hold any of `parts` (such as `__tma`) are
     /// passed over, so that two variants of one bundle can be compared on
     /// the same data in one process.
     pub fn skip_variants(mut self, parts: Vec<String>) -> Cuda {
@@ -599,8 +599,8 @@ impl Cuda {
             .map_err(driver)?;
         let mut passed_over = Vec::new();
         // Entry, block, shared memory, descriptors, persistent, cluster,
-        // split-K ways, the program's grid along x.
-        type Chosen<'a> = (&'a str, [u32; 3], u32, Vec<Option<CudaSlice<u8>>>, bool, u32, u32, u64);
+        // the program's grid along x.
+        type Chosen<'a> = (&'a str, [u32; 3], u32, Vec<Option<CudaSlice<u8>>>, bool, u32, u64);
         let mut chosen: Option<Chosen> = None;
         for variant in info.variants.iter().filter(|_| self.variants) {
             if let Some(part) = self.skipped.iter().find(|p| variant.name.contains(p.as_str())) {
@@ -631,7 +631,6 @@ impl Cuda {
                         descriptors,
                         variant.persistent,
                         cluster,
-                        variant.split_k.max(1),
                         program_x,
                     ));
                     break;
@@ -640,10 +639,8 @@ impl Cuda {
                 Err(other) => return Err(other),
             }
         }
-        let (entry, block, shared_memory, descriptors, persistent, cluster, split_k, gx) =
-            // The kernel itself: a program block that runs as a cluster is
-            // launched as the split-K variants are, `cluster` blocks each.
-            chosen.unwrap_or((name, info.block, info.shared_memory, Vec::new(), false, info.cluster.max(1), info.cluster.max(1), gx));
+        let (entry, block, shared_memory, descriptors, persistent, cluster, gx) =
+            chosen.unwrap_or((name, info.block, info.shared_memory, Vec::new(), false, info.cluster.max(1), gx));
         let refuse = |reason: String| Ok(Err(CannotLaunch { entry: entry.to_string(), reason }));
         let function = self.function(bundle, entry)?;
         // What the driver would refuse at the launch, asked first: a
@@ -706,7 +703,7 @@ impl Cuda {
             let blocks = if cluster > 1 {
                 // Clusters must fit in one GPC each, which leaves fewer
                 // resident blocks than the per-SM count says.
-                persistent_clusters(gx, resident, cluster, split_k == cluster)
+                clustered_grid(gx.saturating_mul(u64::from(cluster)), resident, cluster)
             } else {
                 resident_grid(gx, resident, sms)
             };
@@ -714,20 +711,17 @@ impl Cuda {
                 Some(blocks) => launched = blocks,
                 None => return refuse("no block fits on a multiprocessor".into()),
             }
-        } else if split_k > 1 && cluster == split_k {
-            // Each program block runs as a cluster of `split_k` blocks (a
-            // split-K variant, or a kernel whose tile block spans a cluster).
-            match split_grid(gx, split_k) {
+        } else if cluster > 1 {
+            // Each program block runs as a cluster of `cluster` blocks (a
+            // sliced or split-K kernel or variant).
+            match cluster_grid(gx, cluster) {
                 Some(blocks) => launched = blocks,
                 None => {
-                    return refuse(format!("grid {gx} split {split_k} ways does not fit a CUDA launch (x < 2^31)"));
+                    return refuse(format!(
+                        "grid {gx} in clusters of {cluster} blocks does not fit a CUDA launch (x < 2^31)"
+                    ));
                 }
             }
-        } else if cluster > 1 || split_k > 1 {
-            return refuse(format!(
-                "it runs in clusters of {cluster} and splits K {split_k} ways; the runtime launches clusters only for \
-                 persistent variants or split-K clusters of the same size"
-            ));
         }
         Ok(Ok(Prepared {
             entry: entry.to_string(),
@@ -1118,10 +1112,11 @@ fn cluster_attribute(blocks: u32) -> sys::CUlaunchAttribute {
     attribute
 }
 
-/// The blocks to launch for a program grid of `grid` blocks each run as
-/// `ways` blocks (split-K); `None` past a launch's 2^31 - 1.
-fn split_grid(grid: u64, ways: u32) -> Option<u64> {
-    grid.checked_mul(u64::from(ways)).filter(|&blocks| blocks <= i32::MAX as u64)
+/// The blocks to launch for a program grid of `grid` blocks each run as a
+/// cluster of `cluster` blocks (sliced or split K); `None` past a launch's
+/// 2^31 - 1.
+fn cluster_grid(grid: u64, cluster: u32) -> Option<u64> {
+    grid.checked_mul(u64::from(cluster)).filter(|&blocks| blocks <= i32::MAX as u64)
 }
 
 /// The grid along x of a variant with wider tiles (`retiled`), for a
@@ -1159,16 +1154,6 @@ fn clustered_grid(grid: u64, clusters: i32, cluster: u32) -> Option<u64> {
     Some(grid.div_ceil(cluster).min(clusters) * cluster)
 }
 
-/// The blocks to launch for a persistent variant in clusters of `cluster`
-/// whose program has `grid` blocks: where each program block runs as a
-/// whole cluster (`program_clusters`: a sliced or split-K variant, whose
-/// split-K ways are the cluster's blocks), a cluster a program block at
-/// most; the matcher's pairs of program blocks, a block each.
-fn persistent_clusters(grid: u64, clusters: i32, cluster: u32, program_clusters: bool) -> Option<u64> {
-    let per_program = if program_clusters { u64::from(cluster.max(1)) } else { 1 };
-    clustered_grid(grid.saturating_mul(per_program), clusters, cluster)
-}
-
 /// The blocks to launch for a persistent variant whose program has `grid`
 /// blocks: as many as are resident at once (`per_sm` on each of `sms`
 /// multiprocessors) and never more than the grid, since the kernel gives
@@ -1182,8 +1167,8 @@ fn resident_grid(grid: u64, per_sm: i32, sms: i32) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::{
-        Arg, Array, DeviceLimits, LaunchShape, Preloaded, Route, clustered_grid, launch_problem, load_module,
-        persistent_clusters, poll_until, resident_grid, retiled_grid, split_grid,
+        Arg, Array, DeviceLimits, LaunchShape, Preloaded, Route, cluster_grid, clustered_grid, launch_problem,
+        load_module, poll_until, resident_grid, retiled_grid,
     };
     use crate::ptxas::{TEST_KERNEL, is_cuda_elf, test_ptxas};
     use std::{
@@ -1266,7 +1251,7 @@ mod tests {
     #[test]
     fn empty_program_grids_launch_no_block() {
         // `enqueue` then returns without a launch (CUDA refuses a 0 dim).
-        assert_eq!(split_grid(0, 2), Some(0));
+        assert_eq!(cluster_grid(0, 2), Some(0));
         assert_eq!(clustered_grid(0, 66, 2), Some(0));
         assert_eq!(resident_grid(0, 2, 132), Some(0));
     }
@@ -1294,12 +1279,12 @@ mod tests {
     }
 
     #[test]
-    fn split_grids_are_whole_clusters_within_a_launch() {
-        assert_eq!(split_grid(64, 2), Some(128));
-        assert_eq!(split_grid(1, 2), Some(2));
-        assert_eq!(split_grid(i32::MAX as u64 / 2, 2), Some(i32::MAX as u64 - 1));
-        assert_eq!(split_grid(i32::MAX as u64 / 2 + 1, 2), None);
-        assert_eq!(split_grid(u64::MAX, 2), None);
+    fn cluster_grids_are_whole_clusters_within_a_launch() {
+        assert_eq!(cluster_grid(64, 2), Some(128));
+        assert_eq!(cluster_grid(1, 2), Some(2));
+        assert_eq!(cluster_grid(i32::MAX as u64 / 2, 2), Some(i32::MAX as u64 - 1));
+        assert_eq!(cluster_grid(i32::MAX as u64 / 2 + 1, 2), None);
+        assert_eq!(cluster_grid(u64::MAX, 2), None);
     }
 
     #[test]
@@ -1313,16 +1298,6 @@ mod tests {
         assert_eq!(clustered_grid(1, 66, 2), Some(2));
         assert_eq!(clustered_grid(512, 0, 2), None);
         assert_eq!(clustered_grid(512, -3, 2), None);
-    }
-
-    #[test]
-    fn persistent_clusters_are_a_cluster_a_program_block_where_it_runs_as_one() {
-        // A sliced variant: 32 program blocks, 66 resident clusters of 2.
-        assert_eq!(persistent_clusters(32, 66, 2, true), Some(64));
-        assert_eq!(persistent_clusters(512, 66, 2, true), Some(132));
-        // The matcher's pairs: 32 program blocks make 16 clusters.
-        assert_eq!(persistent_clusters(32, 66, 2, false), Some(32));
-        assert_eq!(persistent_clusters(32, 0, 2, true), None);
     }
 
     #[test]

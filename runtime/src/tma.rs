@@ -34,8 +34,9 @@ pub enum Unsupported {
 /// The largest extent given to the TMA: the driver takes up to 2^32, but
 /// the compiler clamps a variant's tile coordinates so that their element
 /// coordinates fit 32 signed bits and stay wholly outside any array of at
-/// most this extent (`tma_start` in `convert-tile-to-nvgpu`). A larger
-/// array runs the general kernel.
+/// most this extent (each tile coordinate clamped to `[-1, dim / box + 1]`,
+/// boxes of at most 256 elements: `registers::global::origin` in the
+/// lowering). A larger array runs the general kernel.
 pub const MAX_EXTENT: u64 = (1 << 31) - 512;
 
 /// The encoder's arguments, innermost dim first as the driver wants them.

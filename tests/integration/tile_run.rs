@@ -756,7 +756,7 @@ fn verbose_prints_the_compilers_remarks_at_the_op() {
     let run = tile_run(&["-v", &example("matmul_f16_f16"), "--emit-ptx", "/dev/null"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(
-        run.stderr.contains("matmul_f16_f16.mlir:34:10: remark: [Passed] WidenedAccumulator")
+        run.stderr.contains("matmul_f16_f16.mlir:33:10: remark: [Passed] WidenedAccumulator")
             && !run.stderr.contains("[Missed] RegisterPath"),
         "{}",
         run.stderr

@@ -564,10 +564,10 @@ func.func @config_pingpong_high() attributes {tile.kernel, tile.config = {pingpo
 // The attributes the passes write, as they write them.
 func.func @variant(%A: memref<?x?xf16>, %d: !llvm.ptr {tile.tma = {arg = 0 : i64, box = array<i64: 64, 256>, swizzle = 128 : i64}}, %grid: index)
     attributes {tile.kernel, tile.variant_of = @k, tile.block_size = 1024 : i64, tile.shared_memory = 0 : i64,
-                tile.persistent, tile.split_k = 8 : i64} {
+                tile.persistent, tile.cluster = 8 : i64, tile.sliced} {
   %c0 = arith.constant 0 : index
   %x = arith.constant 0.0 : f16
-  memref.store %x, %A[%c0, %c0] {tile.distributed} : memref<?x?xf16>
+  memref.store %x, %A[%c0, %c0] : memref<?x?xf16>
   return
 }
 // A store's descriptor, which the variant can run without.
@@ -575,7 +575,7 @@ func.func @variant_optional(%C: memref<?x?xf16>, %d: !llvm.ptr {tile.tma = {arg 
     attributes {tile.kernel, tile.variant_of = @k} {
   return
 }
-func.func @variant_least(%A: memref<?xf32>) attributes {tile.kernel, tile.block_size = 1 : i64, tile.split_k = 2 : i64} {
+func.func @variant_least(%A: memref<?xf32>) attributes {tile.kernel, tile.block_size = 1 : i64, tile.cluster = 2 : i64} {
   return
 }
 
@@ -595,15 +595,10 @@ func.func @block_size_1025(%A: memref<?xf32>, %grid: index) attributes {tile.ker
 
 // -----
 
-// expected-error @+1 {{'tile.split_k' must be an integer from 2 to 8}}
-func.func @split_k_1(%A: memref<?xf32>, %grid: index) attributes {tile.kernel, tile.split_k = 1 : i64} {
-  return
-}
-
-// -----
-
-// expected-error @+1 {{'tile.split_k' must be an integer from 2 to 8}}
-func.func @split_k_9(%A: memref<?xf32>, %grid: index) attributes {tile.kernel, tile.split_k = 9 : i64} {
+// The matcher's attributes, gone with it (tile-split-k writes tile.cluster,
+// tile.sliced and tile.cluster_sum).
+// expected-error @+1 {{unknown tile attribute 'tile.split_k'}}
+func.func @split_k_2(%A: memref<?xf32>, %grid: index) attributes {tile.kernel, tile.split_k = 2 : i64} {
   return
 }
 
@@ -637,11 +632,11 @@ func.func @persistent_f32_last(%A: memref<?xf32>, %x: f32) attributes {tile.kern
 
 // -----
 
-func.func @distributed_not_unit(%A: memref<?xf32>) attributes {tile.kernel} {
+func.func @distributed(%A: memref<?xf32>) attributes {tile.kernel} {
   %c0 = arith.constant 0 : index
   %x = arith.constant 0.0 : f32
-  // expected-error @+1 {{'tile.distributed' is a unit attribute of memref.store or vector.store}}
-  memref.store %x, %A[%c0] {tile.distributed = 1 : i64} : memref<?xf32>
+  // expected-error @+1 {{unknown tile attribute 'tile.distributed'}}
+  memref.store %x, %A[%c0] {tile.distributed} : memref<?xf32>
   return
 }
 

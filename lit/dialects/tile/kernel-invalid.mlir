@@ -79,7 +79,7 @@ func.func @typo() attributes {tile.kernal} {
 
 // -----
 
-// The attributes convert-tile-to-nvgpu writes on a kernel variant.
+// The attributes tile-use-tma writes on a kernel variant.
 // expected-error @+1 {{kernel argument #1 has type '!llvm.ptr'; kernel arguments are memrefs or index, i32, i64, f32 scalars}}
 func.func @ptr_without_tma(%A: memref<?x?xf16>, %d: !llvm.ptr) attributes {tile.kernel} {
   return
@@ -199,26 +199,11 @@ func.func @persistent_hint(%A: memref<?xf32>) attributes {tile.kernel, tile.hint
 
 // -----
 
-func.func @distributed_not_a_store(%A: memref<?xf32>) attributes {tile.kernel} {
-  %c0 = arith.constant 0 : index
-  // expected-error @+1 {{'tile.distributed' is a unit attribute of memref.store or vector.store}}
-  %v = memref.load %A[%c0] {tile.distributed} : memref<?xf32>
-  return
-}
-
-// -----
-
 // expected-error @+1 {{hint 'pingpong' must be 0 or 1, not 2 : i64}}
 func.func @pingpong_hint(%A: memref<?xf32>) attributes {tile.kernel, tile.hints = {pingpong = 2 : i64}} {
   return
 }
 
-// -----
-
-// expected-error @+1 {{'tile.split_k' must be an integer from 2 to 8}}
-func.func @split_one(%A: memref<?xf32>) attributes {tile.kernel, tile.split_k = 1 : i64} {
-  return
-}
 
 // -----
 

@@ -4,8 +4,7 @@
 //! `tile-to-ptx{chip=sm_90a toolkit=PATH}` lowers every op of the language:
 //!
 //! 1. `tile-specialize` (a kernel's `tile.config`, if any), `tile-simplify`;
-//!    for `sm_90a`, `convert-tile-to-nvgpu` (a TMA + wgmma variant of
-//!    kernels whose mma main loop maps); then, for the register path (the
+//!    then, for the register path (the
 //!    kernels whose `tile.mma`s, if any, wgmma can take from registers),
 //!    `tile-widen-accumulators` (an f16 accumulator computed and carried
 //!    in f32), `tile-defer-reductions`,
@@ -49,9 +48,8 @@
 //! variant (`tile-use-tma`) whose rings the TMA fills (a producer warp
 //! requesting them where the consumers' own requests cannot run two
 //! ahead) and whose accumulator's store it writes out, taken where the
-//! runtime can encode its descriptors (the store's is optional);
-//! f16/bf16 mma main loops of the matcher's shape also get a variant on
-//! wgmma with a TMA ring, tried first; kernels the register path does not
+//! runtime can encode its descriptors (the store's is optional); kernels
+//! the register path does not
 //! take (mmas of shapes wgmma has no instruction for) are SIMT code over
 //! tiles in shared memory.
 
@@ -77,7 +75,7 @@ pub const DEFAULT_CHIP: &str = "sm_90a";
 
 /// The stages of `tile-to-ptx`, in order: a name and its passes, where
 /// `{chip}` and `{toolkit}` are the options, `{widen}` is
-/// `tile-widen-blocks`, `{wgmma}` `convert-tile-to-nvgpu`, `{slice}`
+/// `tile-widen-blocks`, `{slice}`
 /// `tile-split-k, tile-slice-clusters` and `{tma}` `tile-use-tma, tile-finish-widening,
 /// tile-persist-blocks` for `sm_90a` (the chip with wgmma and the TMA),
 /// else nothing.
@@ -102,12 +100,12 @@ pub const DEFAULT_CHIP: &str = "sm_90a";
 /// function (`func.func(...)`, `gpu.module(gpu.func(...))`), so that
 /// MLIR's thread pool takes a module's kernels and variants in parallel;
 /// run on the whole module they gave the same PTX, one function after
-/// another. Those that add symbols to the module (`convert-nvgpu-to-nvvm`
-/// its globals) or read it whole stay on the module.
+/// another. Those that add symbols to the module (`convert-gpu-to-nvvm`
+/// its declarations) or read it whole stay on the module.
 pub const STAGES: &[(&str, &str)] = &[
     (
         "layouts",
-        "{widen}tile-specialize, tile-simplify, func.func(tile-group-blocks, tile-reverse-blocks, tile-version-masks), {wgmma}func.func(tile-widen-accumulators, {slice}tile-defer-reductions, tile-prefetch-loads, tile-stream-stores, tile-sink-loads, tile-assign-layouts), tile-remove-layout-conversions{tma}",
+        "{widen}tile-specialize, tile-simplify, func.func(tile-group-blocks, tile-reverse-blocks, tile-version-masks), func.func(tile-widen-accumulators, {slice}tile-defer-reductions, tile-prefetch-loads, tile-stream-stores, tile-sink-loads, tile-assign-layouts), tile-remove-layout-conversions{tma}",
     ),
     ("registers", "func.func(convert-tile-to-registers)"),
     ("linalg", "convert-tile-to-linalg"),
@@ -121,7 +119,7 @@ pub const STAGES: &[(&str, &str)] = &[
     ("gpu", "convert-tile-to-gpu"),
     (
         "nvvm",
-        "convert-nvgpu-to-nvvm, gpu.module(gpu.func(convert-scf-to-cf)), convert-nvvm-to-llvm, \
+        "gpu.module(gpu.func(convert-scf-to-cf)), convert-nvvm-to-llvm, \
          gpu.module(gpu.func(expand-strided-metadata)), nvvm-attach-target{chip={chip} features=+ptx80 O=2}, \
          gpu.module(gpu.func(lower-affine)), tile-lower-float-minmax, gpu.module(gpu.func(arith-expand)), \
          tile-safe-division, gpu.module(gpu.func(convert-arith-to-llvm, convert-index-to-llvm, canonicalize, cse)), \
@@ -208,20 +206,18 @@ pub fn passes(chip: &str, toolkit: &str, last: &str) -> String {
 
 /// A stage's pass text (from [`STAGES`]) with the options filled in.
 pub fn stage_text(text: &str, chip: &str, toolkit: &str) -> String {
-    let (widen, wgmma, slice, tma) = if chip == "sm_90a" {
+    let (widen, slice, tma) = if chip == "sm_90a" {
         (
             "tile-widen-blocks, ",
-            "convert-tile-to-nvgpu, ",
             "tile-split-k, tile-slice-clusters, ",
             ", tile-use-tma, tile-finish-widening, func.func(tile-persist-blocks)",
         )
     } else {
-        ("", "", "", "")
+        ("", "", "")
     };
     text.replace("{chip}", chip)
         .replace("{toolkit}", toolkit)
         .replace("{widen}", widen)
-        .replace("{wgmma}", wgmma)
         .replace("{slice}", slice)
         .replace("{tma}", tma)
 }
@@ -299,8 +295,8 @@ pub fn compile_text(
     compile(context, module, kernel, chip)
 }
 
-/// The variants `convert-tile-to-nvgpu` made of kernel `name`, with their
-/// launch shapes and TMA descriptors.
+/// The variants of kernel `name` (`tile-use-tma`'s, `tile-finish-widening`'s
+/// and `tile-persist-blocks`'), with their launch shapes and TMA descriptors.
 fn variants(module: &Module, name: &str) -> Result<Vec<Variant>> {
     let mut found = Vec::new();
     module.as_operation().walk(WalkOrder::PreOrder, |op| {
@@ -322,37 +318,25 @@ fn variants(module: &Module, name: &str) -> Result<Vec<Variant>> {
                     }
                 }
             }
-            // Clusters along x alone (`convert-tile-to-nvgpu`, `convert-tile-to-gpu`
-            // from `tile.cluster`, make no other).
+            // Clusters along x alone (`convert-tile-to-gpu` makes no other
+            // from `tile.cluster`).
             let cluster = op
                 .attribute("nvvm.cluster_dim")
                 .ok()
                 .and_then(|a| DenseI32ArrayAttribute::try_from(a).ok())
                 .and_then(|a| a.element(0).ok())
                 .map_or(1, |x| x.max(1) as u32);
-            let split_k = op
-                .attribute("tile.split_k")
-                .ok()
-                .and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok())
-                .map_or(1, |s| s.value().clamp(1, i64::from(u32::MAX)) as u32);
-            // A register-path variant whose program block runs as a cluster
-            // (`tile.cluster`) launches `cluster` blocks a program block, as
-            // the split-K variants and the kernel itself do.
-            let split_k = match op.has_attribute(tile_dialect::attrs::CLUSTER) && split_k == 1 {
-                true => cluster,
-                false => split_k,
-            };
             let retiled = op
                 .attribute(tile_dialect::attrs::RETILED)
                 .ok()
                 .and_then(|a| DenseI64ArrayAttribute::try_from(a).ok())
                 .map(|a| (0..a.len()).filter_map(|i| a.element(i).ok()).collect::<Vec<i64>>());
-            found.push((variant, tma, op.has_attribute("tile.persistent"), cluster, split_k, retiled));
+            found.push((variant, tma, op.has_attribute("tile.persistent"), cluster, retiled));
         }
         WalkResult::Advance
     });
     let mut variants = Vec::new();
-    for (variant, tma, persistent, cluster, split_k, retiled) in found {
+    for (variant, tma, persistent, cluster, retiled) in found {
         let variant = variant.ok_or_else(|| Error::Gpu(format!("a variant of @{name} has no name")))?;
         let tma = tma
             .into_iter()
@@ -374,7 +358,7 @@ fn variants(module: &Module, name: &str) -> Result<Vec<Variant>> {
             }
             Some(_) => return Err(Error::Gpu(format!("kernel @{variant} has an unreadable tile.retiled"))),
         };
-        variants.push(Variant { name: variant, block, shared_memory, tma, persistent, cluster, split_k, retiled });
+        variants.push(Variant { name: variant, block, shared_memory, tma, persistent, cluster, retiled });
     }
     Ok(variants)
 }

@@ -119,8 +119,9 @@ fn has_tiles(op: OperationRef) -> bool {
     op.operands().any(is_tile) || op.results().any(|r| is_tile(r.into()))
 }
 
-/// Whether `operation` is a kernel the register path takes. A variant (the
-/// wgmma one of `convert-tile-to-nvgpu`) keeps its own code generation.
+/// Whether `operation` is a kernel the register path takes. A variant
+/// (`tile.variant_of`, which passes after this one make) given as input
+/// is left as it is.
 pub fn register_path(operation: OperationRef) -> bool {
     operation.has_attribute(tile_dialect::attrs::KERNEL)
         && !operation.has_attribute(tile_dialect::attrs::VARIANT_OF)

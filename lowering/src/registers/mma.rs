@@ -187,7 +187,7 @@ impl<'c> Smem<'c> {
     /// describes ([`Smem::descriptor`]): the address field holds the
     /// address over 16, and shared memory ends below 256 KiB, so the field
     /// takes `offset / 16` without a carry into the next one. One 64-bit add
-    /// a K step instead of the whole encoding (the matcher's way).
+    /// a K step instead of the whole encoding.
     fn step(&self, at: &At<'c, 'c>, base: IrValue<'c>, offset: i64) -> Option<IrValue<'c>> {
         if offset % 16 != 0 {
             return None;
@@ -396,7 +396,7 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
             // read its TMA slots, tiles loaded before it and registers,
             // and are not kept in flight. One kept in flight that reads
             // only those meets the others after its `wgmma.wait_group 1`
-            // instead, as the matcher does: its wgmmas then wait for the
+            // instead: its wgmmas then wait for the
             // copies alone, not for the slowest warp too (BENCHMARKS.md,
             // session 29), and the barrier of t - 1 follows every
             // warpgroup's wgmmas of t - 2, so the slot refilled at t (that

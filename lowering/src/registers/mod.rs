@@ -121,11 +121,8 @@ impl TilePass for ConvertTileToRegisters {
             DialectHandle::arith(),
             DialectHandle::memref(),
             DialectHandle::llvm(),
-            // SAFETY: the handles are statics of MLIR's C API (melior has no
-            // constructor for the vector and NVVM dialects').
-            unsafe { DialectHandle::from_raw(mlir_sys::mlirGetDialectHandle__vector__()) },
-            // SAFETY: as above.
-            unsafe { DialectHandle::from_raw(mlir_sys::mlirGetDialectHandle__nvvm__()) },
+            crate::pass::vector_handle(),
+            crate::pass::nvvm_handle(),
         ]
     }
 }
@@ -301,7 +298,7 @@ impl<'c> Lowering<'c> {
     /// on a warp's role, and a warpgroup's rows of A in a wgmma descriptor
     /// where `mma.rs` takes it) stays on the uniform datapath. From `tid / 128` it cannot, and puts
     /// those in vector registers (BENCHMARKS.md, session 33, runs 1 and 3:
-    /// variants `_g`, `_bcg`), as the matcher's shuffle avoids.
+    /// variants `_g`, `_bcg`), which a shuffle avoids.
     pub fn warpgroup(&mut self) -> Option<IrValue<'c>> {
         if let Some(warpgroup) = self.warpgroup {
             return Some(warpgroup);

@@ -2,8 +2,8 @@
 //! `tile-use-tma` marked `tile.tma_load`), each slot with an mbarrier.
 //!
 //! The rings whose tiles one mma reads (A's and B's) move in step, and
-//! share their slots' barriers ([`super::groups::of`]), as a stage of the matcher's
-//! ring holds both operands: one arrival and one wait an iteration for
+//! share their slots' barriers ([`super::groups::of`]), as if a stage held
+//! both operands: one arrival and one wait an iteration for
 //! both instead of one a ring (BENCHMARKS.md, session 29). One thread
 //! asks for the tiles: the group's first request of a tile arrives on the
 //! slot's barrier (`mbarrier.arrive.expect_tx`) with the bytes of every
@@ -18,7 +18,7 @@
 //! waits, so the data needs no barrier. A block-wide barrier an iteration
 //! keeps a slot from being refilled while another warpgroup's wgmmas may
 //! still read it: after the `wgmma.wait_group 1` of an mma kept in flight
-//! (where the matcher has it), else before the loop's first mma
+//! (where the mma stays in flight), else before the loop's first mma
 //! ([`super::mma`]).
 //!
 //! ```text
@@ -574,7 +574,7 @@ fn issue<'c>(
 /// lane: the arrivals cost less than a divergent path among the wgmmas.)
 /// Where the rings are multicast, each consumer warp's lane 0 also
 /// arrives on the same barrier of every other block of the cluster
-/// (through `mapa`, a branch on the lane, as the matcher's): their
+/// (through `mapa`, a branch on the lane): their
 /// producers' multicasts write this block's slot too. One arrival a warp
 /// suffices there, since the warp's lanes passed the same
 /// `wgmma.wait_group`; one a thread made every iteration's release 256

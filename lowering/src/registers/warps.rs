@@ -34,8 +34,8 @@
 //! ```
 //!
 //! The rings of one loop move in step, so they share one set of `full`
-//! and `empty` barriers ([`super::groups::of`]), as a stage of the
-//! matcher's ring holds both operands: one request announces the bytes of
+//! and `empty` barriers ([`super::groups::of`]), as if a stage held both
+//! operands: one request announces the bytes of
 //! all, and the consumers give the slot back once an iteration for them.
 //! (Measured the same as a set per ring, BENCHMARKS.md, session 16.)
 //!
@@ -74,8 +74,7 @@
 //! producer is a whole warpgroup, whose first warp requests and whose
 //! other three leave at once, so that `setmaxnreg` can move registers
 //! from it to the consumers (`PRODUCER_REGISTERS`,
-//! `CONSUMER_REGISTERS`), as the matcher's producer warpgroup does
-//! (BENCHMARKS.md, session 34, runs 7-8). Only for a loop of one mma:
+//! `CONSUMER_REGISTERS`) (BENCHMARKS.md, session 34, runs 7-8). Only for a loop of one mma:
 //! attention d128's S and O together take as many, but do not spill with
 //! a producer warp, and a producer warpgroup measured no faster there
 //! (run 9).
