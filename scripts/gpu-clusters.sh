@@ -18,7 +18,7 @@ echo "== TMA variant"
 TILE_RUN_FLAGS= python3 scripts/gpu_check.py /tmp/tile-run --only "$only" || status=1
 echo "== general kernel"
 TILE_RUN_FLAGS="--no-variants" python3 scripts/gpu_check.py /tmp/tile-run --only "$only" || status=1
-sanitize=${SANITIZE:-"matmul_f16_f16 520x264x72 tile_m=256,tile_n=128,num_stages=4,warp_specialize=1,num_ctas=2|matmul_f16_f16 520x264x72 tile_m=256,tile_n=256,num_stages=4,warp_specialize=1,persistent=1,num_ctas=2"}
+sanitize=${SANITIZE:-"matmul_f16_f16 520x264x72 tile_m=256,tile_n=128,num_stages=4,warp_specialize=1,num_ctas=2|matmul_f16_f16 520x264x72 tile_m=256,tile_n=128,warp_specialize=1,persistent=1,num_ctas=2"}
 echo "== racecheck"
 TILE_RUN_FLAGS= CASE_SECONDS=200 python3 scripts/gpu_check.py /tmp/tile-run --racecheck --only "$sanitize" || status=1
 exit $status
