@@ -104,3 +104,26 @@ func.func @prefetched(%X: memref<?x?xf32>, %S: memref<?xf32>) attributes {tile.k
   tile.store %r, %ps[%c0] : tensor<128xf32> -> !tile.partition_view<128xf32>
   return
 }
+
+// -----
+
+// An mma loop's rings cut short of what num_stages asks for say so at the
+// first operand load: here three resident blocks leave each 68608 bytes.
+func.func @ring_shortened(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) attributes {tile.kernel, tile.hints = {num_stages = 8, occupancy = 3}} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<64x64xf16>
+  %pb = tile.partition_view %B : memref<?x?xf16> -> !tile.partition_view<64x64xf16>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<64x64xf32>
+  %nk = tile.num_tiles %pa dim 1 : !tile.partition_view<64x64xf16>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%in = %z) -> (tensor<64x64xf32>) {
+    // expected-remark @+1 {{this loop's mma operand tiles go 1 iteration(s) ahead, not 7: 3 ring slots of 16384 bytes beside the kernel's other 16384 bytes of shared memory is what fits in 68608 (a block's share under the occupancy hint)}}
+    %a = tile.load %pa[%c0, %k] : !tile.partition_view<64x64xf16> -> tensor<64x64xf16>
+    %b = tile.load %pb[%k, %c0] : !tile.partition_view<64x64xf16> -> tensor<64x64xf16>
+    %d = tile.mma %a, %b, %in : tensor<64x64xf16>, tensor<64x64xf16> into tensor<64x64xf32>
+    scf.yield %d : tensor<64x64xf32>
+  }
+  tile.store %acc, %pc[%c0, %c0] : tensor<64x64xf32> -> !tile.partition_view<64x64xf32>
+  return
+}

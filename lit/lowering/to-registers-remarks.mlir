@@ -57,6 +57,7 @@ func.func @no_spare_slot(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x
   %nk = tile.num_tiles %pa dim 1 : !tile.partition_view<128x64xf32>
   %z = arith.constant dense<0.0> : tensor<128x128xf32>
   %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%in = %z) -> (tensor<128x128xf32>) {
+    // expected-remark @+1 {{go 1 iteration(s) ahead, not 2}}
     %a = tile.load %pa[%c0, %k] : !tile.partition_view<128x64xf32> -> tensor<128x64xf32>
     %b = tile.load %pb[%k, %c0] : !tile.partition_view<64x128xf32> -> tensor<64x128xf32>
     // expected-remark @below {{operand B of this tile.mma is written to shared memory from registers at every mma}}
@@ -84,6 +85,7 @@ func.func @tf32_swapped_loop(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memre
   %nk = tile.num_tiles %pa dim 1 : !tile.partition_view<128x64xf32>
   %z = arith.constant dense<0.0> : tensor<128x128xf32>
   %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%in = %z) -> (tensor<128x128xf32>) {
+    // expected-remark @+1 {{go 1 iteration(s) ahead, not 2}}
     %a = tile.load %pa[%c0, %k] : !tile.partition_view<128x64xf32> -> tensor<128x64xf32>
     %b = tile.load %pb[%k, %c0] : !tile.partition_view<64x128xf32> -> tensor<64x128xf32>
     // expected-remark @below {{this tile.mma is waited for before the loop goes on (not kept in flight): its A operand is read from registers, which the loop overwrites for the next iteration; it is waited for at the end of the iteration, after the loads issued ahead}}

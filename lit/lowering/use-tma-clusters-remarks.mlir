@@ -15,6 +15,7 @@ func.func @no_producer(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?x
   %nk = tile.num_tiles %pa dim 1 : !tile.partition_view<256x64xf16>
   %zero = arith.constant dense<0.0> : tensor<256x128xf32>
   %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%acc_in = %zero) -> (tensor<256x128xf32>) {
+    // expected-remark @+1 {{go 1 iteration(s) ahead, not 2}}
     %a = tile.load %pa[%bm, %k] : !tile.partition_view<256x64xf16> -> tensor<256x64xf16>
   // expected-remark@+1 {{not once for all (multicast): the variant has no producer warp}}
     %b = tile.load %pb[%k, %bn] : !tile.partition_view<64x128xf16> -> tensor<64x128xf16>
@@ -40,6 +41,7 @@ func.func @causal_persistent(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memre
   %last = arith.addi %bm, %c1 : index
   %zero = arith.constant dense<0.0> : tensor<256x128xf32>
   %acc = scf.for %k = %c0 to %last step %c1 iter_args(%acc_in = %zero) -> (tensor<256x128xf32>) {
+    // expected-remark @+1 {{go 1 iteration(s) ahead, not 2}}
     %a = tile.load %pa[%bm, %k] : !tile.partition_view<256x64xf16> -> tensor<256x64xf16>
   // expected-remark@+1 {{not once for all (multicast): its loop would start the ring again in each walk of the persistent kernel}}
     %b = tile.load %pb[%k, %c0] : !tile.partition_view<64x128xf16> -> tensor<64x128xf16>

@@ -86,6 +86,7 @@ func.func @tf32_swapped(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?
   %nk = tile.num_tiles %pa dim 1 : !tile.partition_view<128x64xf32>
   %z = arith.constant dense<0.0> : tensor<128x128xf32>
   %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%in = %z) -> (tensor<128x128xf32>) {
+    // expected-remark @+1 {{go 1 iteration(s) ahead, not 2}}
     %a = tile.load %pa[%c0, %k] : !tile.partition_view<128x64xf32> -> tensor<128x64xf32>
     %b = tile.load %pb[%k, %c0] : !tile.partition_view<64x128xf32> -> tensor<64x128xf32>
     %d = tile.mma %a, %b, %in : tensor<128x64xf32>, tensor<64x128xf32> into tensor<128x128xf32>

@@ -45,7 +45,9 @@
 //! memory) go [`MMA_DISTANCE`] iterations ahead without a hint, as far as
 //! their rings fit in [`RING_BUDGET`] (a share of the multiprocessor's
 //! memory where an `occupancy` hint asks for several resident blocks:
-//! [`ring_budget`]); each load issued ahead carries
+//! [`ring_budget`]; where that cuts the distance short of the hint's or
+//! the default, a remark at the loop's first operand load says so, with
+//! the bytes); each load issued ahead carries
 //! [`RING`]: its ring, the distance, which tile it is, and the ring's slots
 //! (distance + 2, + 1 more when the loop's mmas can stay in flight, which
 //! a TMA variant's ring may give back: `tile-use-tma`; a TMA variant's
@@ -566,6 +568,25 @@ fn prefetch<'c>(context: &'c Context, op: OperationRef<'c, 'c>, fit: Fit, next_r
         _ => (fit(0).0, 0),
     };
     let slots = distance + 2 + in_flight;
+    if distance < wanted {
+        let other = other_shared_bytes(op, &loads, &shared_loads, &bytes_of, 1 + in_flight, staged);
+        if let Some((&first, _)) = loads.iter().zip(&shared_loads).find(|(_, s)| **s) {
+            let share = match ring_budget < RING_BUDGET {
+                true => " (a block's share under the occupancy hint)",
+                false => "",
+            };
+            crate::remarks::missed(
+                first.location(),
+                PrefetchLoads::INFO.argument,
+                "RingShortened",
+                &format!(
+                    "this loop's mma operand tiles go {distance} iteration(s) ahead, not {wanted}: {slots} ring slots \
+                     of {operand_bytes} bytes beside the kernel's other {other} bytes of shared memory is what fits \
+                     in {ring_budget}{share}"
+                ),
+            );
+        }
+    }
 
     // The first `distance` tiles of each load, before the loop, iteration
     // by iteration (a ring's waits count the copies issued in that order).
