@@ -19,6 +19,9 @@ fi
 # PASSES: which of the two to run (each takes most of a device call's
 # 600 s: run them in separate calls), both by default.
 passes=${PASSES:-"plain memcheck"}
+for p in $passes; do
+  case $p in plain|memcheck) ;; *) echo "gpu-check.sh: PASSES takes plain and memcheck, not '$p'" >&2; exit 1;; esac
+done
 case " $passes " in *" plain "*) python3 scripts/gpu_check.py /tmp/tile-run --large || status=1;; esac
 case " $passes " in *" memcheck "*) python3 scripts/gpu_check.py /tmp/tile-run --memcheck || status=1;; esac
 exit $status

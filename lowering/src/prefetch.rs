@@ -554,38 +554,41 @@ fn prefetch<'c>(context: &'c Context, op: OperationRef<'c, 'c>, fit: Fit, next_r
     // The ring's distance with `spare` slots more (1: its mmas stay in
     // flight, and then write their operands from registers into two
     // buffers in turn, `registers/mma.rs`), as far as it fits beside the
-    // rest, and whether it fits at all.
+    // rest, whether it fits at all, and the rest's bytes.
     let fit = |spare: i64| {
-        let budget = ring_budget - other_shared_bytes(op, &loads, &shared_loads, &bytes_of, 1 + spare, staged);
+        let other = other_shared_bytes(op, &loads, &shared_loads, &bytes_of, 1 + spare, staged);
+        let budget = ring_budget - other;
         let mut distance = wanted;
         while operand_bytes > 0 && distance > 1 && (distance + 2 + spare) * operand_bytes > budget {
             distance -= 1;
         }
-        (distance, (distance + 2 + spare) * operand_bytes <= budget)
+        (distance, (distance + 2 + spare) * operand_bytes <= budget, other)
     };
-    let (distance, in_flight) = match mma_in_flight_shape(op, &loads).then(|| fit(1)) {
-        Some((distance, true)) => (distance, 1),
-        _ => (fit(0).0, 0),
+    let (distance, in_flight, other) = match mma_in_flight_shape(op, &loads).then(|| fit(1)) {
+        Some((distance, true, other)) => (distance, 1, other),
+        _ => {
+            let (distance, _, other) = fit(0);
+            (distance, 0, other)
+        }
     };
     let slots = distance + 2 + in_flight;
-    if distance < wanted {
-        let other = other_shared_bytes(op, &loads, &shared_loads, &bytes_of, 1 + in_flight, staged);
-        if let Some((&first, _)) = loads.iter().zip(&shared_loads).find(|(_, s)| **s) {
-            let share = match ring_budget < RING_BUDGET {
-                true => " (a block's share under the occupancy hint)",
-                false => "",
-            };
-            crate::remarks::missed(
-                first.location(),
-                PrefetchLoads::INFO.argument,
-                "RingShortened",
-                &format!(
-                    "this loop's mma operand tiles go {distance} iteration(s) ahead, not {wanted}: {slots} ring slots \
-                     of {operand_bytes} bytes beside the kernel's other {other} bytes of shared memory is what fits \
-                     in {ring_budget}{share}"
-                ),
-            );
-        }
+    if distance < wanted
+        && let Some((&first, _)) = loads.iter().zip(&shared_loads).find(|(_, s)| **s)
+    {
+        let share = match ring_budget < RING_BUDGET {
+            true => " (a block's share under the occupancy hint)",
+            false => "",
+        };
+        crate::remarks::missed(
+            first.location(),
+            PrefetchLoads::INFO.argument,
+            "RingShortened",
+            &format!(
+                "this loop's mma operand tiles go {distance} iteration(s) ahead, not {wanted}: {slots} ring slots of \
+                 {operand_bytes} bytes beside the kernel's other {other} bytes of shared memory is what fits in \
+                 {ring_budget}{share}"
+            ),
+        );
     }
 
     // The first `distance` tiles of each load, before the loop, iteration

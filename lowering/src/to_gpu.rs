@@ -273,18 +273,12 @@ fn kernel_to_gpu<'c>(
         // A variant is an optimisation of a kernel that is compiled anyway:
         // one that does not fit is dropped, never an error, but said.
         let of = kernel.attribute(tile_dialect::attrs::VARIANT_OF).map(|a| a.to_string()).unwrap_or_default();
-        let variant = kernel
-            .attribute("sym_name")
-            .ok()
-            .and_then(|a| StringAttribute::try_from(a).ok())
-            .map(|s| s.value().to_string())
-            .unwrap_or_default();
         crate::remarks::missed(
             location,
             ConvertTileToGpu::INFO.argument,
             "VariantDropped",
             &format!(
-                "variant @{variant} of {of} is dropped: with the rest of the kernel it needs {total} bytes of shared \
+                "variant @{name} of {of} is dropped: with the rest of the kernel it needs {total} bytes of shared \
                  memory, and a block has {MAX_SHARED_MEMORY}; the kernel runs on the general path"
             ),
         );
