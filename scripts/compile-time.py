@@ -3,7 +3,9 @@
 each round runs every kernel once, so a machine whose speed drifts during
 the measurement slows every kernel alike.
 
-usage: python3 scripts/compile-time.py TILE_OPT TOOLKIT|- KERNEL...
+usage: python3 scripts/compile-time.py [--deferred] TILE_OPT TOOLKIT|- KERNEL...
+  --deferred: `tile-to-ptx{general=deferred}`, a kernel's variants alone where
+  it has any (what `tile-run` compiles first to run a kernel)
   KERNEL: an example's name (examples/NAME.mlir), or a .mlir path with
   replacements of its literals, FILE:OLD=NEW:OLD=NEW (the suite's
   instantiation, bench/README.md)
@@ -13,8 +15,13 @@ TOOLKIT: a CUDA toolkit directory for libdevice, or - for the one tile-opt finds
 """
 import os, re, subprocess, sys, tempfile
 
-opt, toolkit, kernels = sys.argv[1], sys.argv[2], sys.argv[3:]
-pipeline = 'builtin.module(tile-to-ptx' + (('{toolkit=' + toolkit + '}') if toolkit != '-' else '') + ')'
+args = sys.argv[1:]
+deferred = bool(args) and args[0] == '--deferred'
+if deferred:
+    args = args[1:]
+opt, toolkit, kernels = args[0], args[1], args[2:]
+options = ([f'toolkit={toolkit}'] if toolkit != '-' else []) + (['general=deferred'] if deferred else [])
+pipeline = 'builtin.module(tile-to-ptx' + ('{' + ' '.join(options) + '}' if options else '') + ')'
 work = tempfile.mkdtemp()
 sources = []
 for i, kernel in enumerate(kernels):

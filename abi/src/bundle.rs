@@ -24,6 +24,14 @@ pub struct KernelInfo {
     /// can be encoded), else the kernel itself, which takes any arguments.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub variants: Vec<Variant>,
+    /// The kernel itself is not in the PTX, only its variants: it was
+    /// compiled with its general kernel deferred (the compiler's
+    /// `General::Deferred`), for arguments a variant takes. `block` and
+    /// `shared_memory` still say what the kernel would launch with; a
+    /// launch that no variant takes is refused, and the caller compiles
+    /// the kernel whole.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub deferred: bool,
 }
 
 /// A specialised kernel: same arguments as the kernel it belongs to, then

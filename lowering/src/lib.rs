@@ -10,6 +10,7 @@ pub mod build;
 pub mod carry_in_place;
 pub mod compile;
 pub mod cpu;
+pub mod defer_general;
 pub mod defer_reductions;
 pub mod distribute;
 pub mod expand_copies;
@@ -73,6 +74,7 @@ pub(crate) const PASSES: &[fn()] = &[
     pass::register::<persist_blocks::PersistBlocks>,
     pass::register::<prefetch_fragments::PrefetchFragments>,
     pass::register::<widen_blocks::FinishWidening>,
+    pass::register::<defer_general::DeferGeneralKernels>,
     pass::register::<registers::ConvertTileToRegisters>,
     pass::register::<to_linalg::ConvertTileToLinalg>,
     pass::register::<to_memref::ConvertTileToMemref>,

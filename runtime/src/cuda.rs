@@ -639,6 +639,9 @@ impl Cuda {
                 Err(other) => return Err(other),
             }
         }
+        if chosen.is_none() && info.deferred {
+            return Err(Error::Deferred { kernel: name.to_string(), passed_over });
+        }
         let (entry, block, shared_memory, descriptors, persistent, cluster, gx) =
             chosen.unwrap_or((name, info.block, info.shared_memory, Vec::new(), false, info.cluster.max(1), gx));
         let refuse = |reason: String| Ok(Err(CannotLaunch { entry: entry.to_string(), reason }));

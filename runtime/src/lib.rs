@@ -46,6 +46,10 @@ pub enum Error {
     NoKernel(String),
     #[error("launch failed: {0}")]
     Launch(String),
+    /// The bundle holds only kernel `kernel`'s variants (`KernelInfo::deferred`)
+    /// and none takes these arguments: the caller compiles the kernel whole.
+    #[error("@{kernel}'s general kernel was not compiled (deferred) and no variant takes these arguments{}", why(.passed_over))]
+    Deferred { kernel: String, passed_over: Vec<String> },
     #[error("no CUDA driver: libcuda.so could not be loaded")]
     NoDriver,
     #[error("no usable GPU: {0}")]
@@ -57,6 +61,10 @@ pub enum Error {
     /// An array a TMA descriptor cannot describe.
     #[error("TMA: {0}")]
     Tma(#[from] tma::Unsupported),
+}
+
+fn why(passed_over: &[String]) -> String {
+    if passed_over.is_empty() { " (variants are off)".into() } else { format!(": {}", passed_over.join("; ")) }
 }
 
 /// An error and its causes joined by ": ", each said once: a cause whose

@@ -265,6 +265,112 @@ fn tma_variants_are_not_serialised() {
     }
 }
 
+/// `name` of examples/ (or a path with `DTYPE` for f16), compiled with
+/// its general kernel deferred.
+fn deferred_bundle(context: &melior::Context, path: &str) -> tile_runtime::Bundle {
+    let text = std::fs::read_to_string(root().join(path)).unwrap().replace("DTYPE", "f16");
+    let module = compile::parse(context, &text, path).unwrap();
+    gpu::compile_with(context, module, None, gpu::DEFAULT_CHIP, gpu::General::Deferred)
+        .unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+#[test]
+fn deferred_bundles_hold_the_variants_alone() {
+    let context = context();
+    let bundle = deferred_bundle(&context, "examples/matmul.mlir");
+    let info = &bundle.kernels[0];
+    assert!(info.deferred, "matmul has a TMA variant, so its general kernel is deferred");
+    assert_eq!((info.block, info.shared_memory), ([0; 3], 0));
+    assert_eq!(info.variants.first().map(|v| v.name.as_str()), Some("matmul__tma"));
+    assert!(bundle.ptx.contains(".entry matmul__tma("), "the variant's entry");
+    assert!(!bundle.ptx.contains(".entry matmul("), "no general kernel");
+    let json = tile_runtime::Bundle::from_json(&bundle.to_json()).unwrap();
+    assert!(json.kernels[0].deferred, "the bundle's JSON keeps `deferred`");
+    // A kernel without variants is compiled whole either way.
+    let softmax = deferred_bundle(&context, "examples/softmax.mlir");
+    assert!(!softmax.kernels[0].deferred && softmax.kernels[0].variants.is_empty());
+    assert!(softmax.ptx.contains(".entry softmax("));
+    assert!(
+        !gpu::compile(
+            &context,
+            compile::parse_file(&context, &root().join("examples/matmul.mlir")).unwrap(),
+            None,
+            gpu::DEFAULT_CHIP
+        )
+        .unwrap()
+        .kernels[0]
+            .deferred
+    );
+    if let Some(ptxas) = ptxas().filter(|p| p.exists()) {
+        run_ptxas(&ptxas, &bundle.ptx, "deferred matmul");
+    }
+}
+
+#[test]
+fn deferred_bundles_run_their_variants_and_refuse_the_rest() {
+    let cuda = match Cuda::new() {
+        Ok(cuda) => cuda,
+        Err(error) => {
+            println!("skipping: {error}");
+            return;
+        }
+    };
+    let context = context();
+    let mut rng = Rng::new(38);
+    let matmul = deferred_bundle(&context, "examples/matmul.mlir");
+    fn launch(
+        cuda: &Cuda,
+        bundle: &tile_runtime::Bundle,
+        name: &str,
+        [a, b, c]: [&mut tile_runtime::Array; 3],
+        m: usize,
+        n: usize,
+    ) -> tile_runtime::Result<tile_runtime::cuda::Launched> {
+        let grid = Grid::new([(m.div_ceil(128) * n.div_ceil(128)) as u64, 1, 1]).unwrap();
+        cuda.launch_report(bundle, name, &mut [Arg::Array(a), Arg::Array(b), Arg::Array(c)], grid, 1)
+    }
+    // Rows of 16-byte multiples: the TMA variant runs.
+    let (m, n, k) = (264, 136, 200);
+    let mut a = r::random_float(&mut rng, DType::F16, &[m, k], 1.0);
+    let mut b = r::random_float(&mut rng, DType::F16, &[k, n], 1.0);
+    let mut c = poisoned(DType::F32, &[m, n]);
+    let (want, magnitude) = r::matmul(&values(&a), &values(&b), m, n, k);
+    let launched = launch(&cuda, &matmul, "matmul", [&mut a, &mut b, &mut c], m, n).unwrap();
+    assert_eq!(launched.entry, "matmul__tma");
+    assert_close("deferred matmul", &values(&c), &want, |i| 1e-5 * magnitude[i] + 1e-6);
+    // B's rows not 16-byte aligned: no variant takes them, a typed error
+    // naming why, and nothing launched (the output still poisoned).
+    let (m, n, k) = (130, 67, 72);
+    let mut a = r::random_float(&mut rng, DType::F16, &[m, k], 1.0);
+    let mut b = r::random_float(&mut rng, DType::F16, &[k, n], 1.0);
+    let mut c = poisoned(DType::F32, &[m, n]);
+    match launch(&cuda, &matmul, "matmul", [&mut a, &mut b, &mut c], m, n) {
+        Err(tile_runtime::Error::Deferred { kernel, passed_over }) => {
+            assert_eq!(kernel, "matmul");
+            assert!(passed_over.iter().any(|why| why.contains("@matmul__tma")), "{passed_over:?}");
+        }
+        other => panic!("expected Error::Deferred, got {:?}", other.map(|l| l.entry)),
+    }
+    assert!(values(&c).iter().all(|v| v.is_nan()), "nothing ran");
+
+    // X W^T with the output's rows unaligned (N odd) and the operands'
+    // aligned: the variant runs without its store descriptor, and its
+    // threads copy the staged tile out.
+    let linear = deferred_bundle(&context, "bench/gemm/abt.mlir");
+    let (m, n, k) = (300, 263, 136);
+    let mut x = r::random_float(&mut rng, DType::F16, &[m, k], 1.0);
+    let mut w = r::random_float(&mut rng, DType::F16, &[n, k], 1.0);
+    let mut y = poisoned(DType::F16, &[m, n]);
+    let wv = values(&w);
+    let wt: Vec<f64> = (0..k * n).map(|i| wv[(i % n) * k + i / n]).collect();
+    let (want, magnitude) = r::matmul(&values(&x), &wt, m, n, k);
+    let launched = launch(&cuda, &linear, "linear", [&mut x, &mut w, &mut y], m, n).unwrap();
+    assert_eq!(launched.entry, "linear__tma", "{:?}", launched.passed_over);
+    assert_close("deferred linear, output unaligned", &values(&y), &want, |i| {
+        5e-3 * magnitude[i] + 1e-3 * want[i].abs() + 1e-6
+    });
+}
+
 #[test]
 fn softmax_and_matmul_on_the_gpu() {
     let cuda = match Cuda::new() {

@@ -194,9 +194,18 @@ fn check_toolkit(toolkit: &str) -> std::result::Result<(), String> {
 /// The pass text of `tile-to-ptx` for a chip and toolkit, up to and
 /// including stage `last`.
 pub fn passes(chip: &str, toolkit: &str, last: &str) -> String {
+    passes_with(chip, toolkit, last, General::Compiled)
+}
+
+/// [`passes`], with `tile-defer-general-kernels` after the layouts stage
+/// (where the variants are made) for [`General::Deferred`].
+pub fn passes_with(chip: &str, toolkit: &str, last: &str, general: General) -> String {
     let mut parts = Vec::new();
     for (name, text) in STAGES {
         parts.push(stage_text(text, chip, toolkit));
+        if *name == "layouts" && general == General::Deferred {
+            parts.push("tile-defer-general-kernels".into());
+        }
         if *name == last {
             break;
         }
@@ -225,27 +234,88 @@ pub fn stage_text(text: &str, chip: &str, toolkit: &str) -> String {
 impl TilePipeline for TileToPtx {
     const INFO: PipelineInfo = PipelineInfo {
         argument: "tile-to-ptx",
-        summary: "Lower tile kernels to PTX for NVIDIA GPUs (options: chip=sm_90a, toolkit=CUDA dir with libdevice)",
+        summary: "Lower tile kernels to PTX for NVIDIA GPUs (options: chip=sm_90a, toolkit=CUDA dir with libdevice, \
+                  general=compiled|deferred: deferred compiles the variants alone of a kernel that has any)",
     };
 
     fn expand(options: &str) -> std::result::Result<String, String> {
         let mut chip = DEFAULT_CHIP.to_string();
         let mut toolkit = find_toolkit().map(|p| p.display().to_string()).unwrap_or_default();
-        for (key, value) in parse_options(options, &["chip", "toolkit"])? {
+        let mut general = General::Compiled;
+        for (key, value) in parse_options(options, &["chip", "toolkit", "general"])? {
             match key {
                 "chip" => chip = value.to_string(),
+                "general" => {
+                    general = match value {
+                        "compiled" => General::Compiled,
+                        "deferred" => General::Deferred,
+                        other => return Err(format!("general='{other}': expected compiled or deferred")),
+                    }
+                }
                 _ => toolkit = value.to_string(),
             }
         }
         check_chip(&chip)?;
         check_toolkit(&toolkit)?;
-        Ok(passes(&chip, &toolkit, "ptx"))
+        Ok(passes_with(&chip, &toolkit, "ptx", general))
     }
+}
+
+/// Whether [`compile_with`] compiles a kernel that has variants whole, or
+/// its variants alone.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum General {
+    /// Each kernel and its variants: the bundle runs on any arguments.
+    #[default]
+    Compiled,
+    /// A kernel's variants alone where it has any
+    /// (`tile-defer-general-kernels`; `KernelInfo::deferred`): most of the
+    /// compile time goes to the general kernel, which only arguments no
+    /// variant takes need (arrays a TMA descriptor cannot describe). A
+    /// launch on those is `tile_runtime::Error::Deferred`, and the caller
+    /// compiles again with [`General::Compiled`].
+    Deferred,
 }
 
 /// Compiles every kernel of the module to PTX for `chip`; the bundle
 /// describes kernel `kernel` (or the only kernel) first.
-pub fn compile(context: &Context, mut module: Module, kernel: Option<&str>, chip: &str) -> Result<Bundle> {
+pub fn compile(context: &Context, module: Module, kernel: Option<&str>, chip: &str) -> Result<Bundle> {
+    compile_with(context, module, kernel, chip, General::Compiled)
+}
+
+/// [`compile`], with the general kernels compiled or deferred.
+pub fn compile_with(
+    context: &Context,
+    module: Module,
+    kernel: Option<&str>,
+    chip: &str,
+    general: General,
+) -> Result<Bundle> {
+    if general == General::Compiled {
+        return compile_module(context, module, kernel, chip, false);
+    }
+    // SAFETY: `module` is a live module; the clone is a new top-level op
+    // that `Module::from_operation` takes ownership of.
+    let whole =
+        unsafe { melior::ir::Operation::from_raw(mlir_sys::mlirOperationClone(module.as_operation().to_raw())) };
+    let bundle = compile_module(context, module, kernel, chip, true)?;
+    // `convert-tile-to-gpu` drops a variant that does not fit in shared
+    // memory: a kernel left with none is compiled whole.
+    if bundle.kernels.iter().any(|k| k.deferred && k.variants.is_empty()) {
+        let whole =
+            Module::from_operation(whole).ok_or_else(|| Error::Gpu("the module's copy is not a module".into()))?;
+        return compile_module(context, whole, kernel, chip, false);
+    }
+    Ok(bundle)
+}
+
+fn compile_module(
+    context: &Context,
+    mut module: Module,
+    kernel: Option<&str>,
+    chip: &str,
+    defer: bool,
+) -> Result<Bundle> {
     check_chip(chip).map_err(Error::Gpu)?;
     let name = select_kernel(&module, kernel)?;
     let mut signatures = vec![signature(&module, &name)?];
@@ -256,15 +326,25 @@ pub fn compile(context: &Context, mut module: Module, kernel: Option<&str>, chip
     }
     let toolkit = find_toolkit().map(|p| p.display().to_string()).unwrap_or_default();
     check_toolkit(&toolkit).map_err(Error::Gpu)?;
-    run_pipeline(context, &mut module, &format!("builtin.module({})", passes(chip, &toolkit, "gpu")))?;
+    let general = if defer { General::Deferred } else { General::Compiled };
+    run_pipeline(context, &mut module, &format!("builtin.module({})", passes_with(chip, &toolkit, "gpu", general)))?;
     let mut kernels = Vec::new();
     for signature in signatures {
-        let (block, shared_memory) = launch_shape(&module, &signature.name).ok_or_else(|| {
-            Error::Gpu(format!("kernel @{} has no launch shape after convert-tile-to-gpu", signature.name))
-        })?;
         let variants = variants(&module, &signature.name)?;
         let cluster = program_cluster(&module, &signature.name);
-        kernels.push(KernelInfo { signature, block, shared_memory, cluster, variants });
+        // A deferred kernel (erased with its variants made) has no
+        // launch shape of its own.
+        let (block, shared_memory, deferred) = match launch_shape(&module, &signature.name) {
+            Some((block, shared_memory)) => (block, shared_memory, false),
+            None if defer => ([0; 3], 0, true),
+            None => {
+                return Err(Error::Gpu(format!(
+                    "kernel @{} has no launch shape after convert-tile-to-gpu",
+                    signature.name
+                )));
+            }
+        };
+        kernels.push(KernelInfo { signature, block, shared_memory, cluster, variants, deferred });
     }
     let rest: Vec<String> = STAGES
         .iter()

@@ -40,9 +40,16 @@
 //!
 //! The store's descriptor is optional (`tile-use-tma` makes it so): where
 //! the runtime cannot describe the output (rows not 16-byte aligned) it
-//! passes a null pointer, and the threads store the tile from the layout
-//! it has (the element-by-element path where its rows are unaligned), so
-//! the variant still runs for its operands.
+//! passes a null pointer, and the threads stage the tile as above, then
+//! copy it out themselves, an element a thread in a rolled loop, so the
+//! variant still runs for its operands:
+//!
+//! ```text
+//! st.shared [staging + swizzled(row, column)], registers; bar.sync
+//! for i = thread; i < rows * columns; i += threads:     // not unrolled
+//!   if (first + (i / columns, i % columns)) is inside the array:
+//!     st.global [C + ...], ld.shared [staging + swizzled(i / columns, i % columns)]
+//! ```
 //!
 //! Caveats: the staging buffer is the tile's own, not a ring's (the rings
 //! could hold it once their loop is done): `tile-use-tma` marks only
@@ -55,7 +62,7 @@ use crate::{
     rewrite::{IrValue, detach},
 };
 use melior::{
-    dialect::arith,
+    dialect::{arith, memref},
     ir::{
         Attribute, Identifier, OperationRef, Type,
         attribute::{DenseI32ArrayAttribute, IntegerAttribute},
@@ -126,18 +133,25 @@ pub fn store<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
     }
     lowering.thread_flat(&layout)?;
     let lowering = &*lowering;
-    let by_tma = |at: &At<'c, 'c>| -> Option<()> {
+    let swizzled = Swizzled { rows: boxes.rows, row: boxes.swizzle, bytes: boxes.bytes };
+    // Every thread's registers into the buffer, laid out as the boxes.
+    let stage = |at: &At<'c, 'c>, by_tma: bool| -> Option<()> {
         if looped {
             // The previous iteration's copy out must have read the buffer:
-            // thread 0 waits for it, the others at the barrier.
-            when(at, tma::is_thread(lowering, at, 0)?, wait_read)?;
+            // thread 0 waits for the TMA's, the others at the barrier (the
+            // threads' own copy needs only the barrier).
+            if by_tma {
+                when(at, tma::is_thread(lowering, at, 0)?, wait_read)?;
+            }
             lowering.barrier(at)?;
         }
         if reuses_ring {
             lowering.barrier(at)?;
         }
-        let swizzled = Swizzled { rows: boxes.rows, row: boxes.swizzle, bytes: boxes.bytes };
-        swizzled.write(lowering, at, (buffer, None), registers, &layout, 0)?;
+        swizzled.write(lowering, at, (buffer, None), registers, &layout, 0)
+    };
+    let by_tma = |at: &At<'c, 'c>| -> Option<()> {
+        stage(at, true)?;
         at.insert(fence_async_shared(at)?);
         lowering.barrier(at)?;
         let first = super::global::origin(at, &view, &coords)?.first;
@@ -152,7 +166,13 @@ pub fn store<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
         return by_tma(&at);
     }
     // Where the runtime could not describe the array it passed a null
-    // descriptor (the same for every thread): the threads store the tile.
+    // descriptor (the same for every thread): the threads copy the staged
+    // tile out themselves, one element a thread at a time. The path is for
+    // arrays the TMA cannot describe (rows not 16-byte aligned), where
+    // wide stores would not be aligned either, so a rolled loop costs
+    // little and keeps the variant's code small: the threads' own store
+    // from the registers, unrolled over every register with a bounds
+    // check each, was most of the variant's compile time.
     let i64_type: Type = IntegerType::new(context, 64).into();
     let bits = at.add(melior::dialect::ods::llvm::ptrtoint(context, i64_type, descriptor, at.location))?;
     let described = at.cmpi(crate::build::CmpiPredicate::Ne, bits, at.int(i64_type, 0)?)?;
@@ -165,11 +185,51 @@ pub fn store<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
             Some(vec![])
         },
         |at| {
-            super::memory::store_registers(lowering, at, (registers, &layout), &view, &coords)?;
+            stage(at, false)?;
+            lowering.barrier(at)?;
+            copy_out(lowering, at, (buffer, &swizzled), &view, &coords, boxes.columns)?;
             Some(vec![])
         },
     )?;
     Some(())
+}
+
+/// The staged tile from shared memory to the array, element by element,
+/// in a rolled loop over the tile block's threads (consecutive threads,
+/// consecutive columns); elements outside the array are left out.
+fn copy_out<'c>(
+    lowering: &Lowering<'c>,
+    at: &At<'c, 'c>,
+    (buffer, swizzled): (IrValue<'c>, &Swizzled),
+    view: &super::View<'c>,
+    coords: &[IrValue<'c>],
+    columns: i64,
+) -> Option<()> {
+    let origin = super::global::origin(at, view, coords)?;
+    let rank = view.tile.len();
+    let threads = lowering.warps * 32;
+    let thread = at.addi(at.muli(lowering.warp, at.index(32)?)?, lowering.lane)?;
+    let (body, i) = at.scf_for_rolled(thread, at.index(swizzled.rows * columns)?, at.index(threads)?)?;
+    let at = &body;
+    let row = at.divui(i, at.index(columns)?)?;
+    let column = at.remui(i, at.index(columns)?)?;
+    let mut index = origin.first[..rank - 2].to_vec();
+    index.push(at.addi(origin.first[rank - 2], row)?);
+    index.push(at.addi(origin.first[rank - 1], column)?);
+    // Unsigned: a clamped coordinate of -1 puts the tile's first element
+    // below zero, which compares as past the end.
+    let inside: Vec<IrValue> = index
+        .iter()
+        .zip(&origin.dims)
+        .map(|(&i, &dim)| at.cmpi(crate::build::CmpiPredicate::Ult, i, dim))
+        .collect::<Option<_>>()?;
+    when(at, super::all(at, &inside)?, |at| {
+        let offset = swizzled.offset(at, row, column)?;
+        let element = at.divui(offset, at.index(swizzled.bytes)?)?;
+        let value = at.add(memref::load(buffer, &[element], at.location))?;
+        at.insert(memref::store(value, view.memref, &index, at.location));
+        Some(())
+    })
 }
 
 /// The loop outside every other loop that holds `op`.

@@ -299,8 +299,24 @@ fn run(cli: Cli) -> Result<()> {
         };
         let module = program.instantiate(config.as_ref())?;
         let grid = launch.grid(&module, &name)?;
-        let bundle = gpu::compile(&context, module, Some(&name), &cli.chip)?;
-        let launched = cuda.launch_report(&bundle, &name, &mut make_args(&mut arrays, &scalars), grid, repeat)?;
+        // The variants alone first: the general kernel is most of the
+        // compile time, and only arguments no variant takes need it.
+        let general = if cli.no_variants { gpu::General::Compiled } else { gpu::General::Deferred };
+        let bundle = gpu::compile_with(&context, module, Some(&name), &cli.chip, general)?;
+        let launched = match cuda.launch_report(&bundle, &name, &mut make_args(&mut arrays, &scalars), grid, repeat) {
+            Err(tile_runtime::Error::Deferred { passed_over, .. }) => {
+                if cli.verbose {
+                    eprintln!(
+                        "tile-run: compiling @{name}'s general kernel: no variant takes these arguments ({})",
+                        passed_over.join("; ")
+                    );
+                }
+                let module = program.instantiate(config.as_ref())?;
+                let bundle = gpu::compile(&context, module, Some(&name), &cli.chip)?;
+                cuda.launch_report(&bundle, &name, &mut make_args(&mut arrays, &scalars), grid, repeat)?
+            }
+            other => other?,
+        };
         let entry = if launched.entry == name { String::new() } else { format!(" as @{}", launched.entry) };
         let passed_over: String = launched.passed_over.iter().map(|why| format!("; passed over {why}")).collect();
         (
@@ -634,21 +650,23 @@ struct GpuTrials<'a> {
 }
 
 impl GpuTrials<'_> {
-    /// Compiles `config` unless it was.
+    /// Compiles `config` unless it was: its variants alone
+    /// (`General::Deferred`); [`Trials::check`] compiles it whole where no
+    /// variant takes the arguments.
     fn compile(&mut self, config: &Config) {
         if !self.compiled.contains_key(config) {
-            let result = compile_config(self.program, self.launch, self.chip, config);
+            let result = compile_config(self.program, self.launch, self.chip, config, gpu::General::Deferred);
             self.compiled.insert(config.clone(), result.map(|(bundle, grid)| (Rc::new(bundle), grid)));
         }
     }
 
     /// Compiles every configuration of `configs`, in parallel
-    /// ([`tune::on_each_config`]: a context a thread).
+    /// ([`tune::on_each_config`]: a context a thread), as [`Self::compile`].
     fn compile_all(&mut self, configs: &[Config]) {
         let (launch, chip) = (self.launch, self.chip);
         let (text, file, name) = (self.program.text, self.program.file, self.program.name);
         let results = tune::on_each_config(configs, |context, config| {
-            compile_config(&Program { context, text, file, name }, launch, chip, config)
+            compile_config(&Program { context, text, file, name }, launch, chip, config, gpu::General::Deferred)
         });
         for (config, result) in configs.iter().zip(results) {
             self.compiled.insert(config.clone(), result.map(|(bundle, grid)| (Rc::new(bundle), grid)));
@@ -687,18 +705,19 @@ fn timing(timing: Timing) -> std::result::Result<f64, TrialError> {
     }
 }
 
-/// `program` instantiated for `config` and compiled, with the grid it
-/// needs; else the error's text.
+/// `program` instantiated for `config` and compiled (`general`: whole, or
+/// its variants alone), with the grid it needs; else the error's text.
 fn compile_config(
     program: &Program,
     launch: &Launch,
     chip: &str,
     config: &Config,
+    general: gpu::General,
 ) -> std::result::Result<(Bundle, Grid), String> {
     let module = program.instantiate(Some(config)).map_err(|e| tile_runtime::error_chain(e.as_ref()))?;
     let grid = launch.grid(&module, program.name).map_err(|e| tile_runtime::error_chain(e.as_ref()))?;
-    let bundle =
-        gpu::compile(program.context, module, Some(program.name), chip).map_err(|e| tile_runtime::error_chain(&e))?;
+    let bundle = gpu::compile_with(program.context, module, Some(program.name), chip, general)
+        .map_err(|e| tile_runtime::error_chain(&e))?;
     Ok((bundle, grid))
 }
 
@@ -710,10 +729,20 @@ impl Trials for GpuTrials<'_> {
         let (bundle, grid) = self.kernel(config)?;
         let args = make_args(self.arrays, self.scalars);
         match self.cuda.try_prepare(&bundle, self.program.name, &args, &self.device, grid) {
-            Ok(Ok(_)) => Ok(()),
-            Ok(Err(refused)) => Err(TrialError::CannotLaunch(format!("@{}: {}", refused.entry, refused.reason))),
-            Err(e) => Err(failed(e)),
+            Ok(Ok(_)) => return Ok(()),
+            Ok(Err(refused)) => {
+                return Err(TrialError::CannotLaunch(format!("@{}: {}", refused.entry, refused.reason)));
+            }
+            Err(tile_runtime::Error::Deferred { .. }) => {}
+            Err(e) => return Err(failed(e)),
         }
+        drop(args);
+        // No variant takes these arguments: the kernel whole (a bundle with
+        // nothing deferred, so this recurses once), which `run` and `time`
+        // then launch.
+        let result = compile_config(self.program, self.launch, self.chip, config, gpu::General::Compiled);
+        self.compiled.insert(config.clone(), result.map(|(bundle, grid)| (Rc::new(bundle), grid)));
+        self.check(config)
     }
 
     fn run(&mut self, config: &Config, limit: Duration) -> std::result::Result<(Self::Outputs, f64), TrialError> {

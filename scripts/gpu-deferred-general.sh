@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The general kernel deferred (tile-run compiles a kernel's variants alone,
+# then the kernel whole where no variant takes the arguments) and the TMA
+# variants' compact fallback store (a null store descriptor: the threads
+# copy the staged tile out in a rolled loop), on the device:
+#   1. gpu_check (plain) of the TMA stores (with the output rows unaligned),
+#      the wide variants, and unaligned shapes that no variant takes (the
+#      retry), with the new build;
+#   2. memcheck of the TMA stores and of occupancy = 2 at 128x128;
+#   3. the suite's GEMMs whose variants' code changed, old and new builds
+#      interleaved (compare-builds.sh, one round).
+# Here:   strip both builds to /tmp/pair/tile-run-{old,new}, then
+#         (cd /tmp/pair && tar cf - tile-run-old tile-run-new | xz -T1 --lzma2=preset=6,dict=384MiB > $PWD/.carry/pair.tar.xz)
+# There:  bash scripts/gpu-deferred-general.sh  (device tool, carry .carry/pair.tar.xz)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+tar xJf .carry/pair.tar.xz -C /tmp && chmod +x /tmp/tile-run-old /tmp/tile-run-new
+export CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+status=0
+echo "== gpu_check, new build"
+CASE_SECONDS=120 python3 scripts/gpu_check.py /tmp/tile-run-new \
+  --only "tma stores|wide blocks|301x203x99|129x65x2047|odd shapes" || status=1
+echo "== memcheck, new build: tma stores, occupancy=2"
+CASE_SECONDS=200 python3 scripts/gpu_check.py /tmp/tile-run-new --memcheck --only "tma stores|occupancy=2" || status=1
+echo "== suite, old and new"
+bash scripts/compare-builds.sh "${SUITE_FILTER:-f16 4096x4096x4096|f16 16x4096x4096|gemm f8|tf32}" 1 || status=1
+exit $status
