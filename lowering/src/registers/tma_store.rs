@@ -135,14 +135,11 @@ pub fn store<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
     let lowering = &*lowering;
     let swizzled = Swizzled { rows: boxes.rows, row: boxes.swizzle, bytes: boxes.bytes };
     // Every thread's registers into the buffer, laid out as the boxes.
-    let stage = |at: &At<'c, 'c>, by_tma: bool| -> Option<()> {
+    let stage = |at: &At<'c, 'c>| -> Option<()> {
         if looped {
             // The previous iteration's copy out must have read the buffer:
-            // thread 0 waits for the TMA's, the others at the barrier (the
-            // threads' own copy needs only the barrier).
-            if by_tma {
-                when(at, tma::is_thread(lowering, at, 0)?, wait_read)?;
-            }
+            // thread 0 waits for it, the others at the barrier.
+            when(at, tma::is_thread(lowering, at, 0)?, wait_read)?;
             lowering.barrier(at)?;
         }
         if reuses_ring {
@@ -151,7 +148,7 @@ pub fn store<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
         swizzled.write(lowering, at, (buffer, None), registers, &layout, 0)
     };
     let by_tma = |at: &At<'c, 'c>| -> Option<()> {
-        stage(at, true)?;
+        stage(at)?;
         at.insert(fence_async_shared(at)?);
         lowering.barrier(at)?;
         let first = super::global::origin(at, &view, &coords)?.first;
@@ -172,7 +169,10 @@ pub fn store<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
     // wide stores would not be aligned either, so a rolled loop costs
     // little and keeps the variant's code small: the threads' own store
     // from the registers, unrolled over every register with a bounds
-    // check each, was most of the variant's compile time.
+    // check each, was most of the variant's compile time. In a loop (a
+    // persistent kernel's tiles) the threads store from their registers
+    // as before: with the copy's loop in the walk, LLVM kept more
+    // registers live across it and the walk ran slower.
     let i64_type: Type = IntegerType::new(context, 64).into();
     let bits = at.add(melior::dialect::ods::llvm::ptrtoint(context, i64_type, descriptor, at.location))?;
     let described = at.cmpi(crate::build::CmpiPredicate::Ne, bits, at.int(i64_type, 0)?)?;
@@ -185,9 +185,13 @@ pub fn store<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
             Some(vec![])
         },
         |at| {
-            stage(at, false)?;
-            lowering.barrier(at)?;
-            copy_out(lowering, at, (buffer, &swizzled), &view, &coords, boxes.columns)?;
+            if looped {
+                super::memory::store_registers(lowering, at, (registers, &layout), &view, &coords)?;
+            } else {
+                stage(at)?;
+                lowering.barrier(at)?;
+                copy_out(lowering, at, (buffer, &swizzled), &view, &coords, boxes.columns)?;
+            }
             Some(vec![])
         },
     )?;

@@ -468,8 +468,18 @@ fn autotune(
     // the inputs as read, for the final run.
     let device = cuda.upload(&make_args(arrays, scalars))?;
     let roles = roles(&program.instantiate(None)?, name, arrays.len());
-    let mut trials =
-        GpuTrials { cuda, program, launch, chip, compiled: HashMap::new(), arrays, scalars, roles, device };
+    let mut trials = GpuTrials {
+        cuda,
+        program,
+        launch,
+        chip,
+        general: gpu::General::Deferred,
+        compiled: HashMap::new(),
+        arrays,
+        scalars,
+        roles,
+        device,
+    };
     // Each configuration is compiled once (the tuner's final round
     // measures the fastest again), and each distinct kernel tried once.
     // Where a first tuning's time goes, said once it is done.
@@ -478,6 +488,15 @@ fn autotune(
         Some(_) => tunable.configs(),
         None => {
             let start = Instant::now();
+            // Arguments no variant takes (rows the TMA cannot describe) run
+            // the general kernels: then every configuration is compiled
+            // whole, so that `distinct` tells apart the kernels that run.
+            if let Some(first) = tunable.configs().first()
+                && trials.refused(first)
+            {
+                trials.general = gpu::General::Compiled;
+                trials.compiled.clear();
+            }
             trials.compile_all(&tunable.configs());
             let compiled = start.elapsed();
             let bundles: Vec<&Bundle> =
@@ -641,6 +660,8 @@ struct GpuTrials<'a> {
     program: &'a Program<'a>,
     launch: &'a Launch<'a>,
     chip: &'a str,
+    /// How configurations are compiled: their variants alone first.
+    general: gpu::General,
     compiled: HashMap<Config, std::result::Result<(Rc<Bundle>, Grid), String>>,
     /// The arguments as read; never changed.
     arrays: &'a mut [Option<Array>],
@@ -650,12 +671,12 @@ struct GpuTrials<'a> {
 }
 
 impl GpuTrials<'_> {
-    /// Compiles `config` unless it was: its variants alone
-    /// (`General::Deferred`); [`Trials::check`] compiles it whole where no
-    /// variant takes the arguments.
+    /// Compiles `config` unless it was, as `self.general` says (its
+    /// variants alone: [`Trials::check`] compiles it whole where no
+    /// variant takes the arguments).
     fn compile(&mut self, config: &Config) {
         if !self.compiled.contains_key(config) {
-            let result = compile_config(self.program, self.launch, self.chip, config, gpu::General::Deferred);
+            let result = compile_config(self.program, self.launch, self.chip, config, self.general);
             self.compiled.insert(config.clone(), result.map(|(bundle, grid)| (Rc::new(bundle), grid)));
         }
     }
@@ -663,14 +684,23 @@ impl GpuTrials<'_> {
     /// Compiles every configuration of `configs`, in parallel
     /// ([`tune::on_each_config`]: a context a thread), as [`Self::compile`].
     fn compile_all(&mut self, configs: &[Config]) {
-        let (launch, chip) = (self.launch, self.chip);
+        let (launch, chip, general) = (self.launch, self.chip, self.general);
         let (text, file, name) = (self.program.text, self.program.file, self.program.name);
         let results = tune::on_each_config(configs, |context, config| {
-            compile_config(&Program { context, text, file, name }, launch, chip, config, gpu::General::Deferred)
+            compile_config(&Program { context, text, file, name }, launch, chip, config, general)
         });
         for (config, result) in configs.iter().zip(results) {
             self.compiled.insert(config.clone(), result.map(|(bundle, grid)| (Rc::new(bundle), grid)));
         }
+    }
+
+    /// Whether `config` compiled with its general kernel deferred has no
+    /// variant that takes the arguments (`Error::Deferred`).
+    fn refused(&mut self, config: &Config) -> bool {
+        let Ok((bundle, grid)) = self.kernel(config) else { return false };
+        let args = make_args(self.arrays, self.scalars);
+        let prepared = self.cuda.try_prepare(&bundle, self.program.name, &args, &self.device, grid);
+        matches!(prepared, Err(tile_runtime::Error::Deferred { .. }))
     }
 
     /// The compiled kernel of `config` and its grid.
