@@ -21,15 +21,17 @@ pub struct KernelInfo {
     pub cluster: u32,
     /// Specialised versions of the kernel, best first. A launch takes the
     /// first whose requirements the arguments meet (every TMA descriptor
-    /// can be encoded), else the kernel itself, which takes any arguments.
+    /// can be encoded), else the kernel itself, which takes any arguments
+    /// (unless it is [`Self::deferred`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub variants: Vec<Variant>,
     /// The kernel itself is not in the PTX, only its variants: it was
     /// compiled with its general kernel deferred (the compiler's
-    /// `General::Deferred`), for arguments a variant takes. `block` and
-    /// `shared_memory` still say what the kernel would launch with; a
-    /// launch that no variant takes is refused, and the caller compiles
-    /// the kernel whole.
+    /// `General::Deferred`), for arguments a variant takes. Nothing of the
+    /// kernel itself launches, so `block` and `shared_memory` are zero
+    /// and `cluster` is 1; a launch that no variant takes is refused
+    /// (the runtime's `Error::Deferred`), and the caller compiles the
+    /// kernel whole.
     #[serde(default, skip_serializing_if = "is_false")]
     pub deferred: bool,
 }

@@ -153,7 +153,7 @@ pub static ATTRS: [Attr; 18] = [
         on: "kernel variant",
         by: "`tile-use-tma`, `tile-finish-widening`",
         value: Form::Text("flat symbol reference"),
-        doc: "The kernel this variant specialises; the runtime falls back to that kernel.",
+        doc: "The kernel this variant specialises; the runtime falls back to that kernel (where the bundle has it: `tile-defer-general-kernels` leaves it out).",
     },
     Attr {
         name: SHARED_MEMORY,

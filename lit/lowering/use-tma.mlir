@@ -73,29 +73,27 @@
 // REG:         "wgmma.wait_group.sync.aligned 0;"
 // REG-COUNT-2: nvvm.mbarrier.try_wait.parity
 // REG-NOT:     nvvm.mbarrier.try_wait.parity
-// Then the store, where the runtime passed its descriptor: each thread
-// writes its accumulator's register pairs into the staging boxes, fences
-// them for the TMA, the block meets, and thread 0 stores both boxes and
+// Then the store: each thread writes its accumulator's register pairs
+// into the staging boxes, fences them for the TMA, and the block meets;
+// where the runtime passed the descriptor, thread 0 stores both boxes and
 // waits until they have been read. Where it passed a null pointer (rows
-// the TMA cannot describe), the threads store their registers.
+// the TMA cannot describe), the threads copy the staged tile out, an
+// element a thread, in a loop left rolled.
 // REG:         %[[BITS:.*]] = llvm.ptrtoint %arg5 : !llvm.ptr to i64
 // REG:         %[[SET:.*]] = arith.cmpi ne, %[[BITS]]
+// REG-NOT:     gpu.barrier
+// REG-COUNT-16: vector.store {{.*}} : memref<4096xf32>, vector<2xf32>
+// REG-NEXT:    nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// REG-NEXT:    gpu.barrier
 // REG-NEXT:    scf.if %[[SET]] {
-// REG-NOT:       gpu.barrier
-// REG-COUNT-16:  vector.store {{.*}} : memref<4096xf32>, vector<2xf32>
-// REG-NEXT:      nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
-// REG-NEXT:      gpu.barrier
 // REG:           scf.if
 // REG:             nvvm.cp.async.bulk.tensor.global.shared.cta %arg5, {{.*}}, box[
 // REG:             nvvm.cp.async.bulk.tensor.global.shared.cta %arg5, {{.*}}, box[
 // REG-NEXT:        nvvm.cp.async.bulk.commit.group
 // REG-NEXT:        nvvm.cp.async.bulk.wait_group 0 {read}
-// Without the store's descriptor the threads stage the tile the same way,
-// then copy it out an element a thread, in a loop left rolled.
 // REG:         } else {
 // REG-NOT:       nvvm.cp.async.bulk
-// REG-COUNT-16:  vector.store {{.*}} : memref<4096xf32>, vector<2xf32>
-// REG-NEXT:      gpu.barrier
+// REG-NOT:       vector.store
 // REG:           scf.for %{{.*}} = %{{.*}} to %c4096 step %c128
 // REG:             arith.cmpi ult
 // REG:             scf.if
@@ -132,11 +130,11 @@ func.func @plain(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) 
 // REG:         scf.for
 // REG:         %[[BITS:.*]] = llvm.ptrtoint %arg5 : !llvm.ptr to i64
 // REG:         %[[SET:.*]] = arith.cmpi ne, %[[BITS]]
-// REG-NEXT:    scf.if %[[SET]] {
-// REG-NEXT:      gpu.barrier
-// REG-COUNT-16:  vector.store {{.*}}, %[[RING]][{{.*}}] {{.*}} : memref<8192xf16>, vector<2xf16>
-// REG-NEXT:      nvvm.fence.proxy
-// REG-NEXT:      gpu.barrier
+// REG-NEXT:    gpu.barrier
+// REG-COUNT-16: vector.store {{.*}}, %[[RING]][{{.*}}] {{.*}} : memref<8192xf16>, vector<2xf16>
+// REG-NEXT:    nvvm.fence.proxy
+// REG-NEXT:    gpu.barrier
+// REG:         scf.if %[[SET]] {
 // REG:             nvvm.cp.async.bulk.tensor.global.shared.cta
 func.func @narrowed(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>) attributes {tile.kernel} {
   %c0 = arith.constant 0 : index

@@ -9,8 +9,8 @@
 //! caller knows its arguments, it compiles the variants alone first and the
 //! whole kernel only when no variant takes them, as a JIT specialises on
 //! its arguments. This pass erases each kernel some other function names
-//! in its `tile.variant_of` and says so in a remark; `gpu::compile` with
-//! `General::Deferred` runs it after the variants are made, marks the
+//! in its `tile.variant_of` and says so in a remark; `gpu::compile_with`
+//! with `General::Deferred` runs it after the variants are made, marks the
 //! kernel `deferred` in the bundle, and compiles the kernel whole where
 //! `convert-tile-to-gpu` later drops every variant of it.
 //!
@@ -30,7 +30,10 @@
 //! at the end of the layouts stage, option `general=deferred`). A kernel
 //! without variants stays. The PTX that comes out has no entry for an
 //! erased kernel: a launch of it must take a variant
-//! (`tile_runtime::Error::Deferred` otherwise).
+//! (`tile_runtime::Error::Deferred` otherwise). Run by hand (`tile-opt`), a
+//! kernel whose variants `convert-tile-to-gpu` later drops for want of
+//! shared memory is left with no entry at all (its remark says so);
+//! `gpu::compile_with` compiles such a module whole instead.
 
 use crate::{
     pass::{PassInfo, TilePass},

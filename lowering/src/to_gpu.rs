@@ -55,7 +55,8 @@
 //! `memref.global` constants move into the GPU module. A kernel whose
 //! tiles exceed a block's shared memory is an error, but a variant
 //! (`tile.variant_of`) that does is dropped: the runtime then launches the
-//! kernel it optimises.
+//! kernel it optimises (`gpu::compile_with` compiles a kernel whole whose
+//! general kernel it deferred and whose variants are all dropped).
 
 use crate::{
     build::At,

@@ -550,7 +550,9 @@ impl Cuda {
     /// upload of `args`): picks the entry (the first variant whose TMA
     /// descriptors all encode, else the kernel), encodes its descriptors
     /// and lays out its parameters. A kernel that cannot launch on this
-    /// device is an `Error::Launch` saying why ([`Cuda::try_prepare`]).
+    /// device is an `Error::Launch` saying why ([`Cuda::try_prepare`]); a
+    /// deferred kernel (`KernelInfo::deferred`) that no variant takes is
+    /// `Error::Deferred`.
     pub fn prepare<'d>(
         &self,
         bundle: &Bundle,

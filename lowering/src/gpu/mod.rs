@@ -36,6 +36,10 @@
 //! issued ahead, the pass says why in a remark at the op
 //! ([`crate::remarks`]: `tile-opt --remarks-filter=tile`, `tile-run -v`).
 //!
+//! `general=deferred` (default `compiled`) adds `tile-defer-general-kernels`
+//! after the layouts stage: a kernel that has variants is left out, its
+//! variants alone compiled ([`compile_with`], [`General::Deferred`]).
+//!
 //! `toolkit` is a CUDA toolkit directory whose `nvvm/libdevice` provides
 //! `libdevice.10.bc` (math functions such as `expf`); by default the first
 //! of `$CUDA_HOME`, `/usr/local/cuda` and the `nvidia-cuda-nvcc` Python
@@ -292,30 +296,36 @@ pub fn compile_with(
     general: General,
 ) -> Result<Bundle> {
     if general == General::Compiled {
-        return compile_module(context, module, kernel, chip, false);
+        return compile_module(context, module, kernel, chip, false)?
+            .ok_or_else(|| Error::Gpu("a kernel compiled whole lost its general kernel".into()));
     }
     // SAFETY: `module` is a live module; the clone is a new top-level op
-    // that `Module::from_operation` takes ownership of.
+    // that `Module::from_operation` takes ownership of (or drops).
     let whole =
         unsafe { melior::ir::Operation::from_raw(mlir_sys::mlirOperationClone(module.as_operation().to_raw())) };
-    let bundle = compile_module(context, module, kernel, chip, true)?;
-    // `convert-tile-to-gpu` drops a variant that does not fit in shared
-    // memory: a kernel left with none is compiled whole.
-    if bundle.kernels.iter().any(|k| k.deferred && k.variants.is_empty()) {
-        let whole =
-            Module::from_operation(whole).ok_or_else(|| Error::Gpu("the module's copy is not a module".into()))?;
-        return compile_module(context, whole, kernel, chip, false);
+    match compile_module(context, module, kernel, chip, true)? {
+        Some(bundle) => Ok(bundle),
+        None => {
+            let whole =
+                Module::from_operation(whole).ok_or_else(|| Error::Gpu("the module's copy is not a module".into()))?;
+            compile_module(context, whole, kernel, chip, false)?
+                .ok_or_else(|| Error::Gpu("a kernel compiled whole lost its general kernel".into()))
+        }
     }
-    Ok(bundle)
 }
 
+/// The bundle of `module`, its general kernels deferred or not; `None`
+/// (known after `convert-tile-to-gpu`, before the NVVM and PTX stages)
+/// where a deferred kernel is left with no variant: `convert-tile-to-gpu`
+/// drops a variant that does not fit in shared memory, and the kernel is
+/// then compiled whole.
 fn compile_module(
     context: &Context,
     mut module: Module,
     kernel: Option<&str>,
     chip: &str,
     defer: bool,
-) -> Result<Bundle> {
+) -> Result<Option<Bundle>> {
     check_chip(chip).map_err(Error::Gpu)?;
     let name = select_kernel(&module, kernel)?;
     let mut signatures = vec![signature(&module, &name)?];
@@ -344,6 +354,9 @@ fn compile_module(
                 )));
             }
         };
+        if deferred && variants.is_empty() {
+            return Ok(None);
+        }
         kernels.push(KernelInfo { signature, block, shared_memory, cluster, variants, deferred });
     }
     let rest: Vec<String> = STAGES
@@ -360,7 +373,7 @@ fn compile_module(
                 .into(),
         ));
     }
-    Ok(Bundle { chip: chip.to_string(), ptx, kernels })
+    Ok(Some(Bundle { chip: chip.to_string(), ptx, kernels }))
 }
 
 /// Parses, verifies and compiles a tile program's text.

@@ -147,10 +147,14 @@ pub fn store<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
         }
         swizzled.write(lowering, at, (buffer, None), registers, &layout, 0)
     };
-    let by_tma = |at: &At<'c, 'c>| -> Option<()> {
+    // The staged tile made visible to the TMA, and the block past it.
+    let publish = |at: &At<'c, 'c>| -> Option<()> {
         stage(at)?;
         at.insert(fence_async_shared(at)?);
-        lowering.barrier(at)?;
+        lowering.barrier(at)
+    };
+    // Thread 0's copy out.
+    let send = |at: &At<'c, 'c>| -> Option<()> {
         let first = super::global::origin(at, &view, &coords)?.first;
         let address = shared_address(at, buffer)?;
         let thread0 = tma::is_thread(lowering, at, 0)?;
@@ -160,7 +164,8 @@ pub fn store<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
         })
     };
     if !described.optional {
-        return by_tma(&at);
+        publish(&at)?;
+        return send(&at);
     }
     // Where the runtime could not describe the array it passed a null
     // descriptor (the same for every thread): the threads copy the staged
@@ -173,23 +178,29 @@ pub fn store<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
     // persistent kernel's tiles) the threads store from their registers
     // as before: with the copy's loop in the walk, LLVM kept more
     // registers live across it and the walk ran slower.
+    // Outside a loop both ways stage the tile first, so the staging is
+    // emitted once, before the branch.
     let i64_type: Type = IntegerType::new(context, 64).into();
     let bits = at.add(melior::dialect::ods::llvm::ptrtoint(context, i64_type, descriptor, at.location))?;
     let described = at.cmpi(crate::build::CmpiPredicate::Ne, bits, at.int(i64_type, 0)?)?;
+    if !looped {
+        publish(&at)?;
+    }
     super::if_else(
         &at,
         described,
         &[],
         |at| {
-            by_tma(at)?;
+            if looped {
+                publish(at)?;
+            }
+            send(at)?;
             Some(vec![])
         },
         |at| {
             if looped {
                 super::memory::store_registers(lowering, at, (registers, &layout), &view, &coords)?;
             } else {
-                stage(at)?;
-                lowering.barrier(at)?;
                 copy_out(lowering, at, (buffer, &swizzled), &view, &coords, boxes.columns)?;
             }
             Some(vec![])

@@ -292,16 +292,21 @@ fn run(cli: Cli) -> Result<()> {
     let launch = Launch { spec: grid_spec, shapes: &shapes };
 
     let (target, times_ms, config, grid) = if let Some(cuda) = &cuda {
+        // The variants alone first: the general kernel is most of the
+        // compile time, and only arguments no variant takes need it.
+        let mut general = if cli.no_variants { gpu::General::Compiled } else { gpu::General::Deferred };
         let config = match (&cli.config, &tunable) {
             (Some(config), _) => Some(config.clone()),
-            (None, Some(tunable)) => autotune(cuda, &program, tunable, &cli.chip, &launch, &mut arrays, &scalars)?,
+            (None, Some(tunable)) => {
+                let (config, tuned) =
+                    autotune(cuda, &program, tunable, &cli.chip, &launch, (&mut arrays, &scalars), general)?;
+                general = tuned;
+                config
+            }
             (None, None) => None,
         };
         let module = program.instantiate(config.as_ref())?;
         let grid = launch.grid(&module, &name)?;
-        // The variants alone first: the general kernel is most of the
-        // compile time, and only arguments no variant takes need it.
-        let general = if cli.no_variants { gpu::General::Compiled } else { gpu::General::Deferred };
         let bundle = gpu::compile_with(&context, module, Some(&name), &cli.chip, general)?;
         let launched = match cuda.launch_report(&bundle, &name, &mut make_args(&mut arrays, &scalars), grid, repeat) {
             Err(tile_runtime::Error::Deferred { passed_over, .. }) => {
@@ -424,23 +429,24 @@ fn make_args<'a>(arrays: &'a mut [Option<Array>], scalars: &[Option<tile_runtime
 }
 
 /// The fastest configuration of `tunable` for these arguments, measured
-/// on the GPU (or cached); `None` when tuning is off. Configurations the
-/// tuner dropped are said on standard error; a configuration that hung
-/// ends the process here (see [`hung`]).
-#[allow(clippy::too_many_arguments)]
+/// on the GPU (or cached); `None` when tuning is off. Configurations are
+/// compiled as `general` says, or whole where the first one's variants do
+/// not take the arguments: what it settled on comes back with the
+/// choice. Configurations the tuner dropped are said on standard error; a
+/// configuration that hung ends the process here (see [`hung`]).
 fn autotune(
     cuda: &Cuda,
     program: &Program,
     tunable: &tune::Tunable,
     chip: &str,
     launch: &Launch,
-    arrays: &mut [Option<Array>],
-    scalars: &[Option<tile_runtime::Scalar>],
-) -> Result<Option<Config>> {
+    (arrays, scalars): (&mut [Option<Array>], &[Option<tile_runtime::Scalar>]),
+    general: gpu::General,
+) -> Result<(Option<Config>, gpu::General)> {
     let name = program.name;
     let tuner = Tuner::from_env();
     if !tuner.enabled() {
-        return Ok(None);
+        return Ok((None, general));
     }
     if matches!(launch.spec, GridSpec::Fixed(_)) && tunable.resizes_tiles() {
         bail!(
@@ -468,18 +474,8 @@ fn autotune(
     // the inputs as read, for the final run.
     let device = cuda.upload(&make_args(arrays, scalars))?;
     let roles = roles(&program.instantiate(None)?, name, arrays.len());
-    let mut trials = GpuTrials {
-        cuda,
-        program,
-        launch,
-        chip,
-        general: gpu::General::Deferred,
-        compiled: HashMap::new(),
-        arrays,
-        scalars,
-        roles,
-        device,
-    };
+    let mut trials =
+        GpuTrials { cuda, program, launch, chip, general, compiled: HashMap::new(), arrays, scalars, roles, device };
     // Each configuration is compiled once (the tuner's final round
     // measures the fastest again), and each distinct kernel tried once.
     // Where a first tuning's time goes, said once it is done.
@@ -491,7 +487,8 @@ fn autotune(
             // Arguments no variant takes (rows the TMA cannot describe) run
             // the general kernels: then every configuration is compiled
             // whole, so that `distinct` tells apart the kernels that run.
-            if let Some(first) = tunable.configs().first()
+            if general == gpu::General::Deferred
+                && let Some(first) = tunable.configs().first()
                 && trials.refused(first)
             {
                 trials.general = gpu::General::Compiled;
@@ -546,7 +543,7 @@ fn autotune(
     if let Some(error) = &tuned.cache_error {
         eprintln!("tile-run: warning: the tuning choice was not cached: {error}");
     }
-    Ok(Some(tuned.config))
+    Ok((Some(tuned.config), trials.general))
 }
 
 /// A line on standard error for each configuration the tuner dropped.
@@ -686,7 +683,8 @@ impl GpuTrials<'_> {
     fn compile_all(&mut self, configs: &[Config]) {
         let (launch, chip, general) = (self.launch, self.chip, self.general);
         let (text, file, name) = (self.program.text, self.program.file, self.program.name);
-        let results = tune::on_each_config(configs, |context, config| {
+        let configs: Vec<Config> = configs.iter().filter(|c| !self.compiled.contains_key(*c)).cloned().collect();
+        let results = tune::on_each_config(&configs, |context, config| {
             compile_config(&Program { context, text, file, name }, launch, chip, config, general)
         });
         for (config, result) in configs.iter().zip(results) {
