@@ -287,7 +287,7 @@ pub fn compile(context: &Context, module: Module, kernel: Option<&str>, chip: &s
     compile_with(context, module, kernel, chip, General::Compiled)
 }
 
-/// [`compile`], with the general kernels compiled or deferred.
+/// [`compile()`], with the general kernels compiled or deferred.
 pub fn compile_with(
     context: &Context,
     module: Module,
