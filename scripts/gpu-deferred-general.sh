@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # The general kernel deferred (tile-run compiles a kernel's variants alone,
-# then the kernel whole where no variant takes the arguments) and the TMA
-# variants' compact fallback store (a null store descriptor: the threads
-# copy the staged tile out in a rolled loop), on the device:
+# then the kernel whole where no variant takes the arguments), and in
+# session 38 the TMA variants' compact fallback store (a null store
+# descriptor: the threads copy the staged tile out in a rolled loop; measured
+# and reverted, BENCHMARKS.md session 38), on the device:
 #   1. gpu_check (plain) of the TMA stores (with the output rows unaligned),
 #      the wide variants, and unaligned shapes that no variant takes (the
 #      retry), with the new build;
 #   2. the suite's GEMMs whose variants' code changed, old and new builds
 #      interleaved (compare-builds.sh, one round);
-#   PASSES=memcheck: instead, memcheck of the null store descriptor's copy
+#   PASSES=memcheck: instead, memcheck of the null store descriptor's store
 #   and of occupancy = 2 at 128x128; PASSES=tuning: the tuner on deferred
 #   bundles (aligned and unaligned arguments) and the examples'
 #   configurations.

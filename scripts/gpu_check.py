@@ -382,7 +382,7 @@ if '--no-matmul' not in sys.argv:
     def tma_stores_unaligned():
         # Output rows not 16-byte aligned (N odd), operands aligned: the
         # store's descriptor cannot be encoded, so the runtime passes a null
-        # one and the variant's threads copy the staged tile out.
+        # one and the variant's threads store the tile.
         f16 = lambda *shape: rng.uniform(-1, 1, shape).astype(np.float16)
         for (m, n, k) in [(520, 263, 200), (1000, 999, 1000)]:
             a, bt = f16(m, k), f16(n, k)

@@ -24,8 +24,7 @@
 // CHIP: tile-to-ptx: '' is not an NVIDIA chip name such as sm_90a
 
 // general=deferred: the TMA variant alone; the general kernel is left out
-// (tile-defer-general-kernels), and the variant's own fallback for an
-// output the TMA cannot describe is a rolled loop of element stores.
+// (tile-defer-general-kernels).
 // RUN: tile-opt %examples/matmul.mlir --pass-pipeline='builtin.module(tile-to-ptx{general=deferred})' | FileCheck %s --check-prefix=DEFERRED
 // RUN: not tile-opt %examples/matmul.mlir --pass-pipeline='builtin.module(tile-to-ptx{general=later})' 2>&1 | FileCheck %s --check-prefix=GENERAL
 
@@ -34,6 +33,5 @@
 // DEFERRED-SAME: .visible .entry matmul__tma(
 // DEFERRED-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
 // DEFERRED-SAME: cp.async.bulk.tensor.2d.global.shared::cta
-// DEFERRED-SAME: st.global.b32
 // DEFERRED-NOT: .entry matmul(
 // GENERAL: tile-to-ptx: general='later': expected compiled or deferred

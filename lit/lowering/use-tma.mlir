@@ -73,19 +73,18 @@
 // REG:         "wgmma.wait_group.sync.aligned 0;"
 // REG-COUNT-2: nvvm.mbarrier.try_wait.parity
 // REG-NOT:     nvvm.mbarrier.try_wait.parity
-// Then the store: each thread writes its accumulator's register pairs
-// into the staging boxes, fences them for the TMA, and the block meets;
-// where the runtime passed the descriptor, thread 0 stores both boxes and
+// Then the store, where the runtime passed its descriptor: each thread
+// writes its accumulator's register pairs into the staging boxes, fences
+// them for the TMA, the block meets, and thread 0 stores both boxes and
 // waits until they have been read. Where it passed a null pointer (rows
-// the TMA cannot describe), the threads copy the staged tile out, an
-// element a thread, in a loop left rolled.
+// the TMA cannot describe), the threads store their registers.
 // REG:         %[[BITS:.*]] = llvm.ptrtoint %arg5 : !llvm.ptr to i64
 // REG:         %[[SET:.*]] = arith.cmpi ne, %[[BITS]]
-// REG-NOT:     gpu.barrier
-// REG-COUNT-16: vector.store {{.*}} : memref<4096xf32>, vector<2xf32>
-// REG-NEXT:    nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
-// REG-NEXT:    gpu.barrier
 // REG-NEXT:    scf.if %[[SET]] {
+// REG-NOT:       gpu.barrier
+// REG-COUNT-16:  vector.store {{.*}} : memref<4096xf32>, vector<2xf32>
+// REG-NEXT:      nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// REG-NEXT:      gpu.barrier
 // REG:           scf.if
 // REG:             nvvm.cp.async.bulk.tensor.global.shared.cta %arg5, {{.*}}, box[
 // REG:             nvvm.cp.async.bulk.tensor.global.shared.cta %arg5, {{.*}}, box[
@@ -93,13 +92,7 @@
 // REG-NEXT:        nvvm.cp.async.bulk.wait_group 0 {read}
 // REG:         } else {
 // REG-NOT:       nvvm.cp.async.bulk
-// REG-NOT:       vector.store
-// REG:           scf.for %{{.*}} = %{{.*}} to %c4096 step %c128
-// REG:             arith.cmpi ult
-// REG:             scf.if
-// REG:               memref.load {{.*}} : memref<4096xf32>
-// REG-NEXT:          memref.store {{.*}}, %arg2[{{.*}}] : memref<?x?xf32>
-// REG:           } {llvm.loop_annotation = #loop_annotation}
+// REG:           vector.store {{.*}}, %arg2[{{.*}}] {{.*}} : memref<?x?xf32>, vector<2xf32>
 func.func @plain(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) attributes {tile.kernel} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -130,11 +123,11 @@ func.func @plain(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) 
 // REG:         scf.for
 // REG:         %[[BITS:.*]] = llvm.ptrtoint %arg5 : !llvm.ptr to i64
 // REG:         %[[SET:.*]] = arith.cmpi ne, %[[BITS]]
-// REG-NEXT:    gpu.barrier
-// REG-COUNT-16: vector.store {{.*}}, %[[RING]][{{.*}}] {{.*}} : memref<8192xf16>, vector<2xf16>
-// REG-NEXT:    nvvm.fence.proxy
-// REG-NEXT:    gpu.barrier
-// REG:         scf.if %[[SET]] {
+// REG-NEXT:    scf.if %[[SET]] {
+// REG-NEXT:      gpu.barrier
+// REG-COUNT-16:  vector.store {{.*}}, %[[RING]][{{.*}}] {{.*}} : memref<8192xf16>, vector<2xf16>
+// REG-NEXT:      nvvm.fence.proxy
+// REG-NEXT:      gpu.barrier
 // REG:             nvvm.cp.async.bulk.tensor.global.shared.cta
 func.func @narrowed(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>) attributes {tile.kernel} {
   %c0 = arith.constant 0 : index
@@ -567,11 +560,8 @@ func.func @marked(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>)
 // REG:               nvvm.cp.async.bulk.tensor.global.shared.cta %arg6
 // REG:               nvvm.cp.async.bulk.commit.group
 // REG-NEXT:        } else {
-// In a loop, the threads store a tile without its descriptor from their
-// registers (a rolled copy in the walk cost the walk registers).
 // REG:           } else {
 // REG-NOT:         nvvm.cp.async.bulk
-// REG-NOT:         loop_annotation
 // REG:           vector.store {{.*}}, %arg2[{{.*}}]
 // REG-NOT:       nvvm.cp.async.bulk
 // REG:         nvvm.cp.async.bulk.wait_group 0 {read}

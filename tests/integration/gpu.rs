@@ -355,7 +355,7 @@ fn deferred_bundles_run_their_variants_and_refuse_the_rest() {
 
     // X W^T with the output's rows unaligned (N odd) and the operands'
     // aligned: the variant runs without its store descriptor, and its
-    // threads copy the staged tile out.
+    // threads store the tile.
     let linear = deferred_bundle(&context, "bench/gemm/abt.mlir");
     let (m, n, k) = (300, 263, 136);
     let mut x = r::random_float(&mut rng, DType::F16, &[m, k], 1.0);

@@ -40,16 +40,9 @@
 //!
 //! The store's descriptor is optional (`tile-use-tma` makes it so): where
 //! the runtime cannot describe the output (rows not 16-byte aligned) it
-//! passes a null pointer, and the threads stage the tile as above, then
-//! copy it out themselves, an element a thread in a rolled loop, so the
-//! variant still runs for its operands:
-//!
-//! ```text
-//! st.shared [staging + swizzled(row, column)], registers; bar.sync
-//! for i = thread; i < rows * columns; i += threads:     // not unrolled
-//!   if (first + (i / columns, i % columns)) is inside the array:
-//!     st.global [C + ...], ld.shared [staging + swizzled(i / columns, i % columns)]
-//! ```
+//! passes a null pointer, and the threads store the tile from the layout
+//! it has (the element-by-element path where its rows are unaligned), so
+//! the variant still runs for its operands.
 //!
 //! Caveats: the staging buffer is the tile's own, not a ring's (the rings
 //! could hold it once their loop is done): `tile-use-tma` marks only
@@ -62,7 +55,7 @@ use crate::{
     rewrite::{IrValue, detach},
 };
 use melior::{
-    dialect::{arith, memref},
+    dialect::arith,
     ir::{
         Attribute, Identifier, OperationRef, Type,
         attribute::{DenseI32ArrayAttribute, IntegerAttribute},
@@ -133,9 +126,7 @@ pub fn store<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
     }
     lowering.thread_flat(&layout)?;
     let lowering = &*lowering;
-    let swizzled = Swizzled { rows: boxes.rows, row: boxes.swizzle, bytes: boxes.bytes };
-    // Every thread's registers into the buffer, laid out as the boxes.
-    let stage = |at: &At<'c, 'c>| -> Option<()> {
+    let by_tma = |at: &At<'c, 'c>| -> Option<()> {
         if looped {
             // The previous iteration's copy out must have read the buffer:
             // thread 0 waits for it, the others at the barrier.
@@ -145,16 +136,10 @@ pub fn store<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
         if reuses_ring {
             lowering.barrier(at)?;
         }
-        swizzled.write(lowering, at, (buffer, None), registers, &layout, 0)
-    };
-    // The staged tile made visible to the TMA, and the block past it.
-    let publish = |at: &At<'c, 'c>| -> Option<()> {
-        stage(at)?;
+        let swizzled = Swizzled { rows: boxes.rows, row: boxes.swizzle, bytes: boxes.bytes };
+        swizzled.write(lowering, at, (buffer, None), registers, &layout, 0)?;
         at.insert(fence_async_shared(at)?);
-        lowering.barrier(at)
-    };
-    // Thread 0's copy out.
-    let send = |at: &At<'c, 'c>| -> Option<()> {
+        lowering.barrier(at)?;
         let first = super::global::origin(at, &view, &coords)?.first;
         let address = shared_address(at, buffer)?;
         let thread0 = tma::is_thread(lowering, at, 0)?;
@@ -164,87 +149,27 @@ pub fn store<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
         })
     };
     if !described.optional {
-        publish(&at)?;
-        return send(&at);
+        return by_tma(&at);
     }
     // Where the runtime could not describe the array it passed a null
-    // descriptor (the same for every thread): the threads copy the staged
-    // tile out themselves, one element a thread at a time. The path is for
-    // arrays the TMA cannot describe (rows not 16-byte aligned), where
-    // wide stores would not be aligned either, so a rolled loop costs
-    // little and keeps the variant's code small: the threads' own store
-    // from the registers, unrolled over every register with a bounds
-    // check each, was most of the variant's compile time. In a loop (a
-    // persistent kernel's tiles) the threads store from their registers
-    // as before: with the copy's loop in the walk, LLVM kept more
-    // registers live across it and the walk ran slower.
-    // Outside a loop both ways stage the tile first, so the staging is
-    // emitted once, before the branch.
+    // descriptor (the same for every thread): the threads store the tile.
     let i64_type: Type = IntegerType::new(context, 64).into();
     let bits = at.add(melior::dialect::ods::llvm::ptrtoint(context, i64_type, descriptor, at.location))?;
     let described = at.cmpi(crate::build::CmpiPredicate::Ne, bits, at.int(i64_type, 0)?)?;
-    if !looped {
-        publish(&at)?;
-    }
     super::if_else(
         &at,
         described,
         &[],
         |at| {
-            if looped {
-                publish(at)?;
-            }
-            send(at)?;
+            by_tma(at)?;
             Some(vec![])
         },
         |at| {
-            if looped {
-                super::memory::store_registers(lowering, at, (registers, &layout), &view, &coords)?;
-            } else {
-                copy_out(lowering, at, (buffer, &swizzled), &view, &coords, boxes.columns)?;
-            }
+            super::memory::store_registers(lowering, at, (registers, &layout), &view, &coords)?;
             Some(vec![])
         },
     )?;
     Some(())
-}
-
-/// The staged tile from shared memory to the array, element by element,
-/// in a rolled loop over the tile block's threads (consecutive threads,
-/// consecutive columns); elements outside the array are left out.
-fn copy_out<'c>(
-    lowering: &Lowering<'c>,
-    at: &At<'c, 'c>,
-    (buffer, swizzled): (IrValue<'c>, &Swizzled),
-    view: &super::View<'c>,
-    coords: &[IrValue<'c>],
-    columns: i64,
-) -> Option<()> {
-    let origin = super::global::origin(at, view, coords)?;
-    let rank = view.tile.len();
-    let threads = lowering.warps * 32;
-    let thread = at.addi(at.muli(lowering.warp, at.index(32)?)?, lowering.lane)?;
-    let (body, i) = at.scf_for_rolled(thread, at.index(swizzled.rows * columns)?, at.index(threads)?)?;
-    let at = &body;
-    let row = at.divui(i, at.index(columns)?)?;
-    let column = at.remui(i, at.index(columns)?)?;
-    let mut index = origin.first[..rank - 2].to_vec();
-    index.push(at.addi(origin.first[rank - 2], row)?);
-    index.push(at.addi(origin.first[rank - 1], column)?);
-    // Unsigned: a clamped coordinate of -1 puts the tile's first element
-    // below zero, which compares as past the end.
-    let inside: Vec<IrValue> = index
-        .iter()
-        .zip(&origin.dims)
-        .map(|(&i, &dim)| at.cmpi(crate::build::CmpiPredicate::Ult, i, dim))
-        .collect::<Option<_>>()?;
-    when(at, super::all(at, &inside)?, |at| {
-        let offset = swizzled.offset(at, row, column)?;
-        let element = at.divui(offset, at.index(swizzled.bytes)?)?;
-        let value = at.add(memref::load(buffer, &[element], at.location))?;
-        at.insert(memref::store(value, view.memref, &index, at.location));
-        Some(())
-    })
 }
 
 /// The loop outside every other loop that holds `op`.
