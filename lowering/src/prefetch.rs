@@ -208,7 +208,7 @@ fn recomputable(value: Value, body: melior::ir::BlockRef, iv: Value, depth: usiz
     if outside(value, body) || value == iv {
         return true;
     }
-    let Ok(result) = melior::ir::operation::OperationResult::try_from(value) else { return false };
+    let Some(result) = crate::rewrite::op_result(value) else { return false };
     let op = result.owner();
     depth < 8
         && op_name(op).starts_with("arith.")
@@ -236,7 +236,7 @@ fn recompute<'c>(
     if let Some(&done) = memo.get(&key(value)) {
         return Some(done);
     }
-    let result = melior::ir::operation::OperationResult::try_from(value).ok()?;
+    let result = crate::rewrite::op_result(value)?;
     let op = result.owner();
     let operands: Vec<IrValue> =
         op.operands().map(|v| recompute(at, detach(v), body, iv, iv_value, memo)).collect::<Option<_>>()?;

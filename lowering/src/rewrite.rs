@@ -169,6 +169,20 @@ pub fn add_to_kernels(
     }
 }
 
+/// `value` as a block argument, if it is one. melior's `TryFrom` prints
+/// the value when it is not, which prints (and verifies) the op around
+/// it: slow, and a data race in a pass that MLIR runs on several functions
+/// at once, while another thread rewrites a function beside it.
+pub fn block_argument<'c, 'a>(value: Value<'c, 'a>) -> Option<melior::ir::block::BlockArgument<'c, 'a>> {
+    if value.is_block_argument() { melior::ir::block::BlockArgument::try_from(value).ok() } else { None }
+}
+
+/// `value` as an op's result, if it is one ([`block_argument`] says why
+/// not melior's `TryFrom` alone).
+pub fn op_result<'c, 'a>(value: Value<'c, 'a>) -> Option<melior::ir::operation::OperationResult<'c, 'a>> {
+    if value.is_operation_result() { melior::ir::operation::OperationResult::try_from(value).ok() } else { None }
+}
+
 /// The position of `value` among the arguments of `block`, if it is one.
 pub fn argument_of(value: Value, block: melior::ir::BlockRef) -> Option<usize> {
     // SAFETY: read-only queries of a live value.

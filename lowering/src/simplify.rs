@@ -30,11 +30,7 @@ use crate::{
 };
 use melior::{
     ContextRef, RewritePatternSet, RewriterBase,
-    ir::{
-        Location, OperationRef, Value, ValueLike,
-        attribute::DenseI64ArrayAttribute,
-        operation::{OperationLike, OperationResult},
-    },
+    ir::{Location, OperationRef, Value, ValueLike, attribute::DenseI64ArrayAttribute, operation::OperationLike},
     pass::{ExternalPass, RunExternalPass},
 };
 use tile_dialect::ops;
@@ -69,7 +65,7 @@ impl<'c> RunExternalPass<'c> for Simplify {
 
 /// The op that defines `value` if it is named `name`.
 fn defining<'c, 'a>(value: Value<'c, 'a>, name: &str) -> Option<OperationRef<'c, 'a>> {
-    let result = OperationResult::try_from(value).ok()?;
+    let result = crate::rewrite::op_result(value)?;
     let owner = result.owner();
     (owner.name().as_string_ref().as_str() == Ok(name)).then_some(owner)
 }

@@ -257,7 +257,7 @@ fn plan<'c>(
         let Some(dim) = cut else { continue };
         // A loop's carried value is cut with its loop; a block argument of
         // another region op (an `scf.while`'s) is not followed.
-        if let Ok(argument) = melior::ir::block::BlockArgument::try_from(*value)
+        if let Some(argument) = crate::rewrite::block_argument(*value)
             && argument.owner().parent_operation().is_none_or(|p| op_name(p) != "scf.for")
         {
             let at = argument.owner().parent_operation().map_or(kernel.location(), |p| p.location());

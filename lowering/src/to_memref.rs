@@ -46,7 +46,7 @@ use melior::{
     ir::{
         Attribute, Location, OperationRef, Type, TypeLike, ValueLike,
         attribute::{DenseI64ArrayAttribute, IntegerAttribute, StridedLayoutAttribute},
-        operation::{OperationLike, OperationResult},
+        operation::OperationLike,
         r#type::{MemRefType, RankedTensorType, ShapedTypeLike},
     },
     pass::{ExternalPass, RunExternalPass},
@@ -69,7 +69,7 @@ pub fn patterns(context: &Context) -> RewritePatternSet<'_> {
 /// The memref a view was made from, with the view's type.
 fn viewed<'c>(view: IrValue<'c>) -> Option<(IrValue<'c>, PartitionViewType<'c>)> {
     let view_type = PartitionViewType::try_from_type(view.r#type())?;
-    let Ok(result) = OperationResult::try_from(view) else {
+    let Some(result) = crate::rewrite::op_result(view) else {
         emit_error(
             view.location(),
             "this view is not made by tile.partition_view; the memory lowering cannot see its memref",

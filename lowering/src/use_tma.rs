@@ -536,7 +536,7 @@ fn depends_on(value: melior::ir::Value, queries: &[&str], depth: usize) -> bool 
             || op.region_count() > 0
             || op.operands().any(|v| depends_on(v, queries, depth - 1));
     }
-    let Ok(argument) = melior::ir::block::BlockArgument::try_from(value) else { return true };
+    let Some(argument) = crate::rewrite::block_argument(value) else { return true };
     match argument.owner().parent_operation() {
         Some(op) if op_name(op) == "func.func" => false,
         Some(op) if op_name(op) == "scf.for" && argument.argument_number() == 0 => {

@@ -823,7 +823,7 @@ pub(crate) fn retype_constant(constant: OperationRef, r#type: Type) -> Option<()
 }
 
 fn converted_op<'c>(value: IrValue<'c>) -> Option<OperationRef<'c, 'c>> {
-    let result = melior::ir::operation::OperationResult::try_from(value).ok()?;
+    let result = crate::rewrite::op_result(value)?;
     // SAFETY: the op that defines a live value is alive.
     Some(unsafe { OperationRef::from_raw(result.owner().to_raw()) })
 }

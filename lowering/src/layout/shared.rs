@@ -218,7 +218,7 @@ fn chain_of(start: IrValue) -> Result<Chain, Option<String>> {
             work.push((detach(owner.result(i).map_err(|_| None)?.into()), permuted));
             work.push((detach(yield_of(owner).ok_or(None)?.operand(i).map_err(|_| None)?), permuted));
         } else {
-            let result = melior::ir::operation::OperationResult::try_from(value).map_err(|_| None)?;
+            let result = crate::rewrite::op_result(value).ok_or(None)?;
             // SAFETY: the owner of a live result is a live op of the kernel.
             let owner = unsafe { OperationRef::<'_, '_>::from_raw(result.owner().to_raw()) };
             match op_name(owner).as_str() {
