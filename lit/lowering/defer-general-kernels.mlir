@@ -48,3 +48,46 @@ func.func @a__tma(%A: memref<?xf32>) attributes {tile.kernel, tile.variant_of = 
 func.func @a__wide__tma(%A: memref<?xf32>) attributes {tile.kernel, tile.variant_of = @a} {
   return
 }
+
+// -----
+
+// A variant whose descriptors are optional (`tile-split-thread-stores`'
+// copy) goes with its deferred kernel.
+// CHECK-LABEL: module
+// CHECK-NOT: func.func @s(
+// CHECK: func.func @s__tma(
+// CHECK-NOT: func.func @s__tma__thread_store(
+// expected-remark@+1 {{@s is left out}}
+func.func @s(%A: memref<?x?xf16>, %C: memref<?x?xf16>) attributes {tile.kernel} {
+  return
+}
+func.func @s__tma(%A: memref<?x?xf16>, %C: memref<?x?xf16>,
+    %dA: !llvm.ptr {tile.tma = {arg = 0 : i64, box = array<i64: 64, 64>, swizzle = 128 : i64}},
+    %dC: !llvm.ptr {tile.tma = {arg = 1 : i64, box = array<i64: 128, 64>, swizzle = 128 : i64}})
+    attributes {tile.kernel, tile.variant_of = @s} {
+  return
+}
+// expected-remark@+1 {{@s__tma__thread_store is left out with @s: it runs for outputs the TMA cannot describe, as the general kernel does}}
+func.func @s__tma__thread_store(%A: memref<?x?xf16>, %C: memref<?x?xf16>,
+    %dA: !llvm.ptr {tile.tma = {arg = 0 : i64, box = array<i64: 64, 64>, swizzle = 128 : i64}},
+    %dC: !llvm.ptr {tile.tma = {arg = 1 : i64, box = array<i64: 128, 64>, optional, swizzle = 128 : i64}})
+    attributes {tile.kernel, tile.variant_of = @s} {
+  return
+}
+
+// -----
+
+// A variant with optional descriptors that no other variant requires
+// (a persistent walk's, left whole by `tile-split-thread-stores`) stays.
+// CHECK-LABEL: module
+// CHECK-NOT: func.func @o(
+// CHECK: func.func @o__tma(
+// expected-remark@+1 {{@o is left out}}
+func.func @o(%A: memref<?x?xf16>) attributes {tile.kernel} {
+  return
+}
+func.func @o__tma(%A: memref<?x?xf16>,
+    %dA: !llvm.ptr {tile.tma = {arg = 0 : i64, box = array<i64: 128, 64>, optional, swizzle = 128 : i64}})
+    attributes {tile.kernel, tile.variant_of = @o} {
+  return
+}

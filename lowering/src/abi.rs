@@ -58,6 +58,56 @@ fn tma_descriptor(tma: Attribute) -> Option<TmaDescriptor> {
     Some(TmaDescriptor { arg: usize::try_from(arg).ok()?, box_shape, swizzle: u32::try_from(swizzle).ok()?, optional })
 }
 
+/// Whether an argument of `variant` is an optional descriptor.
+pub(crate) fn has_optional_descriptor(variant: OperationRef) -> bool {
+    let Some(attrs) = variant.attribute("arg_attrs").ok().and_then(|a| ArrayAttribute::try_from(a).ok()) else {
+        return false;
+    };
+    (0..attrs.len()).filter_map(|i| attrs.element(i).ok()).filter_map(read_tma).any(|d| d.is_some_and(|d| d.optional))
+}
+
+/// Makes every optional descriptor argument of `variant` required (drops
+/// its [`TMA_OPTIONAL`]), keeping the arguments' other attributes; the
+/// number of descriptors changed.
+pub(crate) fn require_descriptors(context: &Context, variant: OperationRef) -> usize {
+    let Some(old) = variant.attribute("arg_attrs").ok().and_then(|a| ArrayAttribute::try_from(a).ok()) else {
+        return 0;
+    };
+    let mut changed = 0;
+    let mut attrs = Vec::with_capacity(old.len());
+    for i in 0..old.len() {
+        let Ok(entry) = old.element(i) else { return 0 };
+        let dict = DictionaryAttribute::try_from(entry).ok();
+        let descriptor = dict.and_then(|d| d.element_by_name(TMA)).and_then(tma_descriptor);
+        match (dict, descriptor) {
+            (Some(dict), Some(descriptor)) if descriptor.optional => {
+                let required = TmaDescriptor { optional: false, ..descriptor };
+                let entries = (0..dict.len())
+                    .filter_map(|j| dict.element(j).ok())
+                    .map(|(name, value)| {
+                        if name.as_string_ref().as_str() == Ok(TMA) {
+                            (name, tma_attribute(context, &required))
+                        } else {
+                            (name, value)
+                        }
+                    })
+                    .collect::<Vec<_>>();
+                attrs.push(DictionaryAttribute::new(context, &entries).into());
+                changed += 1;
+            }
+            _ => attrs.push(entry),
+        }
+    }
+    if changed > 0 {
+        let mut variant = unsafe {
+            // SAFETY: a live op, mutated only through this handle here.
+            melior::ir::operation::OperationRefMut::from_raw(variant.to_raw())
+        };
+        variant.set_attribute("arg_attrs", ArrayAttribute::new(context, &attrs).into());
+    }
+    changed
+}
+
 /// Sets a variant's function type and argument attributes after its TMA
 /// descriptor arguments (and, for a `persistent` one, its program-grid
 /// argument) were added to its entry block: one `!llvm.ptr` with

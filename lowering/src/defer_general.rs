@@ -9,7 +9,11 @@
 //! caller knows its arguments, it compiles the variants alone first and the
 //! whole kernel only when no variant takes them, as a JIT specialises on
 //! its arguments. This pass erases each kernel some other function names
-//! in its `tile.variant_of` and says so in a remark; `gpu::compile_with`
+//! in its `tile.variant_of` and says so in a remark, and with it each
+//! variant of it whose descriptors are optional where another variant
+//! requires them (`tile-split-thread-stores`' `__thread_store` copies, for
+//! outputs the TMA cannot describe): those arguments take the general kernel,
+//! compiled when a launch needs them. `gpu::compile_with`
 //! with `General::Deferred` runs it after the variants are made, marks the
 //! kernel `deferred` in the bundle, and compiles the kernel whole where
 //! `convert-tile-to-gpu` later drops every variant of it.
@@ -25,17 +29,21 @@
 //! func.func @k__tma(%A: memref<?x?xf16>, ..., %dA: !llvm.ptr {tile.tma = ...})
 //!     attributes {tile.kernel, tile.variant_of = @k} { ... }
 //! ```
+//! (a `@k__tma__thread_store`, whose descriptors are optional, is erased
+//! too).
 //!
 //! Caveats: run it after the passes that make variants (in `tile-to-ptx`,
 //! at the end of the layouts stage, option `general=deferred`). A kernel
 //! without variants stays. The PTX that comes out has no entry for an
 //! erased kernel: a launch of it must take a variant
-//! (`tile_runtime::Error::Deferred` otherwise). Run by hand (`tile-opt`), a
+//! (`tile_runtime::Error::Deferred` otherwise). A variant with optional
+//! descriptors stays where no other variant of its kernel requires them. Run by hand (`tile-opt`), a
 //! kernel whose variants `convert-tile-to-gpu` later drops for want of
 //! shared memory is left with no entry at all (its remark says so);
 //! `gpu::compile_with` compiles such a module whole instead.
 
 use crate::{
+    abi,
     pass::{PassInfo, TilePass},
     rewrite::kernels,
 };
@@ -66,30 +74,56 @@ impl<'c> RunExternalPass<'c> for DeferGeneralKernels {
     fn initialize(&mut self, _context: ContextRef<'c>) {}
 
     fn run(&mut self, operation: OperationRef<'c, '_>, _pass: ExternalPass<'_>) {
-        let all = kernels(operation, &[]);
-        // SAFETY (both closures): live top-level functions collected above;
-        // nothing is erased until every name has been read.
-        let of = |raw| unsafe { OperationRef::from_raw(raw) }.attribute(VARIANT_OF).ok();
-        let owners: HashSet<String> = all.iter().filter_map(|&raw| of(raw)).map(|a| a.to_string()).collect();
+        // SAFETY (closures and loops below): live top-level functions
+        // collected here; nothing is erased until every name has been read.
+        let op = |raw| unsafe { OperationRef::from_raw(raw) };
+        let name_of =
+            |raw| op(raw).attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|n| n.value());
+        // Each variant, the kernel it is of, and whether it takes every
+        // output (optional descriptors: `tile-split-thread-stores`' copy).
+        let variants: Vec<_> = kernels(operation, &[])
+            .into_iter()
+            .filter_map(|raw| Some((raw, op(raw).attribute(VARIANT_OF).ok()?.to_string())))
+            .map(|(raw, owner)| (raw, owner, abi::has_optional_descriptor(op(raw))))
+            .collect();
+        // Every kernel that has variants is deferred; its variants with
+        // optional descriptors go with it where another variant requires
+        // them (a `__thread_store` copy's).
+        let deferred: HashSet<&str> = variants.iter().map(|(_, owner, _)| owner.as_str()).collect();
+        let copied: HashSet<&str> =
+            variants.iter().filter(|(_, _, optional)| !optional).map(|(_, owner, _)| owner.as_str()).collect();
+        let mut erased = Vec::new();
         for raw in kernels(operation, &[VARIANT_OF]) {
-            // SAFETY: as above.
-            let kernel = unsafe { OperationRef::from_raw(raw) };
-            let Some(name) = kernel.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()) else {
-                continue;
-            };
-            let name = name.value();
-            if !owners.contains(&format!("@{name}")) {
-                continue;
+            let Some(name) = name_of(raw) else { continue };
+            if deferred.contains(format!("@{name}").as_str()) {
+                crate::remarks::passed(
+                    op(raw).location(),
+                    Self::INFO.argument,
+                    "GeneralDeferred",
+                    &format!("@{name} is left out: only its variants are compiled (the general kernel is deferred)"),
+                );
+                erased.push(raw);
             }
-            crate::remarks::passed(
-                kernel.location(),
-                Self::INFO.argument,
-                "GeneralDeferred",
-                &format!("@{name} is left out: only its variants are compiled (the general kernel is deferred)"),
-            );
+        }
+        for (raw, owner, optional) in &variants {
+            if *optional && copied.contains(owner.as_str()) {
+                let name = name_of(*raw).unwrap_or_default();
+                crate::remarks::passed(
+                    op(*raw).location(),
+                    Self::INFO.argument,
+                    "ThreadStoreDeferred",
+                    &format!(
+                        "@{name} is left out with {owner}: it runs for outputs the TMA cannot describe, as the \
+                         general kernel does"
+                    ),
+                );
+                erased.push(*raw);
+            }
+        }
+        for raw in erased {
             // SAFETY: a top-level function that nothing calls (kernels are
-            // launched by name; the variants name it only in an attribute,
-            // which the bundle reads as text).
+            // launched by name; variants name their kernel only in an
+            // attribute, which the bundle reads as text), erased once.
             unsafe { mlir_sys::mlirOperationDestroy(raw) };
         }
     }

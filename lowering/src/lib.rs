@@ -36,6 +36,7 @@ pub mod slice_clusters;
 pub mod specialize;
 pub mod split_k;
 pub mod split_kernels;
+pub mod split_thread_stores;
 pub mod stream_stores;
 pub mod to_gpu;
 pub mod to_linalg;
@@ -74,6 +75,7 @@ pub(crate) const PASSES: &[fn()] = &[
     pass::register::<persist_blocks::PersistBlocks>,
     pass::register::<prefetch_fragments::PrefetchFragments>,
     pass::register::<widen_blocks::FinishWidening>,
+    pass::register::<split_thread_stores::SplitThreadStores>,
     pass::register::<defer_general::DeferGeneralKernels>,
     pass::register::<registers::ConvertTileToRegisters>,
     pass::register::<to_linalg::ConvertTileToLinalg>,

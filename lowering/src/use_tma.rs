@@ -75,7 +75,9 @@
 //! 32-, 64- or 128-byte box rows; a converted store left to the threads
 //! says why in a remark. A store's descriptor is optional: an
 //! output the runtime cannot describe (rows not 16-byte aligned) gets a
-//! null pointer, and the variant's threads store it themselves.
+//! null pointer, and the variant's threads store it themselves
+//! (`tile-split-thread-stores` later gives that case a copy of the
+//! variant of its own, outside persistent walks).
 
 use crate::registers::rings::ring_of;
 use crate::{

@@ -78,10 +78,23 @@ fn every_example_compiles_to_ptx_that_ptxas_accepts() {
         if register_mma {
             // K steps of 64 bytes of 8-bit floats widen to 128 in a TMA
             // variant tried first (`tile-widen-blocks`' `__widek` instance).
+            // Each TMA variant that stores through the TMA (not
+            // attention's: a loop of several mmas) requires the store's
+            // descriptor and has a copy after it for outputs the TMA cannot
+            // describe (`tile-split-thread-stores`).
+            let copies = name != "attention";
+            let mut push = |variant: String| {
+                if copies {
+                    expected.push(variant.clone());
+                    expected.push(format!("{variant}__thread_store"));
+                } else {
+                    expected.push(variant);
+                }
+            };
             if name == "matmul_f8" {
-                expected.push(format!("{name}__widek__tma"));
+                push(format!("{name}__widek__tma"));
             }
-            expected.push(format!("{name}__tma"));
+            push(format!("{name}__tma"));
         }
         assert_eq!(names, expected, "{name}: variants");
         if let Some(variant) = variants.iter().find(|v| v.name.ends_with("__tma")).filter(|_| gemm16) {
@@ -89,12 +102,15 @@ fn every_example_compiles_to_ptx_that_ptxas_accepts() {
             assert_eq!(args, [0, 1, 2], "{name}: descriptors of A and B, and of C for the TMA-store epilogue");
             assert_eq!(variant.tma[0].box_shape, [128, 64]);
             assert_eq!(variant.tma[1].box_shape, [64, 64]);
-            // 128-byte rows: 64 16-bit or 32 f32 columns of C; optional,
-            // since the variant stores from registers where it cannot be
-            // encoded.
+            // 128-byte rows: 64 16-bit or 32 f32 columns of C; required,
+            // and optional in the copy, whose threads store C where it
+            // cannot be encoded.
             let columns = if matches!(name.as_str(), "matmul" | "matmul_bf16") { 32 } else { 64 };
             assert_eq!(variant.tma[2].box_shape, [128, columns], "{name}: C's boxes");
-            assert!(variant.tma[2].optional, "{name}: C's descriptor is optional");
+            assert!(!variant.tma[2].optional, "{name}: C's descriptor is required");
+            let copy = variants.iter().find(|v| v.name == format!("{}__thread_store", variant.name)).unwrap();
+            assert_eq!(copy.tma[..2], variant.tma[..2], "{name}: the copy's operand descriptors");
+            assert!(copy.tma[2].optional, "{name}: the copy's C descriptor is optional");
             assert!(bundle.ptx.contains("cp.async.bulk.tensor.2d.global.shared::cta"), "{name}: TMA store");
         }
         if let Some(variant) = variants.iter().find(|v| v.name.ends_with("__tma")) {
@@ -268,10 +284,13 @@ fn tma_variants_are_not_serialised() {
 /// `name` of examples/ (or a path with `DTYPE` for f16), compiled with
 /// its general kernel deferred.
 fn deferred_bundle(context: &melior::Context, path: &str) -> tile_runtime::Bundle {
+    bundle_of(context, path, gpu::General::Deferred)
+}
+
+fn bundle_of(context: &melior::Context, path: &str, general: gpu::General) -> tile_runtime::Bundle {
     let text = std::fs::read_to_string(root().join(path)).unwrap().replace("DTYPE", "f16");
     let module = compile::parse(context, &text, path).unwrap();
-    gpu::compile_with(context, module, None, gpu::DEFAULT_CHIP, gpu::General::Deferred)
-        .unwrap_or_else(|e| panic!("{path}: {e}"))
+    gpu::compile_with(context, module, None, gpu::DEFAULT_CHIP, general).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
 #[test]
@@ -304,6 +323,28 @@ fn deferred_bundles_hold_the_variants_alone() {
     if let Some(ptxas) = ptxas().filter(|p| p.exists()) {
         run_ptxas(&ptxas, &bundle.ptx, "deferred matmul");
     }
+    // The TMA variant requires its store descriptor; its `__thread_store`
+    // copy, for outputs the TMA cannot describe, is compiled with the
+    // general kernel, and the variant's PTX is the same either way.
+    let store = |bundle: &tile_runtime::Bundle, name: &str| -> Option<Vec<bool>> {
+        let variant = bundle.kernels[0].variants.iter().find(|v| v.name == name)?;
+        Some(variant.tma.iter().filter(|d| d.arg == 2).map(|d| d.optional).collect())
+    };
+    let deferred = deferred_bundle(&context, "bench/gemm/abt.mlir");
+    let whole = bundle_of(&context, "bench/gemm/abt.mlir", gpu::General::Compiled);
+    assert_eq!(store(&deferred, "linear__tma"), Some(vec![false]), "the output's descriptor is required");
+    assert_eq!(store(&deferred, "linear__tma__thread_store"), None, "deferred with the general kernel");
+    assert_eq!(store(&whole, "linear__tma"), Some(vec![false]));
+    assert_eq!(store(&whole, "linear__tma__thread_store"), Some(vec![true]), "the copy's is optional");
+    let names: Vec<&str> = whole.kernels[0].variants.iter().map(|v| v.name.as_str()).collect();
+    let at = |name: &str| names.iter().position(|n| *n == name);
+    assert!(at("linear__tma") < at("linear__tma__thread_store"), "the copy comes after: {names:?}");
+    let entry = |ptx: &str, name: &str| -> String {
+        let start = ptx.find(&format!(".entry {name}(")).unwrap_or_else(|| panic!("no .entry {name}"));
+        let end = ptx[start..].find("\n.visible .entry ").map_or(ptx.len(), |e| start + e);
+        ptx[start..end].lines().filter(|l| !l.trim_start().starts_with("//")).collect::<Vec<_>>().join("\n")
+    };
+    assert_eq!(entry(&deferred.ptx, "linear__tma"), entry(&whole.ptx, "linear__tma"), "the same PTX");
 }
 
 #[test]
@@ -354,8 +395,9 @@ fn deferred_bundles_run_their_variants_and_refuse_the_rest() {
     assert!(values(&c).iter().all(|v| v.is_nan()), "nothing ran");
 
     // X W^T with the output's rows unaligned (N odd) and the operands'
-    // aligned: the variant runs without its store descriptor, and its
-    // threads store the tile.
+    // aligned: the TMA variant requires its store descriptor, so the
+    // deferred launch is refused; compiled whole, the `__thread_store`
+    // copy runs without it, and its threads store the tile.
     let linear = deferred_bundle(&context, "bench/gemm/abt.mlir");
     let (m, n, k) = (300, 263, 136);
     let mut x = r::random_float(&mut rng, DType::F16, &[m, k], 1.0);
@@ -364,11 +406,17 @@ fn deferred_bundles_run_their_variants_and_refuse_the_rest() {
     let wv = values(&w);
     let wt: Vec<f64> = (0..k * n).map(|i| wv[(i % n) * k + i / n]).collect();
     let (want, magnitude) = r::matmul(&values(&x), &wt, m, n, k);
+    match launch(&cuda, &linear, "linear", [&mut x, &mut w, &mut y], m, n) {
+        Err(tile_runtime::Error::Deferred { passed_over, .. }) => {
+            assert!(passed_over.iter().any(|why| why.contains("@linear__tma")), "{passed_over:?}");
+        }
+        other => panic!("expected Error::Deferred, got {:?}", other.map(|l| l.entry)),
+    }
+    assert!(values(&y).iter().all(|v| v.is_nan()), "nothing ran");
+    let linear = bundle_of(&context, "bench/gemm/abt.mlir", gpu::General::Compiled);
     let launched = launch(&cuda, &linear, "linear", [&mut x, &mut w, &mut y], m, n).unwrap();
-    assert_eq!(launched.entry, "linear__tma", "{:?}", launched.passed_over);
-    assert_close("deferred linear, output unaligned", &values(&y), &want, |i| {
-        5e-3 * magnitude[i] + 1e-3 * want[i].abs() + 1e-6
-    });
+    assert_eq!(launched.entry, "linear__tma__thread_store", "{:?}", launched.passed_over);
+    assert_close("linear, output unaligned", &values(&y), &want, |i| 5e-3 * magnitude[i] + 1e-3 * want[i].abs() + 1e-6);
 }
 
 #[test]

@@ -223,7 +223,7 @@ pub fn stage_text(text: &str, chip: &str, toolkit: &str) -> String {
         (
             "tile-widen-blocks, ",
             "tile-split-k, tile-slice-clusters, ",
-            ", tile-use-tma, tile-finish-widening, func.func(tile-persist-blocks)",
+            ", tile-use-tma, tile-finish-widening, func.func(tile-persist-blocks), tile-split-thread-stores",
         )
     } else {
         ("", "", "")
@@ -275,9 +275,11 @@ pub enum General {
     /// A kernel's variants alone where it has any
     /// (`tile-defer-general-kernels`; `KernelInfo::deferred`): most of the
     /// compile time goes to the general kernel, which only arguments no
-    /// variant takes need (arrays a TMA descriptor cannot describe). A
-    /// launch on those is `tile_runtime::Error::Deferred`, and the caller
-    /// compiles again with [`General::Compiled`].
+    /// variant takes need (arrays a TMA descriptor cannot describe), and
+    /// so do the `__thread_store` variants (`tile-split-thread-stores`),
+    /// left out with it. A launch on such arguments is
+    /// `tile_runtime::Error::Deferred`, and the caller compiles again with
+    /// [`General::Compiled`].
     Deferred,
 }
 

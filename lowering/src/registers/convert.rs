@@ -150,19 +150,20 @@ pub fn write_chunks<'c>(
     store: impl Fn(&At<'c, 'c>, IrValue<'c>, IrValue<'c>) -> Option<()>,
 ) -> Option<()> {
     let positions: Vec<usize> = (0..width.trailing_zeros() as usize).collect();
-    write_gathered(lowering, at, registers, layout, &positions, store)
+    write_gathered(lowering, at, registers, layout, &positions, |at, chunk, index, _| store(at, chunk, index))
 }
 
 /// As [`write_chunks`], a chunk being the registers that register bases
 /// `positions` reach from its first (bit `j` of the chunk's index sets
-/// basis `positions[j]`), wherever those bases are among the registers'.
+/// basis `positions[j]`), wherever those bases are among the registers';
+/// `store` also gets the chunk's first register.
 pub fn write_gathered<'c>(
     lowering: &Lowering<'c>,
     at: &At<'c, 'c>,
     registers: IrValue<'c>,
     layout: &LinearLayout,
     positions: &[usize],
-    store: impl Fn(&At<'c, 'c>, IrValue<'c>, IrValue<'c>) -> Option<()>,
+    store: impl Fn(&At<'c, 'c>, IrValue<'c>, IrValue<'c>, usize) -> Option<()>,
 ) -> Option<()> {
     let thread = lowering.thread_flat_made(layout)?;
     let width = 1usize << positions.len();
@@ -182,7 +183,7 @@ pub fn write_gathered<'c>(
                     .collect();
                 super::shuffle(at, registers, registers, &gathered)?
             };
-            store(at, chunk, index)?;
+            store(at, chunk, index, first)?;
         }
         Some(())
     };

@@ -136,20 +136,8 @@ impl Swizzled {
         mut each: impl FnMut(IrValue<'c>) -> Option<()>,
     ) -> Option<()> {
         let (constant, mask) = self.linear_offsets(layout, row_dim)?;
-        let offset = |flat: u64| self.offset_in(layout, row_dim, flat);
-        // The thread's part: the XOR of its lanes' and warps' offsets.
         let entry = &lowering.entry;
-        let mut thread = entry.index(0)?;
-        for (bases, id) in [(&layout.lane, lowering.lane), (&layout.warp, lowering.warp)] {
-            for (bit, &basis) in bases.iter().enumerate() {
-                if offset(basis) == 0 {
-                    continue;
-                }
-                let set = entry
-                    .andi(entry.add(arith::shrui(id, entry.index(bit as i64)?, entry.location))?, entry.index(1)?)?;
-                thread = entry.xori(thread, entry.muli(set, entry.index(offset(basis))?)?)?;
-            }
-        }
+        let thread = self.thread_offset(lowering, entry, layout, row_dim)?;
         let mut bases: Vec<(i64, IrValue<'c>)> = Vec::new();
         for &c in &constant {
             let flipped = c & mask;
@@ -164,6 +152,30 @@ impl Swizzled {
             each(super::tma::pointer(at, at.addi(base, at.index(c & !mask)?)?)?)?;
         }
         Some(())
+    }
+
+    /// The thread's part of its registers' offsets where they are linear
+    /// ([`Self::linear_offsets`]): the XOR of its lanes' and warps'
+    /// offsets, made at `at`.
+    fn thread_offset<'c>(
+        &self,
+        lowering: &Lowering<'c>,
+        at: &At<'c, 'c>,
+        layout: &LinearLayout,
+        row_dim: usize,
+    ) -> Option<IrValue<'c>> {
+        let offset = |flat: u64| self.offset_in(layout, row_dim, flat);
+        let mut thread = at.index(0)?;
+        for (bases, id) in [(&layout.lane, lowering.lane), (&layout.warp, lowering.warp)] {
+            for (bit, &basis) in bases.iter().enumerate() {
+                if offset(basis) == 0 {
+                    continue;
+                }
+                let set = at.andi(at.add(arith::shrui(id, at.index(bit as i64)?, at.location))?, at.index(1)?)?;
+                thread = at.xori(thread, at.muli(set, at.index(offset(basis))?)?)?;
+            }
+        }
+        Some(thread)
     }
 
     /// The wgmma descriptor's swizzle mode (128, 64, 32 bytes: 1, 2, 3).
@@ -182,10 +194,27 @@ impl Swizzled {
         &self,
         lowering: &Lowering<'c>,
         at: &At<'c, 'c>,
+        buffer: (IrValue<'c>, Option<IrValue<'c>>),
+        registers: IrValue<'c>,
+        layout: &LinearLayout,
+        row_dim: usize,
+    ) -> Option<()> {
+        self.write_as(lowering, at, buffer, registers, layout, row_dim, true)
+    }
+
+    /// [`Self::write`], with the addresses from the linear offsets where
+    /// they are linear and `linear` allows (else from each register's
+    /// row and column).
+    #[allow(clippy::too_many_arguments)]
+    pub fn write_as<'c>(
+        &self,
+        lowering: &Lowering<'c>,
+        at: &At<'c, 'c>,
         (buffer, first): (IrValue<'c>, Option<IrValue<'c>>),
         registers: IrValue<'c>,
         layout: &LinearLayout,
         row_dim: usize,
+        linear: bool,
     ) -> Option<()> {
         let column_dim = 1 - row_dim;
         let shape = &layout.shape;
@@ -207,11 +236,47 @@ impl Swizzled {
         // flat index).
         let columns = *shape.last()?;
         let this = *self;
-        super::convert::write_gathered(lowering, at, registers, layout, &positions, |at, chunk, flat| {
-            let (i, j) = (at.divui(flat, at.index(columns)?)?, at.remui(flat, at.index(columns)?)?);
-            let (row, column) = if row_dim == 0 { (i, j) } else { (j, i) };
-            let offset = this.offset(at, row, column)?;
-            let index = at.divui(offset, at.index(this.bytes)?)?;
+        // Where the offsets are linear (see `for_each_address`), a chunk's
+        // is the thread's part XOR the chunk's constant: the part flipped
+        // once for each pattern the chunks flip in its bits, made where the
+        // first chunk needs it, the rest an added constant. Otherwise each
+        // chunk's row and column are divided out of its flat index and
+        // swizzled.
+        let linear = self.linear_offsets(layout, row_dim).filter(|_| linear);
+        let shift = i64::from(self.bytes.trailing_zeros());
+        let thread = std::cell::Cell::new(None);
+        let flips = std::cell::RefCell::new(Vec::<(i64, IrValue<'c>)>::new());
+        super::convert::write_gathered(lowering, at, registers, layout, &positions, |at, chunk, flat, register| {
+            let index = match &linear {
+                Some((constant, mask)) => {
+                    let (flipped, rest) = (constant[register] & mask, constant[register] & !mask);
+                    let known = flips.borrow().iter().find(|(f, _)| *f == flipped).map(|&(_, base)| base);
+                    let base = match known {
+                        Some(base) => base,
+                        None => {
+                            let part = match thread.get() {
+                                Some(part) => part,
+                                None => {
+                                    let part = this.thread_offset(lowering, at, layout, row_dim)?;
+                                    thread.set(Some(part));
+                                    part
+                                }
+                            };
+                            let bytes = at.xori(part, at.index(flipped)?)?;
+                            let base = at.add(arith::shrui(bytes, at.index(shift)?, at.location))?;
+                            flips.borrow_mut().push((flipped, base));
+                            base
+                        }
+                    };
+                    at.addi(base, at.index(rest >> shift)?)?
+                }
+                None => {
+                    let (i, j) = (at.divui(flat, at.index(columns)?)?, at.remui(flat, at.index(columns)?)?);
+                    let (row, column) = if row_dim == 0 { (i, j) } else { (j, i) };
+                    let offset = this.offset(at, row, column)?;
+                    at.divui(offset, at.index(this.bytes)?)?
+                }
+            };
             let index = match first {
                 Some(first) => at.addi(first, index)?,
                 None => index,

@@ -1,0 +1,119 @@
+//! `tile-split-thread-stores`: a TMA variant whose store descriptors are
+//! optional becomes two, one that requires them and one for the outputs
+//! the TMA cannot describe.
+//!
+//! Summary: `tile-use-tma` gives a `tile.store` it writes out through the
+//! TMA an optional descriptor, null where the runtime cannot describe the
+//! output (rows not 16-byte aligned), and the variant's threads then store
+//! the tile themselves (`registers::tma_store`). That branch changes the
+//! code of the path that runs (LLVM shares the two paths' addresses,
+//! ptxas allocates and schedules the epilogue and even the main loop
+//! around it) and is most of the variant's compile time. This pass makes
+//! each variant with optional descriptors require them, and puts a copy
+//! of it right after it, `<variant>__thread_store`, whose descriptors stay
+//! optional: the runtime takes the variants in order, so the copy runs
+//! only where the first cannot. `tile-defer-general-kernels` leaves the
+//! copy out with the general kernel.
+//!
+//! Before:
+//! ```mlir
+//! func.func @k__tma(..., %dC: !llvm.ptr {tile.tma = {arg = 2, box = ..., optional, swizzle = 128}})
+//!     attributes {tile.kernel, tile.variant_of = @k} { ... }
+//! ```
+//! After:
+//! ```mlir
+//! func.func @k__tma(..., %dC: !llvm.ptr {tile.tma = {arg = 2, box = ..., swizzle = 128}})
+//!     attributes {tile.kernel, tile.variant_of = @k} { ... }
+//! func.func @k__tma__thread_store(..., %dC: !llvm.ptr {tile.tma = {arg = 2, box = ..., optional, swizzle = 128}})
+//!     attributes {tile.kernel, tile.variant_of = @k} { ... }
+//! ```
+//!
+//! Caveats: a variant that stores through the TMA in a loop (a
+//! persistent walk) keeps its branch: without it ptxas made the walk a
+//! fifth slower. Run it after every pass that makes or changes variants (in
+//! `tile-to-ptx`, at the end of the layouts stage): the copy is a variant
+//! like the others, and a pass after it would treat both. The copy
+//! doubles the variant's compile time where the general kernel is
+//! compiled too.
+
+use crate::{
+    abi,
+    pass::{PassInfo, TilePass},
+    rewrite::kernels,
+};
+use melior::{
+    ContextRef,
+    ir::{
+        BlockLike, OperationRef,
+        attribute::StringAttribute,
+        operation::{OperationLike, OperationMutLike, WalkOrder, WalkResult},
+    },
+    pass::{ExternalPass, RunExternalPass},
+};
+use tile_dialect::attrs::{TMA_STORE, VARIANT_OF};
+
+/// The suffix of the copy's name.
+pub const SUFFIX: &str = "__thread_store";
+
+/// The `tile-split-thread-stores` pass.
+#[derive(Clone, Default)]
+pub struct SplitThreadStores;
+
+impl TilePass for SplitThreadStores {
+    const INFO: PassInfo = PassInfo {
+        argument: "tile-split-thread-stores",
+        name: "TileSplitThreadStores",
+        summary: "Make each variant with optional TMA store descriptors require them, with a copy \
+                  (`__thread_store`) whose threads store the outputs the TMA cannot describe",
+        op_name: "builtin.module",
+    };
+    crate::pass_type_id!();
+}
+
+impl<'c> RunExternalPass<'c> for SplitThreadStores {
+    fn initialize(&mut self, _context: ContextRef<'c>) {}
+
+    fn run(&mut self, operation: OperationRef<'c, '_>, _pass: ExternalPass<'_>) {
+        let context = operation.context();
+        // SAFETY: the context outlives the pass run, and `to_ref` borrows
+        // the handle bound above.
+        let context = unsafe { context.to_ref() };
+        for raw in kernels(operation, &[]) {
+            // SAFETY: a live top-level function collected above; the pass
+            // only adds functions after it and changes its attributes.
+            let variant = unsafe { OperationRef::from_raw(raw) };
+            if !variant.has_attribute(VARIANT_OF) || !abi::has_optional_descriptor(variant) || stores_in_loop(variant) {
+                continue;
+            }
+            let Some(name) = variant.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()) else {
+                continue;
+            };
+            let name = name.value().to_string();
+            let Some(block) = variant.block() else { continue };
+            // SAFETY: mlirOperationClone returns a new op owned by the
+            // caller, which the block takes over.
+            let copy = unsafe { melior::ir::operation::Operation::from_raw(mlir_sys::mlirOperationClone(raw)) };
+            let copy = block.insert_operation_after(variant, copy);
+            // SAFETY: the copy just inserted, changed only through this
+            // handle here.
+            let mut copy = unsafe { melior::ir::operation::OperationRefMut::from_raw(copy.to_raw()) };
+            copy.set_attribute("sym_name", StringAttribute::new(context, &format!("{name}{SUFFIX}")).into());
+            abi::require_descriptors(context, variant);
+        }
+    }
+}
+
+/// Whether a store the TMA writes out is in a loop (a persistent walk):
+/// there the branch for a null descriptor stays, since without it ptxas
+/// made the walk slower (BENCHMARKS.md, session 39).
+fn stores_in_loop(variant: OperationRef) -> bool {
+    let mut found = false;
+    variant.walk(WalkOrder::PreOrder, |op| {
+        if op.has_attribute(TMA_STORE) && crate::rewrite::in_loop(op) {
+            found = true;
+            return WalkResult::Interrupt;
+        }
+        WalkResult::Advance
+    });
+    found
+}
