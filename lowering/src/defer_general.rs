@@ -12,9 +12,9 @@
 //! in its `tile.variant_of` and says so in a remark, and with it each
 //! variant of it whose descriptors are optional where another variant
 //! requires them (`tile-split-thread-stores`' `__thread_store` copies, for
-//! outputs the TMA cannot describe): those arguments take the general kernel,
-//! compiled when a launch needs them. `gpu::compile_with`
-//! with `General::Deferred` runs it after the variants are made, marks the
+//! outputs the TMA cannot describe): those arguments take the general
+//! kernel, compiled when a launch needs them. `gpu::compile_with` with
+//! `General::Deferred` runs it after the variants are made, marks the
 //! kernel `deferred` in the bundle, and compiles the kernel whole where
 //! `convert-tile-to-gpu` later drops every variant of it.
 //!
@@ -29,18 +29,20 @@
 //! func.func @k__tma(%A: memref<?x?xf16>, ..., %dA: !llvm.ptr {tile.tma = ...})
 //!     attributes {tile.kernel, tile.variant_of = @k} { ... }
 //! ```
-//! (a `@k__tma__thread_store`, whose descriptors are optional, is erased
-//! too).
+//! (a `@k__tma__thread_store` beside `@k__tma`, its store descriptor
+//! optional, is erased too).
 //!
 //! Caveats: run it after the passes that make variants (in `tile-to-ptx`,
 //! at the end of the layouts stage, option `general=deferred`). A kernel
 //! without variants stays. The PTX that comes out has no entry for an
 //! erased kernel: a launch of it must take a variant
 //! (`tile_runtime::Error::Deferred` otherwise). A variant with optional
-//! descriptors stays where no other variant of its kernel requires them. Run by hand (`tile-opt`), a
-//! kernel whose variants `convert-tile-to-gpu` later drops for want of
-//! shared memory is left with no entry at all (its remark says so);
-//! `gpu::compile_with` compiles such a module whole instead.
+//! descriptors stays where no other variant of its kernel requires them
+//! (a persistent walk's, which `tile-split-thread-stores` leaves whole).
+//! Run by hand (`tile-opt`), a kernel whose variants `convert-tile-to-gpu`
+//! later drops for want of shared memory is left with no entry at all
+//! (its remark says so); `gpu::compile_with` compiles such a module whole
+//! instead.
 
 use crate::{
     abi,
