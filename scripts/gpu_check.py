@@ -393,6 +393,19 @@ if '--no-matmul' not in sys.argv:
             check(f'abt.mlir {m}x{n}x{k} (output rows unaligned, {run.entry})', got, av @ btv, atol=5e-3 * mag + 1e-6, rtol=1e-3)
             if run.entry != '@linear__tma__thread_store':
                 raise RuntimeError(f'{run.entry} ran, not the TMA variant that stores with the threads')
+            # The same program made persistent (the TMA variant walks the
+            # program's blocks; its wide variant, not persistent, passed
+            # over): its copy stores each tile it walks with the threads.
+            path = os.path.join(work, 'abt_persistent.mlir')
+            with open(path, 'w') as f:
+                f.write(open(gemm('abt')).read().replace(
+                    'attributes {tile.kernel}', 'attributes {tile.kernel, tile.hints = {persistent = 1}}'))
+            (got,) = run(path, 'tiles:2', [a, bt, np.full((m, n), np.nan, np.float16)], outputs=[2],
+                         flags=['--skip-variant', '__wide'])
+            check(f'abt.mlir persistent {m}x{n}x{k} (output rows unaligned, {run.entry})', got, av @ btv,
+                  atol=5e-3 * mag + 1e-6, rtol=1e-3)
+            if run.entry != '@linear__tma__thread_store':
+                raise RuntimeError(f'{run.entry} ran, not the persistent TMA variant that stores with the threads')
     case('tma stores, output rows unaligned', tma_stores_unaligned)
 
     def wide_blocks():

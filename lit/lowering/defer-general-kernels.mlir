@@ -78,7 +78,7 @@ func.func @s__tma__thread_store(%A: memref<?x?xf16>, %C: memref<?x?xf16>,
 // -----
 
 // A variant with optional descriptors that no other variant requires
-// (a persistent walk's, left whole by `tile-split-thread-stores`) stays.
+// (a module `tile-split-thread-stores` has not split) stays.
 // CHECK-LABEL: module
 // CHECK-NOT: func.func @o(
 // CHECK: func.func @o__tma(

@@ -52,12 +52,19 @@ func.func @r__tma(%A: memref<?x?xf16>,
 
 // -----
 
-// A variant that stores through the TMA in a loop (a persistent walk)
-// keeps its optional descriptor and gets no copy.
+// A variant that stores through the TMA in a loop (a persistent walk) is
+// split as well: it requires its descriptor, and its copy keeps the
+// loop.
 // CHECK-LABEL: module
 // CHECK: func.func @p__tma(
+// CHECK-NOT: optional
+// CHECK-SAME: tile.variant_of = @p
+// CHECK: scf.for
+// CHECK: tile.store
+// CHECK: func.func @p__tma__thread_store(
 // CHECK-SAME: optional
-// CHECK-NOT: thread_store
+// CHECK: scf.for
+// CHECK: tile.store
 func.func @p(%C: memref<?x?xf16>) attributes {tile.kernel} {
   return
 }

@@ -38,7 +38,7 @@
 //! erased kernel: a launch of it must take a variant
 //! (`tile_runtime::Error::Deferred` otherwise). A variant with optional
 //! descriptors stays where no other variant of its kernel requires them
-//! (a persistent walk's, which `tile-split-thread-stores` leaves whole).
+//! (in a module that `tile-split-thread-stores` has not split).
 //! Run by hand (`tile-opt`), a kernel whose variants `convert-tile-to-gpu`
 //! later drops for want of shared memory is left with no entry at all
 //! (its remark says so); `gpu::compile_with` compiles such a module whole

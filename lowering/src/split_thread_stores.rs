@@ -28,9 +28,12 @@
 //!     attributes {tile.kernel, tile.variant_of = @k} { ... }
 //! ```
 //!
-//! Caveats: a variant that stores through the TMA in a loop (a
-//! persistent walk) keeps its branch: without it ptxas made the walk a
-//! fifth slower. Run it after every pass that makes or changes variants (in
+//! A persistent walk (a store in a loop) is split too: with the staging
+//! addresses of `registers::tma_store` it runs as fast as with the branch
+//! (BENCHMARKS.md, session 40; with the addresses before, a fifth slower,
+//! session 39).
+//!
+//! Caveats: run it after every pass that makes or changes variants (in
 //! `tile-to-ptx`, at the end of the layouts stage): the copy is a variant
 //! like the others, and a pass after it would treat both. The copy
 //! doubles the variant's compile time where the general kernel is
@@ -46,11 +49,11 @@ use melior::{
     ir::{
         BlockLike, OperationRef,
         attribute::StringAttribute,
-        operation::{OperationLike, OperationMutLike, WalkOrder, WalkResult},
+        operation::{OperationLike, OperationMutLike},
     },
     pass::{ExternalPass, RunExternalPass},
 };
-use tile_dialect::attrs::{TMA_STORE, VARIANT_OF};
+use tile_dialect::attrs::VARIANT_OF;
 
 /// The suffix of the copy's name.
 pub const SUFFIX: &str = "__thread_store";
@@ -82,7 +85,7 @@ impl<'c> RunExternalPass<'c> for SplitThreadStores {
             // SAFETY: a live top-level function collected above; the pass
             // only adds functions after it and changes its attributes.
             let variant = unsafe { OperationRef::from_raw(raw) };
-            if !variant.has_attribute(VARIANT_OF) || !abi::has_optional_descriptor(variant) || stores_in_loop(variant) {
+            if !variant.has_attribute(VARIANT_OF) || !abi::has_optional_descriptor(variant) {
                 continue;
             }
             let Some(name) = variant.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()) else {
@@ -101,19 +104,4 @@ impl<'c> RunExternalPass<'c> for SplitThreadStores {
             abi::require_descriptors(context, variant);
         }
     }
-}
-
-/// Whether a store the TMA writes out is in a loop (a persistent walk):
-/// there the branch for a null descriptor stays, since without it ptxas
-/// made the walk slower (BENCHMARKS.md, session 39).
-fn stores_in_loop(variant: OperationRef) -> bool {
-    let mut found = false;
-    variant.walk(WalkOrder::PreOrder, |op| {
-        if op.has_attribute(TMA_STORE) && crate::rewrite::in_loop(op) {
-            found = true;
-            return WalkResult::Interrupt;
-        }
-        WalkResult::Advance
-    });
-    found
 }

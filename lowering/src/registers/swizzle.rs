@@ -194,27 +194,10 @@ impl Swizzled {
         &self,
         lowering: &Lowering<'c>,
         at: &At<'c, 'c>,
-        buffer: (IrValue<'c>, Option<IrValue<'c>>),
-        registers: IrValue<'c>,
-        layout: &LinearLayout,
-        row_dim: usize,
-    ) -> Option<()> {
-        self.write_as(lowering, at, buffer, registers, layout, row_dim, true)
-    }
-
-    /// [`Self::write`], with the addresses from the linear offsets where
-    /// they are linear and `linear` allows (else from each register's
-    /// row and column).
-    #[allow(clippy::too_many_arguments)]
-    pub fn write_as<'c>(
-        &self,
-        lowering: &Lowering<'c>,
-        at: &At<'c, 'c>,
         (buffer, first): (IrValue<'c>, Option<IrValue<'c>>),
         registers: IrValue<'c>,
         layout: &LinearLayout,
         row_dim: usize,
-        linear: bool,
     ) -> Option<()> {
         let column_dim = 1 - row_dim;
         let shape = &layout.shape;
@@ -242,7 +225,7 @@ impl Swizzled {
         // first chunk needs it, the rest an added constant. Otherwise each
         // chunk's row and column are divided out of its flat index and
         // swizzled.
-        let linear = self.linear_offsets(layout, row_dim).filter(|_| linear);
+        let linear = self.linear_offsets(layout, row_dim);
         let shift = i64::from(self.bytes.trailing_zeros());
         let thread = std::cell::Cell::new(None);
         let flips = std::cell::RefCell::new(Vec::<(i64, IrValue<'c>)>::new());

@@ -44,15 +44,14 @@
 //! it has (the element-by-element path where its rows are unaligned), so
 //! the variant still runs for its operands. `tile-split-thread-stores`
 //! gives that case a variant of its own (`__thread_store`), so that the
-//! TMA variant requires its descriptor and has no such branch, except for
-//! a store in a loop (a persistent walk).
+//! TMA variant requires its descriptor and has no such branch.
 //!
 //! The staging writes' addresses: the swizzled offset is linear over
 //! GF(2) in the thread's and the register's index bits
 //! (`Swizzled::linear_offsets`), so each register's is the thread's part
 //! XOR a constant, which takes one XOR a pattern of the swizzle's bits
 //! and an immediate offset, not a division of each register's flat
-//! index. Not in a loop, where the old form is kept (see `store`).
+//! index.
 //!
 //! Caveats: the staging buffer is the tile's own, not a ring's (the rings
 //! could hold it once their loop is done): `tile-use-tma` marks only
@@ -147,12 +146,7 @@ pub fn store<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
             lowering.barrier(at)?;
         }
         let swizzled = Swizzled { rows: boxes.rows, row: boxes.swizzle, bytes: boxes.bytes };
-        // In a loop (a persistent walk), each register's address from its
-        // row and column, as before the linear form: with the branch for a
-        // null descriptor, which stays there (`tile-split-thread-stores`),
-        // the linear form took ptxas from 136 registers to 150 (not
-        // measured for speed).
-        swizzled.write_as(lowering, at, (buffer, None), registers, &layout, 0, !looped)?;
+        swizzled.write(lowering, at, (buffer, None), registers, &layout, 0)?;
         at.insert(fence_async_shared(at)?);
         lowering.barrier(at)?;
         let first = super::global::origin(at, &view, &coords)?.first;

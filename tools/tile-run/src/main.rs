@@ -352,10 +352,13 @@ fn run(cli: Cli) -> Result<()> {
     let mut sorted = times_ms.clone();
     sorted.sort_by(f64::total_cmp);
     let median = sorted[sorted.len() / 2];
+    // To a tenth of a microsecond: in whole microseconds, a kernel of tens
+    // of them reads in steps of several percent (bench-suite.py's rates
+    // come from this figure).
     if cli.bench.is_some() {
-        println!("@{name} on {target}, grid {:?}: median of {} launches {median:.3} ms", grid.0, sorted.len());
+        println!("@{name} on {target}, grid {:?}: median of {} launches {median:.4} ms", grid.0, sorted.len());
     } else {
-        eprintln!("tile-run: @{name} on {target}, grid {:?}: {median:.3} ms", grid.0);
+        eprintln!("tile-run: @{name} on {target}, grid {:?}: {median:.4} ms", grid.0);
     }
 
     for (index, path) in &cli.saves {
