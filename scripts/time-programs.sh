@@ -9,13 +9,20 @@
 #   e.g.  DTYPE=f32 bash scripts/time-programs.sh ab 4096 4096 4096 bench/gemm/tf32.mlir bench/gemm/tf32.mlir@swap_operands=1
 # A program written PROGRAM.mlir@tile_n=256,num_stages=3 is instantiated
 # for that configuration (tile-run --config), as the tuner would.
+# TILE_RUN=PATH times that tile-run instead of the carried one (such as
+# /tmp/tile-run-old or /tmp/tile-run-new of compare-builds.sh's pair).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 [ $# -ge 5 ] || { echo "usage: $0 ab|abt|atb M N K PROGRAM.mlir[@CONFIG]..." >&2; exit 1; }
 layout=$1 m=$2 n=$3 k=$4
 shift 4
 case "${DTYPE:-f16}" in f16|f32) ;; *) echo "$0: DTYPE must be f16 or f32, not '$DTYPE'" >&2; exit 1 ;; esac
-source scripts/carried-tile-run.sh
+if [ -n "${TILE_RUN:-}" ]; then
+  export CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+else
+  source scripts/carried-tile-run.sh
+fi
+tile_run=${TILE_RUN:-/tmp/tile-run}
 work=$(mktemp -d)
 python3 - "$layout" "$m" "$n" "$k" "$work" "${DTYPE:-f16}" <<'PY'
 import sys, numpy as np, torch
@@ -39,7 +46,7 @@ PY
 for case in "$@"; do
   program=${case%%@*} config=()
   [ "$program" != "$case" ] && config=(--config "${case#*@}")
-  out=$(/tmp/tile-run "$program" "${config[@]}" --grid tiles:2 --bench 20 "$work/a.npy" "$work/b.npy" "$work/c.npy" 2>&1 | tail -1)
+  out=$("$tile_run" "$program" "${config[@]}" --grid tiles:2 --bench 20 "$work/a.npy" "$work/b.npy" "$work/c.npy" 2>&1 | tail -1)
   ms=$(echo "$out" | grep -oE '[0-9.]+ ms' | head -1 | cut -d' ' -f1)
   echo "$case: $out" | cut -c1-160
   [ -n "$ms" ] && python3 -c "print(f'  {2*$m*$n*$k/$ms/1e9:.0f} TFLOP/s')"

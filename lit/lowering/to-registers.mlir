@@ -730,8 +730,60 @@ func.func @continued__tma(%arg0: memref<?x?xf16>, %arg1: memref<?x?xf16>, %arg2:
   return
 }
 
+// -----
+
+// A TMA store in a loop (a persistent walk): its coordinates for the TMA
+// are made where its own are known, before the tile's mma loop, and given
+// back by inline assembly that LLVM does not move, so that the store's
+// request reads them there (computed after the loop, they kept what they
+// come from live across it, and ptxas ran the loop off its uniform
+// datapath).
+// CHECK-LABEL: func.func @walk_store__tma
+// CHECK: scf.for
+// CHECK: %[[P0:.*]] = llvm.inline_asm has_side_effects "mov.b32 $0, $2; mov.b32 $1, $3;", "=r,=r,r,r"
+// CHECK-NEXT: %[[X0:.*]] = llvm.extractvalue %[[P0]][0]
+// CHECK-NEXT: %[[Y0:.*]] = llvm.extractvalue %[[P0]][1]
+// CHECK: %[[P1:.*]] = llvm.inline_asm has_side_effects "mov.b32 $0, $2; mov.b32 $1, $3;", "=r,=r,r,r"
+// CHECK-NEXT: %[[X1:.*]] = llvm.extractvalue %[[P1]][0]
+// CHECK-NEXT: %[[Y1:.*]] = llvm.extractvalue %[[P1]][1]
+// CHECK: scf.for
+// CHECK: nvvm.wgmma.mma_async
+// CHECK: scf.yield
+// CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta %{{.*}}, %{{.*}}, box[%[[X0]], %[[Y0]]]
+// CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta %{{.*}}, %{{.*}}, box[%[[X1]], %[[Y1]]]
+// CHECK-NEXT: nvvm.cp.async.bulk.commit.group
+func.func @walk_store__tma(%arg0: memref<?x?xf16>, %arg1: memref<?x?xf16>, %arg2: memref<?x?xf32>, %arg3: !llvm.ptr {tile.tma = {arg = 0 : i64, box = array<i64: 64, 32>, swizzle = 64 : i64}}, %arg4: !llvm.ptr {tile.tma = {arg = 1 : i64, box = array<i64: 64, 32>, swizzle = 64 : i64}}, %arg5: !llvm.ptr {tile.tma = {arg = 2 : i64, box = array<i64: 64, 32>, swizzle = 128 : i64}}, %arg6: index) attributes {tile.block_size = 128 : i64, tile.kernel, tile.hints = {warp_specialize = 0 : i64}, tile.variant_of = @walk_store} {
+  %c2 = arith.constant 2 : index
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %0 = tile.partition_view %arg0 : memref<?x?xf16> -> !tile.partition_view<64x32xf16>
+  %1 = tile.partition_view %arg1 : memref<?x?xf16> -> !tile.partition_view<64x32xf16>
+  %2 = tile.partition_view %arg2 : memref<?x?xf32> -> !tile.partition_view<64x64xf32>
+  %3 = tile.num_tiles %0 dim 1 : !tile.partition_view<64x32xf16>
+  scf.for %t = %c0 to %arg6 step %c1 {
+    %row = arith.divui %t, %c3 : index
+    %col = arith.remui %t, %c3 : index
+    %4 = tile.load %0[%row, %c0] {tile.ring = array<i64: 0, 2, 0, 5>, tile.tma_load = 3 : i64} : !tile.partition_view<64x32xf16> -> tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
+    %5 = tile.load %1[%col, %c0] {tile.ring = array<i64: 1, 2, 0, 5>, tile.tma_load = 4 : i64} : !tile.partition_view<64x32xf16> -> tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
+    %6 = tile.load %0[%row, %c1] {tile.ring = array<i64: 0, 2, 1, 5>, tile.tma_load = 3 : i64} : !tile.partition_view<64x32xf16> -> tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
+    %7 = tile.load %1[%col, %c1] {tile.ring = array<i64: 1, 2, 1, 5>, tile.tma_load = 4 : i64} : !tile.partition_view<64x32xf16> -> tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
+    %8:5 = scf.for %arg7 = %c0 to %3 step %c1 iter_args(%arg8 = %cst, %arg9 = %4, %arg10 = %6, %arg11 = %5, %arg12 = %7) -> (tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>) {
+      %9 = arith.addi %arg7, %c2 : index
+      %10 = tile.load %0[%row, %9] {tile.ring = array<i64: 0, 2, -1, 5>, tile.tma_load = 3 : i64} : !tile.partition_view<64x32xf16> -> tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
+      %11 = tile.load %1[%col, %9] {tile.ring = array<i64: 1, 2, -1, 5>, tile.tma_load = 4 : i64} : !tile.partition_view<64x32xf16> -> tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
+      %12 = tile.permute %arg11 [1, 0] : tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>> -> tensor<32x64xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = true>>
+      %13 = tile.mma %arg9, %12, %arg8 : tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<32x64xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = true>> into tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>>
+      scf.yield %13, %arg10, %10, %arg12, %11 : tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>, tensor<64x32xf16, #tile.shared<swizzle_bytes = 64, element_bits = 16, transposed = false>>
+    }
+    tile.store %8#0, %2[%row, %col] {tile.tma_store = 5 : i64} : tensor<64x64xf32, #tile.wgmma<warps_per_block = [4, 1], instr_n = 64>> -> !tile.partition_view<64x64xf32>
+  }
+  return
+}
 
 // -----
+
 
 // The same continued rings, the producer warp left to the compiler: such
 // rings get one unasked. It walks the tile blocks too and runs ahead into

@@ -14,6 +14,7 @@
 //! melior's ODS builders do not set `operandSegmentSizes`; [`with_segments`]
 //! sets it on ops with several variadic operand groups.
 
+use crate::rewrite::{BlockProbe, Probe};
 pub use crate::rewrite::{IrValue, detach, operand};
 pub use melior::dialect::arith::CmpiPredicate;
 use melior::{
@@ -285,7 +286,7 @@ impl<'c, 'a> At<'c, 'a> {
     ) -> Option<(At<'c, 'a>, IrValue<'c>)> {
         let region = Region::new();
         let block = region.append_block(Block::new(&[(Type::index(self.context), self.location)]));
-        let iv = detach(block.argument(0).ok()?.into());
+        let iv = detach(block.argument_at(0)?.into());
         let terminator = block.append_operation(scf::r#yield(&[], self.location)).to_raw();
         self.insert(scf::r#for(lower, upper, step, region, self.location));
         // SAFETY: the yield is alive, owned by the body of the scf.for just
@@ -358,7 +359,7 @@ fn first_result<'c>(op: OperationRef<'c, '_>) -> Option<IrValue<'c>> {
     if op.result_count() == 0 {
         return None;
     }
-    op.result(0).ok().map(|r| detach(r.into()))
+    op.result_at(0).map(|r| detach(r.into()))
 }
 
 /// Shape and element type of a tile.
@@ -697,7 +698,7 @@ pub fn push<'c>(block: &Block<'c>, op: impl Into<Operation<'c>>) -> Option<IrVal
 
 /// Argument `index` of a body block.
 pub fn argument<'c>(block: &Block<'c>, index: usize) -> Option<IrValue<'c>> {
-    Some(detach(block.argument(index).ok()?.into()))
+    Some(detach(block.argument_at(index)?.into()))
 }
 
 /// Storage bits of an element (`i1` takes a byte, like LLVM memory).
@@ -768,7 +769,7 @@ pub fn if_else<'c>(
     otherwise: impl FnOnce(&At<'c, 'c>) -> Option<Vec<IrValue<'c>>>,
 ) -> Option<Vec<IrValue<'c>>> {
     let op = if_else_op(at, condition, types, then, otherwise)?;
-    (0..op.result_count()).map(|i| op.result(i).ok().map(|r| detach(r.into()))).collect()
+    (0..op.result_count()).map(|i| op.result_at(i).map(|r| detach(r.into()))).collect()
 }
 
 /// [`if_else`], giving the `scf.if` itself.

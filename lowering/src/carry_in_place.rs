@@ -62,7 +62,7 @@
 use crate::{
     build::At,
     pass::{PassInfo, TilePass},
-    rewrite::{IrValue, defined_outside, defining_op, detach, emit_error, op_name},
+    rewrite::{BlockProbe, IrValue, Probe, defined_outside, defining_op, detach, emit_error, op_name},
 };
 use melior::{
     Context, ContextRef,
@@ -125,7 +125,7 @@ fn same(a: Value, b: Value) -> bool {
 fn carry<'c>(context: &'c Context, op: OperationRef<'c, '_>) -> Result<(), String> {
     const LEADING: usize = 3; // lower bound, upper bound, step
     let broken = || "scf.for without a body and a yield".to_string();
-    let body = op.region(0).ok().and_then(|r| r.first_block()).ok_or_else(broken)?;
+    let body = op.region_at(0).and_then(|r| r.first_block()).ok_or_else(broken)?;
     let terminator = body.terminator().ok_or_else(broken)?;
     let carried = op.operand_count().saturating_sub(LEADING);
     if terminator.operand_count() != carried || body.argument_count() != carried + 1 {
@@ -133,8 +133,8 @@ fn carry<'c>(context: &'c Context, op: OperationRef<'c, '_>) -> Result<(), Strin
     }
     let mut fixed = Vec::new();
     for i in 0..carried {
-        let argument: IrValue = detach(body.argument(i + 1).map_err(|e| e.to_string())?.into());
-        let yielded = detach(terminator.operand(i).map_err(|e| e.to_string())?);
+        let argument: IrValue = detach(body.argument_at(i + 1).ok_or_else(broken)?.into());
+        let yielded = detach(terminator.operand_at(i).ok_or_else(broken)?);
         if MemRefType::try_from(argument.r#type()).is_ok() && !same(argument, yielded) {
             fixed.push((i, argument, yielded));
         }
@@ -148,7 +148,7 @@ fn carry<'c>(context: &'c Context, op: OperationRef<'c, '_>) -> Result<(), Strin
     // SAFETY: the loop is live; only its init operands change.
     let mut loop_op = unsafe { OperationRefMut::from_raw(op.to_raw()) };
     for &(i, argument, _) in &fixed {
-        let init = detach(op.operand(LEADING + i).map_err(|e| e.to_string())?);
+        let init = detach(op.operand_at(LEADING + i).ok_or_else(broken)?);
         let buffer = allocate(&before, argument.r#type())?;
         copy(&before, init, buffer)?;
         loop_op.set_operand(LEADING + i, buffer);
@@ -191,7 +191,7 @@ fn body_owned(value: IrValue, argument: IrValue, body: BlockRef) -> bool {
             continue;
         }
         let Some(op) = defining_op(value) else { return false };
-        let operand = |index: usize| op.operand(index).ok().map(detach);
+        let operand = |index: usize| op.operand_at(index).map(detach);
         match op_name(op).as_str() {
             "memref.alloc" | "memref.alloca" if !defined_outside(value, body) => {}
             "memref.cast"
@@ -212,13 +212,13 @@ fn body_owned(value: IrValue, argument: IrValue, body: BlockRef) -> bool {
                 let is_for = op_name(op) == "scf.for";
                 for region in op.regions() {
                     let Some(block) = region.first_block() else { continue };
-                    let Some(yielded) = block.terminator().and_then(|t| t.operand(index).ok()).map(detach) else {
+                    let Some(yielded) = block.terminator().and_then(|t| t.operand_at(index)).map(detach) else {
                         return false;
                     };
                     if is_for {
                         // An in-place loop yields its argument: its result
                         // is its initial value.
-                        let in_place = block.argument(index + 1).is_ok_and(|a| same(detach(a.into()), yielded));
+                        let in_place = block.argument_at(index + 1).is_some_and(|a| same(detach(a.into()), yielded));
                         match operand(3 + index) {
                             Some(init) if in_place => pending.push(init),
                             _ => return false,

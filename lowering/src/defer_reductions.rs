@@ -50,7 +50,7 @@ use crate::{
     layout::{assign::register_path, element_bytes},
     loops::{clone_with, extend_for, set_yield},
     pass::{PassInfo, TilePass},
-    rewrite::{defining_op, detach, emit_error, op_name, single_use},
+    rewrite::{BlockProbe, Probe, defining_op, detach, emit_error, op_name, single_use},
 };
 use melior::{
     Context, ContextRef,
@@ -120,28 +120,28 @@ struct Sum<'c> {
 }
 
 fn find_sum<'c>(op: OperationRef<'c, 'c>) -> Option<Sum<'c>> {
-    let body = op.region(0).ok()?.first_block()?;
+    let body = op.region_at(0)?.first_block()?;
     let terminator = body.terminator()?;
     for index in 0..op.operand_count().saturating_sub(3) {
         let found = (|| {
-            let acc = body.argument(1 + index).ok()?;
+            let acc = body.argument_at(1 + index)?;
             let (add, position) = single_use(acc.into())?;
             if !matches!(op_name(add).as_str(), "arith.addf" | "arith.addi") || add.block() != Some(body) {
                 return None;
             }
-            let (user, slot) = single_use(add.result(0).ok()?.into())?;
+            let (user, slot) = single_use(add.result_at(0)?.into())?;
             if user != terminator || slot != index {
                 return None;
             }
-            let reduce = defining_op(add.operand(1 - position).ok()?)?;
+            let reduce = defining_op(add.operand_at(1 - position)?)?;
             if op_name(reduce) != "tile.reduce"
                 || reduce.block() != Some(body)
                 || crate::build::reduce_kind(reduce.attribute("kind").ok()?) != Some("add")
-                || single_use(reduce.result(0).ok()?.into())?.0 != add
+                || single_use(reduce.result_at(0)?.into())?.0 != add
             {
                 return None;
             }
-            let (shape, element) = tile_type(reduce.operand(0).ok()?.r#type())?;
+            let (shape, element) = tile_type(reduce.operand_at(0)?.r#type())?;
             (shape.iter().product::<i64>() * element_bytes(element) <= MAX_BYTES).then_some(())?;
             // SAFETY: ops of the loop body, alive until the rewrite.
             let (add, reduce) =
@@ -156,7 +156,7 @@ fn find_sum<'c>(op: OperationRef<'c, 'c>) -> Option<Sum<'c>> {
 }
 
 fn defer<'c>(context: &'c Context, op: OperationRef<'c, 'c>, sum: Sum<'c>) -> Option<OperationRef<'c, 'c>> {
-    let x_type: Type = sum.reduce.operand(0).ok()?.r#type();
+    let x_type: Type = sum.reduce.operand_at(0)?.r#type();
     let (_, element) = tile_type(x_type)?;
     let zero: Attribute = scalar_attribute(context, element, 0.0, 0);
     let before = At::before(context, op)?;
@@ -165,17 +165,17 @@ fn defer<'c>(context: &'c Context, op: OperationRef<'c, 'c>, sum: Sum<'c>) -> Op
     let carried = op.operand_count() - 3;
     let (add, reduce, index) = (sum.add, sum.reduce, sum.index);
     let new_loop = extend_for(context, op, &[zeros])?;
-    let body = new_loop.region(0).ok()?.first_block()?;
+    let body = new_loop.region_at(0)?.first_block()?;
     let terminator = body.terminator()?;
-    let acc = detach(body.argument(1 + index).ok()?.into());
-    let running = detach(body.argument(1 + carried).ok()?.into());
+    let acc = detach(body.argument_at(1 + index)?.into());
+    let running = detach(body.argument_at(1 + carried)?.into());
     // After the loop: one reduction of the running tile, added to the
     // accumulator; every use of the loop's sum reads that instead.
     let after = At::before(context, new_loop.next_in_block()?)?;
-    let total = detach(new_loop.result(carried).ok()?.into());
-    let result = detach(new_loop.result(index).ok()?.into());
+    let total = detach(new_loop.result_at(carried)?.into());
+    let result = detach(new_loop.result_at(index)?.into());
     let reduced = clone_with(&after, reduce, &[total])?;
-    let position = (0..2).find(|&i| add.operand(i).is_ok_and(|v| v == acc))?;
+    let position = (0..2).find(|&i| add.operand_at(i).is_some_and(|v| v == acc))?;
     let mut operands = [result, reduced];
     if position == 1 {
         operands.swap(0, 1);
@@ -188,7 +188,7 @@ fn defer<'c>(context: &'c Context, op: OperationRef<'c, 'c>, sum: Sum<'c>) -> Op
     unsafe { mlir_sys::mlirValueReplaceAllUsesExcept(result.to_raw(), final_sum.to_raw(), 1, exceptions.as_mut_ptr()) };
     // The body adds each tile to the running tile; the accumulator passes
     // through unchanged.
-    let x = detach(reduce.operand(0).ok()?);
+    let x = detach(reduce.operand_at(0)?);
     let mut running_operands = [running, x];
     if position == 1 {
         running_operands.swap(0, 1);

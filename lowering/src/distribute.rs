@@ -63,7 +63,10 @@
 use crate::{
     build::At,
     pass::{PassInfo, TilePass},
-    rewrite::{IrValue, constant_index, defined_outside, defining_op, detach, emit_error, op_name, single_use},
+    rewrite::{
+        BlockProbe, IrValue, Probe, constant_index, defined_outside, defining_op, detach, emit_error, op_name,
+        single_use,
+    },
     to_gpu::block_size,
 };
 use melior::dialect::arith::CmpiPredicate;
@@ -211,9 +214,9 @@ fn static_trips(lower: IrValue, upper: IrValue, step: IrValue) -> Option<i64> {
 /// pays: few outputs (fewer than the block's threads) and a reduced dim of
 /// at least a warp.
 fn reduction(op: OperationRef, block_size: i64) -> Option<Reduction> {
-    let body = op.region(0).ok()?.first_block()?;
+    let body = op.region_at(0)?.first_block()?;
     let rank = body.argument_count();
-    let bounds: Vec<IrValue> = (0..3 * rank).map(|i| op.operand(i).ok().map(detach)).collect::<Option<_>>()?;
+    let bounds: Vec<IrValue> = (0..3 * rank).map(|i| op.operand_at(i).map(detach)).collect::<Option<_>>()?;
     let mut outputs = 1;
     for d in 0..rank {
         outputs *= static_trips(bounds[d], bounds[rank + d], bounds[2 * rank + d])?;
@@ -231,11 +234,11 @@ fn reduction(op: OperationRef, block_size: i64) -> Option<Reduction> {
         return None;
     }
     let (lower, upper, step) =
-        (detach(inner.operand(0).ok()?), detach(inner.operand(1).ok()?), detach(inner.operand(2).ok()?));
+        (detach(inner.operand_at(0)?), detach(inner.operand_at(1)?), detach(inner.operand_at(2)?));
     if static_trips(lower, upper, step).is_some_and(|n| n < 32) {
         return None;
     }
-    let inner_body = inner.region(0).ok()?.first_block()?;
+    let inner_body = inner.region_at(0)?.first_block()?;
     let mut stores = Vec::new();
     let mut next = inner_body.first_operation();
     while let Some(o) = next {
@@ -248,8 +251,8 @@ fn reduction(op: OperationRef, block_size: i64) -> Option<Reduction> {
         }
     }
     let [store] = stores.as_slice() else { return None };
-    let memref = store.operand(1).ok()?;
-    let combined = store.operand(0).ok()?;
+    let memref = store.operand_at(1)?;
+    let combined = store.operand_at(0)?;
     let combine = defining_op(combined)?;
     let element = combined.r#type().to_string();
     let identity = identity(&op_name(combine), &element)?;
@@ -260,30 +263,29 @@ fn reduction(op: OperationRef, block_size: i64) -> Option<Reduction> {
     // memref at the same indices, used only here.
     let mut load = None;
     for i in 0..2 {
-        let operand = combine.operand(i).ok()?;
+        let operand = combine.operand_at(i)?;
         let Some(def) = defining_op(operand) else { continue };
         let same_place = op_name(def) == "memref.load"
             && def.operand_count() + 1 == store.operand_count()
-            && (0..def.operand_count()).all(|j| {
-                def.operand(j).ok().map(|v| v.to_raw().ptr) == store.operand(j + 1).ok().map(|v| v.to_raw().ptr)
-            });
+            && (0..def.operand_count())
+                .all(|j| def.operand_at(j).map(|v| v.to_raw().ptr) == store.operand_at(j + 1).map(|v| v.to_raw().ptr));
         if same_place {
             load = Some(def);
         }
     }
     let load = load?;
-    let single_use = single_use(load.result(0).ok()?.into()).is_some();
+    let single_use = single_use(load.result_at(0)?.into()).is_some();
     // The element's indices do not move with the reduced dim, and nothing
     // else in the loop touches the buffer.
-    let indices_fixed = (1..store.operand_count())
-        .all(|j| store.operand(j).ok().is_some_and(|v| defined_outside(detach(v), inner_body)));
+    let indices_fixed =
+        (1..store.operand_count()).all(|j| store.operand_at(j).is_some_and(|v| defined_outside(detach(v), inner_body)));
     let mut others = false;
     let mut next = inner_body.first_operation();
     while let Some(o) = next {
         next = o.next_in_block();
         if o != load
             && o != *store
-            && (0..o.operand_count()).any(|j| o.operand(j).ok().map(|v| v.to_raw().ptr) == Some(memref.to_raw().ptr))
+            && (0..o.operand_count()).any(|j| o.operand_at(j).map(|v| v.to_raw().ptr) == Some(memref.to_raw().ptr))
         {
             others = true;
         }
@@ -316,11 +318,11 @@ fn warp_reduce<'c>(context: &'c Context, found: &Reduction, lane: IrValue<'c>) -
     };
     let location = inner.location();
     let kind = op_name(combine);
-    let element = combine.result(0).ok()?.r#type();
+    let element = combine.result_at(0)?.r#type();
     let element_text = element.to_string();
     let at = At::before(context, inner)?;
     let (lower, upper, step) =
-        (detach(inner.operand(0).ok()?), detach(inner.operand(1).ok()?), detach(inner.operand(2).ok()?));
+        (detach(inner.operand_at(0)?), detach(inner.operand_at(1)?), detach(inner.operand_at(2)?));
     let warp = at.index(32)?;
     let offset = at.index_op("arith.muli", &[lane, step])?;
     let start = at.index_op("arith.addi", &[lower, offset])?;
@@ -329,18 +331,18 @@ fn warp_reduce<'c>(context: &'c Context, found: &Reduction, lane: IrValue<'c>) -
 
     // The partial loop: the old body without the element's load and store.
     let block = Block::new(&[(Type::index(context), location), (element, location)]);
-    let new_iv = detach(block.argument(0).ok()?.into());
-    let partial = detach(block.argument(1).ok()?.into());
-    let old_body = inner.region(0).ok()?.first_block()?;
+    let new_iv = detach(block.argument_at(0)?.into());
+    let partial = detach(block.argument_at(1)?.into());
+    let old_body = inner.region_at(0)?.first_block()?;
     // SAFETY: live values; uses move to the new loop's arguments.
     unsafe {
-        mlir_sys::mlirValueReplaceAllUsesOfWith(old_body.argument(0).ok()?.to_raw(), new_iv.to_raw());
-        mlir_sys::mlirValueReplaceAllUsesOfWith(load.result(0).ok()?.to_raw(), partial.to_raw());
+        mlir_sys::mlirValueReplaceAllUsesOfWith(old_body.argument_at(0)?.to_raw(), new_iv.to_raw());
+        mlir_sys::mlirValueReplaceAllUsesOfWith(load.result_at(0)?.to_raw(), partial.to_raw());
     }
-    let combined = detach(combine.result(0).ok()?.into());
-    let memref = detach(store.operand(1).ok()?);
+    let combined = detach(combine.result_at(0)?.into());
+    let memref = detach(store.operand_at(1)?);
     let value_indices: Vec<IrValue> =
-        (2..store.operand_count()).map(|j| store.operand(j).ok().map(detach)).collect::<Option<_>>()?;
+        (2..store.operand_count()).map(|j| store.operand_at(j).map(detach)).collect::<Option<_>>()?;
     let terminator =
         block.append_operation(OperationBuilder::new("scf.yield", location).add_operands(&[combined]).build().ok()?);
     let mut moving = Vec::new();
@@ -386,7 +388,7 @@ fn warp_reduce<'c>(context: &'c Context, found: &Reduction, lane: IrValue<'c>) -
                 .build()
                 .ok()?,
         );
-        value = combine_op(&at, value, detach(shuffled.result(0).ok()?.into()))?;
+        value = combine_op(&at, value, detach(shuffled.result_at(0)?.into()))?;
     }
     // Lane 0 folds the warp's result into the element.
     let zero = at.index(0)?;
@@ -408,12 +410,12 @@ fn warp_reduce<'c>(context: &'c Context, found: &Reduction, lane: IrValue<'c>) -
 fn distribute<'c>(context: &'c Context, op: OperationRef<'c, '_>, block_size: i64) -> Option<()> {
     let location = op.location();
     let reduction = reduction(op, block_size);
-    let body = op.region(0).ok()?.first_block()?;
+    let body = op.region_at(0)?.first_block()?;
     let rank = body.argument_count();
     if op.operand_count() != 3 * rank || op.result_count() != 0 {
         return None;
     }
-    let bounds: Vec<IrValue<'c>> = (0..3 * rank).map(|i| op.operand(i).ok().map(detach)).collect::<Option<_>>()?;
+    let bounds: Vec<IrValue<'c>> = (0..3 * rank).map(|i| op.operand_at(i).map(detach)).collect::<Option<_>>()?;
     let (lower, upper, step) = (&bounds[..rank], &bounds[rank..2 * rank], &bounds[2 * rank..]);
     let parent = op.block()?;
     let here = At { context, location, block: parent, before: Some(op) };
@@ -442,7 +444,7 @@ fn distribute<'c>(context: &'c Context, op: OperationRef<'c, '_>, block_size: i6
     }
 
     let loop_block = Block::new(&[(Type::index(context), location)]);
-    let linear = detach(loop_block.argument(0).ok()?.into());
+    let linear = detach(loop_block.argument_at(0)?.into());
     let mut ivs = vec![linear; rank];
     {
         // SAFETY: `loop_block` is alive and owned here until it moves into
@@ -475,7 +477,7 @@ fn distribute<'c>(context: &'c Context, op: OperationRef<'c, '_>, block_size: i6
         moving.push(inner.to_raw());
     }
     for (d, iv) in ivs.iter().enumerate() {
-        let argument = body.argument(d).ok()?;
+        let argument = body.argument_at(d)?;
         // SAFETY: both values are alive; uses move from the old induction
         // variable to the computed one before the old loop is erased.
         unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(argument.to_raw(), iv.to_raw()) };

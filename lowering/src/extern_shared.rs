@@ -28,7 +28,7 @@
 
 use crate::{
     pass::{PassInfo, TilePass},
-    rewrite::op_name,
+    rewrite::{Probe, op_name},
 };
 use melior::{
     ContextRef,
@@ -80,7 +80,7 @@ fn dynamic_base(op: OperationRef) -> bool {
         && named
         && shared
         && empty
-        && op.region(0).is_ok_and(|r| melior::ir::RegionLike::first_block(&r).is_none())
+        && op.region_at(0).is_some_and(|r| melior::ir::RegionLike::first_block(&r).is_none())
 }
 
 impl<'c> RunExternalPass<'c> for ExternDynamicShared {

@@ -30,7 +30,7 @@
 use crate::{
     build::At,
     pass::{PassInfo, TilePass},
-    rewrite::{detach, op_name},
+    rewrite::{Probe, detach, op_name},
 };
 use melior::{
     ContextRef,
@@ -71,7 +71,7 @@ impl<'c> RunExternalPass<'c> for LowerFloatMinMax {
         let mut found = Vec::new();
         operation.walk(WalkOrder::PreOrder, |op| {
             if matches!(op_name(op).as_str(), "arith.maximumf" | "arith.minimumf" | "arith.maxnumf" | "arith.minnumf")
-                && op.result(0).is_ok_and(|r| lowered_type(r.r#type()))
+                && op.result_at(0).is_some_and(|r| lowered_type(r.r#type()))
             {
                 found.push(op.to_raw());
             }
@@ -81,7 +81,7 @@ impl<'c> RunExternalPass<'c> for LowerFloatMinMax {
             // SAFETY: a live op collected above, replaced once; the op built
             // for it is not in the list.
             let op = unsafe { OperationRef::from_raw(raw) };
-            let (Ok(a), Ok(b), Ok(old)) = (op.operand(0), op.operand(1), op.result(0)) else { continue };
+            let (Some(a), Some(b), Some(old)) = (op.operand_at(0), op.operand_at(1), op.result_at(0)) else { continue };
             let (a, b, location) = (detach(a), detach(b), op.location());
             let Some(at) = At::before(context, op) else { continue };
             let new = match op_name(op).as_str() {

@@ -55,7 +55,7 @@
 use crate::{
     build::At,
     pass::{PassInfo, TilePass},
-    rewrite::{IrValue, defining_op, detach, op_name, uses},
+    rewrite::{BlockProbe, IrValue, Probe, defining_op, detach, op_name, uses},
 };
 use melior::{
     Context, ContextRef,
@@ -104,7 +104,7 @@ impl<'c> RunExternalPass<'c> for GroupBlocks {
         if group <= 1 {
             return;
         }
-        let Some(entry) = operation.region(0).ok().and_then(|r| r.first_block()) else { return };
+        let Some(entry) = operation.region_at(0).and_then(|r| r.first_block()) else { return };
         let mut block_ids = Vec::new();
         let mut loops = Vec::new();
         let mut next = entry.first_operation();
@@ -151,11 +151,11 @@ fn row_major_split<'c>(index: Value<'c, '_>) -> Option<IrValue<'c>> {
         if position != 0 {
             continue;
         }
-        let Ok(result) = user.result(0) else { continue };
+        let Some(result) = user.result_at(0) else { continue };
         if !is_coordinate(result.into()) {
             continue;
         }
-        let by = detach(user.operand(1).ok()?);
+        let by = detach(user.operand_at(1)?);
         match op_name(user).as_str() {
             "arith.divui" => {
                 rows.insert(by.to_raw().ptr as usize);
@@ -192,7 +192,7 @@ fn group_block_id<'c>(
     op: OperationRef<'c, '_>,
     group: i64,
 ) -> Option<()> {
-    let id = op.result(0).ok()?;
+    let id = op.result_at(0)?;
     let columns = row_major_split(id.into())?;
     let position: HashMap<usize, usize> = {
         let mut map = HashMap::new();
@@ -234,7 +234,7 @@ fn group_block_id<'c>(
 }
 
 fn is_entry_argument(value: IrValue, entry: BlockRef) -> bool {
-    (0..entry.argument_count()).any(|i| entry.argument(i).is_ok_and(|a| a.to_raw().ptr == value.to_raw().ptr))
+    (0..entry.argument_count()).any(|i| entry.argument_at(i).is_some_and(|a| a.to_raw().ptr == value.to_raw().ptr))
 }
 
 /// Relabels the index of a hand-written persistent loop over `m * n` tiles.
@@ -243,16 +243,16 @@ fn group_loop<'c>(context: &'c Context, for_op: OperationRef<'c, '_>, group: i64
         return None;
     }
     let is = |value: Value, name: &str| defining_op(detach(value)).is_some_and(|d| op_name(d) == name && on_x(d));
-    if !is(for_op.operand(0).ok()?, "tile.block_id") || !is(for_op.operand(2).ok()?, "tile.num_blocks") {
+    if !is(for_op.operand_at(0)?, "tile.block_id") || !is(for_op.operand_at(2)?, "tile.num_blocks") {
         return None;
     }
-    let body = for_op.region(0).ok()?.first_block()?;
-    let index = body.argument(0).ok()?;
+    let body = for_op.region_at(0)?.first_block()?;
+    let index = body.argument_at(0)?;
     let columns = row_major_split(index.into())?;
     // The upper bound is `rows * n` (either way round), which makes the
     // relabelling a permutation of the loop's indices.
-    let bound = defining_op(detach(for_op.operand(1).ok()?)).filter(|d| op_name(*d) == "arith.muli")?;
-    let (a, b) = (detach(bound.operand(0).ok()?), detach(bound.operand(1).ok()?));
+    let bound = defining_op(detach(for_op.operand_at(1)?)).filter(|d| op_name(*d) == "arith.muli")?;
+    let (a, b) = (detach(bound.operand_at(0)?), detach(bound.operand_at(1)?));
     let rows = if b == columns {
         a
     } else if a == columns {
@@ -279,9 +279,9 @@ fn independent_iterations(for_op: OperationRef) -> bool {
     let view_source = |view: Option<Value>| {
         let view = view.map(detach)?;
         let def = defining_op(view).filter(|d| op_name(*d) == "tile.partition_view")?;
-        Some(def.operand(0).ok()?.to_raw().ptr as usize)
+        Some(def.operand_at(0)?.to_raw().ptr as usize)
     };
-    let body = for_op.region(0).ok().and_then(|r| r.first_block());
+    let body = for_op.region_at(0).and_then(|r| r.first_block());
     let Some(body) = body else { return false };
     let mut next = body.first_operation();
     while let Some(top) = next {
@@ -290,13 +290,13 @@ fn independent_iterations(for_op: OperationRef) -> bool {
             let name = op_name(op);
             let dialect = name.split('.').next().unwrap_or_default();
             match name.as_str() {
-                "tile.load" => match view_source(op.operand(0).ok()) {
+                "tile.load" => match view_source(op.operand_at(0)) {
                     Some(source) => {
                         loaded.insert(source);
                     }
                     None => known = false,
                 },
-                "tile.store" => match view_source(op.operand(1).ok()) {
+                "tile.store" => match view_source(op.operand_at(1)) {
                     Some(source) => {
                         stored.insert(source);
                     }

@@ -4,7 +4,7 @@
 
 use crate::{
     build::At,
-    rewrite::{IrValue, detach},
+    rewrite::{IrValue, Probe, detach},
 };
 use melior::{
     Context,
@@ -41,13 +41,13 @@ pub fn extend_for<'c>(
 ) -> Option<OperationRef<'c, 'c>> {
     let before = At::before(context, op)?;
     let mut all_inits: Vec<IrValue> =
-        (3..op.operand_count()).map(|i| op.operand(i).ok().map(detach)).collect::<Option<_>>()?;
+        (3..op.operand_count()).map(|i| op.operand_at(i).map(detach)).collect::<Option<_>>()?;
     let carried = all_inits.len();
     all_inits.extend_from_slice(inits);
     let region = Region::new();
     // SAFETY: both regions are live; the body moves into the new region,
     // which the new loop below owns.
-    unsafe { mlir_sys::mlirRegionTakeBody(region.to_raw(), op.region(0).ok()?.to_raw()) };
+    unsafe { mlir_sys::mlirRegionTakeBody(region.to_raw(), op.region_at(0)?.to_raw()) };
     let block = region.first_block()?;
     let arguments: Vec<IrValue> =
         inits.iter().map(|init| detach(block.add_argument(init.r#type(), op.location()))).collect();
@@ -55,16 +55,16 @@ pub fn extend_for<'c>(
     let new_loop = before.insert(ods::scf::r#for(
         context,
         &result_types,
-        detach(op.operand(0).ok()?),
-        detach(op.operand(1).ok()?),
-        detach(op.operand(2).ok()?),
+        detach(op.operand_at(0)?),
+        detach(op.operand_at(1)?),
+        detach(op.operand_at(2)?),
         &all_inits,
         region,
         op.location(),
     ));
-    let terminator = new_loop.region(0).ok()?.first_block()?.terminator()?;
+    let terminator = new_loop.region_at(0)?.first_block()?.terminator()?;
     let mut yielded: Vec<IrValue> =
-        (0..terminator.operand_count()).map(|i| terminator.operand(i).ok().map(detach)).collect::<Option<_>>()?;
+        (0..terminator.operand_count()).map(|i| terminator.operand_at(i).map(detach)).collect::<Option<_>>()?;
     yielded.extend(arguments);
     At::before(context, terminator)?.insert(melior::dialect::scf::r#yield(&yielded, terminator.location()));
     // SAFETY: the old yield is replaced by the one just inserted.
@@ -72,9 +72,7 @@ pub fn extend_for<'c>(
     for i in 0..carried {
         // SAFETY: the old loop's results move to the new loop's; the old
         // loop (now without a body) is erased below.
-        unsafe {
-            mlir_sys::mlirValueReplaceAllUsesOfWith(op.result(i).ok()?.to_raw(), new_loop.result(i).ok()?.to_raw())
-        };
+        unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(op.result_at(i)?.to_raw(), new_loop.result_at(i)?.to_raw()) };
     }
     // SAFETY: no use of the old loop is left.
     unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
@@ -83,7 +81,7 @@ pub fn extend_for<'c>(
 
 /// Makes the loop's body yield `value` for carried value `index`.
 pub fn set_yield<'c>(r#loop: OperationRef<'c, 'c>, index: usize, value: IrValue<'c>) -> Option<()> {
-    let terminator = r#loop.region(0).ok()?.first_block()?.terminator()?;
+    let terminator = r#loop.region_at(0)?.first_block()?.terminator()?;
     if index >= terminator.operand_count() {
         return None;
     }
@@ -104,5 +102,5 @@ pub fn clone_with<'c>(at: &At<'c, 'c>, op: OperationRef<'c, 'c>, operands: &[IrV
     for (i, &operand) in operands.iter().enumerate() {
         inserted_mut.set_operand(i, operand);
     }
-    Some(detach(inserted.result(0).ok()?.into()))
+    Some(detach(inserted.result_at(0)?.into()))
 }

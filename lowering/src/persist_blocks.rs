@@ -50,7 +50,7 @@
 use crate::{
     build::At,
     pass::{PassInfo, TilePass},
-    rewrite::{defining_op, detach, op_name},
+    rewrite::{Probe, defining_op, detach, op_name},
 };
 use melior::{
     ContextRef,
@@ -137,7 +137,7 @@ fn applies(variant: OperationRef) -> Result<(), &'static str> {
             }
             "scf.for" => {
                 let is = |i: usize, name: &str| {
-                    op.operand(i).ok().and_then(|v| defining_op(detach(v))).is_some_and(|d| op_name(d) == name)
+                    op.operand_at(i).and_then(|v| defining_op(detach(v))).is_some_and(|d| op_name(d) == name)
                 };
                 walks |= is(0, "tile.block_id") && is(2, "tile.num_blocks");
             }
@@ -160,7 +160,7 @@ fn on_x(op: OperationRef) -> bool {
 
 /// The rewrite (see the module's summary).
 fn persist<'c>(context: &'c melior::Context, variant: OperationRef<'c, '_>) -> Option<()> {
-    let entry = variant.region(0).ok()?.first_block()?;
+    let entry = variant.region_at(0)?.first_block()?;
     let terminator = entry.terminator()?;
     let first = entry.first_operation()?;
     let location = variant.location();
@@ -195,7 +195,7 @@ fn persist<'c>(context: &'c melior::Context, variant: OperationRef<'c, '_>) -> O
         }
         next = op.next_in_block();
         let from_loop = (0..op.operand_count()).any(|i| {
-            op.operand(i).ok().and_then(|v| defining_op(detach(v))).is_some_and(|d| inside.contains(&d.to_raw().ptr))
+            op.operand_at(i).and_then(|v| defining_op(detach(v))).is_some_and(|d| inside.contains(&d.to_raw().ptr))
         });
         if !from_loop && invariant_kind(op) {
             continue;
@@ -210,7 +210,7 @@ fn persist<'c>(context: &'c melior::Context, variant: OperationRef<'c, '_>) -> O
     }
     for op in old_ids {
         let replacement = if op_name(op) == "tile.block_id" { virtual_block } else { grid };
-        let result = op.result(0).ok()?;
+        let result = op.result_at(0)?;
         // SAFETY: both values are live; the old op is erased right after.
         unsafe {
             mlir_sys::mlirValueReplaceAllUsesOfWith(result.to_raw(), replacement.to_raw());

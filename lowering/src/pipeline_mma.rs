@@ -73,7 +73,7 @@ use crate::{
     layout::assign::register_path,
     loops::{clone_with, extend_for, set_yield},
     pass::{PassInfo, TilePass},
-    rewrite::{IrValue, argument_of, defining_op, detach, emit_error, op_name, single_use},
+    rewrite::{BlockProbe, IrValue, Probe, argument_of, defining_op, detach, emit_error, op_name, single_use},
 };
 use melior::{
     Context, ContextRef,
@@ -149,10 +149,10 @@ fn constant_index(value: melior::ir::Value) -> Option<i64> {
 
 fn find<'c>(op: OperationRef<'c, 'c>) -> Option<Deferred<'c>> {
     let top = op.parent_operation().is_some_and(|p| op_name(p) == "func.func");
-    if !top || constant_index(op.operand(0).ok()?) != Some(0) || constant_index(op.operand(2).ok()?) != Some(1) {
+    if !top || constant_index(op.operand_at(0)?) != Some(0) || constant_index(op.operand_at(2)?) != Some(1) {
         return None;
     }
-    let body = op.region(0).ok()?.first_block()?;
+    let body = op.region_at(0)?.first_block()?;
     let terminator = body.terminator()?;
     let mut mmas = Vec::new();
     let mut stores = false;
@@ -171,19 +171,19 @@ fn find<'c>(op: OperationRef<'c, 'c>) -> Option<Deferred<'c>> {
         return None;
     }
     let (first, last) = (*mmas.first()?, *mmas.last()?);
-    let (user, index) = single_use(last.result(0).ok()?.into())?;
+    let (user, index) = single_use(last.result_at(0)?.into())?;
     if user != terminator {
         return None;
     }
-    let carried = body.argument(1 + index).ok()?;
+    let carried = body.argument_at(1 + index)?;
     // The carried product is read (rescaled), after the first mma only;
     // C is computed in the body, not the carried value itself.
-    let c = last.operand(2).ok()?;
+    let c = last.operand_at(2)?;
     if argument_of(c, body).is_some() || !defined_in(c, body) || !used_after(carried.into(), first, body)? {
         return None;
     }
     // A is computed in the body, not a loaded tile.
-    let a = last.operand(0).ok()?;
+    let a = last.operand_at(0)?;
     let a_def = defining_op(a).filter(|d| d.block() == Some(body))?;
     if matches!(op_name(a_def).as_str(), "tile.load" | "tile.reshape" | "tile.permute") {
         return None;
@@ -191,10 +191,10 @@ fn find<'c>(op: OperationRef<'c, 'c>) -> Option<Deferred<'c>> {
     // B: a load of iteration j through reshapes and permutes only the mma
     // reads.
     let mut chain = Vec::new();
-    let mut value = last.operand(1).ok()?;
+    let mut value = last.operand_at(1)?;
     loop {
         let def = defining_op(value).filter(|d| d.block() == Some(body))?;
-        let (use_op, _) = single_use(def.result(0).ok()?.into())?;
+        let (use_op, _) = single_use(def.result_at(0)?.into())?;
         let expected = chain.last().copied().unwrap_or(last);
         if use_op != expected {
             return None;
@@ -203,26 +203,26 @@ fn find<'c>(op: OperationRef<'c, 'c>) -> Option<Deferred<'c>> {
         let def = unsafe { OperationRef::from_raw(def.to_raw()) };
         chain.push(def);
         match op_name(def).as_str() {
-            "tile.reshape" | "tile.permute" => value = def.operand(0).ok()?,
+            "tile.reshape" | "tile.permute" => value = def.operand_at(0)?,
             "tile.load" => break,
             _ => return None,
         }
     }
     chain.reverse();
     let load = *chain.first()?;
-    let view = PartitionViewType::try_from_type(load.operand(0).ok()?.r#type())?;
-    if view.padding() != Padding::Zero || !crate::rewrite::defined_outside(detach(load.operand(0).ok()?), body) {
+    let view = PartitionViewType::try_from_type(load.operand_at(0)?.r#type())?;
+    if view.padding() != Padding::Zero || !crate::rewrite::defined_outside(detach(load.operand_at(0)?), body) {
         return None;
     }
     // Its coordinates the induction variable (at least one: B at -1 must
     // be padding) and values from before the loop; an index loop.
-    let induction = body.argument(0).ok()?;
+    let induction = body.argument_at(0)?;
     if !melior::ir::TypeLike::is_index(&induction.r#type()) {
         return None;
     }
     let mut indexed = false;
     for i in 1..load.operand_count() {
-        let coordinate = load.operand(i).ok()?;
+        let coordinate = load.operand_at(i)?;
         indexed |= coordinate == induction.into();
         if coordinate != induction.into() && !crate::rewrite::defined_outside(detach(coordinate), body) {
             return None;
@@ -269,23 +269,23 @@ fn used_after(value: melior::ir::Value, first: OperationRef, block: BlockRef) ->
 fn defer<'c>(context: &'c Context, op: OperationRef<'c, 'c>, found: Deferred<'c>) -> Option<()> {
     let Deferred { first, last, index, chain } = found;
     let location = last.location();
-    let body = op.region(0).ok()?.first_block()?;
-    let induction = detach(body.argument(0).ok()?.into());
-    let a_type = last.operand(0).ok()?.r#type();
-    let (a, c) = (detach(last.operand(0).ok()?), detach(last.operand(2).ok()?));
+    let body = op.region_at(0)?.first_block()?;
+    let induction = detach(body.argument_at(0)?.into());
+    let a_type = last.operand_at(0)?.r#type();
+    let (a, c) = (detach(last.operand_at(0)?), detach(last.operand_at(2)?));
     // B at the loop's last index, loaded before the loop.
     let before = At::before(context, op)?;
     let one = before.index(1)?;
-    let last_index = before.subi(detach(op.operand(1).ok()?), one)?;
+    let last_index = before.subi(detach(op.operand_at(1)?), one)?;
     let b_last = clone_chain(&before, &chain, induction, last_index)?;
     let zero = crate::build::scalar_attribute(context, crate::build::tile_type(a_type)?.1, 0.0, 0);
     let zeros = before.add(arith::constant(context, DenseElementsAttribute::splat(a_type, zero).into(), location))?;
     let carried = op.operand_count() - 3;
     let new_loop = extend_for(context, op, &[zeros])?;
-    let body = new_loop.region(0).ok()?.first_block()?;
-    let induction = detach(body.argument(0).ok()?.into());
-    let previous_a = detach(body.argument(1 + carried).ok()?.into());
-    let previous_c = detach(body.argument(1 + index).ok()?.into());
+    let body = new_loop.region_at(0)?.first_block()?;
+    let induction = detach(body.argument_at(0)?.into());
+    let previous_a = detach(body.argument_at(1 + carried)?.into());
+    let previous_c = detach(body.argument_at(1 + index)?.into());
     // Iteration j - 1's mma, right after the first one.
     let at = At::before(context, first.next_in_block()?)?;
     let previous_index = at.subi(induction, at.index(1)?)?;
@@ -310,8 +310,8 @@ fn defer<'c>(context: &'c Context, op: OperationRef<'c, 'c>, found: Deferred<'c>
     }
     // After the loop, the last iteration's mma.
     let after = At::before(context, new_loop.next_in_block()?)?;
-    let result = detach(new_loop.result(index).ok()?.into());
-    let finished = clone_with(&after, product_op, &[detach(new_loop.result(carried).ok()?.into()), b_last, result])?;
+    let result = detach(new_loop.result_at(index)?.into());
+    let finished = clone_with(&after, product_op, &[detach(new_loop.result_at(carried)?.into()), b_last, result])?;
     let finished_op = defining_op(finished)?;
     let mut exceptions = [finished_op.to_raw()];
     // SAFETY: both values are live; every use of the loop's result but the
@@ -330,7 +330,7 @@ fn clone_chain<'c>(
 ) -> Option<IrValue<'c>> {
     let load = *chain.first()?;
     let operands: Vec<IrValue> = (0..load.operand_count())
-        .map(|i| load.operand(i).ok().map(detach).map(|v| if v == induction { index } else { v }))
+        .map(|i| load.operand_at(i).map(detach).map(|v| if v == induction { index } else { v }))
         .collect::<Option<_>>()?;
     let mut value = clone_with(at, load, &operands)?;
     for op in &chain[1..] {

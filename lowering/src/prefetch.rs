@@ -78,7 +78,7 @@ use crate::{
     layout::{assign::register_path, element_bytes},
     loops::{extend_for, set_yield},
     pass::{PassInfo, TilePass},
-    rewrite::{IrValue, detach, emit_error, op_name},
+    rewrite::{BlockProbe, IrValue, Probe, detach, emit_error, op_name},
 };
 use melior::{
     Context, ContextRef,
@@ -248,7 +248,7 @@ fn recompute<'c>(
     for (i, operand) in operands.into_iter().enumerate() {
         inserted_mut.set_operand(i, operand);
     }
-    let new = detach(inserted.result(result.result_number()).ok()?.into());
+    let new = detach(inserted.result_at(result.result_number())?.into());
     memo.insert(key(value), new);
     Some(new)
 }
@@ -264,10 +264,10 @@ fn load_at<'c>(
 ) -> Option<IrValue<'c>> {
     let mut memo = HashMap::new();
     let coords: Vec<IrValue> = (1..load.operand_count())
-        .map(|i| recompute(at, detach(load.operand(i).ok()?), body, iv, iv_value, &mut memo))
+        .map(|i| recompute(at, detach(load.operand_at(i)?), body, iv, iv_value, &mut memo))
         .collect::<Option<_>>()?;
-    let view = detach(load.operand(0).ok()?);
-    let r#type = load.result(0).ok()?.r#type();
+    let view = detach(load.operand_at(0)?);
+    let r#type = load.result_at(0)?.r#type();
     at.add(ops::load(context, r#type, view, &coords, load.location()))
 }
 
@@ -323,7 +323,7 @@ fn other_shared_bytes(
     register_copies: i64,
     staged: bool,
 ) -> i64 {
-    let Some(body) = r#loop.region(0).ok().and_then(|r| r.first_block()) else { return 0 };
+    let Some(body) = r#loop.region_at(0).and_then(|r| r.first_block()) else { return 0 };
     // After a loop outside any other, the exchange of a stored result
     // (`registers/convert.rs`) and the TMA store's staging
     // (`registers/tma_store.rs`) take the memory of a ring whose loop is
@@ -337,7 +337,7 @@ fn other_shared_bytes(
         .iter()
         .zip(shared_loads)
         .find(|(_, s)| **s)
-        .and_then(|(l, _)| l.result(0).ok())
+        .and_then(|(l, _)| l.result_at(0))
         .and_then(|r| tile_type(r.r#type()))
         .map(|(_, e)| e);
     let mut total = 0;
@@ -351,14 +351,14 @@ fn other_shared_bytes(
                 })
         };
         if op_name(op) == "tile.mma" {
-            if !op.result(0).is_ok_and(|r| staged(r.into())) {
-                total += op.result(0).map_or(0, |r| exchange_bytes(r#loop, r.into(), bytes_of));
+            if !op.result_at(0).is_some_and(|r| staged(r.into())) {
+                total += op.result_at(0).map_or(0, |r| exchange_bytes(r#loop, r.into(), bytes_of));
             }
             for k in 0..2 {
-                let Ok(operand) = op.operand(k) else { continue };
+                let Some(operand) = op.operand_at(k) else { continue };
                 let mut source = crate::rewrite::defining_op(operand);
                 while let Some(d) = source.filter(|d| matches!(op_name(*d).as_str(), "tile.permute" | "tile.reshape")) {
-                    source = d.operand(0).ok().and_then(crate::rewrite::defining_op);
+                    source = d.operand_at(0).and_then(crate::rewrite::defining_op);
                 }
                 let ringed = source.is_some_and(|d| {
                     loads.iter().zip(shared_loads).any(|(l, s)| *s && l.to_raw().ptr == d.to_raw().ptr)
@@ -391,7 +391,7 @@ fn carried_result<'c, 'a>(r#loop: OperationRef<'c, 'a>, result: Value<'c, 'a>) -
     if op_name(user) != "scf.yield" {
         return None;
     }
-    r#loop.result(n).ok().map(Into::into)
+    r#loop.result_at(n).map(Into::into)
 }
 
 /// The largest `measure` of the tiles that the stores fed by `value`
@@ -410,7 +410,7 @@ fn stored(value: Value, measure: &dyn Fn(Value) -> i64, depth: usize) -> Option<
         } else if (crate::layout::assign::elementwise(&name) || name == "tile.reshape" || name == "tile.cluster_sum")
             && user.result_count() == 1
         {
-            stored(user.result(0).ok()?.into(), measure, depth + 1)?
+            stored(user.result_at(0)?.into(), measure, depth + 1)?
         } else {
             return None;
         };
@@ -423,7 +423,7 @@ fn stored(value: Value, measure: &dyn Fn(Value) -> i64, depth: usize) -> Option<
 /// loads are carried: each accumulates into a carried tile that nothing
 /// else reads and yields the result straight back.
 fn mma_in_flight_shape(r#loop: OperationRef, loads: &[OperationRef]) -> bool {
-    let Some(body) = r#loop.region(0).ok().and_then(|r| r.first_block()) else { return false };
+    let Some(body) = r#loop.region_at(0).and_then(|r| r.first_block()) else { return false };
     let mut found = false;
     let mut next = body.first_operation();
     while let Some(op) = next {
@@ -434,18 +434,18 @@ fn mma_in_flight_shape(r#loop: OperationRef, loads: &[OperationRef]) -> bool {
             if crate::layout::shared::swapped_operands(op) {
                 return false;
             }
-            let Ok(accumulator) = op.operand(2) else { return false };
+            let Some(accumulator) = op.operand_at(2) else { return false };
             let Some(i) = crate::rewrite::argument_of(accumulator, body) else { return false };
-            let carried_back = op.result(0).is_ok_and(|r| {
+            let carried_back = op.result_at(0).is_some_and(|r| {
                 crate::rewrite::single_use(r.into()).is_some_and(|(user, n)| op_name(user) == "scf.yield" && n + 1 == i)
             });
             let operands_loaded = (0..2).all(|k| {
-                op.operand(k).is_ok_and(|v| {
+                op.operand_at(k).is_some_and(|v| {
                     let mut source = crate::rewrite::defining_op(v);
                     while let Some(d) =
                         source.filter(|d| matches!(op_name(*d).as_str(), "tile.permute" | "tile.reshape"))
                     {
-                        source = d.operand(0).ok().and_then(crate::rewrite::defining_op);
+                        source = d.operand_at(0).and_then(crate::rewrite::defining_op);
                     }
                     source.is_some_and(|d| loads.iter().any(|l| l.to_raw().ptr == d.to_raw().ptr))
                 })
@@ -484,7 +484,7 @@ fn prefetch<'c>(context: &'c Context, op: OperationRef<'c, 'c>, fit: Fit, next_r
         }
         WalkResult::Advance
     });
-    let body = op.region(0).ok()?.first_block()?;
+    let body = op.region_at(0)?.first_block()?;
     if stores {
         // Loads a store may have changed stay where they are.
         op.walk(WalkOrder::PreOrder, |inner| {
@@ -495,7 +495,7 @@ fn prefetch<'c>(context: &'c Context, op: OperationRef<'c, 'c>, fit: Fit, next_r
         });
         return Some(());
     }
-    let iv: Value = body.argument(0).ok()?.into();
+    let iv: Value = body.argument_at(0)?.into();
     let mut loads = Vec::new();
     op.walk(WalkOrder::PreOrder, |inner| {
         if op_name(inner) == "tile.load" && inner.block() != Some(body) {
@@ -506,11 +506,12 @@ fn prefetch<'c>(context: &'c Context, op: OperationRef<'c, 'c>, fit: Fit, next_r
     let mut next = body.first_operation();
     while let Some(inner) = next {
         if op_name(inner) == "tile.load" {
-            let bytes = tile_type(inner.result(0).ok()?.r#type())
+            let bytes = tile_type(inner.result_at(0)?.r#type())
                 .map_or(i64::MAX, |(shape, e)| shape.iter().product::<i64>() * element_bytes(e));
-            if !outside(inner.operand(0).ok()?, body) {
+            if !outside(inner.operand_at(0)?, body) {
                 missed(inner, "its view is made inside the loop");
-            } else if !(1..inner.operand_count()).all(|i| inner.operand(i).is_ok_and(|v| recomputable(v, body, iv, 0)))
+            } else if !(1..inner.operand_count())
+                .all(|i| inner.operand_at(i).is_some_and(|v| recomputable(v, body, iv, 0)))
             {
                 missed(
                     inner,
@@ -547,7 +548,7 @@ fn prefetch<'c>(context: &'c Context, op: OperationRef<'c, 'c>, fit: Fit, next_r
         .iter()
         .zip(&shared_loads)
         .filter(|(_, s)| **s)
-        .filter_map(|(l, _)| l.result(0).ok())
+        .filter_map(|(l, _)| l.result_at(0))
         .map(|r| bytes_of(r.into()))
         .sum();
     let wanted = if operand_bytes > 0 { distance.max(mma_distance) } else { distance };
@@ -594,7 +595,7 @@ fn prefetch<'c>(context: &'c Context, op: OperationRef<'c, 'c>, fit: Fit, next_r
     // The first `distance` tiles of each load, before the loop, iteration
     // by iteration (a ring's waits count the copies issued in that order).
     let before = At::before(context, op)?;
-    let (lower, step) = (detach(op.operand(0).ok()?), detach(op.operand(2).ok()?));
+    let (lower, step) = (detach(op.operand_at(0)?), detach(op.operand_at(2)?));
     let carried = op.operand_count() - 3;
     let mut tiles = vec![None; loads.len() * distance as usize];
     let first_ring = *next_ring;
@@ -614,8 +615,8 @@ fn prefetch<'c>(context: &'c Context, op: OperationRef<'c, 'c>, fit: Fit, next_r
     // The tiles become carried values: each iteration loads the tile
     // `distance` ahead, uses the oldest, and passes the others one slot down.
     let new_loop = extend_for(context, op, &tiles)?;
-    let body = new_loop.region(0).ok()?.first_block()?;
-    let iv = detach(body.argument(0).ok()?.into());
+    let body = new_loop.region_at(0)?.first_block()?;
+    let iv = detach(body.argument_at(0)?.into());
     let first = body.first_operation()?;
     // SAFETY: the body's first op lives as long as the loop.
     let at_start = At::before(context, unsafe { OperationRef::from_raw(first.to_raw()) })?;
@@ -631,10 +632,10 @@ fn prefetch<'c>(context: &'c Context, op: OperationRef<'c, 'c>, fit: Fit, next_r
     let distance = distance as usize;
     for (j, &load) in loads.iter().enumerate() {
         let first_slot = carried + j * distance;
-        let slot = |k: usize| body.argument(1 + first_slot + k).ok().map(|a| detach(a.into()));
+        let slot = |k: usize| body.argument_at(1 + first_slot + k).map(|a| detach(a.into()));
         let fresh = load_at(context, &at_start, load, body, iv, ahead)?;
         mark(fresh, ring(j, -1));
-        let value = load.result(0).ok()?;
+        let value = load.result_at(0)?;
         // SAFETY: both values are live; the load's users read the carried
         // tile instead, and the load is erased just below.
         unsafe {

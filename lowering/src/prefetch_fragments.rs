@@ -56,7 +56,7 @@ use crate::{
     layout::{layout_of, with_layout},
     pass::{PassInfo, TilePass},
     registers::shared::SharedTile,
-    rewrite::{IrValue, argument_of, defining_op, detach, op_name},
+    rewrite::{BlockProbe, IrValue, Probe, argument_of, defining_op, detach, op_name},
 };
 use melior::{
     ContextRef,
@@ -103,7 +103,7 @@ impl<'c> RunExternalPass<'c> for PrefetchFragments {
 /// The loop's one mma, if it is computed transposed with B a carried
 /// N-major ring tile the TMA fills, and B's carried value's index.
 fn candidate<'c>(r#loop: OperationRef<'c, 'c>) -> Option<(OperationRef<'c, 'c>, usize)> {
-    let body = r#loop.region(0).ok()?.first_block()?;
+    let body = r#loop.region_at(0)?.first_block()?;
     let mut mmas = Vec::new();
     let mut next = body.first_operation();
     while let Some(op) = next {
@@ -114,7 +114,7 @@ fn candidate<'c>(r#loop: OperationRef<'c, 'c>) -> Option<(OperationRef<'c, 'c>, 
         next = op.next_in_block();
     }
     let [mma] = mmas[..] else { return None };
-    let (a, b, c) = (mma.operand(0).ok()?, mma.operand(1).ok()?, mma.operand(2).ok()?);
+    let (a, b, c) = (mma.operand_at(0)?, mma.operand_at(1)?, mma.operand_at(2)?);
     let tile_b = SharedTile::of_type(b.r#type()).filter(|t| !t.transposed && t.bytes != 2 && t.shape.len() == 2)?;
     SharedTile::of_type(a.r#type())?;
     let (_, accumulator) = layout_of(c)?;
@@ -131,15 +131,15 @@ fn candidate<'c>(r#loop: OperationRef<'c, 'c>) -> Option<(OperationRef<'c, 'c>, 
     let tma_load = |op: OperationRef| op_name(op) == "tile.load" && op.has_attribute(tile_dialect::attrs::TMA_LOAD);
     let carried_tma = |value| {
         let j = argument_of(value, body)?.checked_sub(1)?;
-        tma_load(defining_op(r#loop.operand(3 + j).ok()?)?).then_some(j)
+        tma_load(defining_op(r#loop.operand_at(3 + j)?)?).then_some(j)
     };
     carried_tma(a)?;
     let i = carried_tma(b)?;
     let terminator = body.terminator()?;
-    let mut value = terminator.operand(i).ok()?;
+    let mut value = terminator.operand_at(i)?;
     for _ in 0..=MAX_CARRIES {
         match argument_of(value, body) {
-            Some(number) => value = terminator.operand(number.checked_sub(1)?).ok()?,
+            Some(number) => value = terminator.operand_at(number.checked_sub(1)?)?,
             None => {
                 let load = defining_op(value)?;
                 return (tma_load(load) && load.block() == Some(body)).then_some((mma, i));
@@ -154,26 +154,26 @@ const MAX_CARRIES: usize = 64;
 
 fn prefetch<'c>(context: &'c melior::Context, r#loop: OperationRef<'c, 'c>) -> Option<()> {
     let (mma, i) = candidate(r#loop)?;
-    let b = detach(mma.operand(1).ok()?);
+    let b = detach(mma.operand_at(1)?);
     let (shape, element) = tile_type(b.r#type())?;
-    let (_, accumulator) = layout_of(mma.operand(2).ok()?)?;
-    let m = tile_type(mma.operand(0).ok()?.r#type())?.0[0];
+    let (_, accumulator) = layout_of(mma.operand_at(2)?)?;
+    let m = tile_type(mma.operand_at(0)?.r#type())?.0[0];
     let (_, fragments) = crate::registers::mma::swapped_layouts(m, shape[1], shape[0], accumulator.warps(), element)?;
     let fragments_type = with_layout(b.r#type(), &fragments.to_layout())?;
     let location = mma.location();
     let before = At::before(context, r#loop)?;
-    let init = detach(r#loop.operand(3 + i).ok()?);
+    let init = detach(r#loop.operand_at(3 + i)?);
     let first = before.add(ops::convert_layout(context, fragments_type, init, location))?;
     let new_loop = crate::loops::extend_for(context, r#loop, &[first])?;
-    let body = new_loop.region(0).ok()?.first_block()?;
+    let body = new_loop.region_at(0)?.first_block()?;
     let carried = new_loop.result_count() - 1;
-    let argument: IrValue = detach(body.argument(1 + carried).ok()?.into());
+    let argument: IrValue = detach(body.argument_at(1 + carried)?.into());
     // SAFETY: the mma moved with the body into the new loop and is live;
     // only its B operand changes, to a value of the same shape and element.
     let mut mma_mut = unsafe { melior::ir::operation::OperationRefMut::from_raw(mma.to_raw()) };
     mma_mut.set_operand(1, argument);
     let terminator = body.terminator()?;
-    let next_tile = detach(terminator.operand(i).ok()?);
+    let next_tile = detach(terminator.operand_at(i)?);
     // Before the mma: the reads define registers no wgmma of this
     // iteration reads, ahead of its fence (after it, ptxas serialises the
     // wgmmas: a non-wgmma instruction defines an input register of a

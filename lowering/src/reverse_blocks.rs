@@ -43,7 +43,7 @@
 use crate::{
     build::At,
     pass::{PassInfo, TilePass},
-    rewrite::{IrValue, constant_index, defining_op, detach, op_name, uses},
+    rewrite::{IrValue, Probe, constant_index, defining_op, detach, op_name, uses},
 };
 use melior::{
     ContextRef,
@@ -81,7 +81,7 @@ impl<'c> RunExternalPass<'c> for ReverseBlocks {
         if !operation.has_attribute("tile.kernel") || operation.has_attribute("tile.persistent") {
             return;
         }
-        let Some(entry) = operation.region(0).ok().and_then(|r| r.first_block()) else { return };
+        let Some(entry) = operation.region_at(0).and_then(|r| r.first_block()) else { return };
         let mut ids = Vec::new();
         let mut loops = Vec::new();
         let mut next = entry.first_operation();
@@ -94,14 +94,14 @@ impl<'c> RunExternalPass<'c> for ReverseBlocks {
             }
         }
         for id_op in ids {
-            let Ok(id) = id_op.result(0) else { continue };
+            let Some(id) = id_op.result_at(0) else { continue };
             let id = detach(id.into());
             // A row-major split is tile-group-blocks' relabelling.
             if uses(id).iter().any(|(user, _)| matches!(op_name(*user).as_str(), "arith.divui" | "arith.remui")) {
                 continue;
             }
             let longer = loops.iter().any(|l| {
-                let bound = |i: usize| l.operand(i).ok().map(detach);
+                let bound = |i: usize| l.operand_at(i).map(detach);
                 bound(0).is_some_and(|b| !depends(b, id))
                     && bound(2).is_some_and(|b| !depends(b, id))
                     && bound(1).is_some_and(|b| grows(b, id).unwrap_or(false))
@@ -168,7 +168,7 @@ fn grows(value: IrValue, id: IrValue) -> Option<bool> {
         return Some(false);
     }
     let def = defining_op(value)?;
-    let operand = |i: usize| def.operand(i).ok().map(detach);
+    let operand = |i: usize| def.operand_at(i).map(detach);
     match op_name(def).as_str() {
         "arith.addi" | "arith.minui" | "arith.maxui" => Some(grows(operand(0)?, id)? || grows(operand(1)?, id)?),
         "arith.subi" | "arith.divui" => (!depends(operand(1)?, id)).then_some(grows(operand(0)?, id)?),

@@ -3,7 +3,11 @@
 
 use melior::{
     Context, PatternRewriter, RewriterBase, create_op_rewrite_pattern,
-    ir::{Location, OperationRef, Value, ValueLike, operation::OperationLike},
+    ir::{
+        BlockLike, Location, OperationRef, RegionRef, Value, ValueLike,
+        block::BlockArgument,
+        operation::{OperationLike, OperationResult},
+    },
 };
 use mlir_sys::{MlirOperation, MlirPatternRewriter, MlirRewritePattern};
 
@@ -19,9 +23,56 @@ pub fn detach<'c>(value: Value<'c, '_>) -> IrValue<'c> {
     unsafe { Value::from_raw(value.to_raw()) }
 }
 
+/// Operand, result and region accessors that answer `None` for an index out
+/// of range.
+///
+/// melior's own `operand`, `result` and `region` build their out-of-range
+/// error (`Error::PositionOutOfBounds`) with the whole op printed into it,
+/// nested regions and all, even when the caller only wants to know whether
+/// the position exists (`.ok()`, `.is_ok_and(..)`). Printing is slow, and
+/// inside a pass nested on `func.func`, which MLIR runs on several functions
+/// in parallel threads, printing an op races with the threads rewriting the
+/// other functions (it has crashed). These check the count first and never
+/// print; probe with them wherever the index may be out of range.
+pub trait Probe<'c, 'a> {
+    /// Operand `index`, if the op has that many operands.
+    fn operand_at(&self, index: usize) -> Option<Value<'c, 'a>>;
+    /// Result `index`, if the op has that many results.
+    fn result_at(&self, index: usize) -> Option<OperationResult<'c, 'a>>;
+    /// Region `index`, if the op has that many regions.
+    fn region_at(&self, index: usize) -> Option<RegionRef<'c, 'a>>;
+}
+
+impl<'c: 'a, 'a, T: OperationLike<'c, 'a>> Probe<'c, 'a> for T {
+    fn operand_at(&self, index: usize) -> Option<Value<'c, 'a>> {
+        if index < self.operand_count() { self.operand(index).ok() } else { None }
+    }
+
+    fn result_at(&self, index: usize) -> Option<OperationResult<'c, 'a>> {
+        if index < self.result_count() { self.result(index).ok() } else { None }
+    }
+
+    fn region_at(&self, index: usize) -> Option<RegionRef<'c, 'a>> {
+        if index < self.region_count() { self.region(index).ok() } else { None }
+    }
+}
+
+/// The block counterpart of [`Probe`]: melior's `argument` prints the whole
+/// block into its out-of-range error; this checks the count first.
+pub trait BlockProbe<'c, 'a> {
+    /// Argument `index`, if the block has that many arguments.
+    fn argument_at(&self, index: usize) -> Option<BlockArgument<'c, 'a>>;
+}
+
+impl<'c, 'a, T: BlockLike<'c, 'a>> BlockProbe<'c, 'a> for T {
+    fn argument_at(&self, index: usize) -> Option<BlockArgument<'c, 'a>> {
+        if index < self.argument_count() { self.argument(index).ok() } else { None }
+    }
+}
+
 /// Operand `index` of the matched op.
 pub fn operand<'c>(op: OperationRef<'c, '_>, index: usize) -> Option<IrValue<'c>> {
-    Some(detach(op.operand(index).ok()?))
+    Some(detach(op.operand_at(index)?))
 }
 
 /// Builds (at the rewriter's insertion point, just before the matched op) the
@@ -129,7 +180,7 @@ pub fn unused(value: Value) -> bool {
 /// goes through them.
 pub fn kernels(module: OperationRef<'_, '_>, without: &[&str]) -> Vec<mlir_sys::MlirOperation> {
     use melior::ir::{BlockLike as _, RegionLike as _};
-    let Some(body) = module.region(0).ok().and_then(|r| r.first_block()) else { return Vec::new() };
+    let Some(body) = module.region_at(0).and_then(|r| r.first_block()) else { return Vec::new() };
     let mut kernels = Vec::new();
     let mut next = body.first_operation();
     while let Some(op) = next {

@@ -45,7 +45,7 @@
 use crate::{
     build::At,
     pass::{PassInfo, TilePass},
-    rewrite::{IrValue, constant_index, detach, op_name},
+    rewrite::{IrValue, Probe, constant_index, detach, op_name},
 };
 use melior::{
     Context, ContextRef,
@@ -96,7 +96,7 @@ impl<'c> RunExternalPass<'c> for SafeDivision {
             // SAFETY: a live op collected above; each is replaced once, and
             // the ops built for it are not in the list.
             let op = unsafe { OperationRef::from_raw(raw) };
-            let Ok(old) = op.result(0) else { continue };
+            let Some(old) = op.result_at(0) else { continue };
             if let Some(result) = guard(context, op) {
                 // SAFETY: `result` replaces every use of the op's only
                 // result; the op, then unused, is erased.
@@ -160,7 +160,7 @@ fn element(r#type: Type) -> Type {
 /// the divisor is a safe constant or the operands are not integers.
 fn guard<'c>(context: &'c Context, op: OperationRef<'c, '_>) -> Option<IrValue<'c>> {
     let kind = Kind::of(&op_name(op))?;
-    let (x, y) = (detach(op.operand(0).ok()?), detach(op.operand(1).ok()?));
+    let (x, y) = (detach(op.operand_at(0)?), detach(op.operand_at(1)?));
     let r#type = y.r#type();
     let shaped = element(r#type) != r#type;
     let width = bits(element(r#type))?;

@@ -26,7 +26,7 @@
 
 use crate::{
     pass::{PassInfo, TilePass, apply_greedily},
-    rewrite::{IrValue, detach, operand, pattern},
+    rewrite::{IrValue, Probe, detach, operand, pattern},
 };
 use melior::{
     ContextRef, RewritePatternSet, RewriterBase,
@@ -81,7 +81,7 @@ fn simplify<'c>(
     rewriter: &RewriterBase<'c, '_>,
 ) -> Option<IrValue<'c>> {
     let input = operand(op, 0)?;
-    let result_type = op.result(0).ok()?.r#type();
+    let result_type = op.result_at(0)?.r#type();
     let name = op.name();
     let name = name.as_string_ref().as_str().ok()?;
 
@@ -110,5 +110,5 @@ fn simplify<'c>(
         }
         _ => return None,
     };
-    Some(detach(rewriter.insert(folded).result(0).ok()?.into()))
+    Some(detach(rewriter.insert(folded).result_at(0)?.into()))
 }

@@ -43,7 +43,7 @@ use crate::{
     build::tile_type,
     layout::{assign::register_path, element_bytes},
     pass::{PassInfo, TilePass},
-    rewrite::op_name,
+    rewrite::{Probe, op_name},
 };
 use melior::{
     ContextRef,
@@ -109,7 +109,7 @@ fn conversion(name: &str) -> bool {
 
 /// The only user of `op`'s single result, if it has exactly one.
 fn only_user<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
-    let result = op.result(0).ok()?;
+    let result = op.result_at(0)?;
     // SAFETY: walking the use list of a live value.
     unsafe {
         let first = mlir_sys::mlirValueGetFirstUse(result.to_raw());
@@ -121,7 +121,7 @@ fn only_user<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
 }
 
 fn sink(load: OperationRef) -> Option<()> {
-    let (shape, element) = tile_type(load.result(0).ok()?.r#type())?;
+    let (shape, element) = tile_type(load.result_at(0)?.r#type())?;
     if shape.iter().product::<i64>() * element_bytes(element) < MIN_BYTES {
         return None;
     }

@@ -58,7 +58,7 @@ use crate::{
     build::{At, GpuQuery, tile_type},
     layout::assign::elementwise,
     pass::{PassInfo, TilePass},
-    rewrite::{IrValue, detach, op_name},
+    rewrite::{BlockProbe, IrValue, Probe, detach, op_name},
 };
 use melior::{
     ContextRef,
@@ -240,11 +240,11 @@ fn plan<'c>(
     let mut cuts = Cuts { cuts: HashMap::new(), changed: true };
     for &op in &ops {
         if op_name(op) == "tile.mma" {
-            let operand = |i| op.operand(i).map_err(|_| (op.location(), String::new()));
+            let operand = |i| op.operand_at(i).ok_or_else(|| (op.location(), String::new()));
             cuts.set(operand(0)?, Some(0), op)?;
             cuts.set(operand(1)?, None, op)?;
             cuts.set(operand(2)?, Some(0), op)?;
-            cuts.set(op.result(0).map_err(|_| (op.location(), String::new()))?.into(), Some(0), op)?;
+            cuts.set(op.result_at(0).ok_or_else(|| (op.location(), String::new()))?.into(), Some(0), op)?;
         }
     }
     while cuts.changed {
@@ -274,8 +274,8 @@ fn plan<'c>(
     accesses(&ops, &cuts)?;
     for &op in &ops {
         if op_name(op) == "tile.mma" {
-            let rows =
-                tile_type(op.operand(0).map_err(|_| (op.location(), String::new()))?.r#type()).map_or(0, |(s, _)| s[0]);
+            let rows = tile_type(op.operand_at(0).ok_or_else(|| (op.location(), String::new()))?.r#type())
+                .map_or(0, |(s, _)| s[0]);
             if rows / blocks < crate::registers::mma::WGMMA_M {
                 return Err((
                     op.location(),
@@ -302,16 +302,15 @@ fn plan<'c>(
 fn accesses<'c>(ops: &[OperationRef<'c, 'c>], cuts: &Cuts<'c>) -> Result<(), (Location<'c>, String)> {
     let cut = |v: Value| cuts.get(v).flatten().is_some();
     let array = |op: OperationRef<'c, 'c>, view: usize| {
-        op.operand(view)
-            .ok()
+        op.operand_at(view)
             .and_then(crate::rewrite::defining_op)
             .filter(|d| op_name(*d) == "tile.partition_view")
-            .and_then(|d| d.operand(0).ok())
+            .and_then(|d| d.operand_at(0))
             .map(key)
     };
     let access = |op: OperationRef<'c, 'c>| match op_name(op).as_str() {
-        "tile.load" => op.result(0).ok().map(|r| (cut(r.into()), 0)),
-        "tile.store" => op.operand(0).ok().map(|v| (cut(v), 1)),
+        "tile.load" => op.result_at(0).map(|r| (cut(r.into()), 0)),
+        "tile.store" => op.operand_at(0).map(|v| (cut(v), 1)),
         _ => None,
     };
     let stored: std::collections::HashSet<usize> =
@@ -342,8 +341,8 @@ fn relate<'c>(cuts: &mut Cuts<'c>, op: OperationRef<'c, 'c>) -> Result<(), (Loca
         return Ok(());
     }
     let shape = |v: Value| tile_type(v.r#type()).map(|(s, _)| s).unwrap_or_default();
-    let operand = |i: usize| op.operand(i).map_err(|_| (op.location(), String::new()));
-    let result = |i: usize| op.result(i).map(Value::from).map_err(|_| (op.location(), String::new()));
+    let operand = |i: usize| op.operand_at(i).ok_or_else(|| (op.location(), String::new()));
+    let result = |i: usize| op.result_at(i).map(Value::from).ok_or_else(|| (op.location(), String::new()));
     match name.as_str() {
         "tile.mma" | "tile.load" | "tile.store" | "tile.splat" | "tile.iota" | "arith.constant" => {}
         // Tied by its loop or `scf.if`; another parent's is not followed.
@@ -412,16 +411,13 @@ fn relate<'c>(cuts: &mut Cuts<'c>, op: OperationRef<'c, 'c>) -> Result<(), (Loca
                 let mut tied: Vec<Value> = vec![result(i)?];
                 if name == "scf.for" {
                     tied.push(operand(i + 3)?);
-                    let body = op
-                        .region(0)
-                        .ok()
-                        .and_then(|r| r.first_block())
-                        .ok_or_else(|| (op.location(), String::new()))?;
-                    tied.push(body.argument(i + 1).map_err(|_| (op.location(), String::new()))?.into());
+                    let body =
+                        op.region_at(0).and_then(|r| r.first_block()).ok_or_else(|| (op.location(), String::new()))?;
+                    tied.push(body.argument_at(i + 1).ok_or_else(|| (op.location(), String::new()))?.into());
                 }
                 for region in op.regions() {
                     if let Some(terminator) = region.first_block().and_then(|b| b.terminator()) {
-                        tied.push(terminator.operand(i).map_err(|_| (op.location(), String::new()))?);
+                        tied.push(terminator.operand_at(i).ok_or_else(|| (op.location(), String::new()))?);
                     }
                 }
                 if !is_tile(tied[0]) {
@@ -463,7 +459,7 @@ fn slice<'c>(kernel: OperationRef<'c, '_>, blocks: i64, cuts: &HashMap<usize, (I
     let context = kernel.context();
     // SAFETY: the context outlives the pass run.
     let context = unsafe { context.to_ref() };
-    let entry = kernel.region(0).ok()?.first_block()?;
+    let entry = kernel.region_at(0)?.first_block()?;
     let rank = At::before(context, entry.first_operation()?)?.gpu(GpuQuery::ClusterBlockId)?;
     let cut_of = |value: Value| cuts.get(&key(value)).and_then(|(_, cut)| *cut);
 
@@ -480,12 +476,12 @@ fn slice<'c>(kernel: OperationRef<'c, '_>, blocks: i64, cuts: &HashMap<usize, (I
     for &op in &ops {
         let name = op_name(op);
         let access = match name.as_str() {
-            "tile.load" => Some((cut_of(op.result(0).ok()?.into()), 0)),
-            "tile.store" => Some((cut_of(op.operand(0).ok()?), 1)),
+            "tile.load" => Some((cut_of(op.result_at(0)?.into()), 0)),
+            "tile.store" => Some((cut_of(op.operand_at(0)?), 1)),
             _ => None,
         };
         if let Some((Some(dim), view_index)) = access {
-            let tall = detach(op.operand(view_index).ok()?);
+            let tall = detach(op.operand_at(view_index)?);
             let view = match views.get(&(key(tall), dim)) {
                 Some(&view) => view,
                 None => {
@@ -500,7 +496,7 @@ fn slice<'c>(kernel: OperationRef<'c, '_>, blocks: i64, cuts: &HashMap<usize, (I
                     let view = at.add(ops::partition_view(
                         context,
                         r#type.into(),
-                        definition.operand(0).ok()?,
+                        definition.operand_at(0)?,
                         definition.location(),
                     ))?;
                     views.insert((key(tall), dim), view);
@@ -508,7 +504,7 @@ fn slice<'c>(kernel: OperationRef<'c, '_>, blocks: i64, cuts: &HashMap<usize, (I
                 }
             };
             let at = At::before(context, op)?;
-            let index = detach(op.operand(view_index + 1 + dim).ok()?);
+            let index = detach(op.operand_at(view_index + 1 + dim)?);
             let index = at.addi(at.muli(index, at.index(blocks)?)?, rank)?;
             // SAFETY: a live op of the kernel; the new view and index are
             // defined before it.
@@ -518,16 +514,16 @@ fn slice<'c>(kernel: OperationRef<'c, '_>, blocks: i64, cuts: &HashMap<usize, (I
             }
         }
         for i in 0..op.region_count() {
-            let Some(block) = op.region(i).ok().and_then(|r| r.first_block()) else { continue };
+            let Some(block) = op.region_at(i).and_then(|r| r.first_block()) else { continue };
             for j in 0..block.argument_count() {
-                let argument: Value = block.argument(j).ok()?.into();
+                let argument: Value = block.argument_at(j)?.into();
                 if let Some(dim) = cut_of(argument) {
                     argument.set_type(sliced_tile(argument.r#type(), dim, blocks)?);
                 }
             }
         }
         for i in 0..op.result_count() {
-            let value: Value = op.result(i).ok()?.into();
+            let value: Value = op.result_at(i)?.into();
             let Some(dim) = cut_of(value) else { continue };
             let r#type = sliced_tile(value.r#type(), dim, blocks)?;
             value.set_type(r#type);
@@ -549,7 +545,7 @@ fn slice<'c>(kernel: OperationRef<'c, '_>, blocks: i64, cuts: &HashMap<usize, (I
 /// Makes a (sliced) iota count from this block's first row: its users read
 /// it plus `rank * length`.
 fn offset_iota<'c>(context: &'c melior::Context, iota: OperationRef<'c, 'c>, rank: IrValue<'c>) -> Option<()> {
-    let value = detach(iota.result(0).ok()?.into());
+    let value = detach(iota.result_at(0)?.into());
     let (shape, element) = tile_type(value.r#type())?;
     let users = crate::rewrite::uses(value);
     let at = At::before(context, iota.next_in_block()?)?;

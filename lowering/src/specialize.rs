@@ -47,7 +47,7 @@
 
 use crate::{
     pass::{PassInfo, TilePass},
-    rewrite::{emit_error, op_name},
+    rewrite::{BlockProbe, Probe, emit_error, op_name},
 };
 use melior::{
     ContextRef,
@@ -99,7 +99,7 @@ impl<'c> RunExternalPass<'c> for Specialize {
     fn initialize(&mut self, _context: ContextRef<'c>) {}
 
     fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
-        let Some(body) = operation.region(0).ok().and_then(|r| r.first_block()) else { return };
+        let Some(body) = operation.region_at(0).and_then(|r| r.first_block()) else { return };
         let mut next = body.first_operation();
         while let Some(op) = next {
             next = op.next_in_block();
@@ -245,17 +245,17 @@ impl<'c> Dims<'c> {
 
 /// Every tile-typed operand and result of `op`.
 fn tiles<'c, 'a>(op: OperationRef<'c, 'a>) -> Vec<Value<'c, 'a>> {
-    let operands = (0..op.operand_count()).filter_map(|i| op.operand(i).ok());
-    let results = (0..op.result_count()).filter_map(|i| op.result(i).ok().map(Into::into));
+    let operands = (0..op.operand_count()).filter_map(|i| op.operand_at(i));
+    let results = (0..op.result_count()).filter_map(|i| op.result_at(i).map(Into::into));
     operands.chain(results).filter(|v: &Value| shape_of(v.r#type()).is_some()).collect()
 }
 
 /// The operands of the terminator of region `index` of `op`.
 fn yielded<'c, 'a>(op: OperationRef<'c, 'a>, index: usize) -> Vec<Value<'c, 'a>> {
-    let Some(terminator) = op.region(index).ok().and_then(|r| r.first_block()).and_then(|b| b.terminator()) else {
+    let Some(terminator) = op.region_at(index).and_then(|r| r.first_block()).and_then(|b| b.terminator()) else {
         return Vec::new();
     };
-    (0..terminator.operand_count()).filter_map(|i| terminator.operand(i).ok()).collect()
+    (0..terminator.operand_count()).filter_map(|i| terminator.operand_at(i)).collect()
 }
 
 /// Instantiates `kernel` for its `tile.config` (which it removes).
@@ -269,8 +269,8 @@ pub(crate) fn specialize<'c>(kernel: OperationRef<'c, '_>) -> Result<(), Failure
         // this function; nothing is erased while `dims` holds their values.
         let op: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(op.to_raw()) };
         let name = op_name(op);
-        let operand = |i: usize| op.operand(i).ok();
-        let result = |i: usize| op.result(i).ok().map(Value::from);
+        let operand = |i: usize| op.operand_at(i);
+        let result = |i: usize| op.result_at(i).map(Value::from);
         match name.as_str() {
             "tile.mma" => {
                 if let (Some(a), Some(b), Some(c), Some(d)) = (operand(0), operand(1), operand(2), result(0)) {
@@ -354,12 +354,12 @@ pub(crate) fn specialize<'c>(kernel: OperationRef<'c, '_>) -> Result<(), Failure
                 }
             }
             "scf.for" => {
-                let body = op.region(0).ok().and_then(|r| r.first_block());
+                let body = op.region_at(0).and_then(|r| r.first_block());
                 let carried = yielded(op, 0);
                 for i in 0..op.result_count() {
                     if let (Some(init), Some(out)) = (operand(3 + i), result(i)) {
                         dims.tie_all(init, out);
-                        if let Some(argument) = body.and_then(|b| b.argument(1 + i).ok()) {
+                        if let Some(argument) = body.and_then(|b| b.argument_at(1 + i)) {
                             dims.tie_all(init, argument.into());
                         }
                         if let Some(&value) = carried.get(i) {

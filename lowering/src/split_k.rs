@@ -52,7 +52,7 @@
 use crate::{
     build::{At, CmpiPredicate, GpuQuery, if_else_op, tile_type},
     pass::{PassInfo, TilePass},
-    rewrite::{IrValue, detach, op_name},
+    rewrite::{BlockProbe, IrValue, Probe, detach, op_name},
 };
 use melior::ir::AttributeLike as _;
 use melior::{
@@ -165,7 +165,7 @@ fn the_loop<'c>(kernel: OperationRef<'c, '_>) -> Result<OperationRef<'c, 'c>, (L
     if mmas.iter().any(|m| parent(*m).is_none_or(|p| p.to_raw().ptr != r#loop.to_raw().ptr)) {
         return Err((here(r#loop), "not every tile.mma of the kernel is in this loop's body".into()));
     }
-    let body = r#loop.region(0).ok().and_then(|r| r.first_block()).ok_or_else(|| (here(r#loop), String::new()))?;
+    let body = r#loop.region_at(0).and_then(|r| r.first_block()).ok_or_else(|| (here(r#loop), String::new()))?;
     let terminator = body.terminator().ok_or_else(|| (here(r#loop), String::new()))?;
     let not_a_sum = || {
         (
@@ -180,8 +180,8 @@ fn the_loop<'c>(kernel: OperationRef<'c, '_>) -> Result<OperationRef<'c, 'c>, (L
     }
     let mut chained = 0;
     for i in 0..r#loop.result_count() {
-        let argument = detach(body.argument(i + 1).map_err(|_| not_a_sum())?.into());
-        let mut value = detach(terminator.operand(i).map_err(|_| not_a_sum())?);
+        let argument = detach(body.argument_at(i + 1).ok_or_else(not_a_sum)?.into());
+        let mut value = detach(terminator.operand_at(i).ok_or_else(not_a_sum)?);
         // Back from the yield to the body argument, through mmas' C.
         loop {
             let single = crate::rewrite::uses(value).len() == 1;
@@ -196,7 +196,7 @@ fn the_loop<'c>(kernel: OperationRef<'c, '_>) -> Result<OperationRef<'c, 'c>, (L
                 return Err(not_a_sum());
             }
             chained += 1;
-            value = detach(mma.operand(2).map_err(|_| not_a_sum())?);
+            value = detach(mma.operand_at(2).ok_or_else(not_a_sum)?);
         }
     }
     if chained != mmas.len() {
@@ -248,13 +248,13 @@ fn split<'c>(kernel: OperationRef<'c, '_>, r#loop: OperationRef<'c, 'c>, ways: i
     let context = kernel.context();
     // SAFETY: the context outlives the pass run.
     let context = unsafe { context.to_ref() };
-    let entry = kernel.region(0).ok()?.first_block()?;
+    let entry = kernel.region_at(0)?.first_block()?;
     let rank = At::before(context, entry.first_operation()?)?.gpu(GpuQuery::ClusterBlockId)?;
 
     // The share: ceil(trips / ways) iterations a block.
     let at = At::before(context, r#loop)?;
     let (lower, upper, step) =
-        (detach(r#loop.operand(0).ok()?), detach(r#loop.operand(1).ok()?), detach(r#loop.operand(2).ok()?));
+        (detach(r#loop.operand_at(0)?), detach(r#loop.operand_at(1)?), detach(r#loop.operand_at(2)?));
     let span = at.maxsi(at.subi(upper, lower)?, at.index(0)?)?;
     let trips = at.divui(at.addi(span, at.subi(step, at.index(1)?)?)?, step)?;
     let share = at.divui(at.addi(trips, at.index(ways - 1)?)?, at.index(ways)?)?;
@@ -269,13 +269,13 @@ fn split<'c>(kernel: OperationRef<'c, '_>, r#loop: OperationRef<'c, 'c>, ways: i
         mlir_sys::mlirOperationSetOperand(r#loop.to_raw(), 1, last.to_raw());
     }
     for i in 0..r#loop.result_count() {
-        let init = detach(r#loop.operand(3 + i).ok()?);
+        let init = detach(r#loop.operand_at(3 + i)?);
         if zero_splat(init) {
             continue;
         }
         let r#type = init.r#type();
         let chosen = if_else_op(&at, is_first, &[r#type], |_| Some(vec![init]), |at| Some(vec![zeros(at, r#type)?]))?;
-        let chosen = detach(chosen.result(0).ok()?.into());
+        let chosen = detach(chosen.result_at(0)?.into());
         // SAFETY: as above.
         unsafe { mlir_sys::mlirOperationSetOperand(r#loop.to_raw(), (3 + i) as isize, chosen.to_raw()) };
     }
@@ -285,7 +285,7 @@ fn split<'c>(kernel: OperationRef<'c, '_>, r#loop: OperationRef<'c, 'c>, ways: i
     let after = At::before(context, r#loop.next_in_block()?)?;
     let mut last_sum = None;
     for i in 0..r#loop.result_count() {
-        let result = detach(r#loop.result(i).ok()?.into());
+        let result = detach(r#loop.result_at(i)?.into());
         let users = crate::rewrite::uses(result);
         let sum = after.add(ops::cluster_sum(context, result.r#type(), result, r#loop.location()))?;
         for (user, position) in users {
@@ -298,7 +298,7 @@ fn split<'c>(kernel: OperationRef<'c, '_>, r#loop: OperationRef<'c, 'c>, ways: i
     let last_sum = last_sum?;
     let rest = At::before(context, last_sum.next_in_block()?)?;
     let guard = if_else_op(&rest, is_first, &[], |_| Some(vec![]), |_| Some(vec![]))?;
-    let inside = guard.region(0).ok()?.first_block()?.terminator()?;
+    let inside = guard.region_at(0)?.first_block()?.terminator()?;
     crate::rewrite::move_following(guard, entry.terminator()?, inside);
 
     // SAFETY: the kernel is the op the pass runs on; only its attributes change.

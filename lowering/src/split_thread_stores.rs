@@ -28,10 +28,11 @@
 //!     attributes {tile.kernel, tile.variant_of = @k} { ... }
 //! ```
 //!
-//! A persistent walk (a store in a loop) is split too: with the staging
-//! addresses of `registers::tma_store` it runs as fast as with the branch
-//! (BENCHMARKS.md, session 40; with the addresses before, a fifth slower,
-//! session 39).
+//! A persistent walk (a store in a loop) is split too. What made it slower
+//! without its branch (a fifth, BENCHMARKS.md, sessions 39 and 40) was
+//! not the branch: LLVM then computed the store's coordinates after the
+//! mma loop, ptxas ran that loop off its uniform datapath, and
+//! `registers::tma_store` now computes them before it.
 //!
 //! Caveats: run it after every pass that makes or changes variants (in
 //! `tile-to-ptx`, at the end of the layouts stage): the copy is a variant

@@ -77,7 +77,7 @@ use crate::{
         element_bytes, set_type,
     },
     pass::{PassInfo, TilePass},
-    rewrite::{IrValue, constant_index, defining_op, detach, emit_error, op_name, unused},
+    rewrite::{IrValue, Probe, constant_index, defining_op, detach, emit_error, op_name, unused},
 };
 use melior::{
     Context, ContextRef,
@@ -178,7 +178,7 @@ struct Plan<'c> {
 
 /// The tree of `store`'s tile, if it is worth streaming.
 fn plan<'c>(store: OperationRef<'c, 'c>, threads: i64, registers: i64) -> Option<Plan<'c>> {
-    let tile = store.operand(0).ok()?;
+    let tile = store.operand_at(0)?;
     let (shape, _) = tile_type(tile.r#type())?;
     let dim = shape.len().checked_sub(1)?;
     if shape[dim] < 2 {
@@ -225,7 +225,7 @@ impl<'c> Walk<'c> {
         let name = op_name(op);
         match name.as_str() {
             "tile.load" => {
-                defining_op(op.operand(0).ok()?).filter(|view| op_name(*view) == "tile.partition_view")?;
+                defining_op(op.operand_at(0)?).filter(|view| op_name(*view) == "tile.partition_view")?;
                 if stores_between(op, self.store) {
                     return None;
                 }
@@ -236,13 +236,13 @@ impl<'c> Walk<'c> {
                 splat_value(op)?;
             }
             "tile.broadcast" => {
-                let source = op.operand(0).ok()?;
+                let source = op.operand_at(0)?;
                 if tile_type(source.r#type())?.0[dim] != 1 {
                     self.visit(source, dim)?;
                 }
             }
             "tile.reshape" => {
-                let source = op.operand(0).ok()?;
+                let source = op.operand_at(0)?;
                 let (from, _) = tile_type(source.r#type())?;
                 self.visit(source, reshaped_dim(&from, &shape, dim)?)?;
             }
@@ -340,7 +340,7 @@ fn clone_as<'c>(
         inserted_mut.set_operand(i, operand);
     }
     if let Some(r#type) = result {
-        set_type(inserted.result(0).ok()?.into(), r#type);
+        set_type(inserted.result_at(0)?.into(), r#type);
     }
     Some(inserted)
 }
@@ -361,7 +361,7 @@ fn stream<'c>(context: &'c Context, store: OperationRef<'c, 'c>, plan: &Plan<'c>
         let op = unsafe { OperationRef::from_raw(op.to_raw()) };
         let operands: Vec<IrValue> = op.operands().map(detach).collect();
         let r#type = chunk_type(context, view.r#type(), dim, n)?;
-        let chunked = detach(clone_as(&before, op, &operands, Some(r#type))?.result(0).ok()?.into());
+        let chunked = detach(clone_as(&before, op, &operands, Some(r#type))?.result_at(0)?.into());
         views.insert((key(op), dim), chunked);
         Some(chunked)
     };
@@ -370,7 +370,7 @@ fn stream<'c>(context: &'c Context, store: OperationRef<'c, 'c>, plan: &Plan<'c>
     let mut coordinates =
         |access: OperationRef<'c, 'c>, first: usize, dim: usize| -> Option<(Vec<IrValue<'c>>, usize)> {
             let mut coords: Vec<IrValue> =
-                (first..access.operand_count()).map(|i| access.operand(i).ok().map(detach)).collect::<Option<_>>()?;
+                (first..access.operand_count()).map(|i| access.operand_at(i).map(detach)).collect::<Option<_>>()?;
             let original = coords[dim].to_raw().ptr as usize;
             if let Some(&done) = scaled.get(&original) {
                 coords[dim] = done;
@@ -390,11 +390,11 @@ fn stream<'c>(context: &'c Context, store: OperationRef<'c, 'c>, plan: &Plan<'c>
     let mut accesses = Vec::new();
     for &(op, dim) in &plan.ops {
         if op_name(op) == "tile.load" {
-            accesses.push((chunk_view(op.operand(0).ok()?, dim)?, coordinates(op, 1, dim)?));
+            accesses.push((chunk_view(op.operand_at(0)?, dim)?, coordinates(op, 1, dim)?));
         }
     }
-    let store_dim = tile_type(store.operand(0).ok()?.r#type())?.0.len() - 1;
-    let store_access = (chunk_view(store.operand(1).ok()?, store_dim)?, coordinates(store, 2, store_dim)?);
+    let store_dim = tile_type(store.operand_at(0)?.r#type())?.0.len() - 1;
+    let store_access = (chunk_view(store.operand_at(1)?, store_dim)?, coordinates(store, 2, store_dim)?);
     // Chunk `k`'s operands of an access: its chunk view and coordinates.
     let operands_at = |(view, (coords, dim)): (IrValue<'c>, (Vec<IrValue<'c>>, usize)), body: &At<'c, 'c>, k| {
         let mut operands = vec![view];
@@ -407,7 +407,7 @@ fn stream<'c>(context: &'c Context, store: OperationRef<'c, 'c>, plan: &Plan<'c>
     let mut chunked: HashMap<usize, IrValue<'c>> = HashMap::new();
     let mut accesses = accesses.into_iter();
     for &(op, dim) in &plan.ops {
-        let r#type = chunk_type(context, op.result(0).ok()?.r#type(), dim, n)?;
+        let r#type = chunk_type(context, op.result_at(0)?.r#type(), dim, n)?;
         let new = match op_name(op).as_str() {
             "tile.load" => clone_as(&body, op, &operands_at(accesses.next()?, &body, k)?, Some(r#type))?,
             "arith.constant" => {
@@ -424,21 +424,21 @@ fn stream<'c>(context: &'c Context, store: OperationRef<'c, 'c>, plan: &Plan<'c>
                 clone_as(&body, op, &operands, Some(r#type))?
             }
         };
-        chunked.insert(key(op), detach(new.result(0).ok()?.into()));
+        chunked.insert(key(op), detach(new.result_at(0)?.into()));
     }
-    let tile = chunked.get(&key(defining_op(store.operand(0).ok()?)?)).copied()?;
+    let tile = chunked.get(&key(defining_op(store.operand_at(0)?)?)).copied()?;
     let mut operands = operands_at(store_access, &body, k)?;
     operands.insert(0, tile);
     clone_as(&body, store, &operands, None)?;
 
     // SAFETY: the store is replaced by the loop; the tree's ops that nothing
     // else reads die after it, users before their operands.
-    let mut views = vec![defining_op(store.operand(1).ok()?)?.to_raw()];
+    let mut views = vec![defining_op(store.operand_at(1)?)?.to_raw()];
     unsafe { mlir_sys::mlirOperationDestroy(store.to_raw()) };
     for &(op, _) in plan.ops.iter().rev() {
-        if unused(op.result(0).ok()?.into()) {
+        if unused(op.result_at(0)?.into()) {
             if op_name(op) == "tile.load" {
-                views.push(defining_op(op.operand(0).ok()?)?.to_raw());
+                views.push(defining_op(op.operand_at(0)?)?.to_raw());
             }
             // SAFETY: an op whose result has no uses left.
             unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };

@@ -61,7 +61,7 @@
 use crate::{
     build::At,
     pass::{PassInfo, TilePass},
-    rewrite::{IrValue, detach, emit_error, op_name},
+    rewrite::{IrValue, Probe, detach, emit_error, op_name},
 };
 use melior::{
     Context, ContextRef,
@@ -129,7 +129,7 @@ impl<'c> RunExternalPass<'c> for ConvertTileToGpu {
 }
 
 fn convert<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Option<()> {
-    let body = module.region(0).ok()?.first_block()?;
+    let body = module.region_at(0)?.first_block()?;
     let mut kernels = Vec::new();
     let mut globals = Vec::new();
     let mut next = body.first_operation();
@@ -243,7 +243,7 @@ fn kernel_to_gpu<'c>(
     for &raw in &allocs {
         // SAFETY: a live op collected above.
         let alloc = unsafe { OperationRef::from_raw(raw) };
-        let memref = MemRefType::try_from(alloc.result(0).ok()?.r#type()).ok()?;
+        let memref = MemRefType::try_from(alloc.result_at(0)?.r#type()).ok()?;
         if alloc.operand_count() != 0 || !memref.has_static_shape() {
             emit_error(alloc.location(), "a tile buffer must have a static shape to live in shared memory");
             return None;
@@ -330,7 +330,7 @@ fn kernel_to_gpu<'c>(
     let region = Region::new();
     // SAFETY: both regions are alive; the kernel's body moves into the new
     // region, leaving the (soon erased) func with an empty one.
-    unsafe { mlir_sys::mlirRegionTakeBody(region.to_raw(), kernel.region(0).ok()?.to_raw()) };
+    unsafe { mlir_sys::mlirRegionTakeBody(region.to_raw(), kernel.region_at(0)?.to_raw()) };
     let entry = region.first_block()?;
     gpu_block.append_operation(
         OperationBuilder::new("gpu.func", location)
@@ -355,7 +355,7 @@ fn kernel_to_gpu<'c>(
     let first = entry.first_operation()?;
     let insert_first = |op: melior::ir::operation::Operation<'c>| -> Option<IrValue<'c>> {
         let op = entry.insert_operation_before(first, op);
-        op.result(0).ok().map(|r| detach(r.into()))
+        op.result_at(0).map(|r| detach(r.into()))
     };
 
     let shared = if allocs.is_empty() {
@@ -392,7 +392,7 @@ fn kernel_to_gpu<'c>(
                 .build()
                 .ok()?,
         );
-        replace_and_erase(raw, detach(new.result(0).ok()?.into()));
+        replace_and_erase(raw, detach(new.result_at(0)?.into()));
     }
 
     let padding = match (&shared, realign) {
@@ -410,7 +410,7 @@ fn kernel_to_gpu<'c>(
         // SAFETY: a live op of the moved body; replaced, then destroyed.
         let alloc = unsafe { OperationRef::from_raw(raw) };
         let block = alloc.block()?;
-        let result_type = alloc.result(0).ok()?.r#type();
+        let result_type = alloc.result_at(0)?.r#type();
         let memref = MemRefType::try_from(result_type).ok()?;
         let dims: Vec<String> = (0..memref.rank())
             .map(|d| memref.dim_size(d).ok().and_then(static_size).map(|n| n.to_string()))
@@ -479,7 +479,7 @@ fn insert_before<'c>(
     builder: OperationBuilder<'c>,
 ) -> Option<IrValue<'c>> {
     let op = block.insert_operation_before(anchor, builder.build().ok()?);
-    Some(detach(op.result(0).ok()?.into()))
+    Some(detach(op.result_at(0)?.into()))
 }
 
 /// Replaces the single result of `raw` by `value` and erases the op.

@@ -38,7 +38,7 @@
 use crate::{
     build::{IndexMath, IrValue, insert, insert_void, padding_value, splat_constant, tile_type, with_segments},
     pass::{PassInfo, TilePass, apply_greedily, check_converted},
-    rewrite::{emit_error, operand, pattern, pattern_many},
+    rewrite::{Probe, emit_error, operand, pattern, pattern_many},
 };
 use melior::{
     Context, ContextRef, RewritePatternSet, RewriterBase,
@@ -190,7 +190,7 @@ fn load<'c>(context: &'c Context, op: OperationRef<'c, '_>, rewriter: &RewriterB
     let (memref, view) = viewed(operand(op, 0)?)?;
     let location = op.location();
     let math = IndexMath { context, rewriter, location };
-    let tile_type_ = op.result(0).ok()?.r#type();
+    let tile_type_ = op.result_at(0)?.r#type();
     let (shape, element) = tile_type(tile_type_)?;
     let bounds = bounds(&math, memref, &shape, &coordinates(op, 1)?)?;
     let rank = shape.len();

@@ -39,7 +39,7 @@
 use crate::{
     build::index_constant,
     pass::{PassInfo, TilePass},
-    rewrite::{IrValue, detach, emit_error},
+    rewrite::{BlockProbe, IrValue, Probe, detach, emit_error},
 };
 use melior::{
     Context, ContextRef,
@@ -82,7 +82,7 @@ impl<'c> RunExternalPass<'c> for ConvertTileToScf {
         let context = operation.context();
         // SAFETY: the context outlives the pass run.
         let context = unsafe { context.to_ref() };
-        let Some(body) = operation.region(0).ok().and_then(|region| region.first_block()) else {
+        let Some(body) = operation.region_at(0).and_then(|region| region.first_block()) else {
             return;
         };
         let mut names = Vec::new();
@@ -122,13 +122,13 @@ fn symbol_text(attribute: Attribute) -> String {
 fn outline<'c>(context: &'c Context, kernel: OperationRef<'c, '_>, name: &str, outlined: &str) -> Option<()> {
     let location = kernel.location();
     let index = Type::index(context);
-    let entry = kernel.region(0).ok()?.first_block()?;
+    let entry = kernel.region_at(0)?.first_block()?;
     if entry.next_in_region().is_some() {
         emit_error(location, "a tile kernel has one block; use scf for control flow");
         return None;
     }
     let parameters: Vec<Type<'c>> =
-        (0..entry.argument_count()).map(|i| entry.argument(i).map(|a| a.r#type())).collect::<Result<_, _>>().ok()?;
+        (0..entry.argument_count()).map(|i| entry.argument_at(i).map(|a| a.r#type())).collect::<Option<_>>()?;
 
     // block id x, y, z, then grid size x, y, z
     let grid: Vec<IrValue<'c>> = (0..6).map(|_| detach(entry.add_argument(index, location))).collect();
@@ -197,19 +197,19 @@ fn grid_function<'c>(
     let mut inputs = parameters.to_vec();
     inputs.extend([index; 5]);
     let entry = Block::new(&inputs.iter().map(|&t| (t, location)).collect::<Vec<_>>());
-    let argument = |i: usize| entry.argument(i).ok().map(|a| detach(a.into()));
+    let argument = |i: usize| entry.argument_at(i).map(|a| detach(a.into()));
     let n = parameters.len();
     let (gx, gy, gz, first, last) =
         (argument(n)?, argument(n + 1)?, argument(n + 2)?, argument(n + 3)?, argument(n + 4)?);
     let append = |block: &Block<'c>, op: Operation<'c>| -> Option<IrValue<'c>> {
         let op = block.append_operation(op);
-        Some(detach(op.result(0).ok()?.into()))
+        Some(detach(op.result_at(0)?.into()))
     };
     let one = append(&entry, index_constant(context, 1, location))?;
     let plane = append(&entry, arith::muli(gx, gy, location))?;
 
     let body = Block::new(&[(index, location)]);
-    let linear = detach(body.argument(0).ok()?.into());
+    let linear = detach(body.argument_at(0)?.into());
     let bx = append(&body, arith::remui(linear, gx, location))?;
     let row = append(&body, arith::divui(linear, gx, location))?;
     let by = append(&body, arith::remui(row, gy, location))?;

@@ -28,6 +28,7 @@
 
 use crate::{
     compile::{Error, Result, run_pipeline},
+    rewrite::{BlockProbe, Probe},
     specialize::{CONFIG, TILE_KEYS, TUNE},
 };
 use melior::{
@@ -134,8 +135,8 @@ fn first_mma(kernel: OperationRef) -> Option<(i64, i64, i64)> {
     let mut found = None;
     kernel.walk(WalkOrder::PreOrder, |op| {
         if op.name().as_string_ref().as_str() == Ok("tile.mma") {
-            let a = op.operand(0).ok().and_then(crate::build::tile_of).map(|(s, _)| s);
-            let b = op.operand(1).ok().and_then(crate::build::tile_of).map(|(s, _)| s);
+            let a = op.operand_at(0).and_then(crate::build::tile_of).map(|(s, _)| s);
+            let b = op.operand_at(1).and_then(crate::build::tile_of).map(|(s, _)| s);
             if let (Some(a), Some(b)) = (a, b) {
                 found = Some((a[0], a[1], b[1]));
             }
@@ -162,14 +163,14 @@ pub fn apply(context: &Context, module: &mut Module, name: &str, config: &Config
 /// (all of them must agree).
 pub fn view_tiles(module: &Module, name: &str, param: usize) -> Result<Vec<i64>> {
     let kernel = kernel_op(module, name)?;
-    let entry = kernel.region(0).ok().and_then(|r| r.first_block()).ok_or(Error::NoKernels)?;
+    let entry = kernel.region_at(0).and_then(|r| r.first_block()).ok_or(Error::NoKernels)?;
     let argument =
-        entry.argument(param).map_err(|_| Error::Invalid(format!("kernel @{name} has no parameter #{param}")))?;
+        entry.argument_at(param).ok_or_else(|| Error::Invalid(format!("kernel @{name} has no parameter #{param}")))?;
     let mut shapes: Vec<Vec<i64>> = Vec::new();
     kernel.walk(WalkOrder::PreOrder, |op| {
         if op.name().as_string_ref().as_str() == Ok("tile.partition_view")
-            && op.operand(0).is_ok_and(|v| v.to_raw().ptr == argument.to_raw().ptr)
-            && let Some(view) = op.result(0).ok().and_then(|r| PartitionViewType::try_from_type(r.r#type()))
+            && op.operand_at(0).is_some_and(|v| v.to_raw().ptr == argument.to_raw().ptr)
+            && let Some(view) = op.result_at(0).and_then(|r| PartitionViewType::try_from_type(r.r#type()))
         {
             shapes.push(view.shape());
         }

@@ -85,7 +85,7 @@ use crate::{
     layout::layout_of_type,
     pass::{PassInfo, TilePass},
     registers::{shared::SharedTile, tma_store},
-    rewrite::{argument_of, defining_op, op_name, single_use},
+    rewrite::{Probe, argument_of, defining_op, op_name, single_use},
 };
 use melior::{
     Context, ContextRef,
@@ -165,12 +165,12 @@ fn rings(kernel: OperationRef) -> BTreeMap<i64, Result<Vec<Candidate>, String>> 
 
 /// Whether the TMA can fill `load`'s tiles, and with which descriptor.
 fn candidate(kernel: OperationRef, load: OperationRef, index: i64) -> Result<Candidate, String> {
-    let result = load.result(0).map_err(|_| String::new())?;
+    let result = load.result_at(0).ok_or_else(String::new)?;
     let Some(tile) = SharedTile::of_type(result.r#type()) else {
         return Err("they are not kept in shared memory".into());
     };
     let (full_shape, _) = tile_type(result.r#type()).ok_or_else(String::new)?;
-    let view = load.operand(0).map_err(|_| String::new())?;
+    let view = load.operand_at(0).ok_or_else(String::new)?;
     let Some(partition) = defining_op(view).filter(|d| op_name(*d) == "tile.partition_view") else {
         return Err("its view is not made in the kernel".into());
     };
@@ -178,8 +178,8 @@ fn candidate(kernel: OperationRef, load: OperationRef, index: i64) -> Result<Can
     if !matches!(view_type.padding(), tile_dialect::types::Padding::Zero) {
         return Err("its view pads with other values than zero, and the TMA fills with zeros".into());
     }
-    let entry = kernel.region(0).ok().and_then(|r| r.first_block()).ok_or_else(String::new)?;
-    let memref = partition.operand(0).map_err(|_| String::new())?;
+    let entry = kernel.region_at(0).and_then(|r| r.first_block()).ok_or_else(String::new)?;
+    let memref = partition.operand_at(0).ok_or_else(String::new)?;
     let Some(arg) = argument_of(memref, entry) else {
         return Err("it reads no kernel argument directly".into());
     };
@@ -205,7 +205,7 @@ fn candidate(kernel: OperationRef, load: OperationRef, index: i64) -> Result<Can
 /// The stores of `kernel` the TMA can write out, by their position among
 /// its `tile.store`s in walk order, each with its descriptor.
 fn stores(kernel: OperationRef) -> Vec<(usize, TmaDescriptor)> {
-    let Some(entry) = kernel.region(0).ok().and_then(|r| r.first_block()) else { return Vec::new() };
+    let Some(entry) = kernel.region_at(0).and_then(|r| r.first_block()) else { return Vec::new() };
     // Measured: attention's causal kernel with head dim 128 ran 9-13%
     // slower with the TMA's epilogue (ptxas allocated 136 registers where
     // it had allocated 156, and scheduled the two mmas' loop worse), where
@@ -244,9 +244,9 @@ fn stores(kernel: OperationRef) -> Vec<(usize, TmaDescriptor)> {
 /// `tile.convert_layout` only it uses, whose exchange a TMA staging
 /// would replace, at the same size).
 fn converted_register_tile(store: OperationRef) -> bool {
-    let Ok(tile) = store.operand(0) else { return false };
+    let Some(tile) = store.operand_at(0) else { return false };
     let Some(convert) = defining_op(tile).filter(|d| op_name(*d) == "tile.convert_layout") else { return false };
-    let Ok(source) = convert.operand(0) else { return false };
+    let Some(source) = convert.operand_at(0) else { return false };
     single_use(tile).is_some()
         && SharedTile::of_type(source.r#type()).is_none()
         && layout_of_type(source.r#type()).is_some()
@@ -258,7 +258,7 @@ fn several_mmas_a_loop(kernel: OperationRef) -> bool {
     let mut several = false;
     kernel.walk(WalkOrder::PreOrder, |op| {
         if op_name(op) == "scf.for" {
-            let mmas = op.region(0).ok().and_then(|r| r.first_block()).map_or(0, |body| {
+            let mmas = op.region_at(0).and_then(|r| r.first_block()).map_or(0, |body| {
                 let mut count = 0;
                 let mut next = body.first_operation();
                 while let Some(inner) = next {
@@ -282,7 +282,7 @@ fn several_mmas_a_loop(kernel: OperationRef) -> bool {
 /// must be of a kernel argument, its tiles must cut into boxes
 /// ([`tma_store::boxes`]).
 fn store_candidate(entry: melior::ir::BlockRef, store: OperationRef) -> Result<TmaDescriptor, String> {
-    let tile = store.operand(0).map_err(|_| String::new())?;
+    let tile = store.operand_at(0).ok_or_else(String::new)?;
     let (shape, element) = tile_type(tile.r#type()).ok_or_else(String::new)?;
     let bits = element_bits(element).ok_or_else(String::new)?;
     let boxes = (bits % 8 == 0).then(|| tma_store::boxes(&shape, (bits / 8) as i64)).flatten().ok_or_else(|| {
@@ -290,11 +290,11 @@ fn store_candidate(entry: melior::ir::BlockRef, store: OperationRef) -> Result<T
              128-byte box rows, with leading dims of 1"
             .to_string()
     })?;
-    let view = store.operand(1).map_err(|_| String::new())?;
+    let view = store.operand_at(1).ok_or_else(String::new)?;
     let Some(partition) = defining_op(view).filter(|d| op_name(*d) == "tile.partition_view") else {
         return Err("its view is not made in the kernel".into());
     };
-    let memref = partition.operand(0).map_err(|_| String::new())?;
+    let memref = partition.operand_at(0).ok_or_else(String::new)?;
     let Some(arg) = argument_of(memref, entry) else {
         return Err("it writes no kernel argument directly".into());
     };
@@ -349,7 +349,7 @@ fn add_variant<'c>(context: &'c Context, kernel: OperationRef<'c, '_>) -> Option
     // which the block takes over.
     let copy = unsafe { melior::ir::operation::Operation::from_raw(mlir_sys::mlirOperationClone(kernel.to_raw())) };
     let variant = block.insert_operation_after(kernel, copy);
-    let originals = kernel.region(0).ok()?.first_block()?.argument_count();
+    let originals = kernel.region_at(0)?.first_block()?.argument_count();
 
     // One descriptor per array, box and swizzle.
     let mut descriptors: Vec<TmaDescriptor> = Vec::new();
@@ -408,15 +408,15 @@ fn add_variant<'c>(context: &'c Context, kernel: OperationRef<'c, '_>) -> Option
         store.set_attribute(attrs::TMA_STORE, IntegerAttribute::new(i64_type, *mark as i64).into());
         // The tile goes to the staging in the layout it has: the
         // conversion's exchange is not needed.
-        let convert = defining_op(store.operand(0).ok()?)?;
-        store.set_operand(0, convert.operand(0).ok()?);
+        let convert = defining_op(store.operand_at(0)?)?;
+        store.set_operand(0, convert.operand_at(0)?);
         // SAFETY: the store was the conversion's only user (checked on the
         // kernel, which the copy repeats) and reads its source now.
         unsafe { mlir_sys::mlirOperationDestroy(convert.to_raw()) };
     }
     take_spare_slots(context, variant)?;
     remark_unapplied_knobs(variant);
-    let entry = variant.region(0).ok()?.first_block()?;
+    let entry = variant.region_at(0)?.first_block()?;
     let pointer = melior::dialect::llvm::r#type::pointer(context, 0);
     for _ in &descriptors {
         // SAFETY: `entry` is the live entry block of the copy.
@@ -479,12 +479,13 @@ fn multicast_loads(
         // A loop whose bounds depend on the block would start its rings
         // again in each walk of a persistent kernel (`tile-persist-blocks`
         // runs later), with their barriers initialised again.
-        let steady =
-            |r#loop: OperationRef| (0..3).all(|i| r#loop.operand(i).is_ok_and(|v| !depends_on(v, &BLOCK_QUERIES, 32)));
+        let steady = |r#loop: OperationRef| {
+            (0..3).all(|i| r#loop.operand_at(i).is_some_and(|v| !depends_on(v, &BLOCK_QUERIES, 32)))
+        };
         let placed = top(load)
             || load.parent_operation().is_some_and(|p| op_name(p) == "scf.for" && top(p) && (!persistent || steady(p)));
         let same = (1..load.operand_count())
-            .all(|j| load.operand(j).is_ok_and(|v| !depends_on(v, &["gpu.cluster_block_id"], 32)));
+            .all(|j| load.operand_at(j).is_some_and(|v| !depends_on(v, &["gpu.cluster_block_id"], 32)));
         if fits && placed && same {
             eligible.push((i, id));
         } else {
@@ -542,7 +543,7 @@ fn depends_on(value: melior::ir::Value, queries: &[&str], depth: usize) -> bool 
     match argument.owner().parent_operation() {
         Some(op) if op_name(op) == "func.func" => false,
         Some(op) if op_name(op) == "scf.for" && argument.argument_number() == 0 => {
-            (0..3).any(|i| op.operand(i).is_ok_and(|v| depends_on(v, queries, depth - 1)))
+            (0..3).any(|i| op.operand_at(i).is_some_and(|v| depends_on(v, queries, depth - 1)))
         }
         _ => true,
     }
@@ -651,7 +652,7 @@ fn remark_rejected(kernel: OperationRef, found: &BTreeMap<i64, Result<Vec<Candid
             && !why.is_empty()
             && said.insert(id)
         {
-            let how = match op.result(0).is_ok_and(|r| SharedTile::of_type(r.r#type()).is_some()) {
+            let how = match op.result_at(0).is_some_and(|r| SharedTile::of_type(r.r#type()).is_some()) {
                 true => "this ring of mma operand tiles is filled by cp.async copies",
                 false => "these mma operand tiles are loaded into registers by the threads",
             };

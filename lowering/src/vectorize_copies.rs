@@ -51,7 +51,7 @@
 use crate::{
     build::At,
     pass::{PassInfo, TilePass},
-    rewrite::{IrValue, constant_index, detach, op_name, single_use},
+    rewrite::{BlockProbe, IrValue, Probe, constant_index, detach, op_name, single_use},
 };
 use melior::dialect::arith::CmpiPredicate;
 use melior::{
@@ -125,14 +125,14 @@ struct Copy {
 
 impl Copy {
     fn of(op: OperationRef) -> Option<Copy> {
-        let body = op.region(0).ok()?.first_block()?;
+        let body = op.region_at(0)?.first_block()?;
         let rank = body.argument_count();
         if rank == 0 || op.operand_count() != 3 * rank || op.result_count() != 0 {
             return None;
         }
         for d in 0..rank {
-            let lower = detach(op.operand(d).ok()?);
-            let step = detach(op.operand(2 * rank + d).ok()?);
+            let lower = detach(op.operand_at(d)?);
+            let step = detach(op.operand_at(2 * rank + d)?);
             if constant_index(lower) != Some(0) || constant_index(step) != Some(1) {
                 return None;
             }
@@ -150,21 +150,21 @@ impl Copy {
         {
             return None;
         }
-        let value = load.result(0).ok()?;
+        let value = load.result_at(0)?;
         let (user, position) = single_use(value.into())?;
         if user.to_raw().ptr != store.to_raw().ptr || position != 0 {
             return None;
         }
         for d in 0..rank {
-            let argument = body.argument(d).ok()?.to_raw();
-            if load.operand(1 + d).ok()?.to_raw().ptr != argument.ptr
-                || store.operand(2 + d).ok()?.to_raw().ptr != argument.ptr
+            let argument = body.argument_at(d)?.to_raw();
+            if load.operand_at(1 + d)?.to_raw().ptr != argument.ptr
+                || store.operand_at(2 + d)?.to_raw().ptr != argument.ptr
             {
                 return None;
             }
         }
-        let source = load.operand(0).ok()?;
-        let target = store.operand(1).ok()?;
+        let source = load.operand_at(0)?;
+        let target = store.operand_at(1)?;
         let element = MemRefType::try_from(source.r#type()).ok()?.element();
         let bits: i64 = match element.to_string().as_str() {
             "i8" | "f8E4M3FN" | "f8E5M2" => 8,
@@ -179,7 +179,7 @@ impl Copy {
         }
         // An innermost extent known to be shorter than a vector, or a
         // memref whose rows are, never takes the vector loop.
-        let extent = detach(op.operand(2 * rank - 1).ok()?);
+        let extent = detach(op.operand_at(2 * rank - 1)?);
         if constant_index(extent).is_some_and(|n| n < lanes)
             || short_rows(source.r#type(), lanes)
             || short_rows(target.r#type(), lanes)
@@ -225,9 +225,9 @@ fn vectorize(context: &Context, copy: &Copy) -> Option<()> {
     let (op, source, target) =
         unsafe { (OperationRef::from_raw(copy.op), IrValue::from_raw(copy.source), IrValue::from_raw(copy.target)) };
     let location = op.location();
-    let body = op.region(0).ok()?.first_block()?;
+    let body = op.region_at(0)?.first_block()?;
     let rank = body.argument_count();
-    let bounds: Vec<IrValue> = (0..3 * rank).map(|i| op.operand(i).ok().map(detach)).collect::<Option<_>>()?;
+    let bounds: Vec<IrValue> = (0..3 * rank).map(|i| op.operand_at(i).map(detach)).collect::<Option<_>>()?;
     let upper = &bounds[rank..2 * rank];
     let here = At::before(context, op)?;
     let index = Type::index(context);
@@ -252,7 +252,7 @@ fn vectorize(context: &Context, copy: &Copy) -> Option<()> {
                 .build()
                 .ok()?,
         );
-        let result = |i: usize| -> Option<IrValue> { metadata.result(i).ok().map(|r| detach(r.into())) };
+        let result = |i: usize| -> Option<IrValue> { metadata.result_at(i).map(|r| detach(r.into())) };
         let pointer = here.op("memref.extract_aligned_pointer_as_index", &[memref], &["index"], &[])?;
         let offset_bytes = here.index_op("arith.muli", &[result(1)?, element_bytes])?;
         let start = here.index_op("arith.addi", &[pointer, offset_bytes])?;
@@ -281,7 +281,7 @@ fn vectorize(context: &Context, copy: &Copy) -> Option<()> {
         // the loop's region below, after the last use of this reference.
         let at = At { context, location, block: unsafe { BlockRef::from_raw(loop_block.to_raw()) }, before: None };
         let mut indices: Vec<IrValue> =
-            (0..rank).map(|d| loop_block.argument(d).ok().map(|a| detach(a.into()))).collect::<Option<_>>()?;
+            (0..rank).map(|d| loop_block.argument_at(d).map(|a| detach(a.into()))).collect::<Option<_>>()?;
         let lanes_inside = at.index(copy.lanes)?;
         indices[rank - 1] = at.index_op("arith.muli", &[indices[rank - 1], lanes_inside])?;
         let vector = format!("vector<{}x{}>", copy.lanes, copy.element);

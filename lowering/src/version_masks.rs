@@ -66,7 +66,7 @@
 use crate::{
     build::{At, CmpiPredicate, if_else_op, tile_type},
     pass::{PassInfo, TilePass},
-    rewrite::{IrValue, defining_op, detach, in_loop, op_name, uses},
+    rewrite::{IrValue, Probe, defining_op, detach, in_loop, op_name, uses},
 };
 use melior::{
     Context, ContextRef,
@@ -342,7 +342,7 @@ impl Analysis {
         }
         let width = narrow_integer_tile(value)?;
         let def = defining_op(value)?;
-        let operand = |i: usize| def.operand(i).ok().map(detach);
+        let operand = |i: usize| def.operand_at(i).map(detach);
         match op_name(def).as_str() {
             "tile.iota" => {
                 let (shape, _) = tile_type(value.r#type())?;
@@ -394,7 +394,7 @@ impl Analysis {
             return Some(Proof::True);
         }
         let def = defining_op(value)?;
-        let operand = |i: usize| def.operand(i).ok().map(detach);
+        let operand = |i: usize| def.operand_at(i).map(detach);
         match op_name(def).as_str() {
             "tile.reshape" | "tile.broadcast" | "tile.permute" => self.proof(operand(0)?),
             "arith.andi" => Some(Proof::All(vec![self.proof(operand(0)?)?, self.proof(operand(1)?)?])),
@@ -489,11 +489,11 @@ fn build_proof<'c>(b: &mut Builder<'c, '_>, proof: &Proof<'c>) -> Option<IrValue
 /// move into the `else` branch.
 fn mask_slice<'c>(select: OperationRef<'c, 'c>, understood: &HashSet<usize>) -> Vec<OperationRef<'c, 'c>> {
     let block = select.block();
-    let chosen = select.operand(1).ok().map(detach);
+    let chosen = select.operand_at(1).map(detach);
     let same_block = |op: OperationRef| op.block().map(|b| b.to_raw().ptr) == block.map(|b| b.to_raw().ptr);
     // Every op of the block the mask is built from.
     let mut slice: Vec<OperationRef<'c, 'c>> = Vec::new();
-    let mut work = vec![select.operand(0).ok().map(detach)];
+    let mut work = vec![select.operand_at(0).map(detach)];
     while let Some(Some(value)) = work.pop() {
         let Some(def) = defining_op(value) else { continue };
         if !same_block(def)
@@ -518,7 +518,7 @@ fn mask_slice<'c>(select: OperationRef<'c, 'c>, understood: &HashSet<usize>) -> 
             .iter()
             .copied()
             .filter(|op| {
-                op.result(0).is_ok_and(|r| {
+                op.result_at(0).is_some_and(|r| {
                     // The value the then branch yields stays outside it.
                     Some(detach(r.into())) != chosen
                         && tile_type(r.r#type()).is_some()
@@ -549,12 +549,12 @@ fn mask_slice<'c>(select: OperationRef<'c, 'c>, understood: &HashSet<usize>) -> 
 /// has other users, as when two selects share it): the mask would then be
 /// computed every iteration anyway.
 fn version<'c>(context: &'c Context, select: OperationRef<'c, 'c>) -> Option<()> {
-    let mask = detach(select.operand(0).ok()?);
+    let mask = detach(select.operand_at(0)?);
     tile_type(mask.r#type())?;
     let mut analysis = Analysis { understood: HashSet::new(), budget: BUDGET };
     let proof = analysis.proof(mask)?;
-    let result = detach(select.result(0).ok()?.into());
-    let chosen = detach(select.operand(1).ok()?);
+    let result = detach(select.result_at(0)?.into());
+    let chosen = detach(select.operand_at(1)?);
     let slice = mask_slice(select, &analysis.understood);
     if slice.is_empty() {
         return None;
@@ -562,14 +562,14 @@ fn version<'c>(context: &'c Context, select: OperationRef<'c, 'c>) -> Option<()>
     let at = At::before(context, select)?;
     let all = build_proof(&mut Builder { at: &at, built: HashMap::new() }, &proof)?;
     let branch = if_else_op(&at, all, &[result.r#type()], |_| Some(vec![chosen]), |_| Some(vec![chosen]))?;
-    let branch_result = detach(branch.result(0).ok()?.into());
+    let branch_result = detach(branch.result_at(0)?.into());
     // SAFETY: both values are live, and the scf.if's result has the
     // select's type; the scf.if stands where the select stood, so it
     // dominates every user of the select's result (its yields use `chosen`,
     // not that result). The select moves into the else branch next, whose
     // yield then takes its result.
     unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(result.to_raw(), branch_result.to_raw()) };
-    let else_block = branch.region(1).ok()?.first_block()?;
+    let else_block = branch.region_at(1)?.first_block()?;
     let terminator = else_block.terminator()?;
     for op in slice.iter().chain(std::iter::once(&select)) {
         // SAFETY: live ops of the kernel, moved in block order before the

@@ -51,7 +51,7 @@ use crate::{
     build::{At, tile_type},
     layout::set_type,
     pass::{PassInfo, TilePass},
-    rewrite::{IrValue, defining_op, detach, op_name, uses},
+    rewrite::{BlockProbe, IrValue, Probe, defining_op, detach, op_name, uses},
 };
 use melior::{
     Context, ContextRef,
@@ -140,11 +140,11 @@ fn f32_of<'c>(context: &'c Context, r#type: Type<'c>) -> Option<Type<'c>> {
 /// Rewrites an mma into an f16 tile as one into f32 between a widening
 /// and a rounding.
 fn widen_mma<'c>(context: &'c Context, mma: OperationRef<'c, '_>) -> Option<()> {
-    let result = mma.result(0).ok()?;
+    let result = mma.result_at(0)?;
     let wide = f32_of(context, result.r#type())?;
     // Only where wgmma takes the f32 mma from registers: elsewhere (the
     // shared-memory path) an f32 accumulator is only twice the memory.
-    let operand = |i: usize| tile_type(mma.operand(i).ok()?.r#type()).map(|(shape, e)| (shape, e.to_string()));
+    let operand = |i: usize| tile_type(mma.operand_at(i)?.r#type()).map(|(shape, e)| (shape, e.to_string()));
     let ((a, a_element), (b, b_element)) = (operand(0)?, operand(1)?);
     if crate::registers::mma::unsupported((&a, &a_element), (&b, &b_element), "f32").is_some() {
         return None;
@@ -152,7 +152,7 @@ fn widen_mma<'c>(context: &'c Context, mma: OperationRef<'c, '_>) -> Option<()> 
     let narrow = result.r#type();
     let location = mma.location();
     let before = At::before(context, mma)?;
-    let accumulator = before.add(arith::extf(mma.operand(2).ok()?, wide, location))?;
+    let accumulator = before.add(arith::extf(mma.operand_at(2)?, wide, location))?;
     // SAFETY: the mma is live; its accumulator operand becomes the f32 tile
     // its result takes below, which the mma's verifier asks.
     unsafe { mlir_sys::mlirOperationSetOperand(mma.to_raw(), 2, accumulator.to_raw()) };
@@ -176,22 +176,23 @@ fn replace_except(value: IrValue, by: IrValue) {
 /// f32 and a widening of it feeds a widened mma's accumulator (or an inner
 /// loop's init), see the module's summary.
 fn carry_wide<'c>(context: &'c Context, r#loop: OperationRef<'c, '_>, index: usize) -> Option<()> {
-    let body = r#loop.region(0).ok()?.first_block()?;
+    let body = r#loop.region_at(0)?.first_block()?;
     let yield_op = body.terminator()?;
-    let yielded = yield_op.operand(index).ok()?;
+    let yielded = yield_op.operand_at(index)?;
     let rounding = defining_op(yielded).filter(|d| op_name(*d) == "arith.truncf")?;
-    let exact = detach(rounding.operand(0).ok()?);
+    let exact = detach(rounding.operand_at(0)?);
     let narrow = yielded.r#type();
     let wide = f32_of(context, narrow)?;
     if exact.r#type() != wide {
         return None;
     }
-    let argument = detach(body.argument(index + 1).ok()?.into());
-    let is_widening = |op: OperationRef| op_name(op) == "arith.extf" && op.result(0).is_ok_and(|r| r.r#type() == wide);
+    let argument = detach(body.argument_at(index + 1)?.into());
+    let is_widening =
+        |op: OperationRef| op_name(op) == "arith.extf" && op.result_at(0).is_some_and(|r| r.r#type() == wide);
     // An accumulator: a widening read as an mma's accumulator or a loop's
     // init, not any value an element-wise loop rounds each iteration.
     let accumulates = |op: OperationRef| {
-        op.result(0).is_ok_and(|r| {
+        op.result_at(0).is_some_and(|r| {
             uses(r.into()).iter().any(|(user, number)| match op_name(*user).as_str() {
                 "tile.mma" => *number == 2,
                 "scf.for" => *number >= 3,
@@ -207,7 +208,7 @@ fn carry_wide<'c>(context: &'c Context, r#loop: OperationRef<'c, '_>, index: usi
     }
     let location = r#loop.location();
     // The init, widened before the loop.
-    let init = r#loop.operand(3 + index).ok()?;
+    let init = r#loop.operand_at(3 + index)?;
     let wide_init = At::before(context, r#loop)?.add(arith::extf(init, wide, location))?;
     // SAFETY: the loop is live; the init becomes the f32 tile that the
     // iteration argument, the yield and the result take below.
@@ -222,7 +223,7 @@ fn carry_wide<'c>(context: &'c Context, r#loop: OperationRef<'c, '_>, index: usi
     // one rounding at the body's start.
     if !others.is_empty() {
         let copy = body.insert_operation(0, arith::truncf(argument, narrow, location));
-        let copy = detach(copy.result(0).ok()?.into());
+        let copy = detach(copy.result_at(0)?.into());
         for (user, number) in others {
             // SAFETY: the user is live and read the f16 tile `copy` is.
             unsafe { mlir_sys::mlirOperationSetOperand(user.to_raw(), number as isize, copy.to_raw()) };
@@ -230,7 +231,7 @@ fn carry_wide<'c>(context: &'c Context, r#loop: OperationRef<'c, '_>, index: usi
     }
     // Widenings read it as it is.
     for (widening, _) in widenings {
-        let widened = detach(widening.result(0).ok()?.into());
+        let widened = detach(widening.result_at(0)?.into());
         // SAFETY: the widening's result and the argument are both f32 tiles
         // now; the widening is then unused and erased.
         unsafe {
@@ -238,12 +239,12 @@ fn carry_wide<'c>(context: &'c Context, r#loop: OperationRef<'c, '_>, index: usi
             mlir_sys::mlirOperationDestroy(widening.to_raw());
         }
     }
-    if uses(detach(rounding.result(0).ok()?.into())).is_empty() {
+    if uses(detach(rounding.result_at(0)?.into())).is_empty() {
         // SAFETY: nothing uses the rounding any more.
         unsafe { mlir_sys::mlirOperationDestroy(rounding.to_raw()) };
     }
     // The result, rounded once after the loop.
-    let result = detach(r#loop.result(index).ok()?.into());
+    let result = detach(r#loop.result_at(index)?.into());
     set_type(result, wide);
     let after = At::before(context, r#loop.next_in_block()?)?;
     let rounded = after.add(arith::truncf(result, narrow, location))?;
@@ -253,8 +254,8 @@ fn carry_wide<'c>(context: &'c Context, r#loop: OperationRef<'c, '_>, index: usi
 
 /// Says at the mmas that a loop's value reaches that it is carried in f32.
 fn say(r#loop: OperationRef, index: usize) {
-    let Some(body) = r#loop.region(0).ok().and_then(|r| r.first_block()) else { return };
-    let Ok(argument) = body.argument(index + 1) else { return };
+    let Some(body) = r#loop.region_at(0).and_then(|r| r.first_block()) else { return };
+    let Some(argument) = body.argument_at(index + 1) else { return };
     for (user, _) in uses(argument.into()) {
         if op_name(user) == "tile.mma" {
             crate::remarks::passed(

@@ -91,7 +91,7 @@
 use crate::{
     build::tile_type,
     pass::{PassInfo, TilePass},
-    rewrite::{IrValue, defining_op, detach, op_name, uses},
+    rewrite::{BlockProbe, IrValue, Probe, defining_op, detach, op_name, uses},
 };
 use melior::{
     ContextRef,
@@ -254,8 +254,8 @@ fn plan<'c>(kernel: OperationRef<'c, '_>) -> Result<Option<Plan<'c>>, Refusal<'c
     // SAFETY: ops of the kernel, alive for this function.
     let mmas: Vec<OperationRef> = mmas.into_iter().map(|r| unsafe { OperationRef::from_raw(r) }).collect();
     let [mma] = mmas.as_slice() else { return Ok(None) };
-    let a = mma.operand(0).ok().and_then(|v| tile_type(v.r#type()));
-    let result = mma.result(0).ok().and_then(|r| tile_type(r.r#type()));
+    let a = mma.operand_at(0).and_then(|v| tile_type(v.r#type()));
+    let result = mma.result_at(0).and_then(|r| tile_type(r.r#type()));
     let (Some((_, element)), Some((shape, _))) = (a, result) else { return Ok(None) };
     if !matches!(element.to_string().as_str(), "f16" | "bf16") {
         return Ok(None);
@@ -275,7 +275,7 @@ fn plan<'c>(kernel: OperationRef<'c, '_>) -> Result<Option<Plan<'c>>, Refusal<'c
         return Err((kernel.location(), "it reads the block id along x in other than one place".into()));
     };
     let at = block_id.location();
-    let id: Value = block_id.result(0).map_err(|_| (at, String::new()))?.into();
+    let id: Value = block_id.result_at(0).ok_or_else(|| (at, String::new()))?.into();
     // Every use of the id is `id / n` or `id % n`, one `n`.
     let mut count = None;
     let mut parts = [Vec::new(), Vec::new()];
@@ -285,13 +285,13 @@ fn plan<'c>(kernel: OperationRef<'c, '_>) -> Result<Option<Plan<'c>>, Refusal<'c
             "arith.remui" if position == 0 => 1,
             _ => return Err((at, "the block id is read other than as id / n and id % n".into())),
         };
-        let n = user.operand(1).map_err(|_| (at, String::new()))?;
+        let n = user.operand_at(1).ok_or_else(|| (at, String::new()))?;
         match count {
             None => count = Some(detach(n)),
             Some(c) if c == detach(n) => {}
             Some(_) => return Err((at, "the block id is divided by two different counts".into())),
         }
-        parts[part].push(detach(user.result(0).map_err(|_| (at, String::new()))?.into()));
+        parts[part].push(detach(user.result_at(0).ok_or_else(|| (at, String::new()))?.into()));
     }
     let Some(count) = count.filter(|_| parts.iter().all(|p| !p.is_empty())) else {
         return Err((at, "the block id is not split into a row and a column (id / n and id % n)".into()));
@@ -306,9 +306,9 @@ fn plan<'c>(kernel: OperationRef<'c, '_>) -> Result<Option<Plan<'c>>, Refusal<'c
         .ok()
         .and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok())
         .map(|a| a.value() as usize);
-    let view = tiles.operand(0).ok().and_then(defining_op).filter(|d| op_name(*d) == "tile.partition_view");
-    let entry = kernel.region(0).ok().and_then(|r| r.first_block());
-    let arg = view.and_then(|v| v.operand(0).ok()).zip(entry).and_then(|(m, e)| crate::rewrite::argument_of(m, e));
+    let view = tiles.operand_at(0).and_then(defining_op).filter(|d| op_name(*d) == "tile.partition_view");
+    let entry = kernel.region_at(0).and_then(|r| r.first_block());
+    let arg = view.and_then(|v| v.operand_at(0)).zip(entry).and_then(|(m, e)| crate::rewrite::argument_of(m, e));
     let (Some(dim), Some(arg)) = (dim.filter(|&d| d >= 1), arg) else {
         return Err((at, "the block id is split by the tile count of a view that is not of a kernel argument".into()));
     };
@@ -501,7 +501,7 @@ fn same_work(kernel: OperationRef, wide: OperationRef, plan: &Plan) -> Result<[[
     let widened_coordinate = |value: Value| {
         defining_op(value).is_some_and(|d| {
             op_name(d) == if plan.widened == 0 { "arith.divui" } else { "arith.remui" }
-                && d.operand(0).is_ok_and(|i| detach(i) == plan.index)
+                && d.operand_at(0).is_some_and(|i| detach(i) == plan.index)
         })
     };
     for (b, a) in before.into_iter().zip(after) {
@@ -509,16 +509,17 @@ fn same_work(kernel: OperationRef, wide: OperationRef, plan: &Plan) -> Result<[[
         let (b, a) = unsafe { (OperationRef::from_raw(b), OperationRef::from_raw(a)) };
         let (view_at, first_index) = if op_name(b) == "tile.load" { (0, 1) } else { (1, 2) };
         let shape = |op: OperationRef| {
-            op.operand(view_at).ok().and_then(|v| PartitionViewType::try_from_type(v.r#type())).map(|t| t.shape())
+            op.operand_at(view_at).and_then(|v| PartitionViewType::try_from_type(v.r#type())).map(|t| t.shape())
         };
         let (Some(old), Some(new)) = (shape(b), shape(a)) else { return Err("a view has no tile shape".into()) };
         for (i, (o, n)) in old.iter().zip(&new).enumerate() {
-            let index = b.operand(first_index + i).map_err(|_| "a load or store lacks a coordinate".to_string())?;
+            let index =
+                b.operand_at(first_index + i).ok_or_else(|| "a load or store lacks a coordinate".to_string())?;
             let grew = n != o;
             if grew && *n != 2 * *o {
                 return Err(format!("a view's dim {i} goes from {o} to {n}, not twice as large"));
             }
-            if grew && op_name(b) == "tile.store" && !views_argument(b.operand(1).ok(), kernel, plan.arg) {
+            if grew && op_name(b) == "tile.store" && !views_argument(b.operand_at(1), kernel, plan.arg) {
                 // Where the counted array's last program tile is half of a
                 // wide one, a wide block would write this array further.
                 return Err("a store of another array than the counted one grows with the wide tiles".into());
@@ -553,19 +554,18 @@ fn same_work(kernel: OperationRef, wide: OperationRef, plan: &Plan) -> Result<[[
             .and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok())
             .and_then(|a| usize::try_from(a.value()).ok());
         let extent = |op: OperationRef| {
-            op.operand(0)
-                .ok()
+            op.operand_at(0)
                 .and_then(|v| PartitionViewType::try_from_type(v.r#type()))
                 .and_then(|t| dim.and_then(|d| t.shape().get(d).copied()))
         };
         if extent(b) == extent(a) {
             continue;
         }
-        let Ok(count) = b.result(0) else { return Err("a tile count has no result".into()) };
+        let Some(count) = b.result_at(0) else { return Err("a tile count has no result".into()) };
         let divisor_only = uses(count.into()).iter().all(|(user, position)| {
             *position == 1
                 && matches!(op_name(*user).as_str(), "arith.divui" | "arith.remui")
-                && user.operand(0).is_ok_and(|i| detach(i) == plan.index)
+                && user.operand_at(0).is_some_and(|i| detach(i) == plan.index)
         });
         if !divisor_only {
             return Err("a tile count of a view that grows is read other than as the block id's divisor".into());
@@ -573,12 +573,12 @@ fn same_work(kernel: OperationRef, wide: OperationRef, plan: &Plan) -> Result<[[
     }
     // The counted argument's view, before and after.
     let view_of = |function: OperationRef| -> Option<(Vec<i64>, String)> {
-        let entry = function.region(0).ok()?.first_block()?;
-        let argument = entry.argument(plan.arg).ok()?;
+        let entry = function.region_at(0)?.first_block()?;
+        let argument = entry.argument_at(plan.arg)?;
         let mut shapes = Vec::new();
         for (user, _) in uses(argument.into()) {
             if op_name(user) == "tile.partition_view" {
-                let view = PartitionViewType::try_from_type(user.result(0).ok()?.r#type())?;
+                let view = PartitionViewType::try_from_type(user.result_at(0)?.r#type())?;
                 shapes.push((view.shape(), view.element_type().to_string()));
             }
         }
@@ -606,10 +606,10 @@ fn same_work(kernel: OperationRef, wide: OperationRef, plan: &Plan) -> Result<[[
 
 /// Whether `view` is a `tile.partition_view` of `kernel`'s argument `arg`.
 fn views_argument(view: Option<Value>, kernel: OperationRef, arg: usize) -> bool {
-    let entry = kernel.region(0).ok().and_then(|r| r.first_block());
+    let entry = kernel.region_at(0).and_then(|r| r.first_block());
     view.and_then(defining_op)
         .filter(|d| op_name(*d) == "tile.partition_view")
-        .and_then(|d| d.operand(0).ok())
+        .and_then(|d| d.operand_at(0))
         .zip(entry)
         .and_then(|(m, e)| crate::rewrite::argument_of(m, e))
         == Some(arg)
@@ -622,7 +622,7 @@ impl<'c> RunExternalPass<'c> for FinishWidening {
         let context = operation.context();
         // SAFETY: the context outlives the pass run.
         let context = unsafe { context.to_ref() };
-        let Some(body) = operation.region(0).ok().and_then(|r| r.first_block()) else { return };
+        let Some(body) = operation.region_at(0).and_then(|r| r.first_block()) else { return };
         let symbol = |op: OperationRef| -> Option<String> {
             op.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|s| s.value().to_string())
         };
@@ -745,7 +745,7 @@ fn all_rings_tma(variant: OperationRef) -> bool {
     let mut all = true;
     variant.walk(WalkOrder::PreOrder, |op| {
         if op_name(op) == "tile.load"
-            && op.result(0).is_ok_and(|r| crate::registers::shared::SharedTile::of_type(r.r#type()).is_some())
+            && op.result_at(0).is_some_and(|r| crate::registers::shared::SharedTile::of_type(r.r#type()).is_some())
             && !op.has_attribute(attrs::TMA_LOAD)
         {
             all = false;

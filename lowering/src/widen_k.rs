@@ -56,12 +56,12 @@ use crate::{
     build::{element_bits, tile_type},
     layout::set_type,
     pass::{PassInfo, TilePass},
-    rewrite::{IrValue, constant_index, defining_op, detach, op_name, uses},
+    rewrite::{BlockProbe, IrValue, Probe, constant_index, defining_op, detach, op_name, uses},
 };
 use melior::{
     Context, ContextRef,
     ir::{
-        BlockLike, OperationRef, RegionLike, Type, ValueLike, attribute::IntegerAttribute, operation::OperationLike,
+        OperationRef, RegionLike, Type, ValueLike, attribute::IntegerAttribute, operation::OperationLike,
         r#type::RankedTensorType,
     },
     pass::{ExternalPass, RunExternalPass},
@@ -192,7 +192,7 @@ fn feeds_k(value: IrValue, dim: usize, depth: usize) -> bool {
         && users.into_iter().all(|(user, number)| match op_name(user).as_str() {
             "tile.mma" => number < 2 && k_dim(number) == dim,
             "tile.permute" if depth == 0 => {
-                transposes(user) && user.result(0).is_ok_and(|r| feeds_k(detach(r.into()), 1 - dim, 1))
+                transposes(user) && user.result_at(0).is_some_and(|r| feeds_k(detach(r.into()), 1 - dim, 1))
             }
             _ => false,
         })
@@ -205,7 +205,7 @@ fn mmas_fed(value: IrValue) -> Vec<OperationRef> {
         match op_name(user).as_str() {
             "tile.mma" => mmas.push(user),
             "tile.permute" => {
-                if let Ok(result) = user.result(0) {
+                if let Some(result) = user.result_at(0) {
                     mmas.extend(
                         uses(detach(result.into())).into_iter().map(|(u, _)| u).filter(|u| op_name(*u) == "tile.mma"),
                     );
@@ -225,21 +225,21 @@ fn transposes(permute: OperationRef) -> bool {
 }
 
 fn plan<'c>(r#loop: OperationRef<'c, 'c>) -> Option<Plan<'c>> {
-    if constant_index(r#loop.operand(0).ok()?)? != 0 || constant_index(r#loop.operand(2).ok()?)? != 1 {
+    if constant_index(r#loop.operand_at(0)?)? != 0 || constant_index(r#loop.operand_at(2)?)? != 1 {
         return None;
     }
-    let bound = defining_op(r#loop.operand(1).ok()?).filter(|d| op_name(*d) == "tile.num_tiles")?;
+    let bound = defining_op(r#loop.operand_at(1)?).filter(|d| op_name(*d) == "tile.num_tiles")?;
     // SAFETY: the bound's op lives as long as the kernel.
     let bound = unsafe { OperationRef::<'c, 'c>::from_raw(bound.to_raw()) };
-    let body = r#loop.region(0).ok()?.first_block()?;
-    let iv = body.argument(0).ok()?;
+    let body = r#loop.region_at(0)?.first_block()?;
+    let iv = body.argument_at(0)?;
     let mut loads = Vec::new();
     for (user, number) in uses(iv.into()) {
         if op_name(user) != "tile.load" || user.block() != Some(body) || number == 0 {
             return None;
         }
         let dim = number - 1;
-        let result = detach(user.result(0).ok()?.into());
+        let result = detach(user.result_at(0)?.into());
         // A tile the mma writes from registers would take `f` times the
         // registers (an 8-bit or tf32 B loaded N-major spilled so).
         if !feeds_k(result, dim, 0) || !crate::layout::shared::stays_shared(user) {
@@ -255,13 +255,13 @@ fn plan<'c>(r#loop: OperationRef<'c, 'c>) -> Option<Plan<'c>> {
     let from_plan = |value: melior::ir::Value| {
         let mut source = defining_op(value);
         if let Some(permute) = source.filter(|d| op_name(*d) == "tile.permute") {
-            source = permute.operand(0).ok().and_then(defining_op);
+            source = permute.operand_at(0).and_then(defining_op);
         }
         source.is_some_and(|d| planned.contains(&(d.to_raw().ptr as usize)))
     };
     for load in &loads {
-        for mma in mmas_fed(detach(load.op.result(0).ok()?.into())) {
-            if !(mma.operand(0).is_ok_and(from_plan) && mma.operand(1).is_ok_and(from_plan)) {
+        for mma in mmas_fed(detach(load.op.result_at(0)?.into())) {
+            if !(mma.operand_at(0).is_some_and(from_plan) && mma.operand_at(1).is_some_and(from_plan)) {
                 return None;
             }
         }
@@ -269,7 +269,7 @@ fn plan<'c>(r#loop: OperationRef<'c, 'c>) -> Option<Plan<'c>> {
     let mut tile = None;
     let mut factor = 0;
     for load in &loads {
-        let view = PartitionViewType::try_from_type(load.op.operand(0).ok()?.r#type())?;
+        let view = PartitionViewType::try_from_type(load.op.operand_at(0)?.r#type())?;
         let shape = view.shape();
         if view.padding() != Padding::Zero || shape.len() != 2 {
             return None;
@@ -290,9 +290,9 @@ fn plan<'c>(r#loop: OperationRef<'c, 'c>) -> Option<Plan<'c>> {
         return None;
     }
     // The bound counts tiles of one of these views along the index's dim.
-    let bound_view = bound.operand(0).ok()?;
+    let bound_view = bound.operand_at(0)?;
     let bound_dim = IntegerAttribute::try_from(bound.attribute("dim").ok()?).ok()?.value() as usize;
-    if !loads.iter().any(|l| l.op.operand(0).ok() == Some(bound_view) && l.dim == bound_dim) {
+    if !loads.iter().any(|l| l.op.operand_at(0) == Some(bound_view) && l.dim == bound_dim) {
         return None;
     }
     Some(Plan { loads, tile, factor, bound })
@@ -319,11 +319,11 @@ fn widen<'c>(context: &'c Context, r#loop: OperationRef<'c, 'c>, plan: &Plan<'c>
     // leaves the loop as it was (at most an unused view).
     let mut retyped = Vec::new();
     for load in &plan.loads {
-        let result = load.op.result(0).ok()?;
+        let result = load.op.result_at(0)?;
         retyped.push((detach(result.into()), wider_tile(result.r#type(), load.dim, plan.factor)?));
         for (user, _) in uses(result.into()) {
             if op_name(user) == "tile.permute" {
-                let permuted = user.result(0).ok()?;
+                let permuted = user.result_at(0)?;
                 retyped.push((detach(permuted.into()), wider_tile(permuted.r#type(), 1 - load.dim, plan.factor)?));
             }
         }
@@ -333,14 +333,14 @@ fn widen<'c>(context: &'c Context, r#loop: OperationRef<'c, 'c>, plan: &Plan<'c>
     let mut views: HashMap<(usize, usize), IrValue<'c>> = HashMap::new();
     let mut new_views = Vec::new();
     for load in &plan.loads {
-        let narrow = detach(load.op.operand(0).ok()?);
+        let narrow = detach(load.op.operand_at(0)?);
         let key = (narrow.to_raw().ptr as usize, load.dim);
         let view = match views.get(&key) {
             Some(&view) => view,
             None => {
                 let definition = defining_op(narrow).filter(|d| op_name(*d) == "tile.partition_view")?;
                 let r#type = wider_view(context, narrow.r#type(), load.dim, plan.factor)?;
-                let memref = definition.operand(0).ok()?;
+                let memref = definition.operand_at(0)?;
                 let view = at.add(ops::partition_view(context, r#type, memref, definition.location()))?;
                 views.insert(key, view);
                 view
@@ -350,7 +350,7 @@ fn widen<'c>(context: &'c Context, r#loop: OperationRef<'c, 'c>, plan: &Plan<'c>
     }
     // The bound: tiles of the wider view of the one it counted.
     let dim = IntegerAttribute::try_from(plan.bound.attribute("dim").ok()?).ok()?;
-    let bound_view = *views.get(&(plan.bound.operand(0).ok()?.to_raw().ptr as usize, dim.value() as usize))?;
+    let bound_view = *views.get(&(plan.bound.operand_at(0)?.to_raw().ptr as usize, dim.value() as usize))?;
     let bound = at.add(ops::num_tiles(context, bound_view, dim, plan.bound.location()))?;
     // SAFETY: the loop is live; its bound operand becomes the new count.
     unsafe { mlir_sys::mlirOperationSetOperand(r#loop.to_raw(), 1, bound.to_raw()) };

@@ -1,6 +1,7 @@
 //! Running `tile-to-cpu` output in-process through MLIR's ExecutionEngine.
 
 use crate::compile::{self, Error, Result, run_pipeline, select_kernel, signature};
+use crate::rewrite::Probe;
 use melior::{
     Context,
     ir::{
@@ -159,7 +160,7 @@ fn declared_functions(module: &Module) -> Vec<String> {
     let mut referred = std::collections::HashSet::new();
     module.as_operation().walk(WalkOrder::PreOrder, |op| {
         match op.name().as_string_ref().as_str() {
-            Ok("llvm.func") if op.region(0).is_ok_and(|body| body.first_block().is_none()) => {
+            Ok("llvm.func") if op.region_at(0).is_some_and(|body| body.first_block().is_none()) => {
                 if let Some(name) = op.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()) {
                     declared.push(name.value().to_string());
                 }

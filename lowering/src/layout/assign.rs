@@ -56,7 +56,7 @@ use super::{LinearLayout, element_bytes, layout_of, linear::coalesced, with_layo
 use crate::{
     build::{At, tile_type},
     pass::{PassInfo, TilePass},
-    rewrite::{IrValue, detach, emit_error, op_name},
+    rewrite::{BlockProbe, IrValue, Probe, detach, emit_error, op_name},
 };
 use melior::ir::{AttributeLike as _, TypeLike as _};
 use melior::{
@@ -137,7 +137,7 @@ pub fn eligible<'c>(kernel: OperationRef<'c, '_>) -> Result<(), (String, Locatio
         let refused = match name.as_str() {
             "tile.mma" => mma_refusal(op),
             "tile.load" | "tile.store" => {
-                let tile = if name == "tile.load" { op.result(0).ok().map(Value::from) } else { op.operand(0).ok() };
+                let tile = if name == "tile.load" { op.result_at(0).map(Value::from) } else { op.operand_at(0) };
                 let element = tile.and_then(|t| tile_type(t.r#type())).map(|(_, e)| e.to_string());
                 match element.as_deref() {
                     // An 8-bit float tile only mmas read: loaded K-major it
@@ -207,7 +207,7 @@ const ALREADY_ASSIGNED: &str = "its tiles already have layouts";
 
 /// Why a `tile.mma` cannot go on wgmma from registers, if it cannot.
 fn mma_refusal(op: OperationRef) -> Option<String> {
-    let tile = |i: usize| op.operand(i).ok().and_then(|v| tile_type(v.r#type()));
+    let tile = |i: usize| op.operand_at(i).and_then(|v| tile_type(v.r#type()));
     let (Some((a, ae)), Some((b, be)), Some((_, ce))) = (tile(0), tile(1), tile(2)) else {
         return Some("its tile.mma has operands of no tile type".into());
     };
@@ -222,7 +222,7 @@ fn mma_warpgroups(kernel: OperationRef) -> Option<i64> {
     let mut rows: Option<i64> = None;
     kernel.walk(WalkOrder::PreOrder, |op| {
         if op_name(op) == "tile.mma"
-            && let Some((shape, _)) = op.result(0).ok().and_then(|r| tile_type(r.r#type()))
+            && let Some((shape, _)) = op.result_at(0).and_then(|r| tile_type(r.r#type()))
         {
             let own = if super::shared::swapped_operands(op) { shape[1] } else { shape[0] };
             rows = Some(rows.map_or(own, |r| r.min(own)));
@@ -236,9 +236,9 @@ fn mma_warpgroups(kernel: OperationRef) -> Option<i64> {
 /// or its transpose for an mma computed transposed (`swapped`, from
 /// [`super::shared::swapped_operands`]).
 fn accumulator_layout(mma: OperationRef, warps: i64, swapped: bool) -> Option<Assigned> {
-    let shape = tile_type(mma.operand(2).ok()?.r#type())?.0;
+    let shape = tile_type(mma.operand_at(2)?.r#type())?.0;
     if swapped {
-        let (k, element) = tile_type(mma.operand(0).ok()?.r#type()).map(|(s, e)| (s[1], e))?;
+        let (k, element) = tile_type(mma.operand_at(0)?.r#type()).map(|(s, e)| (s[1], e))?;
         let (accumulator, _) = crate::registers::mma::swapped_layouts(shape[0], shape[1], k, warps, element)?;
         return Some(Assigned::linear(accumulator));
     }
@@ -297,7 +297,7 @@ fn largest_tile_bytes(kernel: OperationRef) -> i64 {
             for region in op.regions() {
                 if let Some(block) = region.first_block() {
                     for i in 0..block.argument_count() {
-                        if let Ok(argument) = block.argument(i) {
+                        if let Some(argument) = block.argument_at(i) {
                             note(argument.into());
                         }
                     }
@@ -388,7 +388,7 @@ fn tile_operands<'c>(op: OperationRef<'c, '_>) -> Vec<(usize, IrValue<'c>)> {
 }
 
 fn result<'c>(op: OperationRef<'c, '_>, i: usize) -> Option<IrValue<'c>> {
-    op.result(i).ok().map(|r| detach(r.into()))
+    op.result_at(i).map(|r| detach(r.into()))
 }
 
 fn permutation(op: OperationRef) -> Option<Vec<usize>> {
@@ -419,8 +419,8 @@ fn yield_targets<'c>(op: OperationRef<'c, '_>) -> Option<Vec<Vec<IrValue<'c>>>> 
     let count = op.operand_count();
     match op_name(parent).as_str() {
         "scf.for" => {
-            let body = parent.region(0).ok()?.first_block()?;
-            (0..count).map(|i| Some(vec![detach(body.argument(i + 1).ok()?.into()), result(parent, i)?])).collect()
+            let body = parent.region_at(0)?.first_block()?;
+            (0..count).map(|i| Some(vec![detach(body.argument_at(i + 1)?.into()), result(parent, i)?])).collect()
         }
         "scf.if" => (0..count).map(|i| Some(vec![result(parent, i)?])).collect(),
         _ => None,
@@ -442,7 +442,7 @@ fn forward(state: &mut Assignment) -> Option<()> {
                 state.set(value, anchor);
             }
             "tile.reduce" | "tile.reshape" | "tile.permute" => {
-                let (input, value) = (detach(op.operand(0).ok()?), result(op, 0)?);
+                let (input, value) = (detach(op.operand_at(0)?), result(op, 0)?);
                 let Some(from) = state.get(input).cloned() else { continue };
                 let assigned = match name.as_str() {
                     "tile.reduce" => sliced(&from.layout, &from.linear, reduce_dim(op)?),
@@ -452,11 +452,11 @@ fn forward(state: &mut Assignment) -> Option<()> {
                 state.set(value, assigned);
             }
             "scf.for" => {
-                let body = op.region(0).ok()?.first_block()?;
+                let body = op.region_at(0)?.first_block()?;
                 for i in 0..op.result_count() {
-                    let init = detach(op.operand(3 + i).ok()?);
+                    let init = detach(op.operand_at(3 + i)?);
                     if let Some(from) = state.get(init).cloned() {
-                        state.set(detach(body.argument(i + 1).ok()?.into()), from.clone());
+                        state.set(detach(body.argument_at(i + 1)?.into()), from.clone());
                         state.set(result(op, i)?, from);
                     }
                 }
@@ -464,7 +464,7 @@ fn forward(state: &mut Assignment) -> Option<()> {
             "scf.yield" => {
                 let Some(targets) = yield_targets(op) else { continue };
                 for (i, targets) in targets.into_iter().enumerate() {
-                    if let Some(from) = state.get(op.operand(i).ok()?).cloned() {
+                    if let Some(from) = state.get(op.operand_at(i)?).cloned() {
                         for target in targets {
                             state.set(target, from.clone());
                         }
@@ -493,15 +493,15 @@ fn backward(state: &mut Assignment) -> Option<()> {
         let name = op_name(op);
         let wanted: Vec<(IrValue, Assigned)> = match name.as_str() {
             "tile.store" => {
-                let tile = detach(op.operand(0).ok()?);
+                let tile = detach(op.operand_at(0)?);
                 vec![(tile, state.coalesced(tile)?)]
             }
             "tile.mma" => {
-                let accumulator = detach(op.operand(2).ok()?);
+                let accumulator = detach(op.operand_at(2)?);
                 vec![(accumulator, state.accumulator(op)?)]
             }
             "tile.broadcast" | "tile.reshape" | "tile.permute" => {
-                let (input, value) = (detach(op.operand(0).ok()?), result(op, 0)?);
+                let (input, value) = (detach(op.operand_at(0)?), result(op, 0)?);
                 let Some(to) = state.get(value).cloned() else { continue };
                 let shape = tile_type(input.r#type())?.0;
                 let linear = match name.as_str() {
@@ -519,11 +519,11 @@ fn backward(state: &mut Assignment) -> Option<()> {
                 vec![(input, Assigned::linear(linear))]
             }
             "scf.for" => {
-                let body = op.region(0).ok()?.first_block()?;
+                let body = op.region_at(0)?.first_block()?;
                 let mut wanted = Vec::new();
                 for i in 0..op.result_count() {
-                    if let Some(to) = state.get(body.argument(i + 1).ok()?.into()).cloned() {
-                        wanted.push((detach(op.operand(3 + i).ok()?), to));
+                    if let Some(to) = state.get(body.argument_at(i + 1)?.into()).cloned() {
+                        wanted.push((detach(op.operand_at(3 + i)?), to));
                     }
                 }
                 wanted
@@ -533,7 +533,7 @@ fn backward(state: &mut Assignment) -> Option<()> {
                 let mut wanted = Vec::new();
                 for (i, targets) in targets.into_iter().enumerate() {
                     if let Some(to) = targets.iter().find_map(|t| state.get(*t).cloned()) {
-                        wanted.push((detach(op.operand(i).ok()?), to));
+                        wanted.push((detach(op.operand_at(i)?), to));
                     }
                 }
                 wanted
@@ -600,11 +600,11 @@ fn staging(shape: &[i64], element_bytes: i64, warps: i64) -> Option<LinearLayout
 fn required(state: &Assignment, op: OperationRef, index: usize) -> Option<Assigned> {
     let name = op_name(op);
     match name.as_str() {
-        "tile.store" if index == 0 => state.coalesced(op.operand(0).ok()?),
+        "tile.store" if index == 0 => state.coalesced(op.operand_at(0)?),
         "tile.mma" if index == 2 => state.accumulator(op),
         "scf.for" if index >= 3 => {
-            let body = op.region(0).ok()?.first_block()?;
-            state.get(body.argument(index - 2).ok()?.into()).cloned()
+            let body = op.region_at(0)?.first_block()?;
+            state.get(body.argument_at(index - 2)?.into()).cloned()
         }
         "scf.yield" => {
             let targets = yield_targets(op)?;
@@ -629,7 +629,7 @@ fn assign(kernel: OperationRef) -> Option<()> {
             for region in op.regions() {
                 if let Some(block) = region.first_block() {
                     for i in 0..block.argument_count() {
-                        if let Ok(argument) = block.argument(i) {
+                        if let Some(argument) = block.argument_at(i) {
                             order.push(detach(argument.into()));
                         }
                     }
@@ -643,9 +643,9 @@ fn assign(kernel: OperationRef) -> Option<()> {
     let mut ties = HashMap::new();
     for op in &ops {
         if op_name(*op) == "scf.for" {
-            let body = op.region(0).ok()?.first_block()?;
+            let body = op.region_at(0)?.first_block()?;
             for i in 0..op.result_count() {
-                let (argument, result) = (detach(body.argument(i + 1).ok()?.into()), result(*op, i)?);
+                let (argument, result) = (detach(body.argument_at(i + 1)?.into()), result(*op, i)?);
                 ties.insert(key(argument), result);
                 ties.insert(key(result), argument);
             }
@@ -673,7 +673,7 @@ fn assign(kernel: OperationRef) -> Option<()> {
         if op_name(op) != "tile.mma" || state.cluster != 1 {
             continue;
         }
-        let b = detach(op.operand(1).ok()?);
+        let b = detach(op.operand_at(1)?);
         let Some((shape, element)) = tile_type(b.r#type()) else { continue };
         if state.known(b) || element_bytes(element) == 2 {
             continue;
@@ -704,9 +704,9 @@ fn assign(kernel: OperationRef) -> Option<()> {
     for missed in not_shared {
         let fragments = missed.index == 0
             && (|| {
-                let a = super::layout_of(missed.mma.operand(0).ok()?)?.1;
-                let accumulator = super::layout_of(missed.mma.operand(2).ok()?)?.1;
-                let element = tile_type(missed.mma.operand(0).ok()?.r#type())?.1;
+                let a = super::layout_of(missed.mma.operand_at(0)?)?.1;
+                let accumulator = super::layout_of(missed.mma.operand_at(2)?)?.1;
+                let element = tile_type(missed.mma.operand_at(0)?.r#type())?.1;
                 Some(crate::registers::mma::register_fragments(&a, &accumulator, element))
             })()
             .unwrap_or(false);
@@ -729,7 +729,7 @@ fn materialize<'c>(
         if !matches!(name.as_str(), "tile.reduce" | "tile.reshape" | "tile.permute") {
             continue;
         }
-        let (input, value) = (detach(op.operand(0).ok()?), result(op, 0)?);
+        let (input, value) = (detach(op.operand_at(0)?), result(op, 0)?);
         let from = state.get(input)?.clone();
         if matches!(from.layout, Layout::Shared { .. }) {
             continue;

@@ -26,7 +26,7 @@
 
 use crate::{
     pass::{PassInfo, TilePass, apply_greedily},
-    rewrite::{IrValue, defining_op, detach, op_name, operand, pattern},
+    rewrite::{IrValue, Probe, defining_op, detach, op_name, operand, pattern},
 };
 use melior::ir::{AttributeLike as _, TypeLike as _};
 use melior::{
@@ -68,7 +68,7 @@ fn simplify<'c>(
     rewriter: &RewriterBase<'c, '_>,
 ) -> Option<IrValue<'c>> {
     let input = operand(op, 0)?;
-    let result_type = op.result(0).ok()?.r#type();
+    let result_type = op.result_at(0)?.r#type();
     if input.r#type() == result_type {
         return Some(input);
     }
@@ -96,5 +96,5 @@ fn simplify<'c>(
         }
         _ => return None,
     };
-    Some(detach(rewriter.insert(remade).result(0).ok()?.into()))
+    Some(detach(rewriter.insert(remade).result_at(0)?.into()))
 }

@@ -24,7 +24,7 @@
 use crate::{
     build::tile_type,
     layout::element_bytes,
-    rewrite::{IrValue, detach, op_name, uses},
+    rewrite::{BlockProbe, IrValue, Probe, detach, op_name, uses},
 };
 use melior::ir::{
     BlockLike, OperationRef, RegionLike, Value, ValueLike,
@@ -89,7 +89,7 @@ pub fn shared_operands<'c>(kernel: OperationRef<'c, '_>) -> (Vec<(IrValue<'c>, L
     let mut not_shared = Vec::new();
     for mma in mmas {
         for index in 0..2 {
-            let Ok(operand) = mma.operand(index) else { continue };
+            let Some(operand) = mma.operand_at(index) else { continue };
             if seen.contains_key(&key(operand)) {
                 continue;
             }
@@ -112,7 +112,7 @@ pub fn shared_operands<'c>(kernel: OperationRef<'c, '_>) -> (Vec<(IrValue<'c>, L
 /// Whether the tile `load` loads stays in shared memory (an mma operand
 /// that the tensor cores can read there).
 pub fn stays_shared(load: OperationRef) -> bool {
-    load.result(0).is_ok_and(|r| chain(detach(r.into())).and_then(|c| layouts(&c, true)).is_ok())
+    load.result_at(0).is_some_and(|r| chain(detach(r.into())).and_then(|c| layouts(&c, true)).is_ok())
 }
 
 /// The values tied to `start` (its loads, the loops carrying it, the mma
@@ -150,7 +150,7 @@ pub fn swapped_operands(mma: OperationRef) -> bool {
     if kernel.and_then(|k| crate::rewrite::hint(k, knob.key)).or(knob.default) != Some(1) {
         return false;
     }
-    let tile = |i: usize| mma.operand(i).ok().and_then(|v| tile_type(v.r#type()));
+    let tile = |i: usize| mma.operand_at(i).and_then(|v| tile_type(v.r#type()));
     let (Some((a, ae)), Some((b, be)), Some((_, ce))) = (tile(0), tile(1), tile(2)) else { return false };
     let (&[m, _], &[_, n]) = (&a[..], &b[..]) else { return false };
     // tf32 or 8-bit floats: the types wgmma reads only K-major.
@@ -165,7 +165,7 @@ pub fn swapped_operands(mma: OperationRef) -> bool {
     {
         return false;
     }
-    let (Ok(a), Ok(b)) = (mma.operand(0), mma.operand(1)) else { return false };
+    let (Some(a), Some(b)) = (mma.operand_at(0), mma.operand_at(1)) else { return false };
     let a_shared = chain(detach(a)).and_then(|c| layouts(&c, false)).is_ok();
     let b_chain = chain(detach(b));
     let b_loaded_n_major = b_chain.as_ref().is_ok_and(|c| c.mmas.len() == 1 && layouts(c, false).is_err())
@@ -176,7 +176,7 @@ pub fn swapped_operands(mma: OperationRef) -> bool {
 /// Whether the tile `load` loads only feeds mmas (directly, permuted,
 /// reshaped or carried by loops), wherever the mma reads it from.
 pub fn feeds_only_mmas(load: OperationRef) -> bool {
-    load.result(0).is_ok_and(|r| chain(detach(r.into())).is_ok())
+    load.result_at(0).is_some_and(|r| chain(detach(r.into())).is_ok())
 }
 
 /// The chain of `start`, if every value of it is a load, permute, reshape
@@ -214,9 +214,9 @@ fn chain_of(start: IrValue) -> Result<Chain, Option<String>> {
                 return Err(Some(format!("it is an argument of '{}'", op_name(owner))));
             }
             let i = number - 1;
-            work.push((detach(owner.operand(3 + i).map_err(|_| None)?), permuted));
-            work.push((detach(owner.result(i).map_err(|_| None)?.into()), permuted));
-            work.push((detach(yield_of(owner).ok_or(None)?.operand(i).map_err(|_| None)?), permuted));
+            work.push((detach(owner.operand_at(3 + i).ok_or(None)?), permuted));
+            work.push((detach(owner.result_at(i).ok_or(None)?.into()), permuted));
+            work.push((detach(yield_of(owner).ok_or(None)?.operand_at(i).ok_or(None)?), permuted));
         } else {
             let result = crate::rewrite::op_result(value).ok_or(None)?;
             // SAFETY: the owner of a live result is a live op of the kernel.
@@ -224,21 +224,21 @@ fn chain_of(start: IrValue) -> Result<Chain, Option<String>> {
             match op_name(owner).as_str() {
                 // SAFETY: as above.
                 "tile.load" => chain.loads.push((unsafe { OperationRef::from_raw(owner.to_raw()) }, permuted)),
-                "tile.permute" => work.push((detach(owner.operand(0).map_err(|_| None)?), !permuted)),
+                "tile.permute" => work.push((detach(owner.operand_at(0).ok_or(None)?), !permuted)),
                 "tile.reshape" if drops_unit_dim(owner) => {
-                    work.push((detach(owner.operand(0).map_err(|_| None)?), permuted))
+                    work.push((detach(owner.operand_at(0).ok_or(None)?), permuted))
                 }
                 "scf.for" => {
                     let i = result.result_number();
-                    let body = owner.region(0).map_err(|_| None)?.first_block().ok_or(None)?;
-                    work.push((detach(body.argument(i + 1).map_err(|_| None)?.into()), permuted));
+                    let body = owner.region_at(0).ok_or(None)?.first_block().ok_or(None)?;
+                    work.push((detach(body.argument_at(i + 1).ok_or(None)?.into()), permuted));
                 }
                 name => return Err(Some(format!("it is computed (by '{name}'), not loaded"))),
             }
         }
         // Where it goes.
         for (user, number) in uses(value) {
-            let result = |i: usize| user.result(i).map(|r| detach(r.into())).map_err(|_| None);
+            let result = |i: usize| user.result_at(i).map(|r| detach(r.into())).ok_or(None);
             match op_name(user).as_str() {
                 // SAFETY: a live op of the kernel.
                 "tile.mma" if number < 2 => {
@@ -251,11 +251,11 @@ fn chain_of(start: IrValue) -> Result<Chain, Option<String>> {
                     if op_name(parent) != "scf.for" {
                         return Err(Some(format!("its tile is yielded by '{}'", op_name(parent))));
                     }
-                    work.push((detach(parent.result(number).map_err(|_| None)?.into()), permuted));
+                    work.push((detach(parent.result_at(number).ok_or(None)?.into()), permuted));
                 }
                 "scf.for" if number >= 3 => {
-                    let body = user.region(0).map_err(|_| None)?.first_block().ok_or(None)?;
-                    work.push((detach(body.argument(number - 2).map_err(|_| None)?.into()), permuted));
+                    let body = user.region_at(0).ok_or(None)?.first_block().ok_or(None)?;
+                    work.push((detach(body.argument_at(number - 2).ok_or(None)?.into()), permuted));
                 }
                 name => return Err(Some(format!("its tile is also used by '{name}'"))),
             }
@@ -268,7 +268,7 @@ fn chain_of(start: IrValue) -> Result<Chain, Option<String>> {
 /// `R x C`): the same bytes in shared memory.
 pub fn drops_unit_dim(op: OperationRef) -> bool {
     let shape = |t: Option<melior::ir::Type>| t.and_then(|t| tile_type(t).map(|(s, _)| s));
-    match (shape(op.operand(0).ok().map(|v| v.r#type())), shape(op.result(0).ok().map(|r| r.r#type()))) {
+    match (shape(op.operand_at(0).map(|v| v.r#type())), shape(op.result_at(0).map(|r| r.r#type()))) {
         (Some(from), Some(to)) => from.len() == 3 && from[0] == 1 && from[1..] == to[..],
         _ => false,
     }
@@ -276,7 +276,7 @@ pub fn drops_unit_dim(op: OperationRef) -> bool {
 
 /// The `scf.yield` of a loop.
 fn yield_of<'c, 'a>(r#loop: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
-    let body = r#loop.region(0).ok()?.first_block()?;
+    let body = r#loop.region_at(0)?.first_block()?;
     let terminator = body.terminator()?;
     // SAFETY: the terminator of a live loop's body lives as long as it.
     Some(unsafe { OperationRef::from_raw(terminator.to_raw()) })
@@ -292,7 +292,7 @@ fn layouts<'c>(chain: &Chain<'c>, threads_read: bool) -> Result<Vec<(IrValue<'c>
     if chain.mmas.is_empty() || chain.loads.iter().any(|&(_, p)| p != load_permuted) {
         return Err(unfollowed());
     }
-    let (shape, element) = first.result(0).ok().and_then(|r| tile_type(r.r#type())).ok_or_else(unfollowed)?;
+    let (shape, element) = first.result_at(0).and_then(|r| tile_type(r.r#type())).ok_or_else(unfollowed)?;
     let bytes = element_bytes(element);
     let columns = match shape[..] {
         [_, columns] | [1, _, columns] => columns,
@@ -303,7 +303,7 @@ fn layouts<'c>(chain: &Chain<'c>, threads_read: bool) -> Result<Vec<(IrValue<'c>
         return Err(format!("its loaded rows are {row} bytes (wgmma's swizzles take 32, 64 or 128)"));
     }
     for &(mma, index, permuted) in &chain.mmas {
-        let tile = |i: usize| mma.operand(i).ok().and_then(|v| tile_type(v.r#type()));
+        let tile = |i: usize| mma.operand_at(i).and_then(|v| tile_type(v.r#type()));
         let (Some((a, ae)), Some((b, be)), Some((_, ce))) = (tile(0), tile(1), tile(2)) else {
             return Err(unfollowed());
         };

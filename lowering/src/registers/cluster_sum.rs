@@ -14,14 +14,17 @@
 //! ```
 
 use super::cluster::barrier;
-use crate::{build::At, rewrite::IrValue};
+use crate::{
+    build::At,
+    rewrite::{IrValue, Probe},
+};
 use melior::ir::TypeLike as _;
 use melior::{
     dialect::{arith, llvm, ods},
     ir::{
         Type, ValueLike,
         attribute::IntegerAttribute,
-        operation::{OperationBuilder, OperationLike, OperationRef},
+        operation::{OperationBuilder, OperationRef},
         r#type::IntegerType,
     },
 };
@@ -65,7 +68,7 @@ pub fn sum<'c>(lowering: &mut super::Lowering<'c>, op: OperationRef<'c, 'c>) -> 
     };
     let context = lowering.context;
     let at = At::before(context, op)?;
-    let own = lowering.registers(op.operand(0).ok()?)?;
+    let own = lowering.registers(op.operand_at(0)?)?;
     let count = super::length(own)? as i64;
     let element = crate::build::element_of(own.r#type())?;
     let bytes = crate::build::element_bits(element)?.div_ceil(8) as i64;
@@ -147,6 +150,6 @@ pub fn sum<'c>(lowering: &mut super::Lowering<'c>, op: OperationRef<'c, 'c>) -> 
     }
     let sums: Vec<IrValue<'c>> = sums.into_iter().collect::<Option<_>>()?;
     let value = super::from_elements(&at, &sums)?;
-    lowering.map(op.result(0).ok()?.into(), value);
+    lowering.map(op.result_at(0)?.into(), value);
     Some(())
 }

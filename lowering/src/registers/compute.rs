@@ -10,7 +10,7 @@
 use super::{Lowering, registers_type, vector_type};
 use crate::{
     build::{At, tile_type},
-    rewrite::{IrValue, detach, op_name},
+    rewrite::{IrValue, Probe, detach, op_name},
 };
 use melior::ir::AttributeLike as _;
 use melior::{
@@ -37,17 +37,17 @@ pub fn elementwise<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) ->
     let attributes: Vec<(Identifier, Attribute)> = op.attributes().collect();
     let name = op_name(op);
     if (name == "math.exp" || name == "math.exp2")
-        && registers_type(op.result(0).ok()?.r#type()).is_some()
+        && registers_type(op.result_at(0)?.r#type()).is_some()
         && let Some(value) = fast_exp(&at, *operands.first()?, name == "math.exp")
     {
-        lowering.map(op.result(0).ok()?.into(), value);
+        lowering.map(op.result_at(0)?.into(), value);
         return Some(());
     }
     if name == "arith.divf"
         && let [x, y] = operands[..]
         && let Some(value) = fast_divide(&at, x, y)
     {
-        lowering.map(op.result(0).ok()?.into(), value);
+        lowering.map(op.result_at(0)?.into(), value);
         return Some(());
     }
     let new = at.insert(
@@ -59,7 +59,7 @@ pub fn elementwise<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) ->
             .ok()?,
     );
     for i in 0..op.result_count() {
-        lowering.map(op.result(i).ok()?.into(), detach(new.result(i).ok()?.into()));
+        lowering.map(op.result_at(i)?.into(), detach(new.result_at(i)?.into()));
     }
     Some(())
 }
@@ -151,11 +151,11 @@ fn uniform<'c>(at: &At<'c, 'c>, y: IrValue<'c>) -> Option<IrValue<'c>> {
     let def = crate::rewrite::defining_op(y)?;
     match op_name(def).as_str() {
         "vector.broadcast" => {
-            let source = detach(def.operand(0).ok()?);
+            let source = detach(def.operand_at(0)?);
             (!super::is_vector(source.r#type())).then_some(source)
         }
         "vector.shuffle" => {
-            let source = detach(def.operand(0).ok()?);
+            let source = detach(def.operand_at(0)?);
             let mask = melior::ir::attribute::DenseI64ArrayAttribute::try_from(def.attribute("mask").ok()?).ok()?;
             let zeros = (0..mask.len()).all(|i| mask.element(i).is_ok_and(|m| m == 0));
             (zeros && super::length(source)? >= 1).then(|| super::extract(at, source, 0))?
@@ -175,11 +175,11 @@ fn full_range_divide<'c>(at: &At<'c, 'c>, x: IrValue<'c>, y: IrValue<'c>) -> Opt
 /// `tile.splat`, a splat `arith.constant` and `tile.iota` in registers.
 pub fn create<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option<()> {
     let at = At::before(lowering.context, op)?;
-    let result = op.result(0).ok()?;
+    let result = op.result_at(0)?;
     let vector = registers_type(result.r#type())?;
     let layout = lowering.layout(result.into())?;
     let value = match op_name(op).as_str() {
-        "tile.splat" => at.add(ods::vector::broadcast(lowering.context, vector, op.operand(0).ok()?, at.location))?,
+        "tile.splat" => at.add(ods::vector::broadcast(lowering.context, vector, op.operand_at(0)?, at.location))?,
         "tile.iota" => {
             // The index in i64, then the element type (integers truncate,
             // floats convert exactly: the verifier asks that n - 1 fits).

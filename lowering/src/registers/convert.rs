@@ -19,7 +19,7 @@ use super::{Lowering, all, concat, in_loop, shuffle, slice, vector_type, when};
 use crate::{
     build::{At, CmpiPredicate, element_of, tile_type},
     layout::LinearLayout,
-    rewrite::{IrValue, op_name},
+    rewrite::{IrValue, Probe, op_name},
 };
 use melior::{
     dialect::ods,
@@ -32,8 +32,8 @@ use melior::{
 
 /// Lowers one of the four ops.
 pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option<()> {
-    let input = op.operand(0).ok()?;
-    let result = op.result(0).ok()?;
+    let input = op.operand_at(0)?;
+    let result = op.result_at(0)?;
     let from = lowering.layout(input)?;
     let to = lowering.layout(result.into())?;
     let registers = lowering.registers(input)?;

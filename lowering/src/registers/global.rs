@@ -5,7 +5,7 @@
 
 use crate::{
     build::{At, CmpiPredicate},
-    rewrite::{IrValue, detach},
+    rewrite::{IrValue, Probe, detach},
 };
 use melior::ir::ShapedTypeLike as _;
 use melior::{
@@ -56,9 +56,9 @@ pub(super) fn global_pointer<'c>(at: &At<'c, 'c>, memref: IrValue<'c>, bytes: i6
     let pointer =
         at.add(ods::memref::extract_aligned_pointer_as_index(context, Type::index(context), memref, at.location))?;
     let metadata = at.insert(ods::memref::extract_strided_metadata(context, memref, at.location));
-    let offset = detach(metadata.result(1).ok()?.into());
+    let offset = detach(metadata.result_at(1)?.into());
     let strides =
-        (0..rank).map(|d| metadata.result(2 + rank + d).ok().map(|r| detach(r.into()))).collect::<Option<_>>()?;
+        (0..rank).map(|d| metadata.result_at(2 + rank + d).map(|r| detach(r.into()))).collect::<Option<_>>()?;
     Some(Global { pointer, offset, strides, bytes })
 }
 

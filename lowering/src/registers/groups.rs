@@ -5,7 +5,7 @@
 //! tiles' or the mmas' (whose loads it reads here).
 
 use super::tma::Groups;
-use crate::rewrite::op_name;
+use crate::rewrite::{Probe, op_name};
 use melior::ir::{
     OperationRef, ValueLike as _,
     operation::{OperationLike, WalkOrder, WalkResult},
@@ -50,7 +50,7 @@ pub fn of<'c>(kernel: OperationRef<'c, 'c>, producer: bool) -> Groups<'c> {
             continue;
         }
         let Some([id, distance, index, slots]) = super::rings::ring_of(op) else { continue };
-        let Some(tile) = op.result(0).ok().and_then(|r| super::shared::SharedTile::of_type(r.r#type())) else {
+        let Some(tile) = op.result_at(0).and_then(|r| super::shared::SharedTile::of_type(r.r#type())) else {
             continue;
         };
         let shape = (distance, slots, tile.shape.iter().product::<i64>() * tile.bytes);
@@ -89,7 +89,7 @@ pub fn of<'c>(kernel: OperationRef<'c, 'c>, producer: bool) -> Groups<'c> {
             let Some(r#loop) = op.parent_operation().filter(|p| op_name(*p) == "scf.for") else { continue };
             let mut read: Vec<i64> = Vec::new();
             for i in 0..2 {
-                let Some(load) = op.operand(i).ok().and_then(|v| super::shared::this_iterations_load(v, r#loop)) else {
+                let Some(load) = op.operand_at(i).and_then(|v| super::shared::this_iterations_load(v, r#loop)) else {
                     continue;
                 };
                 let Some([id, ..]) = super::rings::ring_of(load) else { continue };
@@ -192,7 +192,7 @@ pub fn in_flight_rings(kernel: OperationRef) -> Vec<(i64, i64, i64)> {
         }
         let mut rings: Vec<(i64, i64, i64)> = Vec::new();
         let all = (0..2).all(|i| {
-            let Some(load) = mma.operand(i).ok().and_then(|v| super::shared::this_iterations_load(v, r#loop)) else {
+            let Some(load) = mma.operand_at(i).and_then(|v| super::shared::this_iterations_load(v, r#loop)) else {
                 return false;
             };
             let Some([id, distance, _, slots]) = super::rings::ring_of(load) else { return false };

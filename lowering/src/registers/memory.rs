@@ -19,7 +19,7 @@ use super::{Lowering, View, all, concat, extract, from_elements, if_else, slice,
 use crate::{
     build::{At, CmpiPredicate, padding_value, tile_type},
     layout::LinearLayout,
-    rewrite::{IrValue, constant_index, detach},
+    rewrite::{IrValue, Probe, constant_index, detach},
 };
 use melior::{
     dialect::{arith, memref, ods},
@@ -87,11 +87,11 @@ pub(super) fn access<'c>(
                 at.location,
             ))?;
             let metadata = at.insert(ods::memref::extract_strided_metadata(at.context, view.memref, at.location));
-            let offset = detach(metadata.result(1).ok()?.into());
+            let offset = detach(metadata.result_at(1)?.into());
             let start = at.addi(pointer, at.muli(offset, at.index(element_bytes)?)?)?;
             conditions.push(at.cmpi(CmpiPredicate::Eq, at.remui(start, at.index(16)?)?, zero)?);
             for d in 0..rank - 1 {
-                let stride = detach(metadata.result(2 + rank + d).ok()?.into());
+                let stride = detach(metadata.result_at(2 + rank + d)?.into());
                 conditions.push(at.cmpi(CmpiPredicate::Eq, at.remui(stride, at.index(width)?)?, zero)?);
             }
         }
@@ -201,10 +201,9 @@ fn for_each_element<'c>(
 
 pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option<()> {
     let at = At::before(lowering.context, op)?;
-    let view = lowering.view(op.operand(0).ok()?)?;
-    let coords: Vec<IrValue> =
-        (1..op.operand_count()).map(|i| op.operand(i).ok().map(detach)).collect::<Option<_>>()?;
-    let result = op.result(0).ok()?;
+    let view = lowering.view(op.operand_at(0)?)?;
+    let coords: Vec<IrValue> = (1..op.operand_count()).map(|i| op.operand_at(i).map(detach)).collect::<Option<_>>()?;
+    let result = op.result_at(0)?;
     let layout = lowering.layout(result.into())?;
     let (_, element) = tile_type(result.r#type())?;
     let access = access(&at, &view, &coords, &layout)?;
@@ -296,10 +295,9 @@ pub(super) fn load_elements<'c>(
 
 pub fn store<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option<()> {
     let at = At::before(lowering.context, op)?;
-    let tile = op.operand(0).ok()?;
-    let view = lowering.view(op.operand(1).ok()?)?;
-    let coords: Vec<IrValue> =
-        (2..op.operand_count()).map(|i| op.operand(i).ok().map(detach)).collect::<Option<_>>()?;
+    let tile = op.operand_at(0)?;
+    let view = lowering.view(op.operand_at(1)?)?;
+    let coords: Vec<IrValue> = (2..op.operand_count()).map(|i| op.operand_at(i).map(detach)).collect::<Option<_>>()?;
     let layout = lowering.layout(tile)?;
     let registers = lowering.registers(tile)?;
     lowering.thread_flat(&layout)?;
@@ -366,12 +364,12 @@ pub(super) fn store_registers<'c>(
 
 pub fn num_tiles<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option<()> {
     let at = At::before(lowering.context, op)?;
-    let view = lowering.view(op.operand(0).ok()?)?;
+    let view = lowering.view(op.operand_at(0)?)?;
     let dim = melior::ir::attribute::IntegerAttribute::try_from(op.attribute("dim").ok()?).ok()?.value();
     let extent = *view.tile.get(usize::try_from(dim).ok()?)?;
     let size = at.add(memref::dim(view.memref, at.index(dim)?, at.location))?;
     let tiles = at.ceildivui(size, at.index(extent)?)?;
-    let result = op.result(0).ok()?;
+    let result = op.result_at(0)?;
     // SAFETY: both values are live; the old result's users now read the
     // new one, and the op is erased after the lowering.
     unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(result.to_raw(), tiles.to_raw()) };

@@ -88,7 +88,7 @@ use super::{Lowering, concat, in_loop, slice};
 use crate::{
     build::{At, element_bits, element_of},
     layout::LinearLayout,
-    rewrite::{IrValue, detach},
+    rewrite::{IrValue, Probe, detach},
 };
 use melior::ir::RegionLike as _;
 use melior::{
@@ -251,8 +251,8 @@ fn operand<'c>(
 /// Lowers one `tile.mma`.
 pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option<()> {
     let context = lowering.context;
-    let (a, b, c) = (op.operand(0).ok()?, op.operand(1).ok()?, op.operand(2).ok()?);
-    let result = op.result(0).ok()?;
+    let (a, b, c) = (op.operand_at(0)?, op.operand_at(1)?, op.operand_at(2)?);
+    let result = op.result_at(0)?;
     // Loop-carried operands have their register types by now: shapes come
     // from the layouts or shared tiles, the element type from the
     // registers or shared tiles.
@@ -343,7 +343,7 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
     let body = op
         .parent_operation()
         .filter(|p| crate::rewrite::op_name(*p) == "scf.for")
-        .and_then(|l| l.region(0).ok()?.first_block());
+        .and_then(|l| l.region_at(0)?.first_block());
     let before_loop = |value: melior::ir::Value<'c, '_>, tile: &Option<shared::SharedTile>| {
         tile.is_some() && !by_tma(tile) && body.is_some_and(|body| crate::rewrite::defined_outside(detach(value), body))
     };
@@ -616,10 +616,10 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
         let key = r#loop.to_raw().ptr as usize;
         if !lowering.loops.get(&key).is_some_and(|s| s.mmas_waited) {
             lowering.loops.entry(key).or_default().mmas_waited = true;
-            let body = r#loop.region(0).ok()?.first_block()?;
+            let body = r#loop.region_at(0)?.first_block()?;
             let index = crate::rewrite::argument_of(c, body)? - 1;
             let after = At::before(context, r#loop.next_in_block()?)?;
-            let carried = detach(r#loop.result(index).ok()?.into());
+            let carried = detach(r#loop.result_at(index)?.into());
             let count = super::length(carried)?;
             let elements: Vec<IrValue> =
                 (0..count).map(|i| super::extract(&after, carried, i)).collect::<Option<_>>()?;
@@ -634,7 +634,7 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
                 super::tma::release(&after, rings, last, Some(ran), lowering.multicast)?;
             }
             let value = registers_of(&after, &waited)?;
-            lowering.map(r#loop.result(index).ok()?.into(), value);
+            lowering.map(r#loop.result_at(index)?.into(), value);
         }
     } else {
         // The wait: here, or at the end of the iteration for an mma that
@@ -870,7 +870,7 @@ fn wait_tma<'c>(
     waited: &mut Vec<IrValue<'c>>,
 ) -> Option<()> {
     let r#loop = op.parent_operation().filter(|p| crate::rewrite::op_name(*p) == "scf.for")?;
-    let body = r#loop.region(0).ok()?.first_block()?;
+    let body = r#loop.region_at(0)?.first_block()?;
     if !carried_argument(value, body) {
         return None;
     }
@@ -943,7 +943,7 @@ fn wait_tied<'c>(at: &At<'c, 'c>, values: &[IrValue<'c>]) -> Option<Vec<IrValue<
 /// The first op after `op` in its block that reads its result (itself or
 /// through an op nested in it), when that is not the op right after it.
 fn first_user<'c>(op: OperationRef<'c, 'c>) -> Option<OperationRef<'c, 'c>> {
-    let users = crate::rewrite::users(op.result(0).ok()?.into());
+    let users = crate::rewrite::users(op.result_at(0)?.into());
     let mut next = op.next_in_block();
     let mut between = 0;
     while let Some(candidate) = next {
@@ -959,7 +959,7 @@ fn first_user<'c>(op: OperationRef<'c, 'c>) -> Option<OperationRef<'c, 'c>> {
 
 /// The terminator of a loop's body.
 fn body_terminator<'c>(r#loop: OperationRef<'c, 'c>) -> Option<OperationRef<'c, 'c>> {
-    let terminator = r#loop.region(0).ok()?.first_block()?.terminator()?;
+    let terminator = r#loop.region_at(0)?.first_block()?.terminator()?;
     // SAFETY: the terminator of a live loop's body lives as long as it.
     Some(unsafe { OperationRef::from_raw(terminator.to_raw()) })
 }
@@ -1000,7 +1000,7 @@ fn wait_op<'c>(
 fn copies_pending(lowering: &Lowering, op: OperationRef, operands: &[melior::ir::Value]) -> usize {
     let Some(r#loop) = op.parent_operation().filter(|p| crate::rewrite::op_name(*p) == "scf.for") else { return 0 };
     let Some(state) = lowering.loops.get(&(r#loop.to_raw().ptr as usize)) else { return 0 };
-    let Some(body) = r#loop.region(0).ok().and_then(|r| r.first_block()) else { return 0 };
+    let Some(body) = r#loop.region_at(0).and_then(|r| r.first_block()) else { return 0 };
     if state.other_loads {
         return 0;
     }
@@ -1046,7 +1046,7 @@ fn carried_argument(value: melior::ir::Value, body: melior::ir::BlockRef) -> boo
     }
     crate::rewrite::defining_op(value).is_some_and(|d| {
         matches!(crate::rewrite::op_name(d).as_str(), "tile.permute" | "tile.reshape")
-            && d.operand(0).is_ok_and(|v| carried_argument(v, body))
+            && d.operand_at(0).is_some_and(|v| carried_argument(v, body))
     })
 }
 
@@ -1060,9 +1060,9 @@ fn carried_argument(value: melior::ir::Value, body: melior::ir::BlockRef) -> boo
 /// writes into two buffers in turn).
 fn in_flight(lowering: &Lowering, op: OperationRef) -> Result<(), &'static str> {
     only_carried(op)?;
-    let Some(body) = op.parent_operation().and_then(|l| l.region(0).ok()?.first_block()) else { return Err("") };
+    let Some(body) = op.parent_operation().and_then(|l| l.region_at(0)?.first_block()) else { return Err("") };
     let operands_safe = (0..2).all(|k| {
-        op.operand(k).is_ok_and(|v| match lowering.shared(v) {
+        op.operand_at(k).is_some_and(|v| match lowering.shared(v) {
             Some(tile) => match tile.ring {
                 Some(ring) => {
                     carried_argument(v, body)
@@ -1088,11 +1088,11 @@ pub(super) fn only_carried(op: OperationRef) -> Result<(), &'static str> {
     let Some(r#loop) = op.parent_operation().filter(|p| crate::rewrite::op_name(*p) == "scf.for") else {
         return Err("it is not directly in an scf.for");
     };
-    let Some(body) = r#loop.region(0).ok().and_then(|r| r.first_block()) else { return Err("") };
-    let Ok(accumulator) = op.operand(2) else { return Err("") };
+    let Some(body) = r#loop.region_at(0).and_then(|r| r.first_block()) else { return Err("") };
+    let Some(accumulator) = op.operand_at(2) else { return Err("") };
     let carried = crate::rewrite::argument_of(accumulator, body);
     let carried_back = carried.is_some_and(|i| {
-        op.result(0).is_ok_and(|r| {
+        op.result_at(0).is_some_and(|r| {
             crate::rewrite::single_use(r.into())
                 .is_some_and(|(user, n)| crate::rewrite::op_name(user) == "scf.yield" && n + 1 == i)
         })

@@ -81,7 +81,7 @@ use crate::{
     build::{At, GpuQuery, tile_type},
     layout::{LinearLayout, layout_of_type},
     pass::{PassInfo, TilePass},
-    rewrite::{IrValue, detach, emit_error, op_name},
+    rewrite::{BlockProbe, IrValue, Probe, detach, emit_error, op_name},
 };
 pub use crate::{
     build::{if_else, if_else_op},
@@ -683,7 +683,7 @@ fn lower_kernel<'c>(kernel: OperationRef<'c, 'c>) -> Option<Result<(), Refused<'
     let context = kernel.context();
     // SAFETY: the context outlives the pass run.
     let context: &'c Context = unsafe { context.to_ref() };
-    let body = kernel.region(0).ok()?.first_block()?;
+    let body = kernel.region_at(0)?.first_block()?;
     let first = body.first_operation()?;
     // SAFETY: the kernel's first op lives as long as the kernel.
     let first = unsafe { OperationRef::from_raw(first.to_raw()) };
@@ -767,17 +767,17 @@ fn lower_kernel<'c>(kernel: OperationRef<'c, 'c>) -> Option<Result<(), Refused<'
         let name = op_name(op);
         let lowered = match name.as_str() {
             "tile.partition_view" => {
-                let memref = detach(op.operand(0).ok()?);
-                let result = op.result(0).ok()?;
+                let memref = detach(op.operand_at(0)?);
+                let result = op.result_at(0)?;
                 let view = tile_dialect::types::PartitionViewType::try_from_type(result.r#type())?;
                 let view = View { memref, tile: view.shape(), padding: view.padding(), element: view.element_type() };
                 lowering.views.insert(key(result.into()), view);
                 Some(())
             }
-            "tile.load" if shared::SharedTile::of_type(op.result(0).ok()?.r#type()).is_some() => {
+            "tile.load" if shared::SharedTile::of_type(op.result_at(0)?.r#type()).is_some() => {
                 shared::load(&mut lowering, op)
             }
-            "tile.permute" | "tile.reshape" if lowering.shared(op.operand(0).ok()?).is_some() => {
+            "tile.permute" | "tile.reshape" if lowering.shared(op.operand_at(0)?).is_some() => {
                 shared::view(&mut lowering, op)
             }
             "tile.load" => memory::load(&mut lowering, op),
@@ -788,15 +788,15 @@ fn lower_kernel<'c>(kernel: OperationRef<'c, 'c>) -> Option<Result<(), Refused<'
             "tile.mma" => mma::lower(&mut lowering, op),
             "tile.cluster_sum" => cluster_sum::sum(&mut lowering, op),
             // A ring tile read into registers (`tile-prefetch-fragments`).
-            "tile.convert_layout" if op.operand(0).ok().and_then(|v| lowering.shared(v)).is_some() => {
-                let tile = lowering.shared(op.operand(0).ok()?)?;
+            "tile.convert_layout" if op.operand_at(0).and_then(|v| lowering.shared(v)).is_some() => {
+                let tile = lowering.shared(op.operand_at(0)?)?;
                 shared::from_ring(&mut lowering, op, tile)
             }
             "tile.convert_layout" | "tile.broadcast" | "tile.reshape" | "tile.permute" => {
                 convert::lower(&mut lowering, op)
             }
             "tile.splat" | "tile.iota" => compute::create(&mut lowering, op),
-            "arith.constant" if registers_type(op.result(0).ok()?.r#type()).is_some() => {
+            "arith.constant" if registers_type(op.result_at(0)?.r#type()).is_some() => {
                 compute::create(&mut lowering, op)
             }
             "scf.for" | "scf.if" | "scf.yield" => {
@@ -838,7 +838,7 @@ fn lower_kernel<'c>(kernel: OperationRef<'c, 'c>) -> Option<Result<(), Refused<'
     if lowering.multicast.is_some() {
         // No block exits while another may still multicast into its slots
         // or arrive on its barriers; every thread, both roles, gets here.
-        let body = kernel.region(0).ok()?.first_block()?;
+        let body = kernel.region_at(0)?.first_block()?;
         cluster::barrier(&At::before(context, body.terminator()?)?)?;
     }
     // SAFETY: the kernel is the op the pass runs on; only an attribute changes.
@@ -867,22 +867,22 @@ fn control<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option<
         };
     match op_name(op).as_str() {
         "scf.for" => {
-            let body = op.region(0).ok()?.first_block()?;
+            let body = op.region_at(0)?.first_block()?;
             for i in 0..op.result_count() {
-                let init = op.operand(3 + i).ok()?;
+                let init = op.operand_at(3 + i)?;
                 let tile = lowering.shared(init);
                 if registers_type(init.r#type()).is_some() || tile.is_some() {
                     let registers = lowering.registers(init)?;
                     op_mut.set_operand(3 + i, registers);
                 }
                 let after = tile.clone().map(|t| shared::SharedTile { ring: None, ..t });
-                retype(lowering, body.argument(i + 1).ok()?.into(), tile)?;
-                retype(lowering, op.result(i).ok()?.into(), after)?;
+                retype(lowering, body.argument_at(i + 1)?.into(), tile)?;
+                retype(lowering, op.result_at(i)?.into(), after)?;
             }
         }
         "scf.if" => {
             for i in 0..op.result_count() {
-                let result = op.result(i).ok()?;
+                let result = op.result_at(i)?;
                 if shared::SharedTile::of_type(result.r#type()).is_some() {
                     return lowering.refuse(
                         "an scf.if cannot give #tile.shared tiles (which buffer each branch's tile is in is not \
@@ -899,7 +899,7 @@ fn control<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option<
                 shared::finish_copies(lowering, &At::before(lowering.context, op)?, r#loop)?;
             }
             for i in 0..op.operand_count() {
-                let value = op.operand(i).ok()?;
+                let value = op.operand_at(i)?;
                 if registers_type(value.r#type()).is_some() || lowering.shared.contains_key(&key(value)) {
                     let registers = lowering.registers(value)?;
                     op_mut.set_operand(i, registers);

@@ -19,7 +19,7 @@ use super::{Lowering, extract, from_elements, in_loop, when};
 use crate::{
     build::{At, CmpiPredicate, combine, element_of, reduce_kind},
     layout::LinearLayout,
-    rewrite::{IrValue, detach},
+    rewrite::{IrValue, Probe, detach},
 };
 use melior::{
     dialect::arith,
@@ -38,7 +38,7 @@ fn along(bases: &[u64], projected: &[u64]) -> Vec<usize> {
 
 pub fn reduce<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option<()> {
     let context = lowering.context;
-    let input = op.operand(0).ok()?;
+    let input = op.operand_at(0)?;
     let layout = lowering.layout(input)?;
     if !layout.simple() {
         return None;
@@ -87,7 +87,7 @@ pub fn reduce<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Opti
     }
 
     let value = from_elements(&at, &partials)?;
-    let result = op.result(0).ok()?;
+    let result = op.result_at(0)?;
     let expected: LinearLayout = lowering.layout(result.into())?;
     if expected.registers() != partials.len() {
         return None;
@@ -208,7 +208,7 @@ pub fn shuffle_i32<'c>(at: &At<'c, 'c>, word: IrValue<'c>, operand: i64, mode: &
             .build()
             .ok()?,
     );
-    Some(detach(op.result(0).ok()?.into()))
+    Some(detach(op.result_at(0)?.into()))
 }
 
 /// `gpu.shuffle xor` of a scalar by `mask`, for any element of 8 to 64

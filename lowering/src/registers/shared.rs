@@ -47,7 +47,7 @@ use super::{Lowering, in_loop, when};
 use crate::{
     build::{At, CmpiPredicate, tile_type},
     layout::{LinearLayout, element_bytes, linear::coalesced},
-    rewrite::{IrValue, detach, op_name},
+    rewrite::{IrValue, Probe, detach, op_name},
 };
 use melior::{
     dialect::{arith, llvm, ods},
@@ -151,7 +151,7 @@ fn shared_bytes(kernel: OperationRef) -> i64 {
     let (mut bytes, mut rings) = (0, std::collections::HashSet::new());
     kernel.walk(WalkOrder::PreOrder, |op| {
         if op_name(op) == "tile.load"
-            && let Some(tile) = op.result(0).ok().and_then(|r| SharedTile::of_type(r.r#type()))
+            && let Some(tile) = op.result_at(0).and_then(|r| SharedTile::of_type(r.r#type()))
         {
             let tile_bytes = tile.shape.iter().product::<i64>() * tile.bytes;
             bytes += match ring_of(op) {
@@ -238,10 +238,10 @@ pub(super) fn this_iterations_load<'c>(
     r#loop: OperationRef<'c, 'c>,
 ) -> Option<OperationRef<'c, 'c>> {
     use melior::ir::RegionLike as _;
-    let body = r#loop.region(0).ok()?.first_block()?;
+    let body = r#loop.region_at(0)?.first_block()?;
     let mut root = detach(value);
     while crate::rewrite::argument_of(root, body).is_none() {
-        root = detach(crate::rewrite::defining_op(root)?.operand(0).ok()?);
+        root = detach(crate::rewrite::defining_op(root)?.operand_at(0)?);
     }
     let (load, carries) = carried_load(root, Some(r#loop))?;
     let [_, distance, index, _] = ring_of(load)?;
@@ -256,10 +256,10 @@ pub(super) fn carried_load<'c>(
 ) -> Option<(OperationRef<'c, 'c>, i64)> {
     use melior::ir::{BlockLike as _, RegionLike as _};
     let mut carries = 0;
-    if let Some(body) = r#loop.and_then(|l| l.region(0).ok()?.first_block()) {
+    if let Some(body) = r#loop.and_then(|l| l.region_at(0)?.first_block()) {
         let terminator = body.terminator()?;
         while let Some(number) = crate::rewrite::argument_of(value, body) {
-            value = crate::rewrite::detach(terminator.operand(number.checked_sub(1)?).ok()?);
+            value = crate::rewrite::detach(terminator.operand_at(number.checked_sub(1)?)?);
             carries += 1;
             if carries > MAX_CARRIES {
                 return None;
@@ -273,7 +273,7 @@ pub(super) fn carried_load<'c>(
 /// Lowers a `tile.load` of a shared tile.
 pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option<()> {
     let context = lowering.context;
-    let result = op.result(0).ok()?;
+    let result = op.result_at(0)?;
     let mut tile = SharedTile::of_type(result.r#type())?;
     if tile.transposed {
         return None;
@@ -281,9 +281,8 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
     let (full_shape, element) = tile_type(result.r#type())?;
     let shape = tile.shape.clone();
     let at = At::before(context, op)?;
-    let view = lowering.view(op.operand(0).ok()?)?;
-    let coords: Vec<IrValue> =
-        (1..op.operand_count()).map(|i| op.operand(i).ok().map(detach)).collect::<Option<_>>()?;
+    let view = lowering.view(op.operand_at(0)?)?;
+    let coords: Vec<IrValue> = (1..op.operand_count()).map(|i| op.operand_at(i).map(detach)).collect::<Option<_>>()?;
     tile.commit = lowering.commits;
     let elements = shape[0] * shape[1];
     let parent = op.parent_operation().filter(|p| op_name(*p) == "scf.for");
@@ -686,11 +685,11 @@ fn copy_async<'c>(
 /// unit dim) of a shared tile: the same address, the same bytes read the
 /// other way round or as they are.
 pub fn view<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option<()> {
-    let input = op.operand(0).ok()?;
+    let input = op.operand_at(0)?;
     let tile = lowering.shared(input)?;
     let tile = if op_name(op) == "tile.permute" { tile.permuted() } else { tile };
     let address = lowering.registers(input)?;
-    let result = op.result(0).ok()?;
+    let result = op.result_at(0)?;
     lowering.map(result.into(), address);
     lowering.shared.insert(super::key(result.into()), tile);
     Some(())
@@ -705,8 +704,8 @@ pub fn view<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
 /// and the tile read (a carried tile, the loop's yield not lowered yet,
 /// is the one yielded for it, an iteration earlier).
 pub fn from_ring<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>, tile: SharedTile<'c>) -> Option<()> {
-    let input = op.operand(0).ok()?;
-    let result = op.result(0).ok()?;
+    let input = op.operand_at(0)?;
+    let result = op.result_at(0)?;
     let to = lowering.layout(result.into())?;
     let ring = tile.ring?;
     let barriers = lowering.rings.get(&ring.id)?.barriers?;

@@ -120,9 +120,9 @@
 use super::{Lowering, if_else_op, when};
 use crate::{
     build::At,
-    rewrite::{IrValue, detach},
+    rewrite::{BlockProbe, IrValue, Probe, detach},
 };
-use melior::ir::{BlockLike as _, RegionLike as _};
+use melior::ir::RegionLike as _;
 use melior::{
     dialect::{arith, llvm, ods},
     ir::{
@@ -635,9 +635,9 @@ pub fn wait<'c>(at: &At<'c, 'c>, (barriers, slots): (IrValue<'c>, i64), t: IrVal
 
 /// The iteration number of `loop` (from 0), at `at` inside its body.
 pub fn iteration<'c>(at: &At<'c, 'c>, r#loop: OperationRef<'c, 'c>) -> Option<IrValue<'c>> {
-    let body = r#loop.region(0).ok()?.first_block()?;
-    let iv = detach(body.argument(0).ok()?.into());
-    let (lower, step) = (detach(r#loop.operand(0).ok()?), detach(r#loop.operand(2).ok()?));
+    let body = r#loop.region_at(0)?.first_block()?;
+    let iv = detach(body.argument_at(0)?.into());
+    let (lower, step) = (detach(r#loop.operand_at(0)?), detach(r#loop.operand_at(2)?));
     at.divui(at.subi(iv, lower)?, step)
 }
 
@@ -651,15 +651,16 @@ pub fn iteration<'c>(at: &At<'c, 'c>, r#loop: OperationRef<'c, 'c>) -> Option<Ir
 /// next walk's tiles while the consumers finish this one.
 pub fn continued<'c>(r#loop: OperationRef<'c, 'c>) -> Option<OperationRef<'c, 'c>> {
     let outer = r#loop.parent_operation().filter(|p| crate::rewrite::op_name(*p) == "scf.for")?;
-    let body = outer.region(0).ok()?.first_block()?;
-    let invariant = (0..3).all(|i| r#loop.operand(i).is_ok_and(|v| crate::rewrite::defined_outside(detach(v), body)));
+    let body = outer.region_at(0)?.first_block()?;
+    let invariant =
+        (0..3).all(|i| r#loop.operand_at(i).is_some_and(|v| crate::rewrite::defined_outside(detach(v), body)));
     invariant.then_some(outer)
 }
 
 /// `loop`'s trip count (0 where it does not run).
 pub fn trips<'c>(at: &At<'c, 'c>, r#loop: OperationRef<'c, 'c>) -> Option<IrValue<'c>> {
     let (lower, upper, step) =
-        (detach(r#loop.operand(0).ok()?), detach(r#loop.operand(1).ok()?), detach(r#loop.operand(2).ok()?));
+        (detach(r#loop.operand_at(0)?), detach(r#loop.operand_at(1)?), detach(r#loop.operand_at(2)?));
     let span = at.subi(upper, lower)?;
     let rounded = at.addi(span, at.subi(step, at.index(1)?)?)?;
     let trips = at.divui(rounded, step)?;
@@ -689,9 +690,9 @@ pub fn position<'c>(at: &At<'c, 'c>, r#loop: OperationRef<'c, 'c>, t: IrValue<'c
 /// `at` in `loop`'s body) runs: the in-loop request of a ring whose
 /// requests stop at the loop's end.
 pub fn ahead_runs<'c>(at: &At<'c, 'c>, r#loop: OperationRef<'c, 'c>, distance: i64) -> Option<IrValue<'c>> {
-    let body = r#loop.region(0).ok()?.first_block()?;
-    let iv = detach(body.argument(0).ok()?.into());
-    let (upper, step) = (detach(r#loop.operand(1).ok()?), detach(r#loop.operand(2).ok()?));
+    let body = r#loop.region_at(0)?.first_block()?;
+    let iv = detach(body.argument_at(0)?.into());
+    let (upper, step) = (detach(r#loop.operand_at(1)?), detach(r#loop.operand_at(2)?));
     let ahead = at.addi(iv, at.muli(step, at.index(distance)?)?)?;
     at.cmpi(crate::build::CmpiPredicate::Slt, ahead, upper)
 }
@@ -741,7 +742,7 @@ pub fn described<'c>(
             if !fits {
                 return None;
             }
-            let value = detach(p.region(0).ok()?.first_block()?.argument(index).ok()?.into());
+            let value = detach(p.region_at(0)?.first_block()?.argument_at(index)?.into());
             return Some((value, described));
         }
         parent = p.parent_operation();

@@ -38,6 +38,12 @@
 //! outermost loop, so that no copy reads shared memory after the block
 //! exits.
 //!
+//! In a loop, the TMA's coordinates are computed before the tile's mma
+//! loop, where the store's own are known, and pinned there
+//! (`coordinates_at`, `pinned`): computed at the store, they kept the
+//! values they come from live across the mma loop, and ptxas ran that
+//! loop off its uniform datapath (17% slower, BENCHMARKS.md, session 40).
+//!
 //! The store's descriptor is optional (`tile-use-tma` makes it so): where
 //! the runtime cannot describe the output (rows not 16-byte aligned) it
 //! passes a null pointer, and the threads store the tile from the layout
@@ -61,7 +67,7 @@
 use super::{Lowering, in_loop, shared, shared_address, swizzle::Swizzled, tma, when};
 use crate::{
     build::{At, element_bits},
-    rewrite::{IrValue, detach},
+    rewrite::{IrValue, Probe, detach},
 };
 use melior::{
     dialect::arith,
@@ -93,10 +99,9 @@ pub fn boxes(tile: &[i64], bytes: i64) -> Option<tma::Boxes> {
 pub fn store<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option<()> {
     let context = lowering.context;
     let at = At::before(context, op)?;
-    let tile = op.operand(0).ok()?;
-    let view = lowering.view(op.operand(1).ok()?)?;
-    let coords: Vec<IrValue> =
-        (2..op.operand_count()).map(|i| op.operand(i).ok().map(detach)).collect::<Option<_>>()?;
+    let tile = op.operand_at(0)?;
+    let view = lowering.view(op.operand_at(1)?)?;
+    let coords: Vec<IrValue> = (2..op.operand_count()).map(|i| op.operand_at(i).map(detach)).collect::<Option<_>>()?;
     // A cluster's tile lies in several blocks' registers, and one block's
     // staging would hold only its part.
     if lowering.cluster > 1 {
@@ -135,6 +140,18 @@ pub fn store<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
     }
     lowering.thread_flat(&layout)?;
     let lowering = &*lowering;
+    // In a loop, the TMA's coordinates come before the tile's mma loop
+    // (`coordinates_at` says why).
+    let hoisted = match looped {
+        true => {
+            let early = coordinates_at(context, op, &coords)?;
+            let first = super::global::origin(&early, &view, &coords)?.first;
+            let boxes: Vec<Vec<IrValue>> =
+                box_coordinates(&early, &first, &boxes)?.iter().map(|b| pinned(&early, b)).collect::<Option<_>>()?;
+            Some((first, boxes))
+        }
+        false => None,
+    };
     let by_tma = |at: &At<'c, 'c>| -> Option<()> {
         if looped {
             // The previous iteration's copy out must have read the buffer:
@@ -149,11 +166,14 @@ pub fn store<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
         swizzled.write(lowering, at, (buffer, None), registers, &layout, 0)?;
         at.insert(fence_async_shared(at)?);
         lowering.barrier(at)?;
-        let first = super::global::origin(at, &view, &coords)?.first;
+        let first = match &hoisted {
+            Some((first, _)) => first.clone(),
+            None => super::global::origin(at, &view, &coords)?.first,
+        };
         let address = shared_address(at, buffer)?;
         let thread0 = tma::is_thread(lowering, at, 0)?;
         when(at, thread0, |at| {
-            issue(at, descriptor, address, &first, &boxes)?;
+            issue(at, descriptor, address, (&first, hoisted.as_ref().map(|(_, b)| b.as_slice())), &boxes)?;
             if looped { Some(()) } else { wait_read(at) }
         })
     };
@@ -213,13 +233,108 @@ fn wait_read<'c>(at: &At<'c, 'c>) -> Option<()> {
     Some(())
 }
 
+/// Each box's coordinates for the TMA (`i32`, innermost first), from the
+/// tile's first element.
+fn box_coordinates<'c>(at: &At<'c, 'c>, first: &[IrValue<'c>], boxes: &tma::Boxes) -> Option<Vec<Vec<IrValue<'c>>>> {
+    let i32_type: Type = IntegerType::new(at.context, 32).into();
+    let per_box = boxes.swizzle / boxes.bytes;
+    let rank = first.len();
+    (0..boxes.columns / per_box)
+        .map(|b| {
+            (0..rank)
+                .rev()
+                .map(|d| {
+                    let mut coordinate = first[d];
+                    if d == rank - 1 {
+                        coordinate = at.addi(coordinate, at.index(b * per_box)?)?;
+                    }
+                    at.add(arith::index_cast(coordinate, i32_type, at.location))
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Where a store in a loop computes its TMA coordinates: right after the
+/// last of its own coordinates defined in its block (in a persistent
+/// walk, before the tile's mma loop), else at the block's start.
+///
+/// Why: computed at the store, after the mma loop, the coordinates need
+/// the values they come from (the tile's row and column, the grouping's
+/// select, the clamps' bounds) live across that loop, and ptxas then ran
+/// the consumers' loop off the uniform datapath (`R2UR` before each
+/// wgmma): the hand-written persistent program was 17% slower
+/// (BENCHMARKS.md, session 40, runs 6-7).
+fn coordinates_at<'c>(
+    context: &'c melior::Context,
+    op: OperationRef<'c, 'c>,
+    coords: &[IrValue<'c>],
+) -> Option<At<'c, 'c>> {
+    use melior::ir::BlockLike as _;
+    let block = op.block()?;
+    let mut last: Option<OperationRef<'c, 'c>> = None;
+    for &coordinate in coords {
+        let Some(definition) = crate::rewrite::defining_op(coordinate) else { continue };
+        if definition.block() == Some(block) && last.is_none_or(|l| crate::rewrite::precedes(l, definition)) {
+            last = Some(definition);
+        }
+    }
+    match last {
+        Some(definition) => At::before(context, definition.next_in_block()?),
+        None => At::before(context, block.first_operation()?),
+    }
+}
+
+/// `values` (i32) as inline assembly with side effects gives them back
+/// (`mov.b32`): what comes after reads them from there, and LLVM moves
+/// neither the assembly nor, so, their computation. Without it LLVM sinks
+/// the coordinates' computation back past the mma loop, to the one block
+/// that reads them (thread 0's request), since the loop is guarded and
+/// its exit follows the guard (`coordinates_at` says why that is slow).
+fn pinned<'c>(at: &At<'c, 'c>, values: &[IrValue<'c>]) -> Option<Vec<IrValue<'c>>> {
+    use melior::ir::{TypeLike as _, ValueLike as _, attribute::StringAttribute};
+    let context = at.context;
+    let count = values.len();
+    let types: Vec<Type> = values.iter().map(|v| v.r#type()).collect();
+    if types.iter().any(|t| !t.is_integer()) {
+        return None;
+    }
+    let text: String = (0..count).map(|i| format!("mov.b32 ${i}, ${};", count + i)).collect::<Vec<_>>().join(" ");
+    let constraints = [vec!["=r"; count], vec!["r"; count]].concat().join(",");
+    let r#struct = melior::dialect::llvm::r#type::r#struct(context, &types, false);
+    let named = |name: &str, value: Attribute<'c>| (Identifier::new(context, name), value);
+    let given = at.add(
+        OperationBuilder::new("llvm.inline_asm", at.location)
+            .add_operands(values)
+            .add_results(&[r#struct])
+            .add_attributes(&[
+                named("asm_string", StringAttribute::new(context, &text).into()),
+                named("constraints", StringAttribute::new(context, &constraints).into()),
+                named("has_side_effects", Attribute::unit(context)),
+            ])
+            .build()
+            .ok()?,
+    )?;
+    (0..count)
+        .map(|i| {
+            at.add(melior::dialect::llvm::extract_value(
+                context,
+                given,
+                melior::ir::attribute::DenseI64ArrayAttribute::new(context, &[i as i64]),
+                types[i],
+                at.location,
+            ))
+        })
+        .collect()
+}
+
 /// Thread 0's part: one `cp.async.bulk.tensor` store a box, committed as
-/// one group.
+/// one group; each box's coordinates made here, or given (`hoisted`).
 fn issue<'c>(
     at: &At<'c, 'c>,
     descriptor: IrValue<'c>,
     address: IrValue<'c>,
-    first: &[IrValue<'c>],
+    (first, hoisted): (&[IrValue<'c>], Option<&[Vec<IrValue<'c>>]>),
     boxes: &tma::Boxes,
 ) -> Option<()> {
     let context = at.context;
@@ -230,12 +345,17 @@ fn issue<'c>(
         let source = tma::pointer(at, at.addi(address, at.index(b * boxes.rows * boxes.swizzle)?)?)?;
         // Innermost first, as the TMA takes them.
         let mut operands = vec![descriptor, source];
-        for d in (0..rank).rev() {
-            let mut coordinate = first[d];
-            if d == rank - 1 {
-                coordinate = at.addi(coordinate, at.index(b * per_box)?)?;
+        match hoisted {
+            Some(hoisted) => operands.extend_from_slice(hoisted.get(b as usize)?),
+            None => {
+                for d in (0..rank).rev() {
+                    let mut coordinate = first[d];
+                    if d == rank - 1 {
+                        coordinate = at.addi(coordinate, at.index(b * per_box)?)?;
+                    }
+                    operands.push(at.add(arith::index_cast(coordinate, i32_type, at.location))?);
+                }
             }
-            operands.push(at.add(arith::index_cast(coordinate, i32_type, at.location))?);
         }
         let segments = DenseI32ArrayAttribute::new(context, &[1, 1, rank as i32, 0, 0]);
         at.insert(

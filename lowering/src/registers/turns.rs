@@ -29,7 +29,7 @@
 use super::Lowering;
 use crate::{
     build::{At, CmpiPredicate},
-    rewrite::{IrValue, op_name},
+    rewrite::{IrValue, Probe, op_name},
 };
 use melior::{
     dialect::arith,
@@ -67,7 +67,7 @@ pub fn take(lowering: &Lowering, kernel: OperationRef, turns: &HashSet<usize>) -
         // SAFETY: a loop of the kernel, alive while it is; ops are only
         // inserted around it and into its body.
         let r#loop = unsafe { OperationRef::from_raw(raw) };
-        let body = r#loop.region(0).ok()?.first_block()?;
+        let body = r#loop.region_at(0)?.first_block()?;
         let mut next = body.first_operation();
         while let Some(op) = next {
             next = op.next_in_block();

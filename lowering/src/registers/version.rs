@@ -53,7 +53,7 @@ use super::global::global_pointer;
 use super::shared::{Copy, SharedTile};
 use crate::{
     build::{At, if_else_op},
-    rewrite::{IrValue, defined_outside, defining_op, detach, op_name},
+    rewrite::{IrValue, Probe, defined_outside, defining_op, detach, op_name},
 };
 use melior::ir::{BlockLike as _, OperationRef, RegionLike as _, ValueLike as _, operation::OperationLike as _};
 use melior::{
@@ -96,9 +96,9 @@ pub fn loops<'c>(context: &'c Context, kernel: OperationRef<'c, 'c>) -> Option<V
         let mut all_8_byte = Vec::new();
         let at = At::before(context, r#loop)?;
         for &load in &loads {
-            let view = defining_op(load.operand(0).ok()?)?;
-            let tile = SharedTile::of_type(load.result(0).ok()?.r#type())?;
-            let global = global_pointer(&at, detach(view.operand(0).ok()?), tile.bytes)?;
+            let view = defining_op(load.operand_at(0)?)?;
+            let tile = SharedTile::of_type(load.result_at(0)?.r#type())?;
+            let global = global_pointer(&at, detach(view.operand_at(0)?), tile.bytes)?;
             all_8_byte.push(global.aligned(&at, 8)?);
         }
         let condition = super::all(&at, &all_8_byte)?;
@@ -122,7 +122,7 @@ pub fn loops<'c>(context: &'c Context, kernel: OperationRef<'c, 'c>) -> Option<V
 
 /// Whether `loop`'s body has one `tile.mma`.
 fn one_mma(r#loop: OperationRef) -> bool {
-    let Some(body) = r#loop.region(0).ok().and_then(|r| r.first_block()) else { return false };
+    let Some(body) = r#loop.region_at(0).and_then(|r| r.first_block()) else { return false };
     let mut count = 0;
     let mut next = body.first_operation();
     while let Some(op) = next {
@@ -137,7 +137,7 @@ fn one_mma(r#loop: OperationRef) -> bool {
 /// either copy, and the loop's carried shared tiles are not used after
 /// it.
 fn copied_loads<'c>(r#loop: OperationRef<'c, 'c>) -> Option<Vec<OperationRef<'c, 'c>>> {
-    let body = r#loop.region(0).ok()?.first_block()?;
+    let body = r#loop.region_at(0)?.first_block()?;
     let mut loads = Vec::new();
     let mut next = body.first_operation();
     while let Some(op) = next {
@@ -152,7 +152,7 @@ fn copied_loads<'c>(r#loop: OperationRef<'c, 'c>) -> Option<Vec<OperationRef<'c,
         if op.has_attribute(tile_dialect::attrs::TMA_LOAD) {
             return None;
         }
-        let Some(tile) = op.result(0).ok().and_then(|r| SharedTile::of_type(r.r#type())) else { continue };
+        let Some(tile) = op.result_at(0).and_then(|r| SharedTile::of_type(r.r#type())) else { continue };
         // Only a loop that loads its rings' later tiles: a persistent
         // kernel's outer loop, whose body loads a ring's first tiles
         // before the inner loop, is left alone (its inner loop is
@@ -160,9 +160,9 @@ fn copied_loads<'c>(r#loop: OperationRef<'c, 'c>) -> Option<Vec<OperationRef<'c,
         if super::rings::ring_of(op).is_none_or(|[_, _, index, _]| index >= 0) {
             return None;
         }
-        let view = defining_op(op.operand(0).ok()?).filter(|v| op_name(*v) == "tile.partition_view")?;
-        let memref = detach(view.operand(0).ok()?);
-        let padding = tile_dialect::types::PartitionViewType::try_from_type(view.result(0).ok()?.r#type())?.padding();
+        let view = defining_op(op.operand_at(0)?).filter(|v| op_name(*v) == "tile.partition_view")?;
+        let memref = detach(view.operand_at(0)?);
+        let padding = tile_dialect::types::PartitionViewType::try_from_type(view.result_at(0)?.r#type())?.padding();
         let zero_padding = matches!(padding, tile_dialect::types::Padding::Zero);
         if tile.transposed
             || !zero_padding
@@ -188,11 +188,10 @@ fn version<'c>(
     // The results the branches give: all but the carried shared tiles
     // (unused after the loop, [`copied_loads`]).
     let kept: Vec<usize> = (0..r#loop.result_count())
-        .filter(|&i| r#loop.result(i).is_ok_and(|r| SharedTile::of_type(r.r#type()).is_none()))
+        .filter(|&i| r#loop.result_at(i).is_some_and(|r| SharedTile::of_type(r.r#type()).is_none()))
         .collect();
-    let types: Vec<Type<'c>> =
-        kept.iter().map(|&i| r#loop.result(i).ok().map(|r| r.r#type())).collect::<Option<_>>()?;
-    let result = |op: OperationRef<'c, 'c>, i: usize| op.result(i).ok().map(|r| detach(r.into()));
+    let types: Vec<Type<'c>> = kept.iter().map(|&i| r#loop.result_at(i).map(|r| r.r#type())).collect::<Option<_>>()?;
+    let result = |op: OperationRef<'c, 'c>, i: usize| op.result_at(i).map(|r| detach(r.into()));
     let mut clone = None;
     let op = if_else_op(
         at,
@@ -211,11 +210,11 @@ fn version<'c>(
         },
         |_| kept.iter().map(|&i| result(r#loop, i)).collect(),
     )?;
-    let otherwise = op.region(1).ok()?.first_block()?;
+    let otherwise = op.region_at(1)?.first_block()?;
     let r#yield = otherwise.terminator()?;
     for (k, &i) in kept.iter().enumerate() {
-        let old = r#loop.result(i).ok()?;
-        let new = op.result(k).ok()?;
+        let old = r#loop.result_at(i)?;
+        let new = op.result_at(k)?;
         // SAFETY: both values are alive; the scf.if comes right after the
         // loop, so its results dominate every use of the loop's results
         // after it (the else branch's yield is set back just below).
@@ -225,7 +224,7 @@ fn version<'c>(
     // set back to the loop's results, which it will follow.
     let mut yield_mut = unsafe { OperationRefMut::from_raw(r#yield.to_raw()) };
     for (k, &i) in kept.iter().enumerate() {
-        yield_mut.set_operand(k, r#loop.result(i).ok()?.into());
+        yield_mut.set_operand(k, r#loop.result_at(i)?.into());
     }
     // SAFETY: the loop is alive; it moves, with its body, in front of the
     // else branch's terminator, which is alive (owned by the scf.if).

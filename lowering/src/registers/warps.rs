@@ -82,7 +82,7 @@
 use super::{Lowering, if_else_op, shared::SharedTile, tma::REQUEST};
 use crate::{
     build::{At, CmpiPredicate, tile_type},
-    rewrite::{IrValue, detach, op_name},
+    rewrite::{BlockProbe, IrValue, Probe, detach, op_name},
 };
 use melior::{
     Context,
@@ -169,7 +169,8 @@ pub fn producer(kernel: OperationRef, cluster: i64) -> Option<Producer> {
             || op.parent_operation().is_some_and(|p| op_name(p) == "scf.for" && top(p))
                 && super::rings::ring_loop_after(op, id).is_some_and(|l| super::tma::continued(l).is_some())
     };
-    let shared = |op: OperationRef, i: usize| op.operand(i).is_ok_and(|v| SharedTile::of_type(v.r#type()).is_some());
+    let shared =
+        |op: OperationRef, i: usize| op.operand_at(i).is_some_and(|v| SharedTile::of_type(v.r#type()).is_some());
     let (mut fits, mut requests, mut spare, mut walks) = (true, 0, true, false);
     // Rings without the spare slot (`tile-use-tma` took it back, or it did
     // not fit): their mma stays in flight all the same without a producer
@@ -183,7 +184,7 @@ pub fn producer(kernel: OperationRef, cluster: i64) -> Option<Producer> {
     let mut mmas: HashMap<usize, usize> = HashMap::new();
     kernel.walk(WalkOrder::PreOrder, |op| {
         match op_name(op).as_str() {
-            "tile.load" if op.result(0).is_ok_and(|r| SharedTile::of_type(r.r#type()).is_some()) => {
+            "tile.load" if op.result_at(0).is_some_and(|r| SharedTile::of_type(r.r#type()).is_some()) => {
                 match super::rings::ring_of(op) {
                     Some([id, distance, index, slots]) if op.has_attribute(tile_dialect::attrs::TMA_LOAD) => {
                         requests += 1;
@@ -202,28 +203,28 @@ pub fn producer(kernel: OperationRef, cluster: i64) -> Option<Producer> {
                 // Each operand a shared tile (a ring's, or one copied before
                 // the loop) or an A already in wgmma's fragment layout.
                 let fragments = || {
-                    let layout = |i: usize| crate::layout::layout_of(op.operand(i).ok()?).map(|(_, l)| l);
-                    let element = tile_type(op.operand(0).ok()?.r#type())?.1;
+                    let layout = |i: usize| crate::layout::layout_of(op.operand_at(i)?).map(|(_, l)| l);
+                    let element = tile_type(op.operand_at(0)?.r#type())?.1;
                     Some(super::mma::register_fragments(&layout(0)?, &layout(2)?, element))
                 };
                 // Or a B in the fragments of an mma computed transposed
                 // (`tile-prefetch-fragments`: read from its ring).
                 let swapped_b = || {
                     let (m, (shape_b, element)) =
-                        (tile_type(op.operand(0).ok()?.r#type())?.0[0], tile_type(op.operand(1).ok()?.r#type())?);
-                    let accumulator = crate::layout::layout_of(op.operand(2).ok()?)?.1;
-                    let b = crate::layout::layout_of(op.operand(1).ok()?)?.1;
+                        (tile_type(op.operand_at(0)?.r#type())?.0[0], tile_type(op.operand_at(1)?.r#type())?);
+                    let accumulator = crate::layout::layout_of(op.operand_at(2)?)?.1;
+                    let b = crate::layout::layout_of(op.operand_at(1)?)?.1;
                     let (want_c, want_b) =
                         super::mma::swapped_layouts(m, shape_b[1], shape_b[0], accumulator.warps(), element)?;
                     Some(want_c == accumulator && want_b == b)
                 };
                 let work = || {
-                    let (a, element) = tile_type(op.operand(0).ok()?.r#type())?;
-                    let n = *tile_type(op.operand(1).ok()?.r#type())?.0.get(1)?;
+                    let (a, element) = tile_type(op.operand_at(0)?.r#type())?;
+                    let n = *tile_type(op.operand_at(1)?.r#type())?.0.get(1)?;
                     Some(a.iter().product::<i64>() * n * crate::layout::element_bytes(element))
                 };
                 least_work = least_work.min(work().unwrap_or(0));
-                if let Some((shape, element)) = op.operand(2).ok().and_then(|c| tile_type(c.r#type())) {
+                if let Some((shape, element)) = op.operand_at(2).and_then(|c| tile_type(c.r#type())) {
                     let bytes = shape.iter().product::<i64>() * crate::layout::element_bytes(element);
                     accumulator = accumulator.max(bytes / 4 / threads);
                 }
@@ -310,7 +311,7 @@ pub fn specialize<'c>(
     producer: &Producer,
 ) -> Option<()> {
     let context = lowering.context;
-    let body = kernel.region(0).ok()?.first_block()?;
+    let body = kernel.region_at(0)?.first_block()?;
     let terminator = body.terminator()?;
     let at = At::before(context, marker)?;
     // Warp-uniform, and provably so ([`Lowering::warpgroup`]): a branch on
@@ -322,7 +323,7 @@ pub fn specialize<'c>(
         at.index(producer.consumer_warps / super::mma::WARPGROUP_WARPS)?,
     )?;
     let split = if_else_op(&at, role, &[], |_| Some(vec![]), |_| Some(vec![]))?;
-    let consumers = split.region(1).ok()?.first_block()?;
+    let consumers = split.region_at(1)?.first_block()?;
     crate::rewrite::move_following(marker, terminator, consumers.terminator()?);
     // SAFETY: mlirOperationClone returns a new op owned by the caller,
     // destroyed below once its else region's body has moved out of it;
@@ -330,10 +331,10 @@ pub fn specialize<'c>(
     unsafe {
         let copy = mlir_sys::mlirOperationClone(split.to_raw());
         let from = mlir_sys::mlirOperationGetRegion(copy, 1);
-        mlir_sys::mlirRegionTakeBody(split.region(0).ok()?.to_raw(), from);
+        mlir_sys::mlirRegionTakeBody(split.region_at(0)?.to_raw(), from);
         mlir_sys::mlirOperationDestroy(copy);
     }
-    let producer_side = split.region(0).ok()?.first_block()?;
+    let producer_side = split.region_at(0)?.first_block()?;
     prune(context, producer_side, split)?;
     consumers_only(context, consumers, producer)?;
     // SAFETY: the kernel the pass runs on; only attributes change.
@@ -386,7 +387,7 @@ fn give_registers<'c>(
     let warp = super::reduce::shuffle_i32(&at, warp, 0, "idx")?;
     let first_warp = at.cmpi(CmpiPredicate::Eq, warp, at.int(i32_type, producer.consumer_warps)?)?;
     let requests = if_else_op(&at, first_warp, &[], |_| Some(vec![]), |_| Some(vec![]))?;
-    let inside = requests.region(0).ok()?.first_block()?.terminator()?;
+    let inside = requests.region_at(0)?.first_block()?.terminator()?;
     crate::rewrite::move_following(requests, producer_side.terminator()?, inside);
     Some(())
 }
@@ -435,7 +436,7 @@ impl<'c> Needed<'c> {
         }
         let bounds = if name == "scf.for" { 3 } else { 1 };
         for i in 0..bounds {
-            if let Ok(value) = op.operand(i) {
+            if let Some(value) = op.operand_at(i) {
                 self.values.push(detach(value));
             }
         }
@@ -448,9 +449,9 @@ impl<'c> Needed<'c> {
     fn carry(&mut self, r#loop: OperationRef<'c, 'c>, index: usize, split: usize) -> Option<()> {
         self.shell(r#loop, split);
         if self.carried.insert((ptr(r#loop), index)) {
-            self.values.push(detach(r#loop.operand(3 + index).ok()?));
-            let end = r#loop.region(0).ok()?.first_block()?.terminator()?;
-            self.values.push(detach(end.operand(index).ok()?));
+            self.values.push(detach(r#loop.operand_at(3 + index)?));
+            let end = r#loop.region_at(0)?.first_block()?.terminator()?;
+            self.values.push(detach(end.operand_at(index)?));
         }
         Some(())
     }
@@ -543,7 +544,7 @@ fn prune<'c>(context: &'c Context, block: BlockRef<'c, 'c>, split: OperationRef<
         if op_name(op) != "scf.for" || !needed.shells.contains(&ptr(op)) {
             continue;
         }
-        let body = op.region(0).ok()?.first_block()?;
+        let body = op.region_at(0)?.first_block()?;
         let end = body.terminator()?;
         // SAFETY: the loop and its yield are alive; only operands change.
         let (mut op_mut, mut end_mut) =
@@ -552,7 +553,7 @@ fn prune<'c>(context: &'c Context, block: BlockRef<'c, 'c>, split: OperationRef<
             if needed.carried.contains(&(ptr(op), i)) {
                 continue;
             }
-            let argument = body.argument(i + 1).ok()?;
+            let argument = body.argument_at(i + 1)?;
             end_mut.set_operand(i, argument.into());
             let at = At::before(context, op)?;
             op_mut.set_operand(3 + i, zero(&at, argument.r#type())?);

@@ -4,7 +4,7 @@ use crate::build::{
     Index, IrValue, Special, affine_map, argument, combine, generic, identity_map, operand, push, reduce_kind,
     scalar_attribute, special_attribute, splat_constant, tile_of, tile_type,
 };
-use crate::rewrite::pattern;
+use crate::rewrite::{Probe, pattern};
 use melior::{
     Context, RewriterBase,
     dialect::arith::{self, CmpiPredicate},
@@ -44,7 +44,7 @@ fn reduce<'c>(context: &'c Context, op: OperationRef<'c, '_>, rewriter: &Rewrite
     let (in_shape, element) = tile_of(input)?;
     let kind = reduce_kind(op.attribute("kind").ok()?)?;
     let dim = usize::try_from(IntegerAttribute::try_from(op.attribute("dim").ok()?).ok()?.value()).ok()?;
-    let out_type = op.result(0).ok()?.r#type();
+    let out_type = op.result_at(0)?.r#type();
     let location = op.location();
     let init = splat_constant(context, rewriter, out_type, reduce_identity(context, kind, element)?, location)?;
     let rank = in_shape.len();

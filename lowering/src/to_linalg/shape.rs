@@ -4,7 +4,7 @@
 use crate::build::{
     Index, IrValue, affine_map, argument, empty, generic, identity_map, insert, operand, push, tile_of, tile_type,
 };
-use crate::rewrite::pattern;
+use crate::rewrite::{Probe, pattern};
 use melior::{
     Context, RewriterBase,
     dialect::{arith, ods},
@@ -28,7 +28,7 @@ pub fn patterns(context: &Context) -> Vec<melior::RewritePattern> {
 }
 
 fn result_type<'c>(op: OperationRef<'c, '_>) -> Option<melior::ir::Type<'c>> {
-    Some(op.result(0).ok()?.r#type())
+    Some(op.result_at(0)?.r#type())
 }
 
 /// Size-1 dims that grow read index 0 of the input.

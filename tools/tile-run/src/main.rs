@@ -52,7 +52,13 @@ use std::{
     rc::Rc,
     time::{Duration, Instant},
 };
-use tile_lowering::{compile, cpu::CpuKernel, gpu, tune};
+use tile_lowering::{
+    compile,
+    cpu::CpuKernel,
+    gpu,
+    rewrite::{BlockProbe, Probe},
+    tune,
+};
 use tile_runtime::{
     Arg, Array, Bundle, Grid, Param, Scalar, ScalarType,
     cuda::{Cuda, DeviceArgs, Timing},
@@ -598,8 +604,8 @@ fn roles(module: &melior::ir::Module, name: &str, count: usize) -> Vec<Role> {
         }
         next = op.next_in_block();
     };
-    let Some(entry) = kernel.region(0).ok().and_then(|r| r.first_block()) else { return unknown };
-    let params: Vec<_> = (0..count).filter_map(|i| entry.argument(i).ok()).map(|a| a.to_raw().ptr).collect();
+    let Some(entry) = kernel.region_at(0).and_then(|r| r.first_block()) else { return unknown };
+    let params: Vec<_> = (0..count).filter_map(|i| entry.argument_at(i)).map(|a| a.to_raw().ptr).collect();
     if params.len() != count {
         return unknown;
     }
@@ -611,10 +617,10 @@ fn roles(module: &melior::ir::Module, name: &str, count: usize) -> Vec<Role> {
     let mut lost = false;
     kernel.walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
         let op_name = op.name().as_string_ref().as_str().unwrap_or("").to_string();
-        let view_of = |index: usize| op.operand(index).ok().map(|v| views.get(&v.to_raw().ptr).copied());
+        let view_of = |index: usize| op.operand_at(index).map(|v| views.get(&v.to_raw().ptr).copied());
         match op_name.as_str() {
             "tile.partition_view" => {
-                if let (Some(index), Ok(result)) = (op.operand(0).ok().and_then(param), op.result(0)) {
+                if let (Some(index), Some(result)) = (op.operand_at(0).and_then(param), op.result_at(0)) {
                     views.insert(result.to_raw().ptr, index);
                 }
             }
@@ -631,7 +637,7 @@ fn roles(module: &melior::ir::Module, name: &str, count: usize) -> Vec<Role> {
                 _ => lost = true,
             },
             _ => {
-                for operand in (0..op.operand_count()).filter_map(|i| op.operand(i).ok()) {
+                for operand in (0..op.operand_count()).filter_map(|i| op.operand_at(i)) {
                     if let Some(index) = param(operand) {
                         untraced.insert(index);
                     }
