@@ -114,6 +114,47 @@ impl<'c, 'a> At<'c, 'a> {
         first_result(self.insert(op))
     }
 
+    /// `llvm.inline_asm` with side effects (LLVM neither moves nor drops
+    /// it): PTX `text` over `operands`, with LLVM's `constraints`, giving
+    /// `result` (a struct for several outputs) or nothing. Not inserted.
+    pub fn asm(
+        &self,
+        text: &str,
+        constraints: &str,
+        operands: &[IrValue<'c>],
+        result: Option<Type<'c>>,
+    ) -> Option<Operation<'c>> {
+        let context = self.context;
+        let named = |name: &str, value: Attribute<'c>| (Identifier::new(context, name), value);
+        let mut builder = OperationBuilder::new("llvm.inline_asm", self.location).add_operands(operands);
+        if let Some(result) = result {
+            builder = builder.add_results(&[result]);
+        }
+        builder
+            .add_attributes(&[
+                named("asm_string", melior::ir::attribute::StringAttribute::new(context, text).into()),
+                named("constraints", melior::ir::attribute::StringAttribute::new(context, constraints).into()),
+                named("has_side_effects", Attribute::unit(context)),
+            ])
+            .build()
+            .ok()
+    }
+
+    /// The fields of `value`, an LLVM struct of `types`.
+    pub fn fields(&self, value: IrValue<'c>, types: &[Type<'c>]) -> Option<Vec<IrValue<'c>>> {
+        (0..types.len())
+            .map(|i| {
+                self.add(melior::dialect::llvm::extract_value(
+                    self.context,
+                    value,
+                    melior::ir::attribute::DenseI64ArrayAttribute::new(self.context, &[i as i64]),
+                    types[i],
+                    self.location,
+                ))
+            })
+            .collect()
+    }
+
     /// Legacy, stringly path (the SIMT path's passes; new code uses the typed
     /// helpers below, or [`At::add`] with a melior builder): inserts op
     /// `name` with result and attribute types in text form; its first result

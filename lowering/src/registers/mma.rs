@@ -95,7 +95,7 @@ use melior::{
     dialect::{arith, llvm, ods},
     ir::{
         Attribute, BlockLike as _, OperationRef, Type, TypeLike as _, ValueLike,
-        attribute::{IntegerAttribute, StringAttribute},
+        attribute::IntegerAttribute,
         operation::{OperationBuilder, OperationLike},
         r#type::IntegerType,
     },
@@ -765,19 +765,7 @@ fn mma_registers_a<'c>(
     operands.extend_from_slice(fragment_a);
     operands.push(descriptor_b);
     let r#struct = llvm::r#type::r#struct(context, &vec![f32_type; count], false);
-    let named = |name: &str, value: Attribute<'c>| (melior::ir::Identifier::new(context, name), value);
-    at.add(
-        OperationBuilder::new("llvm.inline_asm", at.location)
-            .add_operands(&operands)
-            .add_results(&[r#struct])
-            .add_attributes(&[
-                named("asm_string", StringAttribute::new(context, &asm).into()),
-                named("constraints", StringAttribute::new(context, &constraints).into()),
-                named("has_side_effects", Attribute::unit(context)),
-            ])
-            .build()
-            .ok()?,
-    )
+    at.add(at.asm(&asm, &constraints, &operands, Some(r#struct))?)
 }
 
 /// The rings (barriers, slots) whose slots the mma gives back to the
@@ -914,30 +902,9 @@ fn wait_tied<'c>(at: &At<'c, 'c>, values: &[IrValue<'c>]) -> Option<Vec<IrValue<
     let outputs = types.iter().map(|t| if t.is_integer() { "=r" } else { "=f" }).collect::<Vec<_>>().join(",");
     let inputs: Vec<String> = (0..count).map(|i| i.to_string()).collect();
     let r#struct = llvm::r#type::r#struct(context, &types, false);
-    let named = |name: &str, value: Attribute<'c>| (melior::ir::Identifier::new(context, name), value);
-    let waited = at.add(
-        OperationBuilder::new("llvm.inline_asm", at.location)
-            .add_operands(values)
-            .add_results(&[r#struct])
-            .add_attributes(&[
-                named("asm_string", StringAttribute::new(context, "wgmma.wait_group.sync.aligned 0;").into()),
-                named("constraints", StringAttribute::new(context, &format!("{outputs},{}", inputs.join(","))).into()),
-                named("has_side_effects", Attribute::unit(context)),
-            ])
-            .build()
-            .ok()?,
-    )?;
-    (0..count)
-        .map(|i| {
-            at.add(llvm::extract_value(
-                context,
-                waited,
-                melior::ir::attribute::DenseI64ArrayAttribute::new(context, &[i as i64]),
-                types[i],
-                at.location,
-            ))
-        })
-        .collect()
+    let constraints = format!("{outputs},{}", inputs.join(","));
+    let waited = at.add(at.asm("wgmma.wait_group.sync.aligned 0;", &constraints, values, Some(r#struct))?)?;
+    at.fields(waited, &types)
 }
 
 /// The first op after `op` in its block that reads its result (itself or

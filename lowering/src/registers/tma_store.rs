@@ -292,8 +292,7 @@ fn coordinates_at<'c>(
 /// that reads them (thread 0's request), since the loop is guarded and
 /// its exit follows the guard (`coordinates_at` says why that is slow).
 fn pinned<'c>(at: &At<'c, 'c>, values: &[IrValue<'c>]) -> Option<Vec<IrValue<'c>>> {
-    use melior::ir::{TypeLike as _, ValueLike as _, attribute::StringAttribute};
-    let context = at.context;
+    use melior::ir::{TypeLike as _, ValueLike as _};
     let count = values.len();
     let types: Vec<Type> = values.iter().map(|v| v.r#type()).collect();
     if types.iter().any(|t| !t.is_integer()) {
@@ -301,31 +300,9 @@ fn pinned<'c>(at: &At<'c, 'c>, values: &[IrValue<'c>]) -> Option<Vec<IrValue<'c>
     }
     let text: String = (0..count).map(|i| format!("mov.b32 ${i}, ${};", count + i)).collect::<Vec<_>>().join(" ");
     let constraints = [vec!["=r"; count], vec!["r"; count]].concat().join(",");
-    let r#struct = melior::dialect::llvm::r#type::r#struct(context, &types, false);
-    let named = |name: &str, value: Attribute<'c>| (Identifier::new(context, name), value);
-    let given = at.add(
-        OperationBuilder::new("llvm.inline_asm", at.location)
-            .add_operands(values)
-            .add_results(&[r#struct])
-            .add_attributes(&[
-                named("asm_string", StringAttribute::new(context, &text).into()),
-                named("constraints", StringAttribute::new(context, &constraints).into()),
-                named("has_side_effects", Attribute::unit(context)),
-            ])
-            .build()
-            .ok()?,
-    )?;
-    (0..count)
-        .map(|i| {
-            at.add(melior::dialect::llvm::extract_value(
-                context,
-                given,
-                melior::ir::attribute::DenseI64ArrayAttribute::new(context, &[i as i64]),
-                types[i],
-                at.location,
-            ))
-        })
-        .collect()
+    let r#struct = melior::dialect::llvm::r#type::r#struct(at.context, &types, false);
+    let given = at.add(at.asm(&text, &constraints, values, Some(r#struct))?)?;
+    at.fields(given, &types)
 }
 
 /// Thread 0's part: one `cp.async.bulk.tensor` store a box, committed as

@@ -34,7 +34,7 @@ use crate::{
 use melior::{
     dialect::arith,
     ir::{
-        Attribute, BlockLike, OperationRef, RegionLike, Type,
+        BlockLike, OperationRef, RegionLike, Type,
         operation::{OperationLike, WalkOrder, WalkResult},
     },
 };
@@ -167,18 +167,7 @@ fn bracket_turns<'c>(before: &At<'c, 'c>, after: &At<'c, 'c>, warp: IrValue<'c>)
         let asm = format!("{{\n.reg .pred p;\nsetp.ne.u32 p, $0, 0;\n@p {instruction}\n}}");
         let flag =
             at.add(arith::extui(mine, Type::from(melior::ir::r#type::IntegerType::new(at.context, 32)), at.location))?;
-        let named = |name: &str, value: Attribute<'c>| (melior::ir::Identifier::new(at.context, name), value);
-        at.insert(
-            melior::ir::operation::OperationBuilder::new("llvm.inline_asm", at.location)
-                .add_operands(&[flag])
-                .add_attributes(&[
-                    named("asm_string", melior::ir::attribute::StringAttribute::new(at.context, &asm).into()),
-                    named("constraints", melior::ir::attribute::StringAttribute::new(at.context, "r").into()),
-                    named("has_side_effects", Attribute::unit(at.context)),
-                ])
-                .build()
-                .ok()?,
-        );
+        at.insert(at.asm(&asm, "r", &[flag], None)?);
     }
     Some(())
 }
