@@ -144,7 +144,9 @@ pub fn store<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
     // (`coordinates_at` says why).
     let hoisted = match looped {
         true => {
-            let early = coordinates_at(context, op, &coords)?;
+            // (After the view's array too, which the origin's extents read.)
+            let after: Vec<IrValue> = coords.iter().copied().chain([view.memref]).collect();
+            let early = coordinates_at(context, op, &after)?;
             let first = super::global::origin(&early, &view, &coords)?.first;
             let boxes: Vec<Vec<IrValue>> =
                 box_coordinates(&early, &first, &boxes)?.iter().map(|b| pinned(&early, b)).collect::<Option<_>>()?;
@@ -256,8 +258,9 @@ fn box_coordinates<'c>(at: &At<'c, 'c>, first: &[IrValue<'c>], boxes: &tma::Boxe
 }
 
 /// Where a store in a loop computes its TMA coordinates: right after the
-/// last of its own coordinates defined in its block (in a persistent
-/// walk, before the tile's mma loop), else at the block's start.
+/// last of `values` (its own coordinates, its array) defined in its block
+/// (in a persistent walk, before the tile's mma loop), else at the
+/// block's start.
 ///
 /// Why: computed at the store, after the mma loop, the coordinates need
 /// the values they come from (the tile's row and column, the grouping's
@@ -268,13 +271,13 @@ fn box_coordinates<'c>(at: &At<'c, 'c>, first: &[IrValue<'c>], boxes: &tma::Boxe
 fn coordinates_at<'c>(
     context: &'c melior::Context,
     op: OperationRef<'c, 'c>,
-    coords: &[IrValue<'c>],
+    values: &[IrValue<'c>],
 ) -> Option<At<'c, 'c>> {
     use melior::ir::BlockLike as _;
     let block = op.block()?;
     let mut last: Option<OperationRef<'c, 'c>> = None;
-    for &coordinate in coords {
-        let Some(definition) = crate::rewrite::defining_op(coordinate) else { continue };
+    for &value in values {
+        let Some(definition) = crate::rewrite::defining_op(value) else { continue };
         if definition.block() == Some(block) && last.is_none_or(|l| crate::rewrite::precedes(l, definition)) {
             last = Some(definition);
         }
