@@ -235,24 +235,24 @@ fn wait_read<'c>(at: &At<'c, 'c>) -> Option<()> {
     Some(())
 }
 
-/// Each box's coordinates for the TMA (`i32`, innermost first), from the
-/// tile's first element.
+/// Each box's coordinates for the TMA ([`box_at`]).
 fn box_coordinates<'c>(at: &At<'c, 'c>, first: &[IrValue<'c>], boxes: &tma::Boxes) -> Option<Vec<Vec<IrValue<'c>>>> {
+    (0..boxes.columns / (boxes.swizzle / boxes.bytes)).map(|b| box_at(at, first, b, boxes)).collect()
+}
+
+/// Box `b`'s coordinates for the TMA (`i32`, innermost first), from the
+/// tile's first element.
+fn box_at<'c>(at: &At<'c, 'c>, first: &[IrValue<'c>], b: i64, boxes: &tma::Boxes) -> Option<Vec<IrValue<'c>>> {
     let i32_type: Type = IntegerType::new(at.context, 32).into();
-    let per_box = boxes.swizzle / boxes.bytes;
     let rank = first.len();
-    (0..boxes.columns / per_box)
-        .map(|b| {
-            (0..rank)
-                .rev()
-                .map(|d| {
-                    let mut coordinate = first[d];
-                    if d == rank - 1 {
-                        coordinate = at.addi(coordinate, at.index(b * per_box)?)?;
-                    }
-                    at.add(arith::index_cast(coordinate, i32_type, at.location))
-                })
-                .collect()
+    (0..rank)
+        .rev()
+        .map(|d| {
+            let mut coordinate = first[d];
+            if d == rank - 1 {
+                coordinate = at.addi(coordinate, at.index(b * (boxes.swizzle / boxes.bytes))?)?;
+            }
+            at.add(arith::index_cast(coordinate, i32_type, at.location))
         })
         .collect()
 }
@@ -318,7 +318,6 @@ fn issue<'c>(
     boxes: &tma::Boxes,
 ) -> Option<()> {
     let context = at.context;
-    let i32_type: Type = IntegerType::new(context, 32).into();
     let per_box = boxes.swizzle / boxes.bytes;
     let rank = first.len();
     for b in 0..boxes.columns / per_box {
@@ -327,15 +326,7 @@ fn issue<'c>(
         let mut operands = vec![descriptor, source];
         match hoisted {
             Some(hoisted) => operands.extend_from_slice(hoisted.get(b as usize)?),
-            None => {
-                for d in (0..rank).rev() {
-                    let mut coordinate = first[d];
-                    if d == rank - 1 {
-                        coordinate = at.addi(coordinate, at.index(b * per_box)?)?;
-                    }
-                    operands.push(at.add(arith::index_cast(coordinate, i32_type, at.location))?);
-                }
-            }
+            None => operands.extend(box_at(at, first, b, boxes)?),
         }
         let segments = DenseI32ArrayAttribute::new(context, &[1, 1, rank as i32, 0, 0]);
         at.insert(
