@@ -14,7 +14,15 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 filter=${1:?usage: compare-builds.sh FILTER [ROUNDS]}
 rounds=${2:-2}
-if [ -f .carry/pair.tar.xz ]; then
+# OLD_ENV="VAR=1 ...": one carried build (.carry/pair.tar.xz holding only
+# tile-run-new, or .carry/tile-run.xz) is both: "old" is it under those
+# environment switches (an experiment's scratch build).
+if [ -n "${OLD_ENV:-}" ]; then
+  if [ -f .carry/pair.tar.xz ]; then tar xJf .carry/pair.tar.xz -C /tmp tile-run-new
+  else python3 -c "import lzma,shutil,sys; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[2],'wb'))" .carry/tile-run.xz /tmp/tile-run-new; fi
+  chmod +x /tmp/tile-run-new
+  printf '#!/bin/sh\nexec env %s /tmp/tile-run-new "$@"\n' "$OLD_ENV" > /tmp/tile-run-old && chmod +x /tmp/tile-run-old
+elif [ -f .carry/pair.tar.xz ]; then
   tar xJf .carry/pair.tar.xz -C /tmp && chmod +x /tmp/tile-run-old /tmp/tile-run-new
 else for build in old new; do
   from=.carry/tile-run.xz

@@ -597,6 +597,8 @@ func.func @mm_loop_alone(%arg0: memref<?x?xf16>, %arg1: memref<?x?xf16>, %arg2: 
 // `wgmma.wait_group 1` rather than before the wgmmas. After the loop, only
 // the first tiles (requested before it) that lie past its end are waited
 // for: tile d where the trip count is at most d, two for both rings.
+// The warpgroup's rows of A come from its index shuffled from lane 0 at
+// the mma (no producer warp here), which ptxas knows is warp-uniform.
 // CHECK-LABEL: func.func @mm_loop__tma
 // CHECK-COUNT-5: nvvm.mbarrier.init
 // CHECK-NOT: nvvm.mbarrier.init
@@ -615,6 +617,7 @@ func.func @mm_loop_alone(%arg0: memref<?x?xf16>, %arg1: memref<?x?xf16>, %arg2: 
 // CHECK: nvvm.mbarrier.try_wait.parity
 // CHECK-NOT: nvvm.mbarrier.try_wait.parity
 // CHECK-NOT: gpu.barrier
+// CHECK: gpu.shuffle idx
 // CHECK: nvvm.wgmma.mma_async
 // CHECK: nvvm.wgmma.wait.group.sync.aligned 1
 // CHECK-NEXT: gpu.barrier

@@ -421,16 +421,19 @@ pub fn lower<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Optio
 
     // This warpgroup's rows: 64 g, then every 64 G rows below.
     let warpgroups = lc.warps() / WARPGROUP_WARPS;
-    // Shuffled from lane 0 (`Lowering::warpgroup`, warp-uniform to ptxas)
-    // with a producer warp, where it keeps the consumers' descriptors on
-    // the uniform datapath beside the role branch, and for operands the
-    // threads copy (the general kernels: 2.5-3% faster, BENCHMARKS.md,
-    // session 33, run 8); `tid / 128` for a TMA variant without one, where
-    // it measured faster (the hand-written persistent kernel's 9%, run 6).
+    // Shuffled from lane 0, so warp-uniform to ptxas: at the kernel's
+    // start (`Lowering::warpgroup`) with a producer warp, where it keeps
+    // the consumers' descriptors on the uniform datapath beside the role
+    // branch, and for operands the threads copy (the general kernels:
+    // 2.5-3% faster, BENCHMARKS.md, session 33, run 8). A TMA variant
+    // without a producer shuffles it here, at the mma: from `tid / 128`
+    // ptxas moved each A descriptor to a uniform register before its
+    // wgmma, and a value made at the start and live through the kernel
+    // cost the causal attention registers (session 41, runs 1 and 7).
     let warpgroup = if lowering.producer.is_some() || !(by_tma(&shared_wa) || by_tma(&shared_wb)) {
         lowering.warpgroup()?
     } else {
-        at.divui(lowering.warp, at.index(WARPGROUP_WARPS)?)?
+        lowering.warpgroup_at(&at)?
     };
     let own = match &smem_a {
         Some(smem_a) => at.muli(warpgroup, at.index(smem_a.offset(WGMMA_M, 0) - smem_a.offset(0, 0))?)?,

@@ -303,14 +303,19 @@ impl<'c> Lowering<'c> {
         if let Some(warpgroup) = self.warpgroup {
             return Some(warpgroup);
         }
-        let at = &self.entry;
+        let warpgroup = self.warpgroup_at(&self.entry)?;
+        self.warpgroup = Some(warpgroup);
+        Some(warpgroup)
+    }
+
+    /// The warpgroup of this thread's warp, shuffled from lane 0 at `at`
+    /// ([`Self::warpgroup`] makes it once, at the kernel's start).
+    pub fn warpgroup_at(&self, at: &At<'c, 'c>) -> Option<IrValue<'c>> {
         let group = at.divui(self.warp, at.index(mma::WARPGROUP_WARPS)?)?;
         let i32_type: Type = melior::ir::r#type::IntegerType::new(self.context, 32).into();
         let narrow = at.add(arith::index_cast(group, i32_type, at.location))?;
         let uniform = reduce::shuffle_i32(at, narrow, 0, "idx")?;
-        let warpgroup = at.add(arith::index_cast(uniform, Type::index(self.context), at.location))?;
-        self.warpgroup = Some(warpgroup);
-        Some(warpgroup)
+        at.add(arith::index_cast(uniform, Type::index(self.context), at.location))
     }
 
     /// Refuses the op being lowered, saying why (the error at the op
