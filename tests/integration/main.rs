@@ -15,3 +15,4 @@ mod suite_memory;
 mod support;
 mod tile_bench;
 mod tile_run;
+mod uniform_datapath;
