@@ -20,6 +20,7 @@ pub mod gpu;
 pub mod group_blocks;
 pub mod layout;
 pub mod loops;
+pub mod narrow_divisions;
 pub mod pass;
 pub mod persist_blocks;
 pub mod pipeline_mma;
@@ -85,6 +86,7 @@ pub(crate) const PASSES: &[fn()] = &[
     pass::register::<expand_copies::ExpandCopies>,
     pass::register::<float_minmax::LowerFloatMinMax>,
     pass::register::<safe_division::SafeDivision>,
+    pass::register::<narrow_divisions::NarrowDivisions>,
     pass::register::<vectorize_copies::VectorizeCopies>,
     pass::register::<distribute::Distribute>,
     pass::register::<to_gpu::ConvertTileToGpu>,

@@ -1,0 +1,106 @@
+// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(tile-narrow-divisions))' | FileCheck %s
+
+// A block id divided (and taken modulo) by a run-time value divides in 32
+// bits: the dividend truncated, the divisor clamped to 2^32 - 1 (and 1 in
+// place of 0), the result zero-extended; a zero divisor keeps the 64-bit
+// results (all ones, the dividend).
+// CHECK-LABEL: func.func @block_id
+// CHECK-SAME: %[[N:[^:]*]]: index
+// CHECK: %[[B:.*]] = tile.block_id x : index
+// CHECK: %[[Z:.*]] = arith.cmpi eq, %[[N]], %{{.*}} : index
+// CHECK: %[[M:.*]] = arith.minui %[[N]], %{{.*}} : index
+// CHECK: %[[D:.*]] = arith.select %[[Z]], %{{.*}}, %[[M]] : index
+// CHECK: %[[D32:.*]] = arith.index_castui %[[D]] : index to i32
+// CHECK: %[[X32:.*]] = arith.index_castui %[[B]] : index to i32
+// CHECK: %[[Q32:.*]] = arith.divui %[[X32]], %[[D32]] : i32
+// CHECK: %[[Q:.*]] = arith.index_castui %[[Q32]] : i32 to index
+// CHECK: %[[ONES:.*]] = arith.constant -1 : index
+// CHECK: %[[QS:.*]] = arith.select %[[Z]], %[[ONES]], %[[Q]] : index
+// CHECK: %[[R32:.*]] = arith.remui %{{.*}}, %{{.*}} : i32
+// CHECK: %[[R:.*]] = arith.index_castui %[[R32]] : i32 to index
+// CHECK: arith.select %{{.*}}, %[[B]], %[[R]] : index
+// CHECK-NOT: arith.divui {{.*}} : index
+// CHECK-NOT: arith.remui {{.*}} : index
+// CHECK: return
+func.func @block_id(%out: memref<?xi64>, %n: index) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %b = tile.block_id x : index
+  %q = arith.divui %b, %n : index
+  %r = arith.remui %b, %n : index
+  %q64 = arith.index_cast %q : index to i64
+  %r64 = arith.index_cast %r : index to i64
+  memref.store %q64, %out[%c0] : memref<?xi64>
+  memref.store %r64, %out[%c1] : memref<?xi64>
+  return
+}
+
+// -----
+
+// Bounds carry through: a remainder is below its dividend, a minimum below
+// its known side, the narrowed results below their dividends; the contract
+// matmul's grouping divides in 32 bits throughout.
+// CHECK-LABEL: func.func @grouping
+// CHECK-NOT: arith.divui {{.*}} : index
+// CHECK-NOT: arith.remui {{.*}} : index
+// CHECK: return
+func.func @grouping(%out: memref<?xi64>, %nm: index, %nn: index) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %bid = tile.block_id x : index
+  %per_group = arith.muli %c8, %nn : index
+  %group = arith.divui %bid, %per_group : index
+  %first_m = arith.muli %group, %c8 : index
+  %rows_left = arith.subi %nm, %first_m : index
+  %group_m = arith.minui %rows_left, %c8 : index
+  %in_group = arith.remui %bid, %per_group : index
+  %off_m = arith.remui %in_group, %group_m : index
+  %bm = arith.addi %first_m, %off_m : index
+  %bn = arith.divui %in_group, %group_m : index
+  %bm64 = arith.index_cast %bm : index to i64
+  %bn64 = arith.index_cast %bn : index to i64
+  memref.store %bm64, %out[%c0] : memref<?xi64>
+  memref.store %bn64, %out[%c1] : memref<?xi64>
+  return
+}
+
+// -----
+
+// A loop's induction variable is below its upper bound, and less its lower
+// bound at most that: the walk of a persistent kernel over its last
+// argument (the program's grid) counts its iterations in 32 bits.
+// CHECK-LABEL: func.func @walk
+// CHECK: scf.for
+// CHECK: arith.divui %{{.*}}, %{{.*}} : i32
+// CHECK-NOT: arith.divui {{.*}} : index
+func.func @walk(%out: memref<?xi64>, %grid: index) attributes {tile.kernel, tile.persistent} {
+  %bid = tile.block_id x : index
+  %blocks = tile.num_blocks x : index
+  scf.for %i = %bid to %grid step %blocks {
+    %from = arith.subi %i, %bid : index
+    %walked = arith.divui %from, %blocks : index
+    %w64 = arith.index_cast %walked : index to i64
+    memref.store %w64, %out[%i] : memref<?xi64>
+  }
+  return
+}
+
+// -----
+
+// Unknown dividends (an argument, a difference) and signed or 64-bit
+// integer divisions stay as they are.
+// CHECK-LABEL: func.func @unknown
+// CHECK: arith.divui %{{.*}}, %{{.*}} : index
+// CHECK: arith.remui %{{.*}}, %{{.*}} : index
+// CHECK: arith.divsi %{{.*}}, %{{.*}} : index
+// CHECK: arith.divui %{{.*}}, %{{.*}} : i64
+// CHECK-NOT: i32
+func.func @unknown(%x: index, %y: index, %z: i64) -> (index, index, index, i64) {
+  %q = arith.divui %x, %y : index
+  %d = arith.subi %x, %y : index
+  %r = arith.remui %d, %y : index
+  %s = arith.divsi %x, %y : index
+  %w = arith.divui %z, %z : i64
+  return %q, %r, %s, %w : index, index, index, i64
+}

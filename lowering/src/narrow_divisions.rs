@@ -1,0 +1,238 @@
+//! `tile-narrow-divisions`: index divisions whose dividend is known to fit
+//! in 32 bits divide in 32 bits.
+//!
+//! Summary: each `arith.divui` and `arith.remui` on `index` whose dividend
+//! is at most `2^32 - 2` (known from what it is computed from, below)
+//! divides its low 32 bits by the divisor clamped to `2^32 - 1`, and
+//! zero-extends the result. That is exact for every nonzero divisor: one
+//! past the clamp exceeds the dividend, so the quotient is 0 and the
+//! remainder the dividend either way. A zero divisor keeps the 64-bit
+//! results `tile-safe-division` gives it (all ones, the dividend) through a
+//! select, and the 32-bit division sees 1 instead.
+//!
+//! Before:
+//! ```mlir
+//! %b = tile.block_id x : index
+//! %q = arith.divui %b, %n : index
+//! ```
+//! After:
+//! ```mlir
+//! %z = arith.cmpi eq, %n, %c0 : index
+//! %x = arith.index_castui %b : index to i32
+//! %m = arith.minui %n, %c4294967295 : index
+//! %d = arith.select %z, %c1, %m : index
+//! %d32 = arith.index_castui %d : index to i32
+//! %q32 = arith.divui %x, %d32 : i32
+//! %w = arith.index_castui %q32 : i32 to index
+//! %q = arith.select %z, %c-1, %w : index
+//! ```
+//!
+//! Why: `div.u64` on sm_90 is a call to a routine of ptxas, and with such
+//! calls anywhere in a kernel (the producer warp's branch included) ptxas
+//! ran the consumers' mma loop per thread: six `R2UR`s a K step in every
+//! persistent configuration with a producer warp of the examples' space.
+//! With every division in 32 bits, the loops were uniform (BENCHMARKS.md,
+//! session 41, the static part). LLVM's slow-division bypass keeps a 64-bit
+//! path wherever it cannot bound the operands, as with a tile grouping's
+//! divisor computed from a division.
+//!
+//! The bounds: block ids and block counts (at most `2^31 - 1`, CUDA's grid
+//! limit), thread ids and block sizes (1024), nonnegative constants, the
+//! induction variable of an `scf.for` whose bounds are known (and that
+//! variable less its lower bound), the last argument of a `tile.persistent`
+//! kernel (the program's 1-D grid, which the runtime could launch), a
+//! 32-bit value zero-extended, and from those `divui`, `shrui`, `remui`,
+//! `minui`, `maxui`, `andi`, `select`, and `addi`/`muli` without overflow.
+//!
+//! Caveats: not yet in `tile-to-ptx`: it changes the PTX of every kernel
+//! that divides, and goes in once timed on the device. Runs on `func.func`
+//! kernels before `convert-tile-to-gpu` (it reads `scf.for` loops and the
+//! `tile` ops); divisions of other integer types and signed ones are left
+//! as they are.
+
+use crate::{
+    build::At,
+    pass::{PassInfo, TilePass},
+    rewrite::{IrValue, Probe, defining_op, detach, op_name},
+};
+use melior::{
+    ContextRef,
+    dialect::arith,
+    ir::{
+        AttributeLike, BlockLike, OperationRef, Type, TypeLike, Value, ValueLike,
+        attribute::IntegerAttribute,
+        block::BlockArgument,
+        operation::{OperationLike, WalkOrder, WalkResult},
+        r#type::IntegerType,
+    },
+    pass::{ExternalPass, RunExternalPass},
+};
+
+/// The `tile-narrow-divisions` pass.
+#[derive(Clone, Default)]
+pub struct NarrowDivisions;
+
+impl TilePass for NarrowDivisions {
+    const INFO: PassInfo = PassInfo {
+        argument: "tile-narrow-divisions",
+        name: "TileNarrowDivisions",
+        summary: "Divide index values known to fit in 32 bits in 32 bits (divui, remui), so that no 64-bit division \
+                  routine takes ptxas's uniform datapath from a kernel's loops",
+        op_name: "func.func",
+    };
+    crate::pass_type_id!();
+
+    fn dependent_dialects() -> Vec<melior::dialect::DialectHandle> {
+        vec![melior::dialect::DialectHandle::arith()]
+    }
+}
+
+/// The largest dividend divided in 32 bits: below the clamped divisor.
+const LIMIT: u64 = 0xffff_fffe;
+/// CUDA's limit on a grid's blocks along x (y and z allow fewer).
+const GRID: u64 = (1 << 31) - 1;
+/// The most threads a block has.
+const THREADS: u64 = 1024;
+
+impl<'c> RunExternalPass<'c> for NarrowDivisions {
+    fn initialize(&mut self, _context: ContextRef<'c>) {}
+
+    fn run(&mut self, operation: OperationRef<'c, '_>, _pass: ExternalPass<'_>) {
+        let context = operation.context();
+        // SAFETY: the context outlives the pass run.
+        let context = unsafe { context.to_ref() };
+        // SAFETY: the pass runs on this function, which outlives the run.
+        let function = unsafe { OperationRef::from_raw(operation.to_raw()) };
+        let mut divisions = Vec::new();
+        function.walk(WalkOrder::PreOrder, |op| {
+            let index = op.result_at(0).is_some_and(|r| r.r#type().is_index());
+            if index && matches!(op_name(op).as_str(), "arith.divui" | "arith.remui") {
+                divisions.push(op.to_raw());
+            }
+            WalkResult::Advance
+        });
+        for raw in divisions {
+            // SAFETY: a live op collected above; each is replaced once, and
+            // the ops built for it are not in the list.
+            let op = unsafe { OperationRef::from_raw(raw) };
+            let Some(old) = op.result_at(0) else { continue };
+            let fits = op.operand_at(0).and_then(|x| bound(x, 0)).is_some_and(|b| b <= LIMIT);
+            if !fits {
+                continue;
+            }
+            if let Some(result) = narrowed(context, op) {
+                // SAFETY: `result` replaces every use of the op's only
+                // result; the op, then unused, is erased.
+                unsafe {
+                    mlir_sys::mlirValueReplaceAllUsesOfWith(old.to_raw(), result.to_raw());
+                    mlir_sys::mlirOperationDestroy(raw);
+                }
+            }
+        }
+    }
+}
+
+/// The largest value `value` (an `index` or integer) can take, where known.
+fn bound(value: Value, depth: u32) -> Option<u64> {
+    if depth > 32 {
+        return None;
+    }
+    // (`is_block_argument` first: melior's failed conversion prints the
+    // value, and with it its function, which other threads' passes may be
+    // changing.)
+    if let Some(argument) = value.is_block_argument().then(|| BlockArgument::try_from(value).ok()).flatten() {
+        let block = argument.owner();
+        let parent = block.parent_operation()?;
+        return match op_name(parent).as_str() {
+            // lower <= iv < upper, both known.
+            "scf.for" if argument.argument_number() == 0 => {
+                bound(parent.operand_at(0)?, depth + 1)?;
+                bound(parent.operand_at(1)?, depth + 1)
+            }
+            "func.func"
+                if parent.has_attribute(tile_dialect::attrs::PERSISTENT)
+                    && argument.argument_number() + 1 == block.argument_count()
+                    && value.r#type().is_index() =>
+            {
+                Some(GRID)
+            }
+            _ => None,
+        };
+    }
+    let def = defining_op(detach(value))?;
+    let operand = |i: usize| def.operand_at(i).and_then(|v| bound(v, depth + 1));
+    match op_name(def).as_str() {
+        "tile.block_id" | "tile.num_blocks" | "gpu.block_id" | "gpu.grid_dim" => Some(GRID),
+        "gpu.thread_id" | "gpu.block_dim" => Some(THREADS),
+        // (Kinds checked first, as for block arguments.)
+        "arith.constant" => {
+            let attribute = def.attribute("value").ok().filter(|a| a.is_integer())?;
+            u64::try_from(IntegerAttribute::try_from(attribute).ok()?.value()).ok()
+        }
+        // The source's bound, within what either width holds.
+        "arith.index_castui" | "arith.extui" => {
+            let most = |r#type: Type| {
+                let bits = Some(r#type).filter(|t| t.is_integer()).and_then(|t| IntegerType::try_from(t).ok());
+                bits.map(|t| t.width()).filter(|&w| w < 64).map_or(u64::MAX, |w| (1u64 << w) - 1)
+            };
+            let within = most(def.operand_at(0)?.r#type()).min(most(def.result_at(0)?.r#type()));
+            let known = operand(0).map_or(within, |b| b.min(within));
+            (known < u64::MAX).then_some(known)
+        }
+        "arith.divui" | "arith.shrui" => operand(0),
+        "arith.remui" => match (operand(0), operand(1)) {
+            (Some(x), Some(y)) => Some(x.min(y.saturating_sub(1))),
+            (x, y) => x.or(y.map(|y| y.saturating_sub(1))),
+        },
+        "arith.minui" | "arith.andi" => match (operand(0), operand(1)) {
+            (Some(x), Some(y)) => Some(x.min(y)),
+            (x, y) => x.or(y),
+        },
+        "arith.maxui" => Some(operand(0)?.max(operand(1)?)),
+        "arith.select" => Some(operand(1)?.max(operand(2)?)),
+        "arith.addi" => operand(0)?.checked_add(operand(1)?),
+        "arith.muli" => operand(0)?.checked_mul(operand(1)?),
+        // iv - lower, of the loop of iv: at most iv.
+        "arith.subi" => {
+            let (x, y) = (def.operand_at(0)?, def.operand_at(1)?);
+            let argument = x.is_block_argument().then(|| BlockArgument::try_from(x).ok())??;
+            let parent = argument.owner().parent_operation()?;
+            let own = op_name(parent) == "scf.for"
+                && argument.argument_number() == 0
+                && parent.operand_at(0).is_some_and(|lower| lower == y);
+            own.then(|| operand(0))?
+        }
+        _ => None,
+    }
+}
+
+/// The 32-bit division that replaces `op` (`divui` or `remui` on `index`),
+/// built before it.
+fn narrowed<'c>(context: &'c melior::Context, op: OperationRef<'c, '_>) -> Option<IrValue<'c>> {
+    let (x, y) = (detach(op.operand_at(0)?), detach(op.operand_at(1)?));
+    let at = At::before(context, op)?;
+    let location = op.location();
+    let i32_type: Type = IntegerType::new(context, 32).into();
+    let cast = |value: IrValue<'c>, to: Type<'c>| {
+        at.add(
+            melior::ir::operation::OperationBuilder::new("arith.index_castui", location)
+                .add_operands(&[value])
+                .add_results(&[to])
+                .build()
+                .ok()?,
+        )
+    };
+    let zero = at.cmpi(crate::build::CmpiPredicate::Eq, y, at.index(0)?)?;
+    let clamped = at.minui(y, at.index(0xffff_ffff)?)?;
+    let divisor = cast(at.select(zero, at.index(1)?, clamped)?, i32_type)?;
+    let dividend = cast(x, i32_type)?;
+    let remainder = op_name(op) == "arith.remui";
+    let divided = at.add(if remainder {
+        arith::remui(dividend, divisor, location)
+    } else {
+        arith::divui(dividend, divisor, location)
+    })?;
+    let wide = cast(divided, Type::index(context))?;
+    let by_zero = if remainder { x } else { at.index(-1)? };
+    at.select(zero, by_zero, wide)
+}
