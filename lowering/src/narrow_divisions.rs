@@ -41,8 +41,9 @@
 //! induction variable of an `scf.for` whose bounds are known (and that
 //! variable less its lower bound), the last argument of a `tile.persistent`
 //! kernel (the program's 1-D grid, which the runtime could launch), a
-//! 32-bit value zero-extended, and from those `divui`, `shrui`, `remui`,
-//! `minui`, `maxui`, `andi`, `select`, and `addi`/`muli` without overflow.
+//! 32-bit value zero-extended; and from those, `divui`, `shrui` and
+//! `remui` (at most the dividend), `minui`, `andi`, `maxui`, `select`, and
+//! `addi`/`muli` without overflow.
 //!
 //! Caveats: not yet in `tile-to-ptx`: it changes the PTX of every kernel
 //! that divides, and goes in once timed on the device. Runs on `func.func`
@@ -179,11 +180,9 @@ fn bound(value: Value, depth: u32) -> Option<u64> {
             let known = operand(0).map_or(within, |b| b.min(within));
             (known < u64::MAX).then_some(known)
         }
-        "arith.divui" | "arith.shrui" => operand(0),
-        "arith.remui" => match (operand(0), operand(1)) {
-            (Some(x), Some(y)) => Some(x.min(y.saturating_sub(1))),
-            (x, y) => x.or(y.map(|y| y.saturating_sub(1))),
-        },
+        // At most the dividend, whatever the divisor (the dividend itself
+        // where it is 0); below the divisor only where that is not 0.
+        "arith.divui" | "arith.remui" | "arith.shrui" => operand(0),
         "arith.minui" | "arith.andi" => match (operand(0), operand(1)) {
             (Some(x), Some(y)) => Some(x.min(y)),
             (x, y) => x.or(y),
