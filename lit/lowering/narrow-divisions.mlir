@@ -104,3 +104,38 @@ func.func @unknown(%x: index, %y: index, %z: i64) -> (index, index, index, i64) 
   %w = arith.divui %z, %z : i64
   return %q, %r, %s, %w : index, index, index, i64
 }
+
+// -----
+
+// The values: on constants, MLIR's folder computes the 64-bit divisions of
+// the program and the 32-bit ones the pass makes alike. 1000 / 7 and
+// 1000 % 7; a divisor past 2^32 (clamped: quotient 0, remainder the
+// dividend); a zero divisor (all ones, the dividend, as tile-safe-division
+// defines them).
+// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(tile-narrow-divisions, canonicalize))' | FileCheck %s --check-prefix=VALUES
+// (Without the folding, all six are the pass's 32-bit divisions.)
+// CHECK-LABEL: func.func @values
+// CHECK-COUNT-6: arith.{{divui|remui}} {{.*}} : i32
+// CHECK-NOT: arith.{{divui|remui}} {{.*}} : index
+// VALUES-LABEL: func.func @values
+// VALUES-DAG: %[[Q:.*]] = arith.constant 142 : index
+// VALUES-DAG: %[[R:.*]] = arith.constant 6 : index
+// VALUES-DAG: %[[ZERO:.*]] = arith.constant 0 : index
+// VALUES-DAG: %[[X:.*]] = arith.constant 1000 : index
+// VALUES-DAG: %[[ONES:.*]] = arith.constant -1 : index
+// VALUES-NOT: arith.divui
+// VALUES-NOT: arith.remui
+// VALUES: return %[[Q]], %[[R]], %[[ZERO]], %[[X]], %[[ONES]], %[[X]]
+func.func @values() -> (index, index, index, index, index, index) {
+  %x = arith.constant 1000 : index
+  %c7 = arith.constant 7 : index
+  %big = arith.constant 8589934597 : index
+  %c0 = arith.constant 0 : index
+  %q = arith.divui %x, %c7 : index
+  %r = arith.remui %x, %c7 : index
+  %qb = arith.divui %x, %big : index
+  %rb = arith.remui %x, %big : index
+  %q0 = arith.divui %x, %c0 : index
+  %r0 = arith.remui %x, %c0 : index
+  return %q, %r, %qb, %rb, %q0, %r0 : index, index, index, index, index, index
+}

@@ -18,10 +18,10 @@
 //! After:
 //! ```mlir
 //! %z = arith.cmpi eq, %n, %c0 : index
-//! %x = arith.index_castui %b : index to i32
 //! %m = arith.minui %n, %c4294967295 : index
 //! %d = arith.select %z, %c1, %m : index
 //! %d32 = arith.index_castui %d : index to i32
+//! %x = arith.index_castui %b : index to i32
 //! %q32 = arith.divui %x, %d32 : i32
 //! %w = arith.index_castui %q32 : i32 to index
 //! %q = arith.select %z, %c-1, %w : index
