@@ -111,7 +111,8 @@ func.func @unknown(%x: index, %y: index, %z: i64) -> (index, index, index, i64) 
 // the program and the 32-bit ones the pass makes alike. 1000 / 7 and
 // 1000 % 7; a divisor past 2^32 (clamped: quotient 0, remainder the
 // dividend); a zero divisor (all ones, the dividend, as tile-safe-division
-// defines them).
+// defines them). The divisors are sums, constants only once folded: the
+// pass leaves a constant divisor alone (next case).
 // RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(tile-narrow-divisions, canonicalize))' | FileCheck %s --check-prefix=VALUES
 // (Without the folding, all six are the pass's 32-bit divisions.)
 // CHECK-LABEL: func.func @values
@@ -128,9 +129,12 @@ func.func @unknown(%x: index, %y: index, %z: i64) -> (index, index, index, i64) 
 // VALUES: return %[[Q]], %[[R]], %[[ZERO]], %[[X]], %[[ONES]], %[[X]]
 func.func @values() -> (index, index, index, index, index, index) {
   %x = arith.constant 1000 : index
-  %c7 = arith.constant 7 : index
-  %big = arith.constant 8589934597 : index
-  %c0 = arith.constant 0 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c7 = arith.addi %c3, %c4 : index
+  %c8589934594 = arith.constant 8589934594 : index
+  %big = arith.addi %c8589934594, %c3 : index
+  %c0 = arith.subi %c3, %c3 : index
   %q = arith.divui %x, %c7 : index
   %r = arith.remui %x, %c7 : index
   %qb = arith.divui %x, %big : index
@@ -138,4 +142,21 @@ func.func @values() -> (index, index, index, index, index, index) {
   %q0 = arith.divui %x, %c0 : index
   %r0 = arith.remui %x, %c0 : index
   return %q, %r, %qb, %rb, %q0, %r0 : index, index, index, index, index, index
+}
+
+// -----
+
+// A constant divisor stays: LLVM divides by it with shifts and
+// multiplications (no division routine), and the 64-bit index arithmetic
+// around it keeps its folds.
+// CHECK-LABEL: func.func @constant_divisor
+// CHECK: arith.divui %{{.*}}, %{{.*}} : index
+// CHECK: arith.remui %{{.*}}, %{{.*}} : index
+// CHECK-NOT: i32
+func.func @constant_divisor() -> (index, index) {
+  %c7 = arith.constant 7 : index
+  %t = gpu.thread_id x
+  %q = arith.divui %t, %c7 : index
+  %r = arith.remui %t, %c7 : index
+  return %q, %r : index, index
 }

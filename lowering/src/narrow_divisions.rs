@@ -45,11 +45,17 @@
 //! `remui` (at most the dividend), `minui`, `andi`, `maxui`, `select`, and
 //! `addi`/`muli` without overflow.
 //!
-//! Caveats: not yet in `tile-to-ptx`: it changes the PTX of every kernel
-//! that divides, and goes in once timed on the device. Runs on `func.func`
-//! kernels before `convert-tile-to-gpu` (it reads `scf.for` loops and the
-//! `tile` ops); divisions of other integer types and signed ones are left
-//! as they are.
+//! A constant divisor is left alone: LLVM divides by it with shifts and
+//! multiplications, no routine, and the 64-bit index arithmetic around it
+//! (thread ids into swizzled addresses) keeps the folds that narrowing
+//! would hide from LLVM.
+//!
+//! Caveats: runs in `tile-to-ptx` after `convert-tile-to-registers`, on
+//! `func.func` kernels before `convert-tile-to-gpu` (it reads `scf.for`
+//! loops and the `tile` ops); divisions of other integer types and signed
+//! ones are left as they are. A dividend it cannot bound (a product of
+//! argument-derived sizes, as a tile swizzle's) keeps its 64-bit division
+//! and LLVM's run-time bypass.
 
 use crate::{
     build::At,
@@ -118,7 +124,7 @@ impl<'c> RunExternalPass<'c> for NarrowDivisions {
             let op = unsafe { OperationRef::from_raw(raw) };
             let Some(old) = op.result_at(0) else { continue };
             let fits = op.operand_at(0).and_then(|x| bound(x, 0)).is_some_and(|b| b <= LIMIT);
-            if !fits {
+            if !fits || op.operand_at(1).is_some_and(is_constant) {
                 continue;
             }
             if let Some(result) = narrowed(context, op) {
@@ -131,6 +137,15 @@ impl<'c> RunExternalPass<'c> for NarrowDivisions {
             }
         }
     }
+}
+
+/// Whether `value` is an `arith.constant`: LLVM divides by one with
+/// shifts and multiplications, never the routine, and narrowing such a
+/// division would only hide the index arithmetic around it from LLVM's
+/// folds (it cost the hand-written persistent program's general kernel
+/// spills; BENCHMARKS.md, session 42).
+fn is_constant(value: Value) -> bool {
+    !value.is_block_argument() && defining_op(detach(value)).is_some_and(|op| op_name(op) == "arith.constant")
 }
 
 /// The largest value `value` (an `index` or integer) can take, where known.

@@ -111,7 +111,7 @@ pub const STAGES: &[(&str, &str)] = &[
         "layouts",
         "{widen}tile-specialize, tile-simplify, func.func(tile-group-blocks, tile-reverse-blocks, tile-version-masks), func.func(tile-widen-accumulators, {slice}tile-defer-reductions, tile-prefetch-loads, tile-stream-stores, tile-sink-loads, tile-assign-layouts), tile-remove-layout-conversions{tma}",
     ),
-    ("registers", "func.func(convert-tile-to-registers)"),
+    ("registers", "func.func(convert-tile-to-registers, tile-narrow-divisions)"),
     ("linalg", "convert-tile-to-linalg"),
     ("memref", "convert-tile-to-memref"),
     (
