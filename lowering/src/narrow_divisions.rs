@@ -60,17 +60,14 @@
 use crate::{
     build::At,
     pass::{PassInfo, TilePass},
-    rewrite::{IrValue, Probe, defining_op, detach, op_name},
+    rewrite::{IrValue, Probe, defining_op, detach, op_name, replace_each},
 };
 use melior::{
     ContextRef,
     dialect::arith,
     ir::{
-        AttributeLike, BlockLike, OperationRef, Type, TypeLike, Value, ValueLike,
-        attribute::IntegerAttribute,
-        block::BlockArgument,
-        operation::{OperationLike, WalkOrder, WalkResult},
-        r#type::IntegerType,
+        AttributeLike, BlockLike, OperationRef, Type, TypeLike, Value, ValueLike, attribute::IntegerAttribute,
+        block::BlockArgument, operation::OperationLike, r#type::IntegerType,
     },
     pass::{ExternalPass, RunExternalPass},
 };
@@ -110,32 +107,20 @@ impl<'c> RunExternalPass<'c> for NarrowDivisions {
         let context = unsafe { context.to_ref() };
         // SAFETY: the pass runs on this function, which outlives the run.
         let function = unsafe { OperationRef::from_raw(operation.to_raw()) };
-        let mut divisions = Vec::new();
-        function.walk(WalkOrder::PreOrder, |op| {
-            let index = op.result_at(0).is_some_and(|r| r.r#type().is_index());
-            if index && matches!(op_name(op).as_str(), "arith.divui" | "arith.remui") {
-                divisions.push(op.to_raw());
-            }
-            WalkResult::Advance
-        });
-        for raw in divisions {
-            // SAFETY: a live op collected above; each is replaced once, and
-            // the ops built for it are not in the list.
-            let op = unsafe { OperationRef::from_raw(raw) };
-            let Some(old) = op.result_at(0) else { continue };
-            let fits = op.operand_at(0).and_then(|x| bound(x, 0)).is_some_and(|b| b <= LIMIT);
-            if !fits || op.operand_at(1).is_some_and(is_constant) {
-                continue;
-            }
-            if let Some(result) = narrowed(context, op) {
-                // SAFETY: `result` replaces every use of the op's only
-                // result; the op, then unused, is erased.
-                unsafe {
-                    mlir_sys::mlirValueReplaceAllUsesOfWith(old.to_raw(), result.to_raw());
-                    mlir_sys::mlirOperationDestroy(raw);
+        replace_each(
+            function,
+            |op| {
+                let index = op.result_at(0).is_some_and(|r| r.r#type().is_index());
+                index && matches!(op_name(op).as_str(), "arith.divui" | "arith.remui")
+            },
+            |op| {
+                let fits = op.operand_at(0).and_then(|x| bound(x, 0)).is_some_and(|b| b <= LIMIT);
+                if !fits || op.operand_at(1).is_some_and(is_constant) {
+                    return None;
                 }
-            }
-        }
+                narrowed(context, op)
+            },
+        );
     }
 }
 

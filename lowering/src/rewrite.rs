@@ -395,3 +395,35 @@ pub fn move_following(after: OperationRef, stop: OperationRef, before: Operation
         unsafe { mlir_sys::mlirOperationMoveBefore(op.to_raw(), before.to_raw()) };
     }
 }
+
+/// Replaces each op under `operation` that `pick` chooses by the value
+/// `replacement` builds for it, where it builds one: the op's only result's
+/// uses go to that value and the op is erased. The ops are collected first
+/// (pre-order), so those `replacement` builds are not visited.
+pub fn replace_each<'c>(
+    operation: OperationRef<'c, '_>,
+    pick: impl Fn(OperationRef) -> bool,
+    mut replacement: impl FnMut(OperationRef<'c, '_>) -> Option<IrValue<'c>>,
+) {
+    let mut picked = Vec::new();
+    operation.walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
+        if pick(op) {
+            picked.push(op.to_raw());
+        }
+        melior::ir::operation::WalkResult::Advance
+    });
+    for raw in picked {
+        // SAFETY: a live op collected above; each is replaced once, and the
+        // ops built for it are not in the list.
+        let op = unsafe { OperationRef::from_raw(raw) };
+        let Some(old) = op.result_at(0) else { continue };
+        if let Some(new) = replacement(op) {
+            // SAFETY: `new` replaces every use of the op's only result; the
+            // op, then unused, is erased.
+            unsafe {
+                mlir_sys::mlirValueReplaceAllUsesOfWith(old.to_raw(), new.to_raw());
+                mlir_sys::mlirOperationDestroy(raw);
+            }
+        }
+    }
+}

@@ -45,15 +45,13 @@
 use crate::{
     build::At,
     pass::{PassInfo, TilePass},
-    rewrite::{IrValue, Probe, constant_index, detach, op_name},
+    rewrite::{IrValue, Probe, constant_index, detach, op_name, replace_each},
 };
 use melior::{
     Context, ContextRef,
     dialect::arith::{self, CmpiPredicate},
     ir::{
-        Attribute, OperationRef, Type, TypeLike, ValueLike,
-        attribute::IntegerAttribute,
-        operation::{OperationLike, WalkOrder, WalkResult},
+        Attribute, OperationRef, Type, TypeLike, ValueLike, attribute::IntegerAttribute, operation::OperationLike,
         r#type::IntegerType,
     },
     pass::{ExternalPass, RunExternalPass},
@@ -85,27 +83,7 @@ impl<'c> RunExternalPass<'c> for SafeDivision {
         let context = operation.context();
         // SAFETY: the context outlives the pass run.
         let context = unsafe { context.to_ref() };
-        let mut divisions = Vec::new();
-        operation.walk(WalkOrder::PreOrder, |op| {
-            if Kind::of(&op_name(op)).is_some() {
-                divisions.push(op.to_raw());
-            }
-            WalkResult::Advance
-        });
-        for raw in divisions {
-            // SAFETY: a live op collected above; each is replaced once, and
-            // the ops built for it are not in the list.
-            let op = unsafe { OperationRef::from_raw(raw) };
-            let Some(old) = op.result_at(0) else { continue };
-            if let Some(result) = guard(context, op) {
-                // SAFETY: `result` replaces every use of the op's only
-                // result; the op, then unused, is erased.
-                unsafe {
-                    mlir_sys::mlirValueReplaceAllUsesOfWith(old.to_raw(), result.to_raw());
-                    mlir_sys::mlirOperationDestroy(raw);
-                }
-            }
-        }
+        replace_each(operation, |op| Kind::of(&op_name(op)).is_some(), |op| guard(context, op));
     }
 }
 
