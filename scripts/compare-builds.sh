@@ -17,9 +17,10 @@ rounds=${2:-2}
 # OLD_ENV="VAR=1 ...": one carried build (.carry/pair.tar.xz holding only
 # tile-run-new, or .carry/tile-run.xz) is both: "old" is it under those
 # environment switches (an experiment's scratch build).
+unxz_to() { python3 -c "import lzma,shutil,sys; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[2],'wb'))" "$1" "$2"; }
 if [ -n "${OLD_ENV:-}" ]; then
   if [ -f .carry/pair.tar.xz ]; then tar xJf .carry/pair.tar.xz -C /tmp tile-run-new
-  else python3 -c "import lzma,shutil,sys; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[2],'wb'))" .carry/tile-run.xz /tmp/tile-run-new; fi
+  else unxz_to .carry/tile-run.xz /tmp/tile-run-new; fi
   chmod +x /tmp/tile-run-new
   printf '#!/bin/sh\nexec env %s /tmp/tile-run-new "$@"\n' "$OLD_ENV" > /tmp/tile-run-old && chmod +x /tmp/tile-run-old
 elif [ -f .carry/pair.tar.xz ]; then
@@ -27,7 +28,7 @@ elif [ -f .carry/pair.tar.xz ]; then
 else for build in old new; do
   from=.carry/tile-run.xz
   [ "$build" = old ] && from=.carry/old/tile-run.xz
-  python3 -c "import lzma,shutil,sys; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[2],'wb'))" "$from" "/tmp/tile-run-$build"
+  unxz_to "$from" "/tmp/tile-run-$build"
   chmod +x "/tmp/tile-run-$build"
 done; fi
 export CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
