@@ -11,8 +11,10 @@
 //! on values can, so this test assembles each program's TMA variants with
 //! ptxas and counts the `R2UR`s among the mma loop's instructions: at most
 //! one, the warpgroup's index that a variant without a producer warp
-//! shuffles at its mma (`registers/mma.rs`); the slow forms had six to
-//! eight. It reads no timing; skipped (saying why) without ptxas.
+//! shuffles at its mma (`registers/mma.rs`), or, for five configurations
+//! of the examples' space, no more than they have now ([`KNOWN`]); the
+//! slow forms had six to eight. It reads no timing; skipped (saying why)
+//! without ptxas.
 //!
 //! The instructions are told apart by the low 12 bits of each 128-bit
 //! instruction's first word, the opcode field of sm_90a's encoding; the
@@ -30,11 +32,11 @@ const R2UR: u16 = 0x2ca;
 const SYNCS: [u16; 3] = [0x5b2, 0x5a7, 0x9a7];
 
 /// The programs: each 16-bit GEMM and attention program of the suite, at
-/// f16, and the examples' 16-bit GEMMs as written and in the configuration
-/// the tuner picks at 4096^3 (a persistent walk with a producer
-/// warpgroup); and the f16 example in every persistent configuration with
-/// a producer warp or warpgroup, whose loops a 64-bit division anywhere in
-/// the kernel took off the datapath (six `R2UR`s; `tile-narrow-divisions`,
+/// f16, the bf16 example as written and in the configuration the tuner
+/// picks at 4096^3 (a persistent walk with a producer warpgroup), and the
+/// f16 example as written and in every configuration of its space. A
+/// 64-bit division anywhere in a kernel took the persistent walks with a
+/// producer off the datapath (six `R2UR`s; `tile-narrow-divisions`,
 /// BENCHMARKS.md, session 42). (tf32 and f8 wgmmas have other opcodes than
 /// `HGMMA`, not in the table.)
 fn programs() -> Vec<(String, Option<String>)> {
@@ -48,22 +50,39 @@ fn programs() -> Vec<(String, Option<String>)> {
         }
     }
     const PICKED: &str = "tile_m=128,tile_n=256,num_stages=3,persistent=1,warp_specialize=1";
-    for example in ["examples/matmul_f16_f16.mlir", "examples/matmul_bf16_bf16.mlir"] {
-        programs.push((example.to_string(), None));
-        programs.push((example.to_string(), Some(PICKED.to_string())));
-    }
+    programs.push(("examples/matmul_bf16_bf16.mlir".to_string(), None));
+    programs.push(("examples/matmul_bf16_bf16.mlir".to_string(), Some(PICKED.to_string())));
+    programs.push(("examples/matmul_f16_f16.mlir".to_string(), None));
     for m in [64, 128] {
         for n in [64, 128, 256] {
             for stages in [3, 4, 8] {
-                let config = format!("tile_m={m},tile_n={n},num_stages={stages},persistent=1,warp_specialize=1");
-                if config != PICKED {
-                    programs.push(("examples/matmul_f16_f16.mlir".to_string(), Some(config)));
+                for persistent in [0, 1] {
+                    for producer in [0, 1] {
+                        let config = format!(
+                            "tile_m={m},tile_n={n},num_stages={stages},persistent={persistent},warp_specialize={producer}"
+                        );
+                        programs.push(("examples/matmul_f16_f16.mlir".to_string(), Some(config)));
+                    }
                 }
             }
         }
     }
     programs
 }
+
+/// The configurations of the f16 example, without a producer warp, whose
+/// loops keep more than one `R2UR`, and the most each may have: their
+/// loops carry the shared address of every ring tile requested ahead, and
+/// with those ptxas runs out of uniform registers
+/// (`bench/experiments/s42-slots/NOTES.md`). A ratchet: fewer is welcome,
+/// more fails.
+const KNOWN: [(&str, usize); 5] = [
+    ("tile_m=64,tile_n=64,num_stages=8,persistent=0,warp_specialize=0", 5),
+    ("tile_m=64,tile_n=64,num_stages=8,persistent=1,warp_specialize=0", 4),
+    ("tile_m=64,tile_n=128,num_stages=4,persistent=1,warp_specialize=0", 5),
+    ("tile_m=128,tile_n=64,num_stages=4,persistent=1,warp_specialize=0", 4),
+    ("tile_m=128,tile_n=64,num_stages=8,persistent=1,warp_specialize=0", 3),
+];
 
 /// Each function's instructions' opcodes, by the cubin's `.text.<name>`
 /// sections (an ELF64 file).
@@ -134,11 +153,13 @@ fn tma_variants_keep_their_mma_loops_uniform() {
             let moves = loop_moves(&ops).unwrap_or_else(|| panic!("{what}: @{function} has no mma loop after a wait"));
             println!("{what}: @{function}: {moves} R2UR in its mma loop");
             checked += 1;
-            if moves > 1 {
-                slow.push(format!("{what}: @{function}: {moves}"));
+            let allowed =
+                KNOWN.iter().find(|(known, _)| config.as_deref() == Some(*known)).map_or(1, |&(_, most)| most);
+            if moves > allowed {
+                slow.push(format!("{what}: @{function}: {moves} (at most {allowed})"));
             }
         }
     }
-    assert!(checked >= 40, "only {checked} TMA variants found");
+    assert!(checked >= 90, "only {checked} TMA variants found");
     assert!(slow.is_empty(), "mma loops off the uniform datapath (R2UR count):\n{}", slow.join("\n"));
 }
