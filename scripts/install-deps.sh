@@ -32,11 +32,13 @@ fi
 
 # NVIDIA's ptxas and libdevice from PyPI (nvidia-cuda-nvcc-cu12): the GPU
 # path links libdevice for math functions, and the tests check every
-# example's PTX with ptxas even on machines without a GPU.
+# example's PTX with ptxas even on machines without a GPU. 12.9 pinned:
+# tests/integration/uniform_datapath.rs counts instructions ptxas chose,
+# which another release may choose differently.
 if ! python3 -c "import nvidia.cuda_nvcc" >/dev/null 2>&1; then
-  echo "install-deps: installing nvidia-cuda-nvcc-cu12 (ptxas, libdevice)"
-  python3 -m pip install -q --disable-pip-version-check nvidia-cuda-nvcc-cu12 \
-    || python3 -m pip install -q --disable-pip-version-check --break-system-packages nvidia-cuda-nvcc-cu12
+  echo "install-deps: installing nvidia-cuda-nvcc-cu12 12.9 (ptxas, libdevice)"
+  python3 -m pip install -q --disable-pip-version-check "nvidia-cuda-nvcc-cu12==12.9.*" \
+    || python3 -m pip install -q --disable-pip-version-check --break-system-packages "nvidia-cuda-nvcc-cu12==12.9.*"
 fi
 
 # Rust toolchain: the machine image ships one; refuse clearly if it is absent.

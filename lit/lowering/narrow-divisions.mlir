@@ -37,9 +37,9 @@ func.func @block_id(%out: memref<?xi64>, %n: index) attributes {tile.kernel} {
 
 // -----
 
-// Bounds carry through: a remainder is below its dividend, a minimum below
-// its known side, the narrowed results below their dividends; the contract
-// matmul's grouping divides in 32 bits throughout.
+// Bounds carry through: a remainder is at most its dividend, a minimum at
+// most its known side, a narrowed remainder at most its dividend; the
+// contract matmul's grouping divides in 32 bits throughout.
 // CHECK-LABEL: func.func @grouping
 // CHECK-NOT: arith.divui {{.*}} : index
 // CHECK-NOT: arith.remui {{.*}} : index
@@ -88,6 +88,54 @@ func.func @walk(%out: memref<?xi64>, %grid: index) attributes {tile.kernel, tile
 
 // -----
 
+// A quotient is at most its dividend only where the divisor is not 0
+// (x / 0 is all ones): the remainder of a block id divided by 0 stays
+// 64-bit, that of one divided by 3 narrows (both quotients by constants,
+// left to LLVM).
+// CHECK-LABEL: func.func @quotient
+// CHECK: %[[Q:.*]] = arith.divui %{{.*}}, %{{.*}} : index
+// CHECK: arith.remui %[[Q]], %{{.*}} : index
+// CHECK: arith.divui %{{.*}}, %{{.*}} : index
+// CHECK: arith.remui %{{.*}}, %{{.*}} : i32
+func.func @quotient(%out: memref<?xi64>, %m: index) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %b = tile.block_id x : index
+  %q = arith.divui %b, %c0 : index
+  %r = arith.remui %q, %m : index
+  %c3 = arith.constant 3 : index
+  %q2 = arith.divui %b, %c3 : index
+  %r2 = arith.remui %q2, %m : index
+  %r64 = arith.index_cast %r : index to i64
+  %r264 = arith.index_cast %r2 : index to i64
+  memref.store %r64, %out[%c0] : memref<?xi64>
+  memref.store %r264, %out[%c1] : memref<?xi64>
+  return
+}
+
+// -----
+
+// A loop whose lower bound may be negative (past the signed maximum as an
+// unsigned value: scf.for compares signed) gives its variable no bound.
+// CHECK-LABEL: func.func @negative_lower
+// CHECK: scf.for
+// CHECK: arith.divui %{{.*}}, %{{.*}} : index
+// CHECK-NOT: i32
+func.func @negative_lower(%out: memref<?xi64>, %m: index) attributes {tile.kernel} {
+  %half = arith.constant 4611686018427387904 : index
+  %lower = arith.addi %half, %half : index
+  %c10 = arith.constant 10 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %lower to %c10 step %c1 {
+    %q = arith.divui %i, %m : index
+    %q64 = arith.index_cast %q : index to i64
+    memref.store %q64, %out[%c1] : memref<?xi64>
+  }
+  return
+}
+
+// -----
+
 // Unknown dividends (an argument, a difference) and signed or 64-bit
 // integer divisions stay as they are.
 // CHECK-LABEL: func.func @unknown
@@ -111,13 +159,18 @@ func.func @unknown(%x: index, %y: index, %z: i64) -> (index, index, index, i64) 
 // the program and the 32-bit ones the pass makes alike. 1000 / 7 and
 // 1000 % 7; a divisor past 2^32 (clamped: quotient 0, remainder the
 // dividend); a zero divisor (all ones, the dividend, as tile-safe-division
-// defines them). The divisors are sums, constants only once folded: the
+// defines them); and the largest dividend narrowed, 2^32 - 2, and the
+// smallest not, 2^32 - 1 (past the clamped divisor, the 32-bit quotient
+// would be 1). The divisors are sums, constants only once folded: the
 // pass leaves a constant divisor alone (next case).
 // RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(tile-narrow-divisions, canonicalize))' | FileCheck %s --check-prefix=VALUES
-// (Without the folding, all six are the pass's 32-bit divisions.)
+// (Without the folding, the first eight are the pass's 32-bit divisions,
+// the last two stay 64-bit.)
 // CHECK-LABEL: func.func @values
-// CHECK-COUNT-6: arith.{{divui|remui}} {{.*}} : i32
-// CHECK-NOT: arith.{{divui|remui}} {{.*}} : index
+// CHECK-COUNT-8: arith.{{divui|remui}} {{.*}} : i32
+// CHECK: arith.divui {{.*}} : index
+// CHECK: arith.remui {{.*}} : index
+// CHECK-NOT: arith.{{divui|remui}}
 // VALUES-LABEL: func.func @values
 // VALUES-DAG: %[[Q:.*]] = arith.constant 142 : index
 // VALUES-DAG: %[[R:.*]] = arith.constant 6 : index
@@ -126,8 +179,10 @@ func.func @unknown(%x: index, %y: index, %z: i64) -> (index, index, index, i64) 
 // VALUES-DAG: %[[ONES:.*]] = arith.constant -1 : index
 // VALUES-NOT: arith.divui
 // VALUES-NOT: arith.remui
-// VALUES: return %[[Q]], %[[R]], %[[ZERO]], %[[X]], %[[ONES]], %[[X]]
-func.func @values() -> (index, index, index, index, index, index) {
+// VALUES-DAG: %[[L:.*]] = arith.constant 4294967294 : index
+// VALUES-DAG: %[[P:.*]] = arith.constant 4294967295 : index
+// VALUES: return %[[Q]], %[[R]], %[[ZERO]], %[[X]], %[[ONES]], %[[X]], %[[ZERO]], %[[L]], %[[ZERO]], %[[P]]
+func.func @values() -> (index, index, index, index, index, index, index, index, index, index) {
   %x = arith.constant 1000 : index
   %c3 = arith.constant 3 : index
   %c4 = arith.constant 4 : index
@@ -141,7 +196,13 @@ func.func @values() -> (index, index, index, index, index, index) {
   %rb = arith.remui %x, %big : index
   %q0 = arith.divui %x, %c0 : index
   %r0 = arith.remui %x, %c0 : index
-  return %q, %r, %qb, %rb, %q0, %r0 : index, index, index, index, index, index
+  %limit = arith.constant 4294967294 : index
+  %ql = arith.divui %limit, %big : index
+  %rl = arith.remui %limit, %big : index
+  %past = arith.constant 4294967295 : index
+  %qp = arith.divui %past, %big : index
+  %rp = arith.remui %past, %big : index
+  return %q, %r, %qb, %rb, %q0, %r0, %ql, %rl, %qp, %rp : index, index, index, index, index, index, index, index, index, index
 }
 
 // -----

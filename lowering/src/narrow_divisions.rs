@@ -1,9 +1,9 @@
 //! `tile-narrow-divisions`: index divisions whose dividend is known to fit
 //! in 32 bits divide in 32 bits.
 //!
-//! Summary: each `arith.divui` and `arith.remui` on `index` whose dividend
-//! is at most `2^32 - 2` (known from what it is computed from, below)
-//! divides its low 32 bits by the divisor clamped to `2^32 - 1`, and
+//! Summary: each `arith.divui` and `arith.remui` on `index` by a
+//! non-constant divisor whose dividend is at most `2^32 - 2` (known from
+//! what it is computed from, below) divides its low 32 bits by the divisor clamped to `2^32 - 1`, and
 //! zero-extends the result. That is exact for every nonzero divisor: one
 //! past the clamp exceeds the dividend, so the quotient is 0 and the
 //! remainder the dividend either way. A zero divisor keeps the 64-bit
@@ -38,12 +38,13 @@
 //!
 //! The bounds: block ids and block counts (at most `2^31 - 1`, CUDA's grid
 //! limit), thread ids and block sizes (1024), nonnegative constants, the
-//! induction variable of an `scf.for` whose bounds are known (and that
-//! variable less its lower bound), the last argument of a `tile.persistent`
-//! kernel (the program's 1-D grid, which the runtime could launch), a
-//! 32-bit value zero-extended; and from those, `divui`, `shrui` and
-//! `remui` (at most the dividend), `minui`, `andi`, `maxui`, `select`, and
-//! `addi`/`muli` without overflow.
+//! induction variable of an `scf.for` whose bounds are known and whose
+//! lower bound is not negative (and that variable less its lower bound),
+//! the last argument of a `tile.persistent` kernel (the program's 1-D
+//! grid, which the runtime could launch), a 32-bit value zero-extended;
+//! and from those, `shrui` and `remui` (at most the dividend), `divui` by
+//! a divisor known nonzero (the same; `x / 0` is all ones), `minui`,
+//! `andi`, `maxui`, `select`, and `addi`/`muli` without overflow.
 //!
 //! A constant divisor is left alone: LLVM divides by it with shifts and
 //! multiplications, no routine, and the 64-bit index arithmetic around it
@@ -80,7 +81,7 @@ impl TilePass for NarrowDivisions {
     const INFO: PassInfo = PassInfo {
         argument: "tile-narrow-divisions",
         name: "TileNarrowDivisions",
-        summary: "Divide index values known to fit in 32 bits in 32 bits (divui, remui), so that no 64-bit division \
+        summary: "Divide index values known to fit in 32 bits by non-constant divisors in 32 bits (divui, remui), so that no 64-bit division \
                   routine takes ptxas's uniform datapath from a kernel's loops",
         op_name: "func.func",
     };
@@ -124,7 +125,7 @@ impl<'c> RunExternalPass<'c> for NarrowDivisions {
     }
 }
 
-/// Whether `value` is an `arith.constant`: LLVM divides by one with
+/// Whether `value` is an `arith.constant`: LLVM divides by a constant with
 /// shifts and multiplications, never the routine, and narrowing such a
 /// division would only hide the index arithmetic around it from LLVM's
 /// folds (it cost the hand-written persistent program's general kernel
@@ -145,9 +146,17 @@ fn bound(value: Value, depth: u32) -> Option<u64> {
         let block = argument.owner();
         let parent = block.parent_operation()?;
         return match op_name(parent).as_str() {
-            // lower <= iv < upper, both known.
+            // lower <= iv < upper, both known, where lower is not negative
+            // (scf.for compares signed: a lower bound past the signed
+            // maximum starts the loop below 0, above any unsigned bound).
             "scf.for" if argument.argument_number() == 0 => {
-                bound(parent.operand_at(0)?, depth + 1)?;
+                let width = if value.r#type().is_index() {
+                    64
+                } else {
+                    Some(value.r#type()).filter(|t| t.is_integer()).and_then(|t| IntegerType::try_from(t).ok())?.width()
+                };
+                let signed_max = (1u64 << (width - 1)) - 1;
+                (bound(parent.operand_at(0)?, depth + 1)? <= signed_max).then_some(())?;
                 bound(parent.operand_at(1)?, depth + 1)
             }
             "func.func"
@@ -180,9 +189,11 @@ fn bound(value: Value, depth: u32) -> Option<u64> {
             let known = operand(0).map_or(within, |b| b.min(within));
             (known < u64::MAX).then_some(known)
         }
-        // At most the dividend, whatever the divisor (the dividend itself
-        // where it is 0); below the divisor only where that is not 0.
-        "arith.divui" | "arith.remui" | "arith.shrui" => operand(0),
+        // At most the dividend: a remainder whatever the divisor (the
+        // dividend itself where it is 0), a quotient only where the divisor
+        // is not 0 (x / 0 is all ones, `tile-safe-division`).
+        "arith.remui" | "arith.shrui" => operand(0),
+        "arith.divui" => def.operand_at(1).is_some_and(|y| nonzero(y, depth + 1)).then(|| operand(0))?,
         "arith.minui" | "arith.andi" => match (operand(0), operand(1)) {
             (Some(x), Some(y)) => Some(x.min(y)),
             (x, y) => x.or(y),
@@ -202,6 +213,30 @@ fn bound(value: Value, depth: u32) -> Option<u64> {
             own.then(|| operand(0))?
         }
         _ => None,
+    }
+}
+
+/// Whether `value` is known not to be 0: a block or thread count, a
+/// nonzero constant, and what maxima, selects and casts make of them.
+fn nonzero(value: Value, depth: u32) -> bool {
+    if depth > 32 || value.is_block_argument() {
+        return false;
+    }
+    let Some(def) = defining_op(detach(value)) else { return false };
+    let operand = |i: usize| def.operand_at(i).is_some_and(|v| nonzero(v, depth + 1));
+    match op_name(def).as_str() {
+        "tile.num_blocks" | "gpu.grid_dim" | "gpu.block_dim" => true,
+        // (Kinds checked first, as in `bound`.)
+        "arith.constant" => def
+            .attribute("value")
+            .ok()
+            .filter(|a| a.is_integer())
+            .and_then(|a| IntegerAttribute::try_from(a).ok())
+            .is_some_and(|a| a.value() != 0),
+        "arith.maxui" | "arith.ori" => operand(0) || operand(1),
+        "arith.select" => operand(1) && operand(2),
+        "arith.index_castui" | "arith.extui" => operand(0),
+        _ => false,
     }
 }
 

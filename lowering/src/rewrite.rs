@@ -399,7 +399,9 @@ pub fn move_following(after: OperationRef, stop: OperationRef, before: Operation
 /// Replaces each op under `operation` that `pick` chooses by the value
 /// `replacement` builds for it, where it builds one: the op's only result's
 /// uses go to that value and the op is erased. The ops are collected first
-/// (pre-order), so those `replacement` builds are not visited.
+/// (pre-order), so those `replacement` builds are not visited. Only ops
+/// with one result and no regions are offered (erasing a region would
+/// erase picked ops inside it); `replacement` builds ops, it erases none.
 pub fn replace_each<'c>(
     operation: OperationRef<'c, '_>,
     pick: impl Fn(OperationRef) -> bool,
@@ -407,19 +409,21 @@ pub fn replace_each<'c>(
 ) {
     let mut picked = Vec::new();
     operation.walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
-        if pick(op) {
+        if op.result_count() == 1 && op.region_count() == 0 && pick(op) {
             picked.push(op.to_raw());
         }
         melior::ir::operation::WalkResult::Advance
     });
     for raw in picked {
-        // SAFETY: a live op collected above; each is replaced once, and the
-        // ops built for it are not in the list.
+        // SAFETY: collected above and not erased since: each picked op is
+        // erased only below, once, has no regions that held other picked
+        // ops, and `replacement` erases nothing.
         let op = unsafe { OperationRef::from_raw(raw) };
         let Some(old) = op.result_at(0) else { continue };
         if let Some(new) = replacement(op) {
-            // SAFETY: `new` replaces every use of the op's only result; the
-            // op, then unused, is erased.
+            // SAFETY: `new` replaces every use of the op's one result
+            // (`new`, built before the op from its operands, is not one);
+            // the op, then unused, is erased.
             unsafe {
                 mlir_sys::mlirValueReplaceAllUsesOfWith(old.to_raw(), new.to_raw());
                 mlir_sys::mlirOperationDestroy(raw);

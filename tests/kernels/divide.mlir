@@ -6,7 +6,10 @@
 // Q, R, QU, RU: X divided by d, signed and unsigned, in tiles of 64. I:
 // index arithmetic by k, as blocks compute tile coordinates, with
 // m = 1000 + block id: [m / k, m % k, -m / k (signed), -m % k (signed),
-// ceildivui(m, k), floordivsi(-m, k), ceildivsi(-m, k), 0], 8 per block.
+// ceildivui(m, k), floordivsi(-m, k), ceildivsi(-m, k),
+// (m / 0) % (k + 7)], 8 per block. The last divides a quotient by zero,
+// all ones, whose dividend's bound does not hold for it
+// (tile-narrow-divisions must leave the remainder 64-bit).
 func.func @divide(%X: memref<?xi32>, %Q: memref<?xi32>, %R: memref<?xi32>, %QU: memref<?xi32>,
                   %RU: memref<?xi32>, %I: memref<?xi64>, %d: i32, %k: index) attributes {tile.kernel} {
   %px = tile.partition_view %X : memref<?xi32> -> !tile.partition_view<64xi32>
@@ -38,7 +41,11 @@ func.func @divide(%X: memref<?xi32>, %Q: memref<?xi32>, %R: memref<?xi32>, %QU: 
   %v4 = arith.ceildivui %m, %k : index
   %v5 = arith.floordivsi %neg, %k : index
   %v6 = arith.ceildivsi %neg, %k : index
-  // The values as one tile: lane i takes v_i, the last lane 0.
+  %c7 = arith.constant 7 : index
+  %k7 = arith.addi %k, %c7 : index
+  %by_zero = arith.divui %m, %c0 : index
+  %v7 = arith.remui %by_zero, %k7 : index
+  // The values as one tile: lane i takes v_i.
   %lanes = tile.iota : tensor<8xi32>
   %acc0 = arith.constant dense<0> : tensor<8xi64>
   %w0 = arith.index_cast %v0 : index to i64
@@ -76,6 +83,11 @@ func.func @divide(%X: memref<?xi32>, %Q: memref<?xi32>, %R: memref<?xi32>, %QU: 
   %l6 = arith.constant dense<6> : tensor<8xi32>
   %is6 = arith.cmpi eq, %lanes, %l6 : tensor<8xi32>
   %acc7 = arith.select %is6, %s6, %acc6 : tensor<8xi1>, tensor<8xi64>
-  tile.store %acc7, %pi[%b] : tensor<8xi64> -> !tile.partition_view<8xi64>
+  %w7 = arith.index_cast %v7 : index to i64
+  %s7 = tile.splat %w7 : i64 -> tensor<8xi64>
+  %l7 = arith.constant dense<7> : tensor<8xi32>
+  %is7 = arith.cmpi eq, %lanes, %l7 : tensor<8xi32>
+  %acc8 = arith.select %is7, %s7, %acc7 : tensor<8xi1>, tensor<8xi64>
+  tile.store %acc8, %pi[%b] : tensor<8xi64> -> !tile.partition_view<8xi64>
   return
 }
