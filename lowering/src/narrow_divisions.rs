@@ -3,8 +3,8 @@
 //!
 //! Summary: each `arith.divui` and `arith.remui` on `index` by a
 //! non-constant divisor whose dividend is at most `2^32 - 2` (known from
-//! what it is computed from, below) divides its low 32 bits by the divisor clamped to `2^32 - 1`, and
-//! zero-extends the result. That is exact for every nonzero divisor: one
+//! what it is computed from, below) divides its low 32 bits by the
+//! divisor clamped to `2^32 - 1`, and zero-extends the result. That is exact for every nonzero divisor: one
 //! past the clamp exceeds the dividend, so the quotient is 0 and the
 //! remainder the dividend either way. A zero divisor keeps the 64-bit
 //! results `tile-safe-division` gives it (all ones, the dividend) through a
@@ -61,14 +61,14 @@
 use crate::{
     build::At,
     pass::{PassInfo, TilePass},
-    rewrite::{IrValue, Probe, defining_op, detach, op_name, replace_each},
+    rewrite::{IrValue, Probe, constant_index, defining_op, detach, op_name, replace_each},
 };
 use melior::{
     ContextRef,
     dialect::arith,
     ir::{
-        AttributeLike, BlockLike, OperationRef, Type, TypeLike, Value, ValueLike, attribute::IntegerAttribute,
-        block::BlockArgument, operation::OperationLike, r#type::IntegerType,
+        BlockLike, OperationRef, Type, TypeLike, Value, ValueLike, block::BlockArgument, operation::OperationLike,
+        r#type::IntegerType,
     },
     pass::{ExternalPass, RunExternalPass},
 };
@@ -131,7 +131,7 @@ impl<'c> RunExternalPass<'c> for NarrowDivisions {
 /// folds (it cost the hand-written persistent program's general kernel
 /// spills; BENCHMARKS.md, session 42).
 fn is_constant(value: Value) -> bool {
-    !value.is_block_argument() && defining_op(detach(value)).is_some_and(|op| op_name(op) == "arith.constant")
+    constant_index(value).is_some()
 }
 
 /// The largest value `value` (an `index` or integer) can take, where known.
@@ -174,11 +174,7 @@ fn bound(value: Value, depth: u32) -> Option<u64> {
     match op_name(def).as_str() {
         "tile.block_id" | "tile.num_blocks" | "gpu.block_id" | "gpu.grid_dim" => Some(GRID),
         "gpu.thread_id" | "gpu.block_dim" => Some(THREADS),
-        // (Kinds checked first, as for block arguments.)
-        "arith.constant" => {
-            let attribute = def.attribute("value").ok().filter(|a| a.is_integer())?;
-            u64::try_from(IntegerAttribute::try_from(attribute).ok()?.value()).ok()
-        }
+        "arith.constant" => u64::try_from(constant_index(value)?).ok(),
         // The source's bound, within what either width holds.
         "arith.index_castui" | "arith.extui" => {
             let most = |r#type: Type| {
@@ -226,13 +222,7 @@ fn nonzero(value: Value, depth: u32) -> bool {
     let operand = |i: usize| def.operand_at(i).is_some_and(|v| nonzero(v, depth + 1));
     match op_name(def).as_str() {
         "tile.num_blocks" | "gpu.grid_dim" | "gpu.block_dim" => true,
-        // (Kinds checked first, as in `bound`.)
-        "arith.constant" => def
-            .attribute("value")
-            .ok()
-            .filter(|a| a.is_integer())
-            .and_then(|a| IntegerAttribute::try_from(a).ok())
-            .is_some_and(|a| a.value() != 0),
+        "arith.constant" => constant_index(value).is_some_and(|c| c != 0),
         "arith.maxui" | "arith.ori" => operand(0) || operand(1),
         "arith.select" => operand(1) && operand(2),
         "arith.index_castui" | "arith.extui" => operand(0),

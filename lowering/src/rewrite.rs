@@ -258,11 +258,15 @@ pub fn defining_op<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>>
 
 /// The value of an `arith.constant` of integer or index type.
 pub fn constant_index(value: Value) -> Option<i64> {
+    use melior::ir::AttributeLike as _;
     let def = defining_op(value)?;
     if op_name(def) != "arith.constant" {
         return None;
     }
-    melior::ir::attribute::IntegerAttribute::try_from(def.attribute("value").ok()?).ok().map(|a| a.value())
+    // (The kind first: a failed conversion prints the attribute, a whole
+    // dense tile's for a vector constant.)
+    let attribute = def.attribute("value").ok().filter(|a| a.is_integer())?;
+    melior::ir::attribute::IntegerAttribute::try_from(attribute).ok().map(|a| a.value())
 }
 
 /// Whether `value` is defined outside `block` (and its nested regions).
