@@ -391,8 +391,10 @@ if '--no-matmul' not in sys.argv:
             (got,) = run(gemm('abt'), 'tiles:2', [a, bt, np.full((m, n), np.nan, np.float16)], outputs=[2])
             mag = np.abs(av) @ np.abs(btv)
             check(f'abt.mlir {m}x{n}x{k} (output rows unaligned, {run.entry})', got, av @ btv, atol=5e-3 * mag + 1e-6, rtol=1e-3)
-            if run.entry != '@linear__tma__thread_store':
-                raise RuntimeError(f'{run.entry} ran, not the TMA variant that stores with the threads')
+            # (520 x 263: 15 program tiles, too few for the GPU: the narrow
+            # blocks' variant.)
+            if run.entry not in ('@linear__tma__thread_store', '@linear__narrow__tma__thread_store'):
+                raise RuntimeError(f'{run.entry} ran, not a TMA variant that stores with the threads')
             # The same program made persistent (the TMA variant walks the
             # program's blocks; its wide variant, not persistent, passed
             # over): its copy stores each tile it walks with the threads.
@@ -401,7 +403,7 @@ if '--no-matmul' not in sys.argv:
                 f.write(open(gemm('abt')).read().replace(
                     'attributes {tile.kernel}', 'attributes {tile.kernel, tile.hints = {persistent = 1}}'))
             (got,) = run(path, 'tiles:2', [a, bt, np.full((m, n), np.nan, np.float16)], outputs=[2],
-                         flags=['--skip-variant', '__wide'])
+                         flags=['--skip-variant', '__wide', '--skip-variant', '__narrow'])
             check(f'abt.mlir persistent {m}x{n}x{k} (output rows unaligned, {run.entry})', got, av @ btv,
                   atol=5e-3 * mag + 1e-6, rtol=1e-3)
             if run.entry != '@linear__tma__thread_store':
@@ -438,6 +440,42 @@ if '--no-matmul' not in sys.argv:
         product(f'bias_relu.mlir {m}x{n}x{k}', got, np.maximum(pre, 0), mag + 1)
         batched(3, 1100, 1800, 200, product)
     case('wide blocks', wide_blocks)
+
+    def narrow_blocks():
+        # Variants whose blocks compute a quarter of a 128x128 program tile
+        # (half of a 64x128 one; tile-widen-blocks' narrow instances):
+        # taken for a grid of one block per output tile too few to fill the
+        # GPU, where the narrow blocks take one wave. The decode step (M =
+        # 16), ragged M (a second 64-row tile of 8 rows, 16-byte aligned for
+        # A^T B), N and K.
+        def product(name, got, want, mag):
+            check(f'{name} ({run.entry})', got, want, atol=5e-3 * mag + 1e-6, rtol=1e-3)
+            if '__narrow' not in run.entry:
+                raise RuntimeError(f'{name}: {run.entry} ran, not a narrow variant')
+        f16 = lambda *shape: rng.uniform(-1, 1, shape).astype(np.float16)
+        nan = lambda *shape: np.full(shape, np.nan, np.float16)
+        for (m, n, k) in [(16, 4096, 4096), (72, 2000, 520), (16, 1000, 3000)]:
+            a, b, bt, at = f16(m, k), f16(k, n), f16(n, k), f16(k, m)
+            av, bv = a.astype(np.float64), b.astype(np.float64)
+            want, mag = av @ bv, np.abs(av) @ np.abs(bv)
+            tiles = -(-m // 128) * -(-n // 128)
+            # The hand-written persistent walk on more blocks than its tiles
+            # (the suite's 132): one block a narrow tile.
+            for program, grid in [('ab', (tiles,)), ('small_k', (-(-m // 64) * -(-n // 128),)),
+                                  ('persistent', (132,))]:
+                (got,) = run(gemm(program), grid, [a, b, nan(m, n)], outputs=[2])
+                product(f'{program}.mlir {m}x{n}x{k}', got, want, mag)
+            btv, atv = bt.astype(np.float64).T, at.astype(np.float64).T
+            (got,) = run(gemm('abt'), (tiles,), [a, bt, nan(m, n)], outputs=[2])
+            product(f'abt.mlir {m}x{n}x{k}', got, av @ btv, np.abs(av) @ np.abs(btv))
+            (got,) = run(gemm('atb'), (tiles,), [at, b, nan(m, n)], outputs=[2])
+            product(f'atb.mlir {m}x{n}x{k}', got, atv @ bv, np.abs(atv) @ np.abs(bv))
+            bias = f16(n)
+            pre = want + bias.astype(np.float64)
+            (got,) = run(gemm('bias_relu'), (tiles,), [a, b, bias, nan(m, n)], outputs=[3])
+            product(f'bias_relu.mlir {m}x{n}x{k}', got, np.maximum(pre, 0), mag + 1)
+        batched(3, 70, 600, 200, product)
+    case('narrow blocks', narrow_blocks)
     # The general kernel (tiles in registers, wgmma from shared memory):
     # forced, and where the rows are not 16-byte aligned (no TMA variant).
     for example, dtype in [('matmul', 'f16'), ('matmul_bf16', 'bf16'), ('matmul_bf16_bf16', 'bf16'), ('matmul_f32', 'f32')]:

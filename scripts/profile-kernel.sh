@@ -11,6 +11,8 @@
 #         PROGRAM=bench/experiments/abt_stages2.mlir bash scripts/profile-kernel.sh abt ...
 #         profiles another program of that layout
 #         DTYPE=f32 PROGRAM=bench/gemm/tf32.mlir VARIANTS=1 bash scripts/profile-kernel.sh ab 4096 4096 4096
+#         GRID=132 PROGRAM=bench/gemm/persistent.mlir VARIANTS=1 bash scripts/profile-kernel.sh ab 16 4096 4096
+#         launches that grid instead of one block per output tile
 # ncu reads the counters on Firecracker machines only (device KINDS.md); the
 # clocks are left alone (--clock-control none), as METHOD.md asks.
 set -uo pipefail
@@ -47,6 +49,6 @@ metrics+=,smsp__warps_active.avg.per_cycle_active,l1tex__data_bank_conflicts_pip
 metrics+=,smsp__inst_executed.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum
 metrics+=',regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio'
 "$ncu" --clock-control none --metrics "$metrics" -c 1 \
-  /tmp/tile-run "$work/k.mlir" --target cuda --grid tiles:2 $([ -n "${VARIANTS:-}" ] || echo --no-variants) \
+  /tmp/tile-run "$work/k.mlir" --target cuda --grid "${GRID:-tiles:2}" $([ -n "${VARIANTS:-}" ] || echo --no-variants) \
   "$work/a.npy" "$work/b.npy" "$work/c.npy" 2>&1 \
   | grep -vE "^==PROF==|^\s*$|Section:|----|Metric Name" | awk '$NF != "0" && $NF != "0.00"' | cut -c1-150

@@ -77,6 +77,13 @@ pub struct Retiled {
     pub program_tile: [u32; 2],
     /// The variant's tile along those dims.
     pub tile: [u32; 2],
+    /// The kernel walks the tiles itself (a hand-written persistent loop:
+    /// each block takes every grid-size-th tile from its id, and the
+    /// compiler checked that this is all it reads of the grid): the
+    /// variant runs on a grid of the user's choosing, and as well on one
+    /// block a tile where there are fewer tiles than blocks.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub walk: bool,
 }
 
 impl Retiled {
@@ -93,6 +100,13 @@ impl Retiled {
             count = count.checked_mul(extent.div_ceil(u64::from(size)))?;
         }
         Some(count)
+    }
+
+    /// Whether the variant's tiles are smaller than the program's (its
+    /// blocks each compute part of a program tile).
+    pub fn narrows(&self) -> bool {
+        u64::from(self.tile[0]) * u64::from(self.tile[1])
+            < u64::from(self.program_tile[0]) * u64::from(self.program_tile[1])
     }
 }
 

@@ -932,17 +932,21 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
   }
   if (name == attrs::kRetiled) {
     // Written by tile-widen-blocks: which tiles of which argument the
-    // program's grid counts, and the variant's tiles there.
+    // program's grid counts, and the variant's tiles there; an eighth
+    // element 1 where the kernel walks its tiles (a persistent loop).
     auto retiled = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
     ArrayRef<int64_t> v = retiled ? retiled.asArrayRef() : ArrayRef<int64_t>();
-    if (!retiled || v.size() != 7 || !isa<FunctionOpInterface>(op) ||
-        v[0] < 0 || v[1] < 0 || v[2] < 0 || v[1] == v[2] ||
-        llvm::any_of(v.drop_front(3), [](int64_t x) { return x < 1; }))
+    if (!retiled || (v.size() != 7 && v.size() != 8) ||
+        !isa<FunctionOpInterface>(op) || v[0] < 0 || v[1] < 0 || v[2] < 0 ||
+        v[1] == v[2] ||
+        llvm::any_of(v.drop_front(3).take_front(4),
+                     [](int64_t x) { return x < 1; }) ||
+        (v.size() == 8 && v[7] != 1))
       return op->emitError()
              << "'" << name
              << "' is an array<i64: arg, row_dim, column_dim, program_rows, "
-                "program_columns, rows, columns> (dims distinct and >= 0, "
-                "sizes >= 1) on a function";
+                "program_columns, rows, columns[, 1 for a walk]> (dims "
+                "distinct and >= 0, sizes >= 1) on a function";
     return success();
   }
   if (name == attrs::kCluster) {

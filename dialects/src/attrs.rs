@@ -184,13 +184,16 @@ pub static ATTRS: [Attr; 18] = [
         on: "kernel, kernel variant",
         by: "`tile-widen-blocks`",
         value: Form::Text(
-            "`array<i64: arg, row_dim, column_dim, program_rows, program_columns, rows, columns>`, dims distinct and \
-             >= 0, sizes >= 1",
+            "`array<i64: arg, row_dim, column_dim, program_rows, program_columns, rows, columns[, 1]>`, dims \
+             distinct and >= 0, sizes >= 1",
         ),
         doc: "The variant computes the tiles `rows x columns` of memref argument `arg` (along its dims `row_dim`, \
               `column_dim`) where the program computes `program_rows x program_columns`: the runtime takes it only \
               for a launch whose grid along x is the program's tile count of that array, and launches it on its \
-              own tiles' count.",
+              own tiles' count. An eighth element 1: the kernel walks the tiles itself, each block every \
+              grid-size-th from its id (a persistent loop, read nowhere else); the runtime takes the variant \
+              for a one-dimensional grid of more blocks than the program has tiles, and launches it on one \
+              block a tile of its own.",
     },
     Attr {
         name: REGISTERS,

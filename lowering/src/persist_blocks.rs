@@ -41,8 +41,8 @@
 //! ```
 //!
 //! Caveats: only a TMA variant of the register path (`tile-use-tma`'s,
-//! with the kernel's `persistent = 1` hint), not a widened one
-//! (`tile.retiled`), whose blocks use only `tile.block_id x` (a 1-D grid,
+//! with the kernel's `persistent = 1` hint), not a retiled one
+//! (`tile.retiled`: wide or narrow blocks), whose blocks use only `tile.block_id x` (a 1-D grid,
 //! which the runtime's persistent launch needs), and that does not walk
 //! its tiles itself (a loop from `tile.block_id x` by `tile.num_blocks
 //! x`). The kernel itself is unchanged: it runs where the variant does not.
@@ -117,7 +117,7 @@ impl<'c> RunExternalPass<'c> for PersistBlocks {
 /// for a program that walks its tiles itself).
 fn applies(variant: OperationRef) -> Result<(), &'static str> {
     if variant.has_attribute(attrs::RETILED) {
-        return Err("its blocks compute several program tiles (tile.retiled)");
+        return Err("its blocks compute other tiles than the program's (tile.retiled: several, or part of one)");
     }
     if crate::registers::cluster::spanned(variant) > 1 {
         return Err("its blocks run as clusters");

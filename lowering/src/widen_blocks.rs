@@ -35,6 +35,24 @@
 //! `tile.retiled` names, and launches it on the wider tiles' count (see
 //! `tile_abi::Retiled`).
 //!
+//! Narrow blocks: a launch of fewer program tiles than SMs (the decode
+//! step of a GEMM, M = 16) leaves SMs idle while each busy one multiplies
+//! a 128x128 tile that is mostly padding rows: its tensor cores, not
+//! memory, bound it (BENCHMARKS.md, session 43). The same check admits
+//! `@K__narrow`, the kernel instantiated for 64x64 tiles (`tile_m = 64,
+//! tile_n = 64` for 128x128 program tiles; `tile_n = 64` for 64x128 ones):
+//! four (or two) times the blocks, each a quarter (or half) of the
+//! tensor-core work. Its `tile.retiled` has the smaller tile; the runtime
+//! takes it only where the program's blocks leave SMs idle and its own
+//! all run at once (one wave), so it never competes with a wide variant.
+//! A kernel that walks its tiles itself (a hand-written persistent loop:
+//! `scf.for %t = %bid to %tiles_m * %tiles_n step %num_blocks`, the grid's
+//! size read nowhere else, every store in the walk) gets the narrow
+//! instance alone, its `tile.retiled` marked as a walk: on a grid of more
+//! blocks than the program's tiles, the runtime launches it on one block
+//! a narrow tile, which computes the same as any grid since each block
+//! takes every grid-size-th tile of the walk.
+//!
 //! The same pass makes `@K__widek` of a kernel whose K loops take K tiles
 //! narrower than 128-byte rows ([`crate::widen_k`]): an instance with only
 //! those loops widened, no `tile.retiled`. Its TMA variant takes the
@@ -75,17 +93,20 @@
 //! or 64x128, no `tile.config` or `tile.tune` (the tuner tries tile sizes
 //! itself), and only `tile`, `arith`, `math` and `scf.for` ops among which
 //! nothing reads a position inside a tile (`tile.iota`) or reduces one
-//! (`tile.reduce`), and not a persistent loop over the grid's size (its
-//! wide variant ran slower: `bench/experiments/persistent-wide.patch`,
-//! BENCHMARKS.md session 21). The check that a wide block does the work of
-//! two is conservative: a tile count of a dim that grows may be read only
-//! as the block id's divisor, no array but the counted one may be stored
-//! along the widened dim (where the count is odd, a wide block would write
-//! such an array past the program's last tile), and the counted view grows
-//! along the widened coordinate's dim alone. f16 and bf16 outputs only: a
-//! 32-bit 128x256 tile's staging does not fit beside the rings. A launch
-//! of another grid, or of too few wide blocks to fill the GPU, runs `@K`
-//! and its variants as before. The pass says which kernels it widens, and
+//! (`tile.reduce`), and no wide variant of a persistent loop over the
+//! grid's size (it ran slower: `bench/experiments/persistent-wide.patch`,
+//! BENCHMARKS.md session 21). The check that a block does the work of
+//! the ones it replaces is conservative: a tile count of a dim that
+//! changes may be read only as the block id's divisor (or the walk's
+//! bound), no array but the counted one may be stored along the retiled
+//! dims (where the count is odd, a wide block would write such an array
+//! past the program's last tile; narrow blocks would leave part of one
+//! unwritten), and the counted view changes along the retiled
+//! coordinates' dims alone. Wide ones need f16 or bf16 outputs: a 32-bit
+//! 128x256 tile's staging does not fit beside the rings. A launch of
+//! another grid, of too few wide blocks to fill the GPU or of too many
+//! narrow ones for one wave, runs `@K` and its variants as before. The
+//! pass says which kernels it retiles (`WideBlocks`, `NarrowBlocks`), and
 //! why it leaves an mma kernel alone (`WideBlocks`).
 
 use crate::{
@@ -110,6 +131,9 @@ use tile_dialect::{
 /// The suffix of a widened instance's name.
 pub const WIDE_SUFFIX: &str = "__wide";
 
+/// The suffix of a narrowed instance's name.
+pub const NARROW_SUFFIX: &str = "__narrow";
+
 /// The suffix of an instance whose K loops take wider steps.
 pub const WIDE_K_SUFFIX: &str = "__widek";
 
@@ -125,8 +149,9 @@ impl TilePass for WidenBlocks {
     const INFO: PassInfo = PassInfo {
         argument: "tile-widen-blocks",
         name: "TileWidenBlocks",
-        summary: "Instantiate kernels that find their output tile row-major from the block id for tiles twice as \
-                  large along one dim (tile.wide_of), for launches of one block per output tile",
+        summary: "Instantiate kernels that find their output tile row-major from the block id (or walk the tiles) \
+                  for tiles twice as large along one dim, and for tiles a quarter or half as large (tile.wide_of), \
+                  for launches of one block per output tile",
         op_name: "builtin.module",
     };
     crate::pass_type_id!();
@@ -147,19 +172,66 @@ impl TilePass for FinishWidening {
     crate::pass_type_id!();
 }
 
-/// Which tile dims a kernel's block id picks, and how to widen them.
+/// How an instance's tiles compare with the program's along one of the
+/// block's two coordinates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Scale {
+    Same,
+    Twice,
+    Half,
+}
+
+impl Scale {
+    fn apply(self, size: i64) -> i64 {
+        match self {
+            Scale::Same => size,
+            Scale::Twice => 2 * size,
+            Scale::Half => size / 2,
+        }
+    }
+}
+
+/// Which tile dims a kernel's block id picks, and how to retile them.
 struct Plan<'c> {
     /// The kernel argument whose view the tile count is of.
     arg: usize,
     /// Its view's dims the block id's quotient and remainder index.
     dims: [usize; 2],
-    /// The configuration key to double, and its new value.
-    key: &'static str,
-    size: i64,
-    /// 0: the quotient's dim (the rows) is widened; 1: the remainder's.
-    widened: usize,
-    /// The block id the row and column are split from.
+    /// The mma's tile (rows, columns) in the program.
+    tile: [i64; 2],
+    /// The configuration of the instance: keys and their values.
+    config: Vec<(&'static str, i64)>,
+    /// How the quotient's dim (the rows) and the remainder's change.
+    scale: [Scale; 2],
+    /// The block id the row and column are split from, or the induction
+    /// variable of the walk over the tiles (`walk`).
     index: IrValue<'c>,
+    /// The loop that walks the tiles from the block id by the grid's size,
+    /// whose induction variable `index` is (a hand-written persistent
+    /// kernel).
+    walk: Option<OperationRef<'c, 'c>>,
+}
+
+impl<'c> Plan<'c> {
+    /// The plan of the instance with blocks of a quarter of the program's
+    /// 128x128 tiles (64x64), or half its 64x128 ones; `None` for other
+    /// tiles.
+    fn narrowed(&self) -> Option<Self> {
+        let (config, scale) = match self.tile {
+            [128, 128] => (vec![("tile_m", 64), ("tile_n", 64)], [Scale::Half, Scale::Half]),
+            [64, 128] => (vec![("tile_n", 64)], [Scale::Same, Scale::Half]),
+            _ => return None,
+        };
+        Some(Plan { config, scale, arg: self.arg, dims: self.dims, tile: self.tile, index: self.index, walk: self.walk })
+    }
+
+    fn grows(&self) -> bool {
+        self.scale.contains(&Scale::Twice)
+    }
+
+    fn configuration(&self) -> String {
+        self.config.iter().map(|(k, v)| format!("{k} = {v}")).collect::<Vec<_>>().join(", ")
+    }
 }
 
 fn missed(location: Location, reason: &str) {
@@ -179,22 +251,46 @@ impl<'c> RunExternalPass<'c> for WidenBlocks {
             }
             match plan(kernel) {
                 Ok(None) => {}
-                Ok(Some(plan)) => match widen(kernel, &plan, None) {
-                    Err(why) => missed(kernel.location(), &format!("no variant with wider blocks: {why}")),
-                    // A 64x128 program's 128x128 instance widened again:
-                    // blocks of 128x256, four program tiles, as an A B
-                    // program's wide variant (the 128x128 one stays for
-                    // launches too small for these, and for its own path).
-                    Ok(wide) if plan.widened == 0 => {
-                        if let Ok(Some(again)) = self::plan(wide)
-                            && let Err(why) = widen(wide, &again, Some(kernel))
-                        {
-                            missed(kernel.location(), &format!("no variant with blocks of four tiles: {why}"));
-                        }
+                Ok(Some(plan)) if plan.walk.is_some() => {
+                    if let Some(narrow) = plan.narrowed()
+                        && let Err(why) = retile(kernel, &narrow, None)
+                    {
+                        missed(kernel.location(), &format!("no variant with narrower blocks: {why}"));
                     }
-                    Ok(_) => {}
-                },
-                Err((location, why)) => missed(location, &format!("no variant with wider blocks: {why}")),
+                    // bench/experiments/persistent-wide.patch makes one:
+                    // ptxas gave it 203 registers, and it ran 7-11% slower.
+                    missed(
+                        kernel.location(),
+                        "no variant with wider blocks: the kernel reads the grid's size (a persistent loop): a wide \
+                         variant of it measured slower",
+                    );
+                }
+                Ok(Some(plan)) => {
+                    // (The runtime takes a narrow variant only where the
+                    // program's blocks leave multiprocessors idle, a wide
+                    // one only where its blocks fill them: never both.)
+                    if let Some(narrow) = plan.narrowed()
+                        && let Err(why) = retile(kernel, &narrow, None)
+                    {
+                        missed(kernel.location(), &format!("no variant with narrower blocks: {why}"));
+                    }
+                    match retile(kernel, &plan, None) {
+                        Err(why) => missed(kernel.location(), &format!("no variant with wider blocks: {why}")),
+                        // A 64x128 program's 128x128 instance widened again:
+                        // blocks of 128x256, four program tiles, as an A B
+                        // program's wide variant (the 128x128 one stays for
+                        // launches too small for these, and for its own path).
+                        Ok(wide) if plan.scale[0] == Scale::Twice => {
+                            if let Ok(Some(again)) = self::plan(wide)
+                                && let Err(why) = retile(wide, &again, Some(kernel))
+                            {
+                                missed(kernel.location(), &format!("no variant with blocks of four tiles: {why}"));
+                            }
+                        }
+                        Ok(_) => {}
+                    }
+                }
+                Err((location, why)) => missed(location, &format!("no variant with wider or narrower blocks: {why}")),
             }
         }
     }
@@ -207,9 +303,16 @@ type Refusal<'c> = (Location<'c>, String);
 fn plan<'c>(kernel: OperationRef<'c, '_>) -> Result<Option<Plan<'c>>, Refusal<'c>> {
     let mut mmas = Vec::new();
     let mut block_ids = Vec::new();
+    let mut grid_sizes = Vec::new();
     let mut refused: Option<Refusal> = None;
     kernel.walk(WalkOrder::PreOrder, |op| {
         let name = op_name(op);
+        let along_x = op.attribute("axis").is_ok_and(|a| a.to_string().ends_with("x>"));
+        if name == "tile.num_blocks" && along_x {
+            // Allowed as a walk's step alone (below).
+            grid_sizes.push(op.to_raw());
+            return WalkResult::Advance;
+        }
         let allowed = matches!(
             name.as_str(),
             "func.func"
@@ -230,24 +333,13 @@ fn plan<'c>(kernel: OperationRef<'c, '_>) -> Result<Option<Plan<'c>>, Refusal<'c
             || name == "arith.constant";
         match name.as_str() {
             "tile.mma" => mmas.push(op.to_raw()),
-            "tile.block_id" if op.attribute("axis").is_ok_and(|a| a.to_string().ends_with("x>")) => {
-                block_ids.push(op.to_raw())
-            }
+            "tile.block_id" if along_x => block_ids.push(op.to_raw()),
             _ => {}
         }
         if !allowed && refused.is_none() {
             // SAFETY: the location lives in the context.
             let location = unsafe { Location::from_raw(op.location().to_raw()) };
-            refused = Some((
-                location,
-                if name == "tile.num_blocks" {
-                    // bench/experiments/persistent-wide.patch makes one:
-                    // ptxas gave it 203 registers, and it ran 7-11% slower.
-                    "the kernel reads the grid's size (a persistent loop): a wide variant of it measured slower".into()
-                } else {
-                    format!("the kernel holds {name}, which may tell tiles apart by position")
-                },
-            ));
+            refused = Some((location, format!("the kernel holds {name}, which may tell tiles apart by position")));
         }
         WalkResult::Advance
     });
@@ -264,9 +356,9 @@ fn plan<'c>(kernel: OperationRef<'c, '_>) -> Result<Option<Plan<'c>>, Refusal<'c
         return Err(refusal);
     }
     let (rows, columns) = (shape.first().copied().unwrap_or(0), shape.get(1).copied().unwrap_or(0));
-    let (key, size, widened) = match (rows, columns) {
-        (128, 128) => ("tile_n", 256, 1),
-        (64, 128) => ("tile_m", 128, 0),
+    let (config, scale) = match (rows, columns) {
+        (128, 128) => (vec![("tile_n", 256)], [Scale::Same, Scale::Twice]),
+        (64, 128) => (vec![("tile_m", 128)], [Scale::Twice, Scale::Same]),
         _ => return Err((mma.location(), format!("its {rows}x{columns} tiles are not 128x128 or 64x128"))),
     };
     // SAFETY: as above.
@@ -276,6 +368,22 @@ fn plan<'c>(kernel: OperationRef<'c, '_>) -> Result<Option<Plan<'c>>, Refusal<'c
     };
     let at = block_id.location();
     let id: Value = block_id.result_at(0).ok_or_else(|| (at, String::new()))?.into();
+    // SAFETY: as above.
+    let grid_sizes: Vec<OperationRef> = grid_sizes.into_iter().map(|r| unsafe { OperationRef::from_raw(r) }).collect();
+    let walk = match grid_sizes.as_slice() {
+        [] => None,
+        [size] => match walk_of(id, *size) {
+            Some(walk) => Some(walk),
+            None => return Err((size.location(), "the kernel reads the grid's size other than as the step of a walk over its tiles from the block id".into())),
+        },
+        [size, ..] => return Err((size.location(), "the kernel reads the grid's size in several places".into())),
+    };
+    // The walk's induction variable takes the block id's place.
+    let (id, r#loop) = match walk {
+        // SAFETY: the loop is an op of the kernel, alive for this function.
+        Some((r#loop, iv)) => (iv, Some(unsafe { OperationRef::from_raw(r#loop.to_raw()) })),
+        None => (id, None),
+    };
     // Every use of the id is `id / n` or `id % n`, one `n`.
     let mut count = None;
     let mut parts = [Vec::new(), Vec::new()];
@@ -325,13 +433,86 @@ fn plan<'c>(kernel: OperationRef<'c, '_>) -> Result<Option<Plan<'c>>, Refusal<'c
             }
         }
     }
-    Ok(Some(Plan { arg, dims: [dim - 1, dim], key, size, widened, index: detach(id) }))
+    if let Some(r#loop) = r#loop {
+        walk_bound(r#loop, kernel, arg, dim, count).map_err(|why| (r#loop.location(), why.into()))?;
+    }
+    Ok(Some(Plan { arg, dims: [dim - 1, dim], tile: [rows, columns], config, scale, index: detach(id), walk: r#loop }))
 }
 
-/// Makes `@K__wide` after `kernel`, or says why not (and makes nothing).
-/// `original`: the kernel `kernel` is itself a wide instance of, whose
-/// program tiles the new instance's `tile.retiled` counts.
-fn widen<'c, 'a>(
+/// Where the block id along x is only the lower bound of an `scf.for`
+/// whose step is the grid's size along x (`size`, read nowhere else),
+/// the loop and its induction variable: a walk in which each block takes
+/// every `size`-th tile from its id, as a hand-written persistent kernel
+/// does.
+fn walk_of<'c, 'a>(id: Value<'c, 'a>, size: OperationRef<'c, 'a>) -> Option<(OperationRef<'c, 'a>, Value<'c, 'a>)> {
+    let (starts, steps) = (uses(id), uses(size.result_at(0)?.into()));
+    let ([(r#loop, 0)], [(stepped, 2)]) = (starts.as_slice(), steps.as_slice()) else { return None };
+    if op_name(*r#loop) != "scf.for" || stepped.to_raw().ptr != r#loop.to_raw().ptr {
+        return None;
+    }
+    let iv = r#loop.region_at(0)?.first_block()?.argument_at(0)?;
+    Some((*r#loop, iv.into()))
+}
+
+/// Checks that `walk` goes over every tile of the counted view (of
+/// argument `arg`, the tile count `count` along `dim`): its upper bound is
+/// that count times the count along `dim - 1` of a view of the same
+/// argument, read nowhere else, and every `tile.store` of the kernel is in
+/// the walk (a launch of fewer blocks, one a tile, then computes the same:
+/// see `tile_abi::Retiled::walk`).
+fn walk_bound(walk: OperationRef, kernel: OperationRef, arg: usize, dim: usize, count: IrValue) -> Result<(), &'static str> {
+    const WHY: &str = "the walk's bound is not the product of the counted view's tile counts";
+    let bound = walk.operand_at(1).ok_or(WHY)?;
+    let product = defining_op(bound).filter(|d| op_name(*d) == "arith.muli").ok_or(WHY)?;
+    if uses(detach(bound)).len() != 1 {
+        return Err("the walk's bound is read elsewhere");
+    }
+    let factors = [product.operand_at(0).ok_or(WHY)?, product.operand_at(1).ok_or(WHY)?];
+    let rows = match factors {
+        [a, b] if detach(a) == count => b,
+        [a, b] if detach(b) == count => a,
+        _ => return Err(WHY),
+    };
+    let rows = defining_op(rows).filter(|d| op_name(*d) == "tile.num_tiles").ok_or(WHY)?;
+    let rows_dim = rows
+        .attribute("dim")
+        .ok()
+        .and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok())
+        .map(|a| a.value());
+    if rows_dim != Some(dim as i64 - 1) || !views_argument(rows.operand_at(0), kernel, arg) {
+        return Err(WHY);
+    }
+    let body = walk.region_at(0).and_then(|r| r.first_block()).ok_or(WHY)?;
+    let mut outside = false;
+    kernel.walk(WalkOrder::PreOrder, |op| {
+        if op_name(op) == "tile.store" && !body_holds(body, op) {
+            outside = true;
+        }
+        WalkResult::Advance
+    });
+    if outside {
+        return Err("the kernel stores a tile outside its walk over the tiles");
+    }
+    Ok(())
+}
+
+/// Whether `op` is nested in `body`.
+fn body_holds(body: melior::ir::BlockRef, op: OperationRef) -> bool {
+    let mut block = op.block();
+    while let Some(b) = block {
+        if b == body {
+            return true;
+        }
+        block = b.parent_operation().and_then(|p| p.block());
+    }
+    false
+}
+
+/// Makes `@K__wide` (or `@K__narrow`, for a plan that shrinks the tiles)
+/// after `kernel`, or says why not (and makes nothing). `original`: the
+/// kernel `kernel` is itself a wide instance of, whose program tiles the
+/// new instance's `tile.retiled` counts.
+fn retile<'c, 'a>(
     kernel: OperationRef<'c, 'a>,
     plan: &Plan,
     original: Option<OperationRef<'c, 'a>>,
@@ -371,17 +552,18 @@ fn widen<'c, 'a>(
     };
     // SAFETY: the copy, changed only through this handle here.
     let mut wide_mut = unsafe { melior::ir::operation::OperationRefMut::from_raw(wide.to_raw()) };
-    let config = Attribute::parse(context, &format!("{{{} = {} : i64}}", plan.key, plan.size));
+    let entries: Vec<String> = plan.config.iter().map(|(k, v)| format!("{k} = {v} : i64")).collect();
+    let config = Attribute::parse(context, &format!("{{{}}}", entries.join(", ")));
     let Some(config) = config else { return erase("could not build its configuration".into()) };
     wide_mut.set_attribute(CONFIG, config);
     if let Err((_, why)) = crate::specialize::specialize(wide) {
-        return erase(format!("the kernel does not instantiate for {} = {}: {why}", plan.key, plan.size));
+        return erase(format!("the kernel does not instantiate for {}: {why}", plan.configuration()));
     }
     let shapes = match same_work(kernel, wide, plan) {
         Ok(shapes) => shapes,
         Err(why) => return erase(why),
     };
-    let wide_name = format!("{name}{WIDE_SUFFIX}");
+    let wide_name = format!("{name}{}", if plan.grows() { WIDE_SUFFIX } else { NARROW_SUFFIX });
     if find_named(block, &wide_name).is_some() {
         return erase(format!("the module already has a @{wide_name}"));
     }
@@ -389,7 +571,13 @@ fn widen<'c, 'a>(
     wide_mut.set_attribute(attrs::WIDE_OF, FlatSymbolRefAttribute::new(context, &of).into());
     let [program, tile] = shapes;
     let program = program_tile.flatten().unwrap_or(program);
-    let retiled = [plan.arg as i64, plan.dims[0] as i64, plan.dims[1] as i64, program[0], program[1], tile[0], tile[1]];
+    let mut retiled =
+        vec![plan.arg as i64, plan.dims[0] as i64, plan.dims[1] as i64, program[0], program[1], tile[0], tile[1]];
+    // A walk's blocks take every grid-size-th tile: an eighth element says
+    // so (`tile_abi::Retiled::walk`).
+    if plan.walk.is_some() {
+        retiled.push(1);
+    }
     wide_mut.set_attribute(attrs::RETILED, DenseI64ArrayAttribute::new(context, &retiled).into());
     // The instance's K steps widen with its tiles (its TMA variant's rings
     // and, for a 128x128 instance kept as a variant, its own copies: the A
@@ -399,6 +587,23 @@ fn widen<'c, 'a>(
         Some(w) => format!(", in K steps of {}", w.widened()),
         None => String::new(),
     };
+    if !plan.grows() {
+        crate::remarks::passed(
+            kernel.location(),
+            WidenBlocks::INFO.argument,
+            "NarrowBlocks",
+            &format!(
+                "a variant's blocks each compute {} of the program's {}x{} output tiles ({}x{}{k_steps}), for \
+                 launches of one block per tile too few to fill the GPU",
+                if program[0] * program[1] == 4 * tile[0] * tile[1] { "a quarter" } else { "half" },
+                program[0],
+                program[1],
+                tile[0],
+                tile[1]
+            ),
+        );
+        return Ok(wide);
+    }
     let tiles = match (tile[0] * tile[1]) / (program[0] * program[1]).max(1) {
         2 => "two".to_string(),
         4 => "four".to_string(),
@@ -496,13 +701,16 @@ fn same_work(kernel: OperationRef, wide: OperationRef, plan: &Plan) -> Result<[[
     if before.len() != after.len() {
         return Err("the instance has other loads and stores".into());
     }
-    // The widened coordinate's values in the kernel: the quotient or the
-    // remainder of the block id.
-    let widened_coordinate = |value: Value| {
-        defining_op(value).is_some_and(|d| {
-            op_name(d) == if plan.widened == 0 { "arith.divui" } else { "arith.remui" }
-                && d.operand_at(0).is_some_and(|i| detach(i) == plan.index)
-        })
+    // Which of the block's coordinates a value is: the quotient (0) or the
+    // remainder (1) of the block id.
+    let coordinate = |value: Value| {
+        defining_op(value)
+            .filter(|d| d.operand_at(0).is_some_and(|i| detach(i) == plan.index))
+            .and_then(|d| match op_name(d).as_str() {
+                "arith.divui" => Some(0),
+                "arith.remui" => Some(1),
+                _ => None,
+            })
     };
     for (b, a) in before.into_iter().zip(after) {
         // SAFETY: live ops of the two functions.
@@ -515,26 +723,32 @@ fn same_work(kernel: OperationRef, wide: OperationRef, plan: &Plan) -> Result<[[
         for (i, (o, n)) in old.iter().zip(&new).enumerate() {
             let index =
                 b.operand_at(first_index + i).ok_or_else(|| "a load or store lacks a coordinate".to_string())?;
-            let grew = n != o;
-            if grew && *n != 2 * *o {
-                return Err(format!("a view's dim {i} goes from {o} to {n}, not twice as large"));
-            }
-            if grew && op_name(b) == "tile.store" && !views_argument(b.operand_at(1), kernel, plan.arg) {
-                // Where the counted array's last program tile is half of a
-                // wide one, a wide block would write this array further.
-                return Err("a store of another array than the counted one grows with the wide tiles".into());
-            }
-            if grew != widened_coordinate(index) {
+            let changed = n != o;
+            // The coordinate that indexes this dim, if it is one the plan
+            // retiles, and how.
+            let scale = coordinate(index).map(|c| plan.scale[c]).filter(|s| *s != Scale::Same);
+            if changed && scale.is_none_or(|s| s.apply(*o) != *n) {
                 return Err(format!(
-                    "a {} at dim {i} of its view is indexed by {} the block's widened coordinate",
-                    op_name(b),
-                    if grew { "other than" } else { "" }
+                    "a view's dim {i} goes from {o} to {n}, not as the tile of the coordinate that indexes it"
+                ));
+            }
+            if changed && op_name(b) == "tile.store" && !views_argument(b.operand_at(1), kernel, plan.arg) {
+                // Where the counted array's last program tile is half of a
+                // wide one, a wide block would write this array further;
+                // narrow blocks would leave the rest of such a tile of it
+                // unwritten.
+                return Err("a store of another array than the counted one changes with the instance's tiles".into());
+            }
+            if !changed && scale.is_some() {
+                return Err(format!(
+                    "a {} at dim {i} of its view is indexed by a retiled coordinate of the block",
+                    op_name(b)
                 ));
             }
         }
     }
-    // A tile count of a dim that grows is read only as the block id's
-    // divisor: anything else would see half the count.
+    // A tile count of a dim that changes is read only as the block id's
+    // divisor: anything else would see another count.
     let counts = |function: OperationRef| {
         let mut found = Vec::new();
         function.walk(WalkOrder::PreOrder, |op| {
@@ -562,13 +776,16 @@ fn same_work(kernel: OperationRef, wide: OperationRef, plan: &Plan) -> Result<[[
             continue;
         }
         let Some(count) = b.result_at(0) else { return Err("a tile count has no result".into()) };
+        // (In a walk, also a factor of its bound, checked by `walk_bound`.)
+        let bound = plan.walk.and_then(|w| w.operand_at(1)).and_then(defining_op).map(|d| d.to_raw().ptr);
         let divisor_only = uses(count.into()).iter().all(|(user, position)| {
-            *position == 1
+            let divisor = *position == 1
                 && matches!(op_name(*user).as_str(), "arith.divui" | "arith.remui")
-                && user.operand_at(0).is_some_and(|i| detach(i) == plan.index)
+                && user.operand_at(0).is_some_and(|i| detach(i) == plan.index);
+            divisor || Some(user.to_raw().ptr) == bound
         });
         if !divisor_only {
-            return Err("a tile count of a view that grows is read other than as the block id's divisor".into());
+            return Err("a tile count of a view that changes is read other than as the block id's divisor".into());
         }
     }
     // The counted argument's view, before and after.
@@ -591,16 +808,15 @@ fn same_work(kernel: OperationRef, wide: OperationRef, plan: &Plan) -> Result<[[
     // The wide tile is staged for its TMA store in the 16-bit operands'
     // rings; a 32-bit one would need a buffer of its own too large beside
     // them.
-    if !matches!(element.as_str(), "f16" | "bf16") {
+    if plan.grows() && !matches!(element.as_str(), "f16" | "bf16") {
         return Err(format!(
             "its {element} output tiles would not fit in shared memory beside the rings, twice as large"
         ));
     }
     let pick = |shape: &[i64]| -> Option<[i64; 2]> { Some([*shape.get(plan.dims[0])?, *shape.get(plan.dims[1])?]) };
-    let (w, other) = (plan.widened, 1 - plan.widened);
     match (pick(&old), pick(&new)) {
-        (Some(old), Some(new)) if new[w] == 2 * old[w] && new[other] == old[other] => Ok([old, new]),
-        _ => Err("the counted argument's view does not grow along the widened coordinate's dim alone".into()),
+        (Some(old), Some(new)) if (0..2).all(|i| new[i] == plan.scale[i].apply(old[i])) => Ok([old, new]),
+        _ => Err("the counted argument's view does not change as the block's coordinates are retiled".into()),
     }
 }
 

@@ -1124,15 +1124,24 @@ fn cluster_grid(grid: u64, cluster: u32) -> Option<u64> {
     grid.checked_mul(u64::from(cluster)).filter(|&blocks| blocks <= i32::MAX as u64)
 }
 
-/// The grid along x of a variant with wider tiles (`retiled`), for a
-/// launch of `grid`: the wider tiles' count, where the launch has one block
-/// per program tile of the array along x and the wider tiles still give
-/// every one of the `sms` multiprocessors a block; else why not.
+/// The grid along x of a variant with other tiles than the program's
+/// (`retiled`), for a launch of `grid`: the variant's tiles' count, where
+/// the launch has one block per program tile of the array along x and,
+/// for wider tiles, these still give every one of the `sms`
+/// multiprocessors a block; for narrower ones, the program's blocks leave
+/// some idle and the narrower blocks all run at once (one wave); else why
+/// not. A kernel that walks its tiles itself (`walk`: narrower tiles only)
+/// runs on any one-dimensional grid with more blocks than program tiles,
+/// where the narrower tiles are no more than its blocks and the
+/// multiprocessors: on one block a narrower tile.
 fn retiled_grid(retiled: &Retiled, args: &[Arg], grid: [u64; 3], sms: i32) -> std::result::Result<u64, String> {
     let Some(Arg::Array(array)) = args.get(retiled.arg) else {
         return Err(format!("argument #{} is not an array", retiled.arg));
     };
     let program = retiled.count(array.shape(), retiled.program_tile);
+    if retiled.walk {
+        return walk_grid(retiled, array.shape(), program, grid, sms);
+    }
     if program != Some(grid[0]) {
         return Err(format!(
             "the grid's x ({}) is not the program's tile count of argument #{} ({})",
@@ -1141,12 +1150,47 @@ fn retiled_grid(retiled: &Retiled, args: &[Arg], grid: [u64; 3], sms: i32) -> st
             program.map_or("none".to_string(), |p| p.to_string())
         ));
     }
-    let wide = retiled.count(array.shape(), retiled.tile).ok_or("the wider tiles cannot be counted")?;
-    let blocks = wide.saturating_mul(grid[1]).saturating_mul(grid[2]);
-    if blocks < u64::try_from(sms).unwrap_or(0) {
+    let sms = u64::try_from(sms).unwrap_or(0);
+    let tiles = retiled.count(array.shape(), retiled.tile).ok_or("the variant's tiles cannot be counted")?;
+    let blocks = tiles.saturating_mul(grid[1]).saturating_mul(grid[2]);
+    if retiled.narrows() {
+        let program = grid.iter().fold(1u64, |n, &g| n.saturating_mul(g));
+        if program >= sms {
+            return Err(format!("the program's {program} blocks fill the multiprocessors ({sms})"));
+        }
+        if blocks > sms {
+            return Err(format!("its {blocks} narrower blocks would take more than one wave ({sms} multiprocessors)"));
+        }
+    } else if blocks < sms {
         return Err(format!("its {blocks} wider blocks would leave multiprocessors idle ({sms})"));
     }
-    Ok(wide)
+    Ok(tiles)
+}
+
+/// [`retiled_grid`] of a kernel that walks its tiles (`program` of them).
+fn walk_grid(
+    retiled: &Retiled,
+    shape: &[usize],
+    program: Option<u64>,
+    grid: [u64; 3],
+    sms: i32,
+) -> std::result::Result<u64, String> {
+    if !retiled.narrows() {
+        return Err("a walk over the tiles is retiled only to narrower tiles".into());
+    }
+    if (grid[1], grid[2]) != (1, 1) {
+        return Err("the walk needs a one-dimensional grid".into());
+    }
+    let program = program.ok_or("the program's tiles cannot be counted")?;
+    let room = grid[0].min(u64::try_from(sms).unwrap_or(0));
+    if program >= room {
+        return Err(format!("the program's {program} tiles fill its {} blocks or the multiprocessors ({sms})", grid[0]));
+    }
+    let tiles = retiled.count(shape, retiled.tile).ok_or("the variant's tiles cannot be counted")?;
+    if tiles == 0 || tiles > room {
+        return Err(format!("its {tiles} narrower tiles would not run at once on {room} blocks"));
+    }
+    Ok(tiles)
 }
 
 /// The blocks to launch for a persistent variant in clusters of `cluster`
@@ -1264,7 +1308,7 @@ mod tests {
     #[test]
     fn retiled_variants_take_only_a_grid_of_program_tiles_that_still_fills_the_gpu() {
         use crate::{DType, Retiled, Scalar};
-        let retiled = Retiled { arg: 1, dims: [0, 1], program_tile: [128, 128], tile: [128, 256] };
+        let retiled = Retiled { arg: 1, dims: [0, 1], program_tile: [128, 128], tile: [128, 256], walk: false };
         // 2200 x 1800: 18 x 15 program tiles, 18 x 8 wide ones (the last
         // half outside the array).
         let mut c = Array::zeros(DType::F16, &[2200, 1800]);
@@ -1281,6 +1325,40 @@ mod tests {
         assert!(retiled_grid(&retiled, &args[..1], [270, 1, 1], 132).is_err());
         let flat = [Arg::Scalar(Scalar::I32(0)), Arg::Array(&mut flat)];
         assert!(retiled_grid(&retiled, &flat, [18, 1, 1], 1).is_err());
+    }
+
+    #[test]
+    fn narrower_variants_take_only_a_grid_that_leaves_multiprocessors_idle_and_one_wave() {
+        use crate::{DType, Retiled, Scalar};
+        let narrow = Retiled { arg: 2, dims: [0, 1], program_tile: [128, 128], tile: [64, 64], walk: false };
+        assert!(narrow.narrows() && !Retiled { tile: [128, 256], ..narrow.clone() }.narrows());
+        // The decode step, 16 x 4096: 32 program tiles, 64 narrow ones (one
+        // row of them: none lies wholly past the array).
+        let mut c = Array::zeros(DType::F16, &[16, 4096]);
+        let args = [Arg::Scalar(Scalar::I32(0)), Arg::Scalar(Scalar::I32(0)), Arg::Array(&mut c)];
+        assert_eq!(retiled_grid(&narrow, &args, [32, 1, 1], 132), Ok(64));
+        // Not for another grid than the program's tile count.
+        assert!(retiled_grid(&narrow, &args, [33, 1, 1], 132).is_err());
+        // Not where the program's blocks fill the multiprocessors already
+        // (y counts), nor where the narrow ones would take two waves.
+        assert!(retiled_grid(&narrow, &args, [32, 1, 1], 32).is_err());
+        assert!(retiled_grid(&narrow, &args, [32, 5, 1], 132).is_err());
+        assert!(retiled_grid(&narrow, &args, [32, 1, 1], 63).is_err());
+        assert_eq!(retiled_grid(&narrow, &args, [32, 2, 1], 132), Ok(64));
+        // A walk (a hand-written persistent loop) on 132 blocks: one block
+        // a narrow tile; not on too few blocks for the narrow tiles, nor on
+        // as few as the program's tiles, nor a 2-D grid.
+        let walk = Retiled { walk: true, ..narrow.clone() };
+        assert_eq!(retiled_grid(&walk, &args, [132, 1, 1], 132), Ok(64));
+        assert_eq!(retiled_grid(&walk, &args, [64, 1, 1], 132), Ok(64));
+        assert!(retiled_grid(&walk, &args, [63, 1, 1], 132).is_err());
+        assert!(retiled_grid(&walk, &args, [132, 1, 1], 63).is_err());
+        assert!(retiled_grid(&walk, &args, [32, 1, 1], 132).is_err());
+        assert!(retiled_grid(&walk, &args, [66, 2, 1], 132).is_err());
+        let mut empty = Array::zeros(DType::F16, &[0, 4096]);
+        let none = [Arg::Scalar(Scalar::I32(0)), Arg::Scalar(Scalar::I32(0)), Arg::Array(&mut empty)];
+        assert!(retiled_grid(&walk, &none, [132, 1, 1], 132).is_err());
+        assert!(retiled_grid(&Retiled { tile: [128, 256], ..walk }, &args, [132, 1, 1], 132).is_err());
     }
 
     #[test]

@@ -302,15 +302,21 @@ fn gemm_programs_compile_to_ptx_that_ptxas_accepts() {
             // Every GEMM of the suite multiplies on wgmma.
             assert!(bundle.ptx.contains("wgmma.mma_async"), "{what}: no wgmma.mma_async in the PTX");
             wgmma.push(what.clone());
-            // The 16-bit programs that split their block id row-major get
-            // variants with blocks of two program tiles, tried first
-            // (`tile-widen-blocks`); the persistent loop and the 32- and
-            // 8-bit programs do not.
+            // The 16-bit programs get variants with blocks of a quarter of a
+            // program tile (half of a 64x128 one), tried first where too few
+            // program tiles would leave SMs idle, and those that split their
+            // block id row-major get blocks of two program tiles
+            // (`tile-widen-blocks`); the persistent loop, a narrow one alone
+            // (a walk); the 32- and 8-bit programs neither.
             let variants = &bundle.kernels[0].variants;
-            let widened = !matches!(file, "persistent" | "tf32" | "f8" | "f8_abt");
-            assert_eq!(variants.first().is_some_and(|v| v.retiled.is_some()), widened, "{what}: wide variant first");
-            let four = variants.first().is_some_and(|v| v.retiled.as_ref().is_some_and(|r| r.tile == [128, 256]));
-            assert!(four || file != "small_k", "{what}: blocks of four 64x128 tiles first");
+            let retiled = !matches!(file, "tf32" | "f8" | "f8_abt");
+            let widened = retiled && file != "persistent";
+            let narrow_first = variants.first().is_some_and(|v| v.retiled.as_ref().is_some_and(|r| r.narrows()));
+            assert_eq!(narrow_first, retiled, "{what}: narrow variant first");
+            let first_wide = variants.iter().find(|v| v.retiled.as_ref().is_some_and(|r| !r.narrows()));
+            assert_eq!(first_wide.is_some(), widened, "{what}: wide variants");
+            let four = first_wide.is_some_and(|v| v.retiled.as_ref().is_some_and(|r| r.tile == [128, 256]));
+            assert!(four || file != "small_k", "{what}: blocks of four 64x128 tiles first of the wide ones");
             // A 64x128 program's 128x128 instance is also its last variant,
             // the threads' copies for rows the TMA cannot take.
             let general_wide = variants.last().is_some_and(|v| v.name == format!("{kernel}__wide") && v.tma.is_empty());
@@ -318,16 +324,20 @@ fn gemm_programs_compile_to_ptx_that_ptxas_accepts() {
             for variant in variants {
                 // `__widek` variants take wider K steps on the same tiles.
                 let wide = variant.name.contains("__wide__") || variant.name.ends_with("__wide");
-                assert_eq!(wide, variant.retiled.is_some(), "{what}: {}", variant.name);
+                let narrow = variant.name.contains("__narrow");
+                assert_eq!(wide || narrow, variant.retiled.is_some(), "{what}: {}", variant.name);
                 if let Some(retiled) = &variant.retiled {
                     // A 64x128 program: blocks of two tiles (128x128), and
                     // of four (128x256, `__wide__wide`, tried first).
                     let (program, tile) = match file {
+                        "small_k" if narrow => ([64, 128], [64, 64]),
+                        _ if narrow => ([128, 128], [64, 64]),
                         "small_k" if variant.name.contains("__wide__wide") => ([64, 128], [128, 256]),
                         "small_k" => ([64, 128], [128, 128]),
                         _ => ([128, 128], [128, 256]),
                     };
                     assert_eq!((retiled.program_tile, retiled.tile), (program, tile), "{what}: {}", variant.name);
+                    assert_eq!(retiled.walk, file == "persistent", "{what}: {} walks its tiles", variant.name);
                     let output = bundle.kernels[0].signature.params.len() - 1;
                     assert_eq!(retiled.arg, output, "{what}: the output's tiles");
                     let rows = if file == "batched" { [1, 2] } else { [0, 1] };

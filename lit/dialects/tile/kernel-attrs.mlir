@@ -679,14 +679,28 @@ func.func @retiled() attributes {tile.kernel, tile.wide_of = @k, tile.retiled = 
 
 // -----
 
-// expected-error @+1 {{'tile.retiled' is an array<i64: arg, row_dim, column_dim, program_rows, program_columns, rows, columns> (dims distinct and >= 0, sizes >= 1) on a function}}
+// An eighth integer, 1: a narrow instance of a kernel that walks its tiles.
+func.func @retiled_walk() attributes {tile.kernel, tile.wide_of = @k, tile.retiled = array<i64: 2, 0, 1, 128, 128, 64, 64, 1>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.retiled' is an array<i64: arg, row_dim, column_dim, program_rows, program_columns, rows, columns[, 1 for a walk]> (dims distinct and >= 0, sizes >= 1) on a function}}
+func.func @retiled_walk_flag() attributes {tile.kernel, tile.retiled = array<i64: 2, 0, 1, 128, 128, 64, 64, 2>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.retiled' is an array<i64: arg, row_dim, column_dim, program_rows, program_columns, rows, columns[, 1 for a walk]> (dims distinct and >= 0, sizes >= 1) on a function}}
 func.func @retiled_short() attributes {tile.kernel, tile.retiled = array<i64: 2, 0, 1, 128, 128, 128>} {
   return
 }
 
 // -----
 
-// expected-error @+1 {{'tile.retiled' is an array<i64: arg, row_dim, column_dim, program_rows, program_columns, rows, columns> (dims distinct and >= 0, sizes >= 1) on a function}}
+// expected-error @+1 {{'tile.retiled' is an array<i64: arg, row_dim, column_dim, program_rows, program_columns, rows, columns[, 1 for a walk]> (dims distinct and >= 0, sizes >= 1) on a function}}
 func.func @retiled_same_dims() attributes {tile.kernel, tile.retiled = array<i64: 2, 1, 1, 128, 128, 128, 256>} {
   return
 }
