@@ -9,6 +9,7 @@
 #   e.g.  DTYPE=f32 bash scripts/time-programs.sh ab 4096 4096 4096 bench/gemm/tf32.mlir bench/gemm/tf32.mlir@swap_operands=1
 # A program written PROGRAM.mlir@tile_n=256,num_stages=3 is instantiated
 # for that configuration (tile-run --config), as the tuner would.
+# FLAGS="..." passes more flags to tile-run (such as --skip-variant __narrow).
 # GRID=X[,Y] launches every program on that grid instead of one block per
 # output tile (tiles:2), as the suite launches the persistent program (132).
 # TILE_RUN=PATH times that tile-run instead of the carried one (such as
@@ -48,7 +49,8 @@ PY
 for case in "$@"; do
   program=${case%%@*} config=()
   [ "$program" != "$case" ] && config=(--config "${case#*@}")
-  out=$("$tile_run" "$program" "${config[@]}" --grid "${GRID:-tiles:2}" --bench 20 "$work/a.npy" "$work/b.npy" "$work/c.npy" 2>&1 | tail -1)
+  # shellcheck disable=SC2086 # FLAGS is a list of words
+  out=$("$tile_run" "$program" "${config[@]}" ${FLAGS:-} --grid "${GRID:-tiles:2}" --bench 20 "$work/a.npy" "$work/b.npy" "$work/c.npy" 2>&1 | tail -1)
   ms=$(echo "$out" | grep -oE '[0-9.]+ ms' | head -1 | cut -d' ' -f1)
   echo "$case: $out" | cut -c1-160
   [ -n "$ms" ] && python3 -c "print(f'  {2*$m*$n*$k/$ms/1e9:.0f} TFLOP/s')"

@@ -44,7 +44,8 @@
 //! four (or two) times the blocks, each a quarter (or half) of the
 //! tensor-core work. Its `tile.retiled` has the smaller tile; the runtime
 //! takes it only where the program's blocks leave SMs idle and its own
-//! all run at once (one wave), so it never competes with a wide variant.
+//! take at most two waves of them, so it never competes with a wide
+//! variant.
 //! A kernel that walks its tiles itself (a hand-written persistent loop:
 //! `scf.for %t = %bid to %tiles_m * %tiles_n step %num_blocks`, the grid's
 //! size read nowhere else, every store in the walk) gets the narrow
@@ -105,7 +106,7 @@
 //! coordinates' dims alone. Wide ones need f16 or bf16 outputs: a 32-bit
 //! 128x256 tile's staging does not fit beside the rings. A launch of
 //! another grid, of too few wide blocks to fill the GPU or of too many
-//! narrow ones for one wave, runs `@K` and its variants as before. The
+//! narrow ones for two waves, runs `@K` and its variants as before. The
 //! pass says which kernels it retiles (`WideBlocks`, `NarrowBlocks`), and
 //! why it leaves an mma kernel alone (`WideBlocks`).
 
