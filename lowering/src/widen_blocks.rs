@@ -223,7 +223,15 @@ impl<'c> Plan<'c> {
             [64, 128] => (vec![("tile_n", 64)], [Scale::Same, Scale::Half]),
             _ => return None,
         };
-        Some(Plan { config, scale, arg: self.arg, dims: self.dims, tile: self.tile, index: self.index, walk: self.walk })
+        Some(Plan {
+            config,
+            scale,
+            arg: self.arg,
+            dims: self.dims,
+            tile: self.tile,
+            index: self.index,
+            walk: self.walk,
+        })
     }
 
     fn grows(&self) -> bool {
@@ -375,7 +383,11 @@ fn plan<'c>(kernel: OperationRef<'c, '_>) -> Result<Option<Plan<'c>>, Refusal<'c
         [] => None,
         [size] => match walk_of(id, *size) {
             Some(walk) => Some(walk),
-            None => return Err((size.location(), "the kernel reads the grid's size other than as the step of a walk over its tiles from the block id".into())),
+            None => return Err((
+                size.location(),
+                "the kernel reads the grid's size other than as the step of a walk over its tiles from the block id"
+                    .into(),
+            )),
         },
         [size, ..] => return Err((size.location(), "the kernel reads the grid's size in several places".into())),
     };
@@ -461,7 +473,13 @@ fn walk_of<'c, 'a>(id: Value<'c, 'a>, size: OperationRef<'c, 'a>) -> Option<(Ope
 /// argument, read nowhere else, and every `tile.store` of the kernel is in
 /// the walk (a launch of fewer blocks, one a tile, then computes the same:
 /// see `tile_abi::Retiled::walk`).
-fn walk_bound(walk: OperationRef, kernel: OperationRef, arg: usize, dim: usize, count: IrValue) -> Result<(), &'static str> {
+fn walk_bound(
+    walk: OperationRef,
+    kernel: OperationRef,
+    arg: usize,
+    dim: usize,
+    count: IrValue,
+) -> Result<(), &'static str> {
     const WHY: &str = "the walk's bound is not the product of the counted view's tile counts";
     let bound = walk.operand_at(1).ok_or(WHY)?;
     let product = defining_op(bound).filter(|d| op_name(*d) == "arith.muli").ok_or(WHY)?;
@@ -705,13 +723,13 @@ fn same_work(kernel: OperationRef, wide: OperationRef, plan: &Plan) -> Result<[[
     // Which of the block's coordinates a value is: the quotient (0) or the
     // remainder (1) of the block id.
     let coordinate = |value: Value| {
-        defining_op(value)
-            .filter(|d| d.operand_at(0).is_some_and(|i| detach(i) == plan.index))
-            .and_then(|d| match op_name(d).as_str() {
+        defining_op(value).filter(|d| d.operand_at(0).is_some_and(|i| detach(i) == plan.index)).and_then(|d| {
+            match op_name(d).as_str() {
                 "arith.divui" => Some(0),
                 "arith.remui" => Some(1),
                 _ => None,
-            })
+            }
+        })
     };
     for (b, a) in before.into_iter().zip(after) {
         // SAFETY: live ops of the two functions.

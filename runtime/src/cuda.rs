@@ -1185,7 +1185,10 @@ fn walk_grid(
     let program = program.ok_or("the program's tiles cannot be counted")?;
     let room = grid[0].min(u64::try_from(sms).unwrap_or(0));
     if program >= room {
-        return Err(format!("the program's {program} tiles fill its {} blocks or the multiprocessors ({sms})", grid[0]));
+        return Err(format!(
+            "the program's {program} tiles fill its {} blocks or the multiprocessors ({sms})",
+            grid[0]
+        ));
     }
     let tiles = retiled.count(shape, retiled.tile).ok_or("the variant's tiles cannot be counted")?;
     if tiles == 0 || tiles > room {

@@ -441,7 +441,9 @@ fn variants(module: &Module, name: &str) -> Result<Vec<Variant>> {
             .ok_or_else(|| Error::Gpu(format!("kernel @{variant} has no launch shape after convert-tile-to-gpu")))?;
         let retiled = match retiled.as_deref() {
             None => None,
-            Some(&[arg, row, column, program_rows, program_columns, rows, columns, ref walk @ ..]) if walk.len() <= 1 => {
+            Some(&[arg, row, column, program_rows, program_columns, rows, columns, ref walk @ ..])
+                if walk.len() <= 1 =>
+            {
                 let count = |x: i64| u32::try_from(x).ok();
                 Some(Retiled {
                     walk: walk == [1],
