@@ -232,6 +232,43 @@ fn gemm_batched() {
     }
 }
 
+/// `tile-widen-blocks`' narrow instances (`@k__narrow`, 64x64 tiles) run
+/// as kernels of their own on the CPU: on one block per narrow tile of C,
+/// as the runtime launches them, and a walk's (the persistent program's)
+/// also on fewer and more blocks than its tiles, each computes C as the
+/// reference does. This checks the instance's claim to do the program's
+/// work, apart from the GPU's variants made of it.
+#[test]
+fn narrow_instances_compute_the_programs_tiles() {
+    use tile_lowering::compile;
+    for (file, kernel, a_transposed, b_transposed) in [
+        ("ab", "gemm_ab", false, false),
+        ("abt", "linear", false, true),
+        ("atb", "gemm_atb", true, false),
+        ("small_k", "gemm_64x128x32", false, false),
+        ("persistent", "gemm_persistent", false, false),
+    ] {
+        let context = context();
+        let mut module = compile::parse(&context, &program(file, DType::F16), &format!("{file}.mlir")).unwrap();
+        compile::run_pipeline(&context, &mut module, "builtin.module(tile-widen-blocks)").unwrap();
+        let name = format!("{kernel}__narrow");
+        let narrow = CpuKernel::compile(&context, module, Some(&name)).unwrap_or_else(|e| panic!("@{name}: {e}"));
+        let mut rng = Rng::new(77 + file.len() as u64);
+        let a = operand(&mut rng, DType::F16, if a_transposed { &[K, M] } else { &[M, K] });
+        let b = operand(&mut rng, DType::F16, if b_transposed { &[N, K] } else { &[K, N] });
+        let a_mk = if a_transposed { s::transpose(&values(&a), K, M) } else { values(&a) };
+        let b_kn = if b_transposed { s::transpose(&values(&b), N, K) } else { values(&b) };
+        let (want, magnitude) = r::matmul(&a_mk, &b_kn, M, N, K);
+        let tiles = M.div_ceil(64) * N.div_ceil(64);
+        let grids = if file == "persistent" { vec![tiles, 5, tiles + 3] } else { vec![tiles] };
+        for blocks in grids {
+            let (mut a, mut b, mut c) = (a.clone(), b.clone(), poisoned(DType::F16, &[M, N]));
+            narrow.launch(&mut [Arg::Array(&mut a), Arg::Array(&mut b), Arg::Array(&mut c)], grid(blocks, 1)).unwrap();
+            check(&format!("@{name} {M}x{N}x{K} on {blocks} blocks"), &c, &want, &magnitude, 1.0);
+        }
+    }
+}
+
 /// `tile-group-blocks` relabels the blocks (or the persistent loop's
 /// tiles) of `ab` and `persistent` to walk 3 tile rows at a time: on a
 /// 5 x 4 grid of ragged tiles (a last group of 2 rows), with as many
