@@ -410,60 +410,26 @@ if '--no-matmul' not in sys.argv:
                 raise RuntimeError(f'{run.entry} ran, not the persistent TMA variant that stores with the threads')
     case('tma stores, output rows unaligned', tma_stores_unaligned)
 
-    def wide_blocks():
-        # Variants whose blocks compute two program tiles (tile-widen-blocks):
-        # taken for a grid of one block per output tile with enough wide
-        # blocks to fill the GPU. Ragged M, N and K; N's tile count odd, so
-        # the last wide tile is half outside the array.
+    def retiled_blocks(marker, shapes, batch, walk=False):
+        # The suite's GEMM programs on one block per program tile, each at
+        # `shapes` (and batched.mlir at `batch`), must run a variant whose
+        # name holds `marker`; with `walk`, also the persistent program on
+        # 132 blocks, where its narrow tiles are no more than those.
         def product(name, got, want, mag):
             check(f'{name} ({run.entry})', got, want, atol=5e-3 * mag + 1e-6, rtol=1e-3)
-            if '__wide' not in run.entry:
-                raise RuntimeError(f'{name}: {run.entry} ran, not a wide variant')
+            if marker not in run.entry:
+                raise RuntimeError(f'{name}: {run.entry} ran, not a {marker} variant')
         f16 = lambda *shape: rng.uniform(-1, 1, shape).astype(np.float16)
         nan = lambda *shape: np.full(shape, np.nan, np.float16)
-        m, n, k = 2200, 1800, 520
-        a, b, bt, at = f16(m, k), f16(k, n), f16(n, k), f16(k, m)
-        av, bv = a.astype(np.float64), b.astype(np.float64)
-        want, mag = av @ bv, np.abs(av) @ np.abs(bv)
-        tiles = -(-m // 128) * -(-n // 128)
-        for program, grid in [('ab', (tiles,)), ('small_k', (-(-m // 64) * -(-n // 128),))]:
-            (got,) = run(gemm(program), grid, [a, b, nan(m, n)], outputs=[2])
-            product(f'{program}.mlir {m}x{n}x{k}', got, want, mag)
-        btv, atv = bt.astype(np.float64).T, at.astype(np.float64).T
-        (got,) = run(gemm('abt'), (tiles,), [a, bt, nan(m, n)], outputs=[2])
-        product(f'abt.mlir {m}x{n}x{k}', got, av @ btv, np.abs(av) @ np.abs(btv))
-        (got,) = run(gemm('atb'), (tiles,), [at, b, nan(m, n)], outputs=[2])
-        product(f'atb.mlir {m}x{n}x{k}', got, atv @ bv, np.abs(atv) @ np.abs(bv))
-        bias = f16(n)
-        pre = want + bias.astype(np.float64)
-        (got,) = run(gemm('bias_relu'), (tiles,), [a, b, bias, nan(m, n)], outputs=[3])
-        product(f'bias_relu.mlir {m}x{n}x{k}', got, np.maximum(pre, 0), mag + 1)
-        batched(3, 1100, 1800, 200, product)
-    case('wide blocks', wide_blocks)
-
-    def narrow_blocks():
-        # Variants whose blocks compute a quarter of a 128x128 program tile
-        # (half of a 64x128 one; tile-widen-blocks' narrow instances):
-        # taken for a grid of one block per output tile too few to fill the
-        # GPU, where the narrow blocks take at most two waves. The decode step (M =
-        # 16), ragged M (a second 64-row tile of 8 rows, 16-byte aligned for
-        # A^T B), N and K, and two waves of narrow blocks (264 x 2000: 160).
-        def product(name, got, want, mag):
-            check(f'{name} ({run.entry})', got, want, atol=5e-3 * mag + 1e-6, rtol=1e-3)
-            if '__narrow' not in run.entry:
-                raise RuntimeError(f'{name}: {run.entry} ran, not a narrow variant')
-        f16 = lambda *shape: rng.uniform(-1, 1, shape).astype(np.float16)
-        nan = lambda *shape: np.full(shape, np.nan, np.float16)
-        for (m, n, k) in [(16, 4096, 4096), (72, 2000, 520), (16, 1000, 3000), (264, 2000, 200)]:
+        for (m, n, k) in shapes:
             a, b, bt, at = f16(m, k), f16(k, n), f16(n, k), f16(k, m)
             av, bv = a.astype(np.float64), b.astype(np.float64)
             want, mag = av @ bv, np.abs(av) @ np.abs(bv)
             tiles = -(-m // 128) * -(-n // 128)
-            # The hand-written persistent walk on more blocks than its tiles
-            # (the suite's 132): one block a narrow tile, where they are no
-            # more than its blocks.
-            walk = [('persistent', (132,))] if -(-m // 64) * -(-n // 64) <= 132 else []
-            for program, grid in [('ab', (tiles,)), ('small_k', (-(-m // 64) * -(-n // 128),))] + walk:
+            programs = [('ab', (tiles,)), ('small_k', (-(-m // 64) * -(-n // 128),))]
+            if walk and -(-m // 64) * -(-n // 64) <= 132:
+                programs.append(('persistent', (132,)))
+            for program, grid in programs:
                 (got,) = run(gemm(program), grid, [a, b, nan(m, n)], outputs=[2])
                 product(f'{program}.mlir {m}x{n}x{k}', got, want, mag)
             btv, atv = bt.astype(np.float64).T, at.astype(np.float64).T
@@ -475,8 +441,23 @@ if '--no-matmul' not in sys.argv:
             pre = want + bias.astype(np.float64)
             (got,) = run(gemm('bias_relu'), (tiles,), [a, b, bias, nan(m, n)], outputs=[3])
             product(f'bias_relu.mlir {m}x{n}x{k}', got, np.maximum(pre, 0), mag + 1)
-        batched(3, 70, 600, 200, product)
-    case('narrow blocks', narrow_blocks)
+        batched(*batch, product)
+
+    # Variants whose blocks compute two program tiles (tile-widen-blocks):
+    # taken for a grid of one block per output tile with enough wide blocks
+    # to fill the GPU. Ragged M, N and K; N's tile count odd, so the last
+    # wide tile is half outside the array.
+    case('wide blocks', lambda: retiled_blocks('__wide', [(2200, 1800, 520)], (3, 1100, 1800, 200)))
+    # Variants whose blocks compute a quarter of a 128x128 program tile
+    # (half of a 64x128 one; tile-widen-blocks' narrow instances): taken for
+    # a grid of one block per output tile too few to fill the GPU, where
+    # the narrow blocks take at most two waves; the persistent walk on 132
+    # blocks, one block a narrow tile. The decode step (M = 16), ragged M
+    # (a second 64-row tile of 8 rows, 16-byte aligned for A^T B), N and K,
+    # and two waves of narrow blocks (264 x 2000: 160).
+    case('narrow blocks', lambda: retiled_blocks(
+        '__narrow', [(16, 4096, 4096), (72, 2000, 520), (16, 1000, 3000), (264, 2000, 200)], (3, 70, 600, 200),
+        walk=True))
     # The general kernel (tiles in registers, wgmma from shared memory):
     # forced, and where the rows are not 16-byte aligned (no TMA variant).
     for example, dtype in [('matmul', 'f16'), ('matmul_bf16', 'bf16'), ('matmul_bf16_bf16', 'bf16'), ('matmul_f32', 'f32')]:
