@@ -123,3 +123,36 @@ func.func @h__widek__tma(%A: memref<?x?xf16>) attributes {tile.kernel, tile.vari
   %t = tile.load %p[%c0, %c0] : !tile.partition_view<64x64xf16> -> tensor<64x64xf16, #tile.shared<swizzle_bytes = 128, element_bits = 16, transposed = false>>
   return
 }
+
+// -----
+
+// A narrow instance (64x64 tiles) beside a wide one, in the order
+// tile-widen-blocks leaves them: both instances' variants become the
+// kernel's, before its own, each keeping its tile.retiled (the runtime
+// takes at most one of them for a launch); both instances are erased, a
+// walk's eighth element kept.
+// CHECK-LABEL: func.func @n(
+// CHECK-NEXT: return
+// CHECK: func.func @n__narrow__tma({{.*}}) attributes {tile.kernel, tile.retiled = array<i64: 2, 0, 1, 128, 128, 64, 64, 1>, tile.variant_of = @n}
+// CHECK: func.func @n__wide__tma({{.*}}) attributes {tile.kernel, tile.retiled = array<i64: 2, 0, 1, 128, 128, 128, 256>, tile.variant_of = @n}
+// CHECK: func.func @n__tma({{.*}}) attributes {tile.kernel, tile.variant_of = @n}
+// CHECK-NOT: func.func @n__narrow(
+// CHECK-NOT: func.func @n__wide(
+func.func @n(%A: memref<?x?xf16>) attributes {tile.kernel} {
+  return
+}
+func.func @n__tma(%A: memref<?x?xf16>) attributes {tile.kernel, tile.variant_of = @n} {
+  return
+}
+func.func @n__wide(%A: memref<?x?xf16>) attributes {tile.kernel, tile.wide_of = @n, tile.retiled = array<i64: 2, 0, 1, 128, 128, 128, 256>} {
+  return
+}
+func.func @n__wide__tma(%A: memref<?x?xf16>) attributes {tile.kernel, tile.variant_of = @n__wide, tile.wide_of = @n, tile.retiled = array<i64: 2, 0, 1, 128, 128, 128, 256>} {
+  return
+}
+func.func @n__narrow(%A: memref<?x?xf16>) attributes {tile.kernel, tile.wide_of = @n, tile.retiled = array<i64: 2, 0, 1, 128, 128, 64, 64, 1>} {
+  return
+}
+func.func @n__narrow__tma(%A: memref<?x?xf16>) attributes {tile.kernel, tile.variant_of = @n__narrow, tile.wide_of = @n, tile.retiled = array<i64: 2, 0, 1, 128, 128, 64, 64, 1>} {
+  return
+}
