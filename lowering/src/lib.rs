@@ -15,6 +15,7 @@ pub mod defer_reductions;
 pub mod distribute;
 pub mod expand_copies;
 pub mod extern_shared;
+pub mod finish_widening;
 pub mod float_minmax;
 pub mod gpu;
 pub mod group_blocks;
@@ -75,7 +76,7 @@ pub(crate) const PASSES: &[fn()] = &[
     pass::register::<use_tma::UseTma>,
     pass::register::<persist_blocks::PersistBlocks>,
     pass::register::<prefetch_fragments::PrefetchFragments>,
-    pass::register::<widen_blocks::FinishWidening>,
+    pass::register::<finish_widening::FinishWidening>,
     pass::register::<split_thread_stores::SplitThreadStores>,
     pass::register::<defer_general::DeferGeneralKernels>,
     pass::register::<registers::ConvertTileToRegisters>,

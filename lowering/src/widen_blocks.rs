@@ -1,6 +1,8 @@
-//! `tile-widen-blocks` and `tile-finish-widening`: a variant whose blocks
-//! each compute two of the program's output tiles, for launches of one
-//! block per output tile.
+//! `tile-widen-blocks`: a variant whose blocks each compute two of the
+//! program's output tiles, for launches of one block per output tile; and
+//! one whose blocks each compute part of one, for launches of too few tiles
+//! to fill the GPU. `tile-finish-widening` ([`crate::finish_widening`])
+//! makes the instances' variants the kernel's.
 //!
 //! Summary: a Hopper block of two warpgroups that computes a 128x128 tile
 //! with 16-bit wgmmas tops out near 0.9 of the vendor's GEMM; 128x256 tiles
@@ -153,21 +155,6 @@ impl TilePass for WidenBlocks {
         summary: "Instantiate kernels that find their output tile row-major from the block id (or walk the tiles) \
                   for tiles twice as large along one dim, and for tiles a quarter or half as large (tile.wide_of), \
                   for launches of one block per output tile",
-        op_name: "builtin.module",
-    };
-    crate::pass_type_id!();
-}
-
-/// The `tile-finish-widening` pass.
-#[derive(Clone, Default)]
-pub struct FinishWidening;
-
-impl TilePass for FinishWidening {
-    const INFO: PassInfo = PassInfo {
-        argument: "tile-finish-widening",
-        name: "TileFinishWidening",
-        summary: "Make the variants of each widened instance (tile.wide_of) variants of its kernel, tried first, \
-                  and the instance itself its last variant where its tiles are 128x128, else erase it",
         op_name: "builtin.module",
     };
     crate::pass_type_id!();
@@ -850,148 +837,8 @@ fn views_argument(view: Option<Value>, kernel: OperationRef, arg: usize) -> bool
         == Some(arg)
 }
 
-impl<'c> RunExternalPass<'c> for FinishWidening {
-    fn initialize(&mut self, _context: ContextRef<'c>) {}
-
-    fn run(&mut self, operation: OperationRef<'c, '_>, _pass: ExternalPass<'_>) {
-        let context = operation.context();
-        // SAFETY: the context outlives the pass run.
-        let context = unsafe { context.to_ref() };
-        let Some(body) = operation.region_at(0).and_then(|r| r.first_block()) else { return };
-        let symbol = |op: OperationRef| -> Option<String> {
-            op.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|s| s.value().to_string())
-        };
-        let mut instances: Vec<(mlir_sys::MlirOperation, String)> = Vec::new();
-        let mut next = body.first_operation();
-        while let Some(op) = next {
-            next = op.next_in_block();
-            // The instance's variants are copies of it, `tile.wide_of`
-            // included.
-            if let Ok(of) = op.attribute(attrs::WIDE_OF)
-                && !op.has_attribute(VARIANT_OF)
-            {
-                instances.push((op.to_raw(), of.to_string()));
-            }
-        }
-        // Instances of wider K steps first: their variants follow the
-        // kernel's own, which the wide instances' variants then precede.
-        let retiled_of = |raw: mlir_sys::MlirOperation| {
-            // SAFETY: a live top-level function of the list.
-            unsafe { OperationRef::from_raw(raw) }.has_attribute(attrs::RETILED)
-        };
-        instances.sort_by_key(|(raw, _)| retiled_of(*raw));
-        for (raw, of) in instances {
-            // SAFETY: a live top-level function, erased below.
-            let instance = unsafe { OperationRef::from_raw(raw) };
-            let Some(name) = symbol(instance) else { continue };
-            let retiled = instance.attribute(attrs::RETILED).ok();
-            let Some(kernel) = find(body, &of) else { continue };
-            let Some(of_attribute) = Attribute::parse(context, &of) else { continue };
-            let variants_of = |owner: &str| {
-                let mut variants = Vec::new();
-                let mut next = body.first_operation();
-                while let Some(op) = next {
-                    next = op.next_in_block();
-                    if op.attribute(VARIANT_OF).is_ok_and(|v| v.to_string() == owner) {
-                        variants.push(op.to_raw());
-                    }
-                }
-                variants
-            };
-            let mut variants = variants_of(&format!("@{name}"));
-            // The instance's variants go right after the kernel, before its
-            // own TMA variant, which stays for where theirs cannot run (one
-            // that turns out too large for shared memory,
-            // `convert-tile-to-gpu`).
-            let mut after = kernel;
-            if retiled.is_none() {
-                let is_tma = |raw: mlir_sys::MlirOperation| {
-                    // SAFETY: a live top-level function.
-                    symbol(unsafe { OperationRef::from_raw(raw) })
-                        .is_some_and(|s| s.ends_with(crate::use_tma::VARIANT_SUFFIX))
-                };
-                // Wider steps only on the TMA's rings: a ring of wider tiles
-                // the threads copy measured slower (the kernel's, run 5 of
-                // session 27).
-                variants.retain(|&raw| {
-                    // SAFETY: a live top-level function; erased here at most.
-                    let variant = unsafe { OperationRef::from_raw(raw) };
-                    if is_tma(raw) && all_rings_tma(variant) {
-                        return true;
-                    }
-                    // SAFETY: a variant nothing refers to (kernels are entry
-                    // points); the kernel's own stands in for it.
-                    unsafe { mlir_sys::mlirOperationDestroy(raw) };
-                    false
-                });
-            }
-            for variant in variants {
-                // SAFETY: a live top-level function, moved within the
-                // module and relabelled.
-                unsafe {
-                    mlir_sys::mlirOperationMoveAfter(variant, after.to_raw());
-                    let mut variant = melior::ir::operation::OperationRefMut::from_raw(variant);
-                    variant.set_attribute(VARIANT_OF, of_attribute);
-                    let _ = variant.remove_attribute(attrs::WIDE_OF);
-                    if let Some(retiled) = retiled {
-                        variant.set_attribute(attrs::RETILED, retiled);
-                    }
-                    after = OperationRef::from_raw(variant.to_raw());
-                }
-            }
-            if retiled.is_some_and(general_path_kept) {
-                // The instance's own path, last of the kernel's variants:
-                // where no TMA variant can run (rows not 16-byte aligned),
-                // a launch of one block per program tile runs the wider
-                // tiles' threads' copies rather than the program's.
-                let last = variants_of(&of).last().map_or(after.to_raw(), |&v| v);
-                // SAFETY: a live top-level function, moved within the
-                // module after another and relabelled; nothing else names it.
-                unsafe {
-                    mlir_sys::mlirOperationMoveAfter(raw, last);
-                    let mut instance = melior::ir::operation::OperationRefMut::from_raw(raw);
-                    instance.set_attribute(VARIANT_OF, of_attribute);
-                    let _ = instance.remove_attribute(attrs::WIDE_OF);
-                }
-                continue;
-            }
-            // SAFETY: nothing calls the instance (kernels are entry points)
-            // and its variants no longer name it.
-            unsafe { mlir_sys::mlirOperationDestroy(raw) };
-        }
-    }
-}
-
-/// Whether a wide instance (its `tile.retiled`) stays as a variant of its
-/// kernel with its own, threads'-copies path: where its tiles are 128x128,
-/// the A B programs' block, whose copies overlap the wgmmas where a block
-/// has its multiprocessor to itself (`registers::shared::finish_copies`);
-/// a 64x128x32 program's own blocks share a multiprocessor and wait for
-/// their copies (BENCHMARKS.md, session 30, run 4). A 128x256 instance's path would
-/// hold 128 accumulator registers a thread beside its copies.
-fn general_path_kept(retiled: Attribute) -> bool {
-    DenseI64ArrayAttribute::try_from(retiled)
-        .is_ok_and(|r| r.len() == 7 && r.element(5).ok() == Some(128) && r.element(6).ok() == Some(128))
-}
-
-/// Whether every tile of `variant` that stays in shared memory (an mma
-/// operand) is one the TMA loads.
-fn all_rings_tma(variant: OperationRef) -> bool {
-    let mut all = true;
-    variant.walk(WalkOrder::PreOrder, |op| {
-        if op_name(op) == "tile.load"
-            && op.result_at(0).is_some_and(|r| crate::registers::shared::SharedTile::of_type(r.r#type()).is_some())
-            && !op.has_attribute(attrs::TMA_LOAD)
-        {
-            all = false;
-        }
-        WalkResult::Advance
-    });
-    all
-}
-
 /// The top-level function `@name` (written with the `@`).
-fn find<'c, 'a>(body: melior::ir::BlockRef<'c, 'a>, symbol: &str) -> Option<OperationRef<'c, 'a>> {
+pub(crate) fn find<'c, 'a>(body: melior::ir::BlockRef<'c, 'a>, symbol: &str) -> Option<OperationRef<'c, 'a>> {
     find_named(body, symbol.strip_prefix('@')?.trim_matches('"'))
 }
 
