@@ -261,6 +261,37 @@ func.func @persistent(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf
 
 // -----
 
+// A walk that carries a value from tile to tile (here each tile adds the
+// block's earlier ones): which tiles came before depends on the grid.
+// CHECK-LABEL: func.func @walk_carries(
+// CHECK-NOT: __narrow
+// REMARK: remark: [Missed] WideBlocks {{.*}}no variant with wider or narrower blocks: the walk carries values from one tile to the next
+func.func @walk_carries(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<128x64xf16>
+  %pb = tile.partition_view %B : memref<?x?xf16> -> !tile.partition_view<64x128xf16>
+  %pc = tile.partition_view %C : memref<?x?xf16> -> !tile.partition_view<128x128xf16>
+  %bid = tile.block_id x : index
+  %num_blocks = tile.num_blocks x : index
+  %tiles_m = tile.num_tiles %pc dim 0 : !tile.partition_view<128x128xf16>
+  %tiles_n = tile.num_tiles %pc dim 1 : !tile.partition_view<128x128xf16>
+  %tiles = arith.muli %tiles_m, %tiles_n : index
+  %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+  %seen = scf.for %t = %bid to %tiles step %num_blocks iter_args(%prev = %zero) -> (tensor<128x128xf32>) {
+    %bm = arith.divui %t, %tiles_n : index
+    %bn = arith.remui %t, %tiles_n : index
+    %a = tile.load %pa[%bm, %c0] : !tile.partition_view<128x64xf16> -> tensor<128x64xf16>
+    %b = tile.load %pb[%c0, %bn] : !tile.partition_view<64x128xf16> -> tensor<64x128xf16>
+    %d = tile.mma %a, %b, %prev : tensor<128x64xf16>, tensor<64x128xf16> into tensor<128x128xf32>
+    %out = arith.truncf %d : tensor<128x128xf32> to tensor<128x128xf16>
+    tile.store %out, %pc[%bm, %bn] : tensor<128x128xf16> -> !tile.partition_view<128x128xf16>
+    scf.yield %d : tensor<128x128xf32>
+  }
+  return
+}
+
+// -----
+
 // A store outside the walk: fewer blocks would run it fewer times.
 // CHECK-LABEL: func.func @walk_stores_outside(
 // CHECK-NOT: __narrow

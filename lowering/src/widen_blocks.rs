@@ -47,14 +47,14 @@
 //! tensor-core work. Its `tile.retiled` has the smaller tile; the runtime
 //! takes it only where the program's blocks leave SMs idle and its own
 //! take at most two waves of them, so it never competes with a wide
-//! variant.
-//! A kernel that walks its tiles itself (a hand-written persistent loop:
-//! `scf.for %t = %bid to %tiles_m * %tiles_n step %num_blocks`, the grid's
-//! size read nowhere else, every store in the walk) gets the narrow
-//! instance alone, its `tile.retiled` marked as a walk: on a grid of more
-//! blocks than the program's tiles, the runtime launches it on one block
-//! a narrow tile, which computes the same as any grid since each block
-//! takes every grid-size-th tile of the walk.
+//! variant. A kernel that walks its tiles itself (a hand-written
+//! persistent loop: `scf.for %t = %bid to %tiles_m * %tiles_n step
+//! %num_blocks`, the grid's size read nowhere else, nothing carried from
+//! tile to tile, every store in the walk) gets the narrow instance alone,
+//! its `tile.retiled` marked as a walk: on a grid of more blocks than the
+//! program's tiles, the runtime launches it on one block a narrow tile,
+//! which computes the same as any grid since each block takes every
+//! grid-size-th tile of the walk.
 //!
 //! The same pass makes `@K__widek` of a kernel whose K loops take K tiles
 //! narrower than 128-byte rows ([`crate::widen_k`]): an instance with only
@@ -455,7 +455,8 @@ fn walk_of<'c, 'a>(id: Value<'c, 'a>, size: OperationRef<'c, 'a>) -> Option<(Ope
 }
 
 /// Checks that `walk` goes over every tile of the counted view (of
-/// argument `arg`, the tile count `count` along `dim`): its upper bound is
+/// argument `arg`, the tile count `count` along `dim`), carrying nothing
+/// from one to the next: its upper bound is
 /// that count times the count along `dim - 1` of a view of the same
 /// argument, read nowhere else, and every `tile.store` of the kernel is in
 /// the walk (a launch of fewer blocks, one a tile, then computes the same:
@@ -468,6 +469,11 @@ fn walk_bound(
     count: IrValue,
 ) -> Result<(), &'static str> {
     const WHY: &str = "the walk's bound is not the product of the counted view's tile counts";
+    // A value carried from tile to tile would depend on which tiles a
+    // block walked before, which the grid decides.
+    if walk.region_at(0).and_then(|r| r.first_block()).is_none_or(|b| b.argument_count() != 1) {
+        return Err("the walk carries values from one tile to the next");
+    }
     let bound = walk.operand_at(1).ok_or(WHY)?;
     let product = defining_op(bound).filter(|d| op_name(*d) == "arith.muli").ok_or(WHY)?;
     if uses(detach(bound)).len() != 1 {
