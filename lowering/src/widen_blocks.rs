@@ -180,6 +180,7 @@ impl Scale {
 }
 
 /// Which tile dims a kernel's block id picks, and how to retile them.
+#[derive(Clone)]
 struct Plan<'c> {
     /// The kernel argument whose view the tile count is of.
     arg: usize,
@@ -210,15 +211,7 @@ impl<'c> Plan<'c> {
             [64, 128] => (vec![("tile_n", 64)], [Scale::Same, Scale::Half]),
             _ => return None,
         };
-        Some(Plan {
-            config,
-            scale,
-            arg: self.arg,
-            dims: self.dims,
-            tile: self.tile,
-            index: self.index,
-            walk: self.walk,
-        })
+        Some(Plan { config, scale, ..self.clone() })
     }
 
     fn grows(&self) -> bool {
@@ -556,7 +549,19 @@ fn retile<'c, 'a>(
         return Err("the instance widened again has no tile.retiled".into());
     }
     let block = kernel.block().ok_or("the kernel is not in a module")?;
-    let wide = instance(context, block, kernel);
+    // Square tiles halved along both coordinates keep every view's shape
+    // wherever the two coordinates are swapped or a tile transposed: each
+    // coordinate is first checked alone, halved with the other kept.
+    if plan.scale == [Scale::Half, Scale::Half] {
+        for (key, scale) in [("tile_m", [Scale::Half, Scale::Same]), ("tile_n", [Scale::Same, Scale::Half])] {
+            let size = plan.config.iter().find(|(k, _)| *k == key).map_or(64, |(_, v)| *v);
+            let probe = Plan { config: vec![(key, size)], scale, ..plan.clone() };
+            let (copy, _) = instantiate(context, block, kernel, &probe)?;
+            // SAFETY: the copy was just made; nothing refers to it.
+            unsafe { mlir_sys::mlirOperationDestroy(copy.to_raw()) };
+        }
+    }
+    let (wide, shapes) = instantiate(context, block, kernel, plan)?;
     let erase = |why: String| {
         // SAFETY: the copy was just made; nothing refers to it.
         unsafe { mlir_sys::mlirOperationDestroy(wide.to_raw()) };
@@ -564,17 +569,6 @@ fn retile<'c, 'a>(
     };
     // SAFETY: the copy, changed only through this handle here.
     let mut wide_mut = unsafe { melior::ir::operation::OperationRefMut::from_raw(wide.to_raw()) };
-    let entries: Vec<String> = plan.config.iter().map(|(k, v)| format!("{k} = {v} : i64")).collect();
-    let config = Attribute::parse(context, &format!("{{{}}}", entries.join(", ")));
-    let Some(config) = config else { return erase("could not build its configuration".into()) };
-    wide_mut.set_attribute(CONFIG, config);
-    if let Err((_, why)) = crate::specialize::specialize(wide) {
-        return erase(format!("the kernel does not instantiate for {}: {why}", plan.configuration()));
-    }
-    let shapes = match same_work(kernel, wide, plan) {
-        Ok(shapes) => shapes,
-        Err(why) => return erase(why),
-    };
     let wide_name = format!("{name}{}", if plan.grows() { WIDE_SUFFIX } else { NARROW_SUFFIX });
     if find_named(block, &wide_name).is_some() {
         return erase(format!("the module already has a @{wide_name}"));
@@ -632,6 +626,36 @@ fn retile<'c, 'a>(
         ),
     );
     Ok(wide)
+}
+
+/// `kernel` instantiated for `plan`'s configuration, right after it, and
+/// the counted view's tile before and after ([`same_work`]); else why not
+/// (and no copy).
+fn instantiate<'c, 'a>(
+    context: &'c melior::Context,
+    block: melior::ir::BlockRef<'c, 'a>,
+    kernel: OperationRef<'c, 'a>,
+    plan: &Plan,
+) -> Result<(OperationRef<'c, 'a>, [[i64; 2]; 2]), String> {
+    let copy = instance(context, block, kernel);
+    let erase = |why: String| {
+        // SAFETY: the copy was just made; nothing refers to it.
+        unsafe { mlir_sys::mlirOperationDestroy(copy.to_raw()) };
+        Err(why)
+    };
+    // SAFETY: the copy, changed only through this handle here.
+    let mut copy_mut = unsafe { melior::ir::operation::OperationRefMut::from_raw(copy.to_raw()) };
+    let entries: Vec<String> = plan.config.iter().map(|(k, v)| format!("{k} = {v} : i64")).collect();
+    let config = Attribute::parse(context, &format!("{{{}}}", entries.join(", ")));
+    let Some(config) = config else { return erase("could not build its configuration".into()) };
+    copy_mut.set_attribute(CONFIG, config);
+    if let Err((_, why)) = crate::specialize::specialize(copy) {
+        return erase(format!("the kernel does not instantiate for {}: {why}", plan.configuration()));
+    }
+    match same_work(kernel, copy, plan) {
+        Ok(shapes) => Ok((copy, shapes)),
+        Err(why) => erase(why),
+    }
 }
 
 /// A copy of `kernel` right after it, its ops' locations named
@@ -744,12 +768,22 @@ fn same_work(kernel: OperationRef, wide: OperationRef, plan: &Plan) -> Result<[[
                     "a view's dim {i} goes from {o} to {n}, not as the tile of the coordinate that indexes it"
                 ));
             }
-            if changed && op_name(b) == "tile.store" && !views_argument(b.operand_at(1), kernel, plan.arg) {
-                // Where the counted array's last program tile is half of a
-                // wide one, a wide block would write this array further;
-                // narrow blocks would leave the rest of such a tile of it
-                // unwritten.
-                return Err("a store of another array than the counted one changes with the instance's tiles".into());
+            if op_name(b) == "tile.store" {
+                // Another array's store would be made by another number of
+                // blocks (a read-modify-write counts them), or where the
+                // counted array's last program tile is half of a wide one,
+                // reach further, or leave part of a narrow one unwritten.
+                if !views_argument(b.operand_at(1), kernel, plan.arg) {
+                    return Err("the kernel stores another array than the counted one".into());
+                }
+                // The counted array: its row by the quotient, its column by
+                // the remainder, as the runtime counts its tiles.
+                let wanted = plan.dims.iter().position(|d| *d == i);
+                if wanted.is_some_and(|w| coordinate(index) != Some(w)) {
+                    return Err(format!(
+                        "the counted array's dim {i} is stored at other than the block's coordinate for it"
+                    ));
+                }
             }
             if !changed && scale.is_some() {
                 return Err(format!(

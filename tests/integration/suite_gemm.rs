@@ -267,6 +267,34 @@ fn narrow_instances_compute_the_programs_tiles() {
             check(&format!("@{name} {M}x{N}x{K} on {blocks} blocks"), &c, &want, &magnitude, 1.0);
         }
     }
+    // The bias epilogue (a bias tile at the block's column) and the batch
+    // (block id y) likewise.
+    let narrow = |file: &str, kernel: &str| {
+        let context = context();
+        let mut module = compile::parse(&context, &program(file, DType::F16), &format!("{file}.mlir")).unwrap();
+        compile::run_pipeline(&context, &mut module, "builtin.module(tile-widen-blocks)").unwrap();
+        CpuKernel::compile(&context, module, Some(&format!("{kernel}__narrow"))).unwrap()
+    };
+    let tiles = M.div_ceil(64) * N.div_ceil(64);
+    let mut rng = Rng::new(78);
+    let (a, b, bias) = (
+        operand(&mut rng, DType::F16, &[M, K]),
+        operand(&mut rng, DType::F16, &[K, N]),
+        operand(&mut rng, DType::F16, &[N]),
+    );
+    let (product, magnitude) = r::matmul(&values(&a), &values(&b), M, N, K);
+    let want: Vec<f64> = s::add_bias(&product, &values(&bias)).into_iter().map(s::relu).collect();
+    let (mut a, mut b, mut bias, mut c) = (a, b, bias, poisoned(DType::F16, &[M, N]));
+    let mut args = [Arg::Array(&mut a), Arg::Array(&mut b), Arg::Array(&mut bias), Arg::Array(&mut c)];
+    narrow("bias_relu", "gemm_bias_relu").launch(&mut args, grid(tiles, 1)).unwrap();
+    check(&format!("@gemm_bias_relu__narrow {M}x{N}x{K}"), &c, &want, &magnitude, 1.0);
+    let mut a = operand(&mut rng, DType::F16, &[L, M, K]);
+    let mut b = operand(&mut rng, DType::F16, &[L, K, N]);
+    let mut c = poisoned(DType::F16, &[L, M, N]);
+    let (want, magnitude) = s::batched_matmul(&values(&a), &values(&b), L, M, N, K);
+    let mut args = [Arg::Array(&mut a), Arg::Array(&mut b), Arg::Array(&mut c)];
+    narrow("batched", "gemm_batched").launch(&mut args, grid(tiles, L)).unwrap();
+    check(&format!("@gemm_batched__narrow {L}x{M}x{N}x{K}"), &c, &want, &magnitude, 1.0);
 }
 
 /// `tile-group-blocks` relabels the blocks (or the persistent loop's
