@@ -101,11 +101,15 @@
 //! BENCHMARKS.md session 21). The check that a block does the work of
 //! the ones it replaces is conservative: a tile count of a dim that
 //! changes may be read only as the block id's divisor (or the walk's
-//! bound), no array but the counted one may be stored along the retiled
-//! dims (where the count is odd, a wide block would write such an array
-//! past the program's last tile; narrow blocks would leave part of one
-//! unwritten), and the counted view changes along the retiled
-//! coordinates' dims alone. Wide ones need f16 or bf16 outputs: a 32-bit
+//! bound), no array but the counted one may be stored (another number of
+//! blocks would store it another number of times; where the count is odd,
+//! a wide block would write past the program's last tile, and narrow
+//! blocks would leave part of one unwritten), the counted one only at the
+//! block's row and column coordinates, and the counted view changes along
+//! the retiled coordinates' dims alone. A 64x64 instance of 128x128 tiles
+//! is first checked one coordinate at a time (64x128, 128x64): square
+//! tiles keep every view's shape where the coordinates are swapped or a
+//! tile transposed. Wide ones need f16 or bf16 outputs: a 32-bit
 //! 128x256 tile's staging does not fit beside the rings. A launch of
 //! another grid, of too few wide blocks to fill the GPU or of too many
 //! narrow ones for two waves, runs `@K` and its variants as before. The
