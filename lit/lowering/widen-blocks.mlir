@@ -231,7 +231,12 @@ func.func @configured(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf
 // CHECK-NOT: __wide
 // CHECK: func.func @persistent__narrow(
 // CHECK-SAME: tile.retiled = array<i64: 2, 0, 1, 128, 128, 64, 64, 1>
-// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK: %[[BID:.*]] = tile.block_id x
+// CHECK: %[[GRID:.*]] = tile.num_blocks x
+// CHECK: %[[M:.*]] = tile.num_tiles %{{.*}} dim 0 : !tile.partition_view<64x64xf16>
+// CHECK: %[[N:.*]] = tile.num_tiles %{{.*}} dim 1 : !tile.partition_view<64x64xf16>
+// CHECK: %[[T:.*]] = arith.muli %[[M]], %[[N]]
+// CHECK: scf.for %{{.*}} = %[[BID]] to %[[T]] step %[[GRID]] {
 // CHECK: tile.mma {{.*}} : tensor<64x64xf16>, tensor<64x64xf16> into tensor<64x64xf32>
 // REMARK: remark: [Passed] NarrowBlocks {{.*}} a quarter of the program's 128x128 output tiles (64x64)
 // REMARK: remark: [Missed] WideBlocks {{.*}}no variant with wider blocks: the kernel reads the grid's size (a persistent loop): a wide variant of it measured slower
@@ -661,5 +666,66 @@ func.func @cnt(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>, %D
   %v = tile.load %pd[%c0] : !tile.partition_view<16xf32> -> tensor<16xf32>
   %w = arith.addf %v, %one : tensor<16xf32>
   tile.store %w, %pd[%c0] : tensor<16xf32> -> !tile.partition_view<16xf32>
+  return
+}
+
+// -----
+
+// A walk whose loads swap the block's coordinates (A's rows by the column
+// coordinate): the output's counts would still match at 64x64, so the
+// coordinates are checked one at a time.
+// CHECK-LABEL: func.func @walk_swapped(
+// CHECK-NOT: __narrow
+// REMARK: remark: [Missed] WideBlocks {{.*}}no variant with narrower blocks: a view's dim 0 goes from 128 to 64, not as the tile of the coordinate that indexes it
+func.func @walk_swapped(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<128x64xf16>
+  %pb = tile.partition_view %B : memref<?x?xf16> -> !tile.partition_view<64x128xf16>
+  %pc = tile.partition_view %C : memref<?x?xf16> -> !tile.partition_view<128x128xf16>
+  %bid = tile.block_id x : index
+  %num_blocks = tile.num_blocks x : index
+  %tiles_m = tile.num_tiles %pc dim 0 : !tile.partition_view<128x128xf16>
+  %tiles_n = tile.num_tiles %pc dim 1 : !tile.partition_view<128x128xf16>
+  %tiles = arith.muli %tiles_m, %tiles_n : index
+  %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+  scf.for %t = %bid to %tiles step %num_blocks {
+    %bm = arith.divui %t, %tiles_n : index
+    %bn = arith.remui %t, %tiles_n : index
+    %a = tile.load %pa[%bn, %c0] : !tile.partition_view<128x64xf16> -> tensor<128x64xf16>
+    %b = tile.load %pb[%c0, %bm] : !tile.partition_view<64x128xf16> -> tensor<64x128xf16>
+    %d = tile.mma %a, %b, %zero : tensor<128x64xf16>, tensor<64x128xf16> into tensor<128x128xf32>
+    %out = arith.truncf %d : tensor<128x128xf32> to tensor<128x128xf16>
+    tile.store %out, %pc[%bm, %bn] : tensor<128x128xf16> -> !tile.partition_view<128x128xf16>
+  }
+  return
+}
+
+// -----
+
+// A walk bounded by the rows of another array (A's) than the output: its
+// tiles need not be the output's.
+// CHECK-LABEL: func.func @walk_other_rows(
+// CHECK-NOT: __narrow
+// REMARK: remark: [Missed] WideBlocks {{.*}}no variant with wider or narrower blocks: the walk's bound is not the product of the counted view's tile counts
+func.func @walk_other_rows(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<128x64xf16>
+  %pb = tile.partition_view %B : memref<?x?xf16> -> !tile.partition_view<64x128xf16>
+  %pc = tile.partition_view %C : memref<?x?xf16> -> !tile.partition_view<128x128xf16>
+  %bid = tile.block_id x : index
+  %num_blocks = tile.num_blocks x : index
+  %tiles_m = tile.num_tiles %pa dim 0 : !tile.partition_view<128x64xf16>
+  %tiles_n = tile.num_tiles %pc dim 1 : !tile.partition_view<128x128xf16>
+  %tiles = arith.muli %tiles_m, %tiles_n : index
+  %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+  scf.for %t = %bid to %tiles step %num_blocks {
+    %bm = arith.divui %t, %tiles_n : index
+    %bn = arith.remui %t, %tiles_n : index
+    %a = tile.load %pa[%bm, %c0] : !tile.partition_view<128x64xf16> -> tensor<128x64xf16>
+    %b = tile.load %pb[%c0, %bn] : !tile.partition_view<64x128xf16> -> tensor<64x128xf16>
+    %d = tile.mma %a, %b, %zero : tensor<128x64xf16>, tensor<64x128xf16> into tensor<128x128xf32>
+    %out = arith.truncf %d : tensor<128x128xf32> to tensor<128x128xf16>
+    tile.store %out, %pc[%bm, %bn] : tensor<128x128xf16> -> !tile.partition_view<128x128xf16>
+  }
   return
 }
