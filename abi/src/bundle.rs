@@ -79,9 +79,10 @@ pub struct Retiled {
     pub tile: [u32; 2],
     /// The kernel walks the tiles itself (a hand-written persistent loop:
     /// each block takes every grid-size-th tile from its id, and the
-    /// compiler checked that this is all it reads of the grid): the
-    /// variant runs on a grid of the user's choosing, and as well on one
-    /// block a tile where there are fewer tiles than blocks.
+    /// compiler checked that this is all it reads of the grid), so any grid
+    /// computes the same: the runtime takes the variant for a 1-D grid of
+    /// more blocks than program tiles, and launches it on one block a tile
+    /// of its own.
     #[serde(default, skip_serializing_if = "is_false")]
     pub walk: bool,
 }

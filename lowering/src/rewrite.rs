@@ -269,6 +269,19 @@ pub fn constant_index(value: Value) -> Option<i64> {
     melior::ir::attribute::IntegerAttribute::try_from(attribute).ok().map(|a| a.value())
 }
 
+/// Whether `op` lies inside the op whose handle's address is `container`
+/// (in one of its regions, at any depth).
+pub fn inside(op: OperationRef, container: usize) -> bool {
+    let mut parent = op.parent_operation();
+    while let Some(p) = parent {
+        if p.to_raw().ptr as usize == container {
+            return true;
+        }
+        parent = p.parent_operation();
+    }
+    false
+}
+
 /// Whether `value` is defined outside `block` (and its nested regions).
 pub fn defined_outside(value: IrValue, block: melior::ir::BlockRef) -> bool {
     // SAFETY: read-only queries of a live value and ops.

@@ -244,20 +244,6 @@ impl<'c> RunExternalPass<'c> for WidenBlocks {
             }
             match plan(kernel) {
                 Ok(None) => {}
-                Ok(Some(plan)) if plan.walk.is_some() => {
-                    if let Some(narrow) = plan.narrowed()
-                        && let Err(why) = retile(kernel, &narrow, None)
-                    {
-                        missed(kernel.location(), &format!("no variant with narrower blocks: {why}"));
-                    }
-                    // bench/experiments/persistent-wide.patch makes one:
-                    // ptxas gave it 203 registers, and it ran 7-11% slower.
-                    missed(
-                        kernel.location(),
-                        "no variant with wider blocks: the kernel reads the grid's size (a persistent loop): a wide \
-                         variant of it measured slower",
-                    );
-                }
                 Ok(Some(plan)) => {
                     // (The runtime takes a narrow variant only where the
                     // program's blocks leave multiprocessors idle, a wide
@@ -266,6 +252,17 @@ impl<'c> RunExternalPass<'c> for WidenBlocks {
                         && let Err(why) = retile(kernel, &narrow, None)
                     {
                         missed(kernel.location(), &format!("no variant with narrower blocks: {why}"));
+                    }
+                    if plan.walk.is_some() {
+                        // bench/experiments/persistent-wide.patch makes one:
+                        // ptxas gave it 203 registers, and it ran 7-11%
+                        // slower.
+                        missed(
+                            kernel.location(),
+                            "no variant with wider blocks: the kernel reads the grid's size (a persistent loop): a \
+                             wide variant of it measured slower",
+                        );
+                        continue;
                     }
                     match retile(kernel, &plan, None) {
                         Err(why) => missed(kernel.location(), &format!("no variant with wider blocks: {why}")),
@@ -431,7 +428,7 @@ fn plan<'c>(kernel: OperationRef<'c, '_>) -> Result<Option<Plan<'c>>, Refusal<'c
         }
     }
     if let Some(r#loop) = r#loop {
-        walk_bound(r#loop, kernel, arg, dim, count).map_err(|why| (r#loop.location(), why.into()))?;
+        check_walk(r#loop, kernel, arg, dim, count).map_err(|why| (r#loop.location(), why.into()))?;
     }
     Ok(Some(Plan { arg, dims: [dim - 1, dim], tile: [rows, columns], config, scale, index: detach(id), walk: r#loop }))
 }
@@ -458,7 +455,7 @@ fn walk_of<'c, 'a>(id: Value<'c, 'a>, size: OperationRef<'c, 'a>) -> Option<(Ope
 /// argument, read nowhere else, and every `tile.store` of the kernel is in
 /// the walk (a launch of fewer blocks, one a tile, then computes the same:
 /// see `tile_abi::Retiled::walk`).
-fn walk_bound(
+fn check_walk(
     walk: OperationRef,
     kernel: OperationRef,
     arg: usize,
@@ -491,10 +488,10 @@ fn walk_bound(
     if rows_dim != Some(dim as i64 - 1) || !views_argument(rows.operand_at(0), kernel, arg) {
         return Err(WHY);
     }
-    let body = walk.region_at(0).and_then(|r| r.first_block()).ok_or(WHY)?;
+    let container = walk.to_raw().ptr as usize;
     let mut outside = false;
     kernel.walk(WalkOrder::PreOrder, |op| {
-        if op_name(op) == "tile.store" && !body_holds(body, op) {
+        if op_name(op) == "tile.store" && !crate::rewrite::inside(op, container) {
             outside = true;
         }
         WalkResult::Advance
@@ -503,18 +500,6 @@ fn walk_bound(
         return Err("the kernel stores a tile outside its walk over the tiles");
     }
     Ok(())
-}
-
-/// Whether `op` is nested in `body`.
-fn body_holds(body: melior::ir::BlockRef, op: OperationRef) -> bool {
-    let mut block = op.block();
-    while let Some(b) = block {
-        if b == body {
-            return true;
-        }
-        block = b.parent_operation().and_then(|p| p.block());
-    }
-    false
 }
 
 /// Makes `@K__wide` (or `@K__narrow`, for a plan that shrinks the tiles)
@@ -826,7 +811,7 @@ fn same_work(kernel: OperationRef, wide: OperationRef, plan: &Plan) -> Result<[[
             continue;
         }
         let Some(count) = b.result_at(0) else { return Err("a tile count has no result".into()) };
-        // (In a walk, also a factor of its bound, checked by `walk_bound`.)
+        // (In a walk, also a factor of its bound, checked by `check_walk`.)
         let bound = plan.walk.and_then(|w| w.operand_at(1)).and_then(defining_op).map(|d| d.to_raw().ptr);
         let divisor_only = uses(count.into()).iter().all(|(user, position)| {
             let divisor = *position == 1

@@ -1332,7 +1332,7 @@ mod tests {
     }
 
     #[test]
-    fn narrower_variants_take_only_a_grid_that_leaves_multiprocessors_idle_and_one_wave() {
+    fn narrower_variants_take_only_a_grid_that_leaves_multiprocessors_idle_and_at_most_two_waves() {
         use crate::{DType, Retiled, Scalar};
         let narrow = Retiled { arg: 2, dims: [0, 1], program_tile: [128, 128], tile: [64, 64], walk: false };
         assert!(narrow.narrows() && !Retiled { tile: [128, 256], ..narrow.clone() }.narrows());

@@ -82,7 +82,7 @@
 use super::{Lowering, if_else_op, shared::SharedTile, tma::REQUEST};
 use crate::{
     build::{At, CmpiPredicate, tile_type},
-    rewrite::{BlockProbe, IrValue, Probe, detach, op_name},
+    rewrite::{BlockProbe, IrValue, Probe, detach, inside, op_name},
 };
 use melior::{
     Context,
@@ -394,18 +394,6 @@ fn give_registers<'c>(
 
 fn ptr(op: OperationRef) -> usize {
     op.to_raw().ptr as usize
-}
-
-/// Whether `op` lies inside `container`.
-fn inside(op: OperationRef, container: usize) -> bool {
-    let mut parent = op.parent_operation();
-    while let Some(p) = parent {
-        if ptr(p) == container {
-            return true;
-        }
-        parent = p.parent_operation();
-    }
-    false
 }
 
 /// What the producer's requests need, found backwards from them.
