@@ -221,3 +221,30 @@ func.func @not_register_path(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memre
   tile.store %s, %ps[%c0, %c0] : tensor<64x64xf16> -> !tile.partition_view<64x64xf16>
   return
 }
+
+// -----
+
+// A 256x256 accumulator: in f32 it would take 256 KiB, more than a tile
+// may, so it stays f16 (and says so) rather than leaving IR that fails the
+// verifier after the pass (the fuzzer's finding).
+// CHECK-LABEL: func.func @too_wide
+// CHECK-NOT:     arith.extf
+// CHECK:         tile.mma {{.*}} into tensor<256x256xf16>
+func.func @too_wide(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pa = tile.partition_view %A : memref<?x?xf16> -> !tile.partition_view<256x64xf16>
+  %pb = tile.partition_view %B : memref<?x?xf16> -> !tile.partition_view<64x256xf16>
+  %pc = tile.partition_view %C : memref<?x?xf16> -> !tile.partition_view<256x256xf16>
+  %nk = tile.num_tiles %pa dim 1 : !tile.partition_view<256x64xf16>
+  %zero = arith.constant dense<0.0> : tensor<256x256xf16>
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%acc_in = %zero) -> (tensor<256x256xf16>) {
+    %a = tile.load %pa[%c0, %k] : !tile.partition_view<256x64xf16> -> tensor<256x64xf16>
+    %b = tile.load %pb[%k, %c0] : !tile.partition_view<64x256xf16> -> tensor<64x256xf16>
+    // expected-remark @+1 {{this f16 accumulator is summed in f16: in f32 it would take 262144 bytes, more than a tile takes (232448)}}
+    %d = tile.mma %a, %b, %acc_in : tensor<256x64xf16>, tensor<64x256xf16> into tensor<256x256xf16>
+    scf.yield %d : tensor<256x256xf16>
+  }
+  tile.store %acc, %pc[%c0, %c0] : tensor<256x256xf16> -> !tile.partition_view<256x256xf16>
+  return
+}

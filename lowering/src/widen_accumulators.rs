@@ -42,7 +42,10 @@
 //! every iteration is rounded from some other type, or that no widened mma
 //! accumulates (an element-wise loop), is left alone; an mma of shapes
 //! wgmma has no instruction for keeps its f16 accumulator (on the
-//! shared-memory path an f32 one would only take twice the memory). The
+//! shared-memory path an f32 one would only take twice the memory), and
+//! so does one whose f32 tile would be larger than a tile may be (a
+//! 256x256 accumulator), which the pass says at the mma
+//! (`NarrowAccumulator`). The
 //! pass says at each mma whose loop it widens that it did
 //! (`WidenedAccumulator`). The GPU pipeline runs it; the CPU pipeline keeps
 //! the f16 accumulator of each mma as written.
@@ -151,6 +154,23 @@ fn widen_mma<'c>(context: &'c Context, mma: OperationRef<'c, '_>) -> Option<()> 
     }
     let narrow = result.r#type();
     let location = mma.location();
+    // The f32 tile is a tile too: past the tile size limit (a 256x256
+    // accumulator) the verifier that runs after the pass would reject it.
+    let (shape, _) = tile_type(wide)?;
+    let bytes = 4 * shape.iter().product::<i64>();
+    if bytes > tile_dialect::attrs::MAX_TILE_BYTES {
+        crate::remarks::missed(
+            location,
+            WidenAccumulators::INFO.argument,
+            "NarrowAccumulator",
+            &format!(
+                "this f16 accumulator is summed in f16: in f32 it would take {bytes} bytes, more than a tile \
+                 takes ({})",
+                tile_dialect::attrs::MAX_TILE_BYTES
+            ),
+        );
+        return None;
+    }
     let before = At::before(context, mma)?;
     let accumulator = before.add(arith::extf(mma.operand_at(2)?, wide, location))?;
     // SAFETY: the mma is live; its accumulator operand becomes the f32 tile
