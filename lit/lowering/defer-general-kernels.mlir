@@ -67,7 +67,7 @@ func.func @s__tma(%A: memref<?x?xf16>, %C: memref<?x?xf16>,
     attributes {tile.kernel, tile.variant_of = @s} {
   return
 }
-// expected-remark@+1 {{@s__tma__thread_store is left out with @s: it runs for outputs the TMA cannot describe, as the general kernel does}}
+// expected-remark@+1 {{@s__tma__thread_store is left out with @s: it runs for arrays the TMA cannot describe, as the general kernel does}}
 func.func @s__tma__thread_store(%A: memref<?x?xf16>, %C: memref<?x?xf16>,
     %dA: !llvm.ptr {tile.tma = {arg = 0 : i64, box = array<i64: 64, 64>, swizzle = 128 : i64}},
     %dC: !llvm.ptr {tile.tma = {arg = 1 : i64, box = array<i64: 128, 64>, optional, swizzle = 128 : i64}})
@@ -89,5 +89,29 @@ func.func @o(%A: memref<?x?xf16>) attributes {tile.kernel} {
 func.func @o__tma(%A: memref<?x?xf16>,
     %dA: !llvm.ptr {tile.tma = {arg = 0 : i64, box = array<i64: 128, 64>, optional, swizzle = 128 : i64}})
     attributes {tile.kernel, tile.variant_of = @o} {
+  return
+}
+
+// -----
+
+// A variant with no descriptor beside one that requires them (a 128x128
+// wide instance kept with its threads' copies, tile-finish-widening) runs
+// only where the TMA cannot describe the arrays: it goes with its
+// deferred kernel.
+// CHECK-LABEL: module
+// CHECK-NOT: func.func @w(
+// CHECK: func.func @w__wide__tma(
+// CHECK-NOT: func.func @w__wide(
+// expected-remark@+1 {{@w is left out}}
+func.func @w(%A: memref<?x?xf16>) attributes {tile.kernel} {
+  return
+}
+func.func @w__wide__tma(%A: memref<?x?xf16>,
+    %dA: !llvm.ptr {tile.tma = {arg = 0 : i64, box = array<i64: 128, 64>, swizzle = 128 : i64}})
+    attributes {tile.kernel, tile.variant_of = @w, tile.retiled = array<i64: 0, 0, 1, 64, 128, 128, 128>} {
+  return
+}
+// expected-remark@+1 {{@w__wide is left out with @w: it runs for arrays the TMA cannot describe, as the general kernel does}}
+func.func @w__wide(%A: memref<?x?xf16>) attributes {tile.kernel, tile.variant_of = @w, tile.retiled = array<i64: 0, 0, 1, 64, 128, 128, 128>} {
   return
 }

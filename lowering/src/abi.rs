@@ -58,6 +58,14 @@ fn tma_descriptor(tma: Attribute) -> Option<TmaDescriptor> {
     Some(TmaDescriptor { arg: usize::try_from(arg).ok()?, box_shape, swizzle: u32::try_from(swizzle).ok()?, optional })
 }
 
+/// Whether an argument of `variant` is a descriptor.
+pub(crate) fn has_descriptor(variant: OperationRef) -> bool {
+    let Some(attrs) = variant.attribute("arg_attrs").ok().and_then(|a| ArrayAttribute::try_from(a).ok()) else {
+        return false;
+    };
+    (0..attrs.len()).filter_map(|i| attrs.element(i).ok()).any(|a| read_tma(a).is_some())
+}
+
 /// Whether an argument of `variant` is an optional descriptor.
 pub(crate) fn has_optional_descriptor(variant: OperationRef) -> bool {
     let Some(attrs) = variant.attribute("arg_attrs").ok().and_then(|a| ArrayAttribute::try_from(a).ok()) else {

@@ -10,10 +10,12 @@
 //! whole kernel only when no variant takes them, as a JIT specialises on
 //! its arguments. This pass erases each kernel some other function names
 //! in its `tile.variant_of` and says so in a remark, and with it each
-//! variant of it whose descriptors are optional where another variant
-//! requires them (`tile-split-thread-stores`' `__thread_store` copies, for
-//! outputs the TMA cannot describe): those arguments take the general
-//! kernel, compiled when a launch needs them. `gpu::compile_with` with
+//! variant of it whose descriptors are optional, or that has none, where
+//! another variant requires them (`tile-split-thread-stores`'
+//! `__thread_store` copies, for outputs the TMA cannot describe; a 128x128
+//! wide instance kept with its threads' copies, `tile-finish-widening`,
+//! for rows it cannot): those arguments take the general kernel, compiled
+//! when a launch needs them, with those variants. `gpu::compile_with` with
 //! `General::Deferred` runs it after the variants are made, marks the
 //! kernel `deferred` in the bundle, and compiles the kernel whole where
 //! `convert-tile-to-gpu` later drops every variant of it.
@@ -82,18 +84,23 @@ impl<'c> RunExternalPass<'c> for DeferGeneralKernels {
         let name_of =
             |raw| op(raw).attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|n| n.value());
         // Each variant, the kernel it is of, and whether it takes every
-        // output (optional descriptors: `tile-split-thread-stores`' copy).
+        // output (optional descriptors: `tile-split-thread-stores`' copy;
+        // or none: a 128x128 wide instance's own path, `finish_widening`).
         let variants: Vec<_> = kernels(operation, &[])
             .into_iter()
             .filter_map(|raw| Some((raw, op(raw).attribute(VARIANT_OF).ok()?.to_string())))
-            .map(|(raw, owner)| (raw, owner, abi::has_optional_descriptor(op(raw))))
+            .map(|(raw, owner)| {
+                let general = !abi::has_descriptor(op(raw)) || abi::has_optional_descriptor(op(raw));
+                (raw, owner, general)
+            })
             .collect();
-        // Every kernel that has variants is deferred; its variants with
-        // optional descriptors go with it where another variant requires
-        // them (a `__thread_store` copy's).
+        // Every kernel that has variants is deferred; its variants that take
+        // what the TMA cannot describe go with it where another variant
+        // requires descriptors (a `__thread_store` copy, a wide instance's
+        // threads' copies).
         let deferred: HashSet<&str> = variants.iter().map(|(_, owner, _)| owner.as_str()).collect();
         let copied: HashSet<&str> =
-            variants.iter().filter(|(_, _, optional)| !optional).map(|(_, owner, _)| owner.as_str()).collect();
+            variants.iter().filter(|(_, _, general)| !general).map(|(_, owner, _)| owner.as_str()).collect();
         let mut erased = Vec::new();
         for raw in kernels(operation, &[VARIANT_OF]) {
             let Some(name) = name_of(raw) else { continue };
@@ -107,15 +114,15 @@ impl<'c> RunExternalPass<'c> for DeferGeneralKernels {
                 erased.push(raw);
             }
         }
-        for (raw, owner, optional) in &variants {
-            if *optional && copied.contains(owner.as_str()) {
+        for (raw, owner, general) in &variants {
+            if *general && copied.contains(owner.as_str()) {
                 let name = name_of(*raw).unwrap_or_default();
                 crate::remarks::passed(
                     op(*raw).location(),
                     Self::INFO.argument,
                     "ThreadStoreDeferred",
                     &format!(
-                        "@{name} is left out with {owner}: it runs for outputs the TMA cannot describe, as the \
+                        "@{name} is left out with {owner}: it runs for arrays the TMA cannot describe, as the \
                          general kernel does"
                     ),
                 );

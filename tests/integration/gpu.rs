@@ -345,6 +345,14 @@ fn deferred_bundles_hold_the_variants_alone() {
         ptx[start..end].lines().filter(|l| !l.trim_start().starts_with("//")).collect::<Vec<_>>().join("\n")
     };
     assert_eq!(entry(&deferred.ptx, "linear__tma"), entry(&whole.ptx, "linear__tma"), "the same PTX");
+    // A 64x128 program's 128x128 instance, kept as its last variant for
+    // rows the TMA cannot describe (its threads' copies), is compiled
+    // with the general kernel too.
+    let kept = |bundle: &tile_runtime::Bundle| {
+        bundle.kernels[0].variants.iter().any(|v| v.name == "gemm_64x128x32__wide" && v.tma.is_empty())
+    };
+    assert!(!kept(&deferred_bundle(&context, "bench/gemm/small_k.mlir")), "deferred with the general kernel");
+    assert!(kept(&bundle_of(&context, "bench/gemm/small_k.mlir", gpu::General::Compiled)), "in the whole bundle");
 }
 
 #[test]
