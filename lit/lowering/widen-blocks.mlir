@@ -238,7 +238,7 @@ func.func @configured(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf
 // CHECK: %[[T:.*]] = arith.muli %[[M]], %[[N]]
 // CHECK: scf.for %{{.*}} = %[[BID]] to %[[T]] step %[[GRID]] {
 // CHECK: tile.mma {{.*}} : tensor<64x64xf16>, tensor<64x64xf16> into tensor<64x64xf32>
-// REMARK: remark: [Passed] NarrowBlocks {{.*}} a quarter of the program's 128x128 output tiles (64x64)
+// REMARK: remark: [Passed] NarrowBlocks {{.*}} a quarter of the program's 128x128 output tiles (64x64), for launches of more blocks than program tiles (the walk then takes one narrow tile a block)
 // REMARK: remark: [Missed] WideBlocks {{.*}}no variant with wider blocks: the kernel reads the grid's size (a persistent loop): a wide variant of it measured slower
 func.func @persistent(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>) attributes {tile.kernel} {
   %c0 = arith.constant 0 : index

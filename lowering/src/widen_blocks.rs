@@ -583,13 +583,20 @@ fn retile<'c, 'a>(
         None => String::new(),
     };
     if !plan.grows() {
+        // A walk runs on any grid: its variant is for grids of more blocks
+        // than program tiles, launched on one block a narrow tile.
+        let launches = if plan.walk.is_some() {
+            "for launches of more blocks than program tiles (the walk then takes one narrow tile a block)"
+        } else {
+            "for launches of one block per tile too few to fill the GPU"
+        };
         crate::remarks::passed(
             kernel.location(),
             WidenBlocks::INFO.argument,
             "NarrowBlocks",
             &format!(
-                "a variant's blocks each compute {} of the program's {}x{} output tiles ({}x{}{k_steps}), for \
-                 launches of one block per tile too few to fill the GPU",
+                "a variant's blocks each compute {} of the program's {}x{} output tiles ({}x{}{k_steps}), \
+                 {launches}",
                 if program[0] * program[1] == 4 * tile[0] * tile[1] { "a quarter" } else { "half" },
                 program[0],
                 program[1],
