@@ -58,20 +58,23 @@ fn tma_descriptor(tma: Attribute) -> Option<TmaDescriptor> {
     Some(TmaDescriptor { arg: usize::try_from(arg).ok()?, box_shape, swizzle: u32::try_from(swizzle).ok()?, optional })
 }
 
+/// The descriptor arguments of `variant`: each one's descriptor (`None`
+/// where its entry is unreadable).
+fn descriptors(variant: OperationRef) -> Vec<Option<TmaDescriptor>> {
+    let Some(attrs) = variant.attribute("arg_attrs").ok().and_then(|a| ArrayAttribute::try_from(a).ok()) else {
+        return Vec::new();
+    };
+    (0..attrs.len()).filter_map(|i| attrs.element(i).ok()).filter_map(read_tma).collect()
+}
+
 /// Whether an argument of `variant` is a descriptor.
 pub(crate) fn has_descriptor(variant: OperationRef) -> bool {
-    let Some(attrs) = variant.attribute("arg_attrs").ok().and_then(|a| ArrayAttribute::try_from(a).ok()) else {
-        return false;
-    };
-    (0..attrs.len()).filter_map(|i| attrs.element(i).ok()).any(|a| read_tma(a).is_some())
+    !descriptors(variant).is_empty()
 }
 
 /// Whether an argument of `variant` is an optional descriptor.
 pub(crate) fn has_optional_descriptor(variant: OperationRef) -> bool {
-    let Some(attrs) = variant.attribute("arg_attrs").ok().and_then(|a| ArrayAttribute::try_from(a).ok()) else {
-        return false;
-    };
-    (0..attrs.len()).filter_map(|i| attrs.element(i).ok()).filter_map(read_tma).any(|d| d.is_some_and(|d| d.optional))
+    descriptors(variant).into_iter().any(|d| d.is_some_and(|d| d.optional))
 }
 
 /// Makes every optional descriptor argument of `variant` required (drops
