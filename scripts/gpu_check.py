@@ -410,11 +410,12 @@ if '--no-matmul' not in sys.argv:
                 raise RuntimeError(f'{run.entry} ran, not the persistent TMA variant that stores with the threads')
     case('tma stores, output rows unaligned', tma_stores_unaligned)
 
-    def retiled_blocks(marker, shapes, batch, walk=False):
+    def retiled_blocks(marker, shapes, batch, walk=False, tf32=False):
         # The suite's GEMM programs on one block per program tile, each at
         # `shapes` (and batched.mlir at `batch`), must run a variant whose
         # name holds `marker`; with `walk`, also the persistent program on
-        # 132 blocks, where its narrow tiles are no more than those.
+        # 132 blocks, where its narrow tiles are no more than those; with
+        # `tf32`, also tf32.mlir (wide blocks alone).
         def product(name, got, want, mag):
             check(f'{name} ({run.entry})', got, want, atol=5e-3 * mag + 1e-6, rtol=1e-3)
             if marker not in run.entry:
@@ -441,13 +442,22 @@ if '--no-matmul' not in sys.argv:
             pre = want + bias.astype(np.float64)
             (got,) = run(gemm('bias_relu'), (tiles,), [a, b, bias, nan(m, n)], outputs=[3])
             product(f'bias_relu.mlir {m}x{n}x{k}', got, np.maximum(pre, 0), mag + 1)
+            if tf32:
+                # f32 operands multiply as tf32: each rounded to 10 bits.
+                a32, b32 = rng.uniform(-1, 1, (m, k)).astype(np.float32), rng.uniform(-1, 1, (k, n)).astype(np.float32)
+                av32, bv32 = a32.astype(np.float64), b32.astype(np.float64)
+                (got,) = run(gemm('tf32'), (tiles,), [a32, b32, np.full((m, n), np.nan, np.float32)], outputs=[2])
+                name, mag32 = f'tf32.mlir {m}x{n}x{k}', np.abs(av32) @ np.abs(bv32)
+                check(f'{name} ({run.entry})', got, av32 @ bv32, atol=2e-3 * mag32 + 1e-6, rtol=0)
+                if marker not in run.entry:
+                    raise RuntimeError(f'{name}: {run.entry} ran, not a {marker} variant')
         batched(*batch, product)
 
     # Variants whose blocks compute two program tiles (tile-widen-blocks):
     # taken for a grid of one block per output tile with enough wide blocks
     # to fill the GPU. Ragged M, N and K; N's tile count odd, so the last
     # wide tile is half outside the array.
-    case('wide blocks', lambda: retiled_blocks('__wide', [(2200, 1800, 520)], (3, 1100, 1800, 200)))
+    case('wide blocks', lambda: retiled_blocks('__wide', [(2200, 1800, 520)], (3, 1100, 1800, 200), tf32=True))
     # Variants whose blocks compute a quarter of a 128x128 program tile
     # (half of a 64x128 one; tile-widen-blocks' narrow instances): taken for
     # a grid of one block per output tile too few to fill the GPU, where

@@ -500,13 +500,13 @@ func.func @two_out(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>
 
 // -----
 
-// An f32 output: the wide tile's staging (128 KiB) would not fit beside
-// the rings; the narrow one's does.
+// An f32 output of f16 operands: the wide tile's staging (128 KiB) would
+// not fit beside the rings; the narrow one's does.
 // CHECK-LABEL: func.func @gemm_ab(
 // CHECK-NOT: __wide
 // CHECK: func.func @gemm_ab__narrow(
 // REMARK: remark: [Passed] NarrowBlocks
-// REMARK: remark: [Missed] WideBlocks {{.*}}its f32 output tiles would not fit in shared memory beside the rings, twice as large
+// REMARK: remark: [Missed] WideBlocks {{.*}}its f32 output tiles would not fit in shared memory beside the f16 operands' rings, twice as large
 func.func @gemm_ab(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>)
     attributes {tile.kernel} {
   %c0 = arith.constant 0 : index
@@ -727,5 +727,71 @@ func.func @walk_other_rows(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<
     %out = arith.truncf %d : tensor<128x128xf32> to tensor<128x128xf16>
     tile.store %out, %pc[%bm, %bn] : tensor<128x128xf16> -> !tile.partition_view<128x128xf16>
   }
+  return
+}
+
+// -----
+
+// tf32 (f32 operands and output): the wide instance takes K steps of 32
+// (the specialiser splits each of the program's steps of 64), so that its
+// f32 tile can be staged in its rings' memory; no narrow instance.
+// CHECK-LABEL: func.func @gemm_tf32(
+// CHECK: tile.mma {{.*}} : tensor<128x64xf32>, tensor<64x128xf32> into tensor<128x128xf32>
+// CHECK-LABEL: func.func @gemm_tf32__wide(
+// CHECK-SAME: tile.retiled = array<i64: 2, 0, 1, 128, 128, 128, 256>, tile.wide_of = @gemm_tf32
+// CHECK: tile.partition_view %arg0 {{.*}} -> !tile.partition_view<128x32xf32>
+// CHECK: tile.partition_view %arg1 {{.*}} -> !tile.partition_view<32x256xf32>
+// CHECK: tile.partition_view %arg2 {{.*}} -> !tile.partition_view<128x256xf32>
+// CHECK: tile.mma {{.*}} : tensor<128x32xf32>, tensor<32x256xf32> into tensor<128x256xf32>
+// CHECK-NOT: __narrow
+// REMARK: remark: [Passed] WideBlocks {{.*}} two of the program's 128x128 output tiles (128x256, in K steps of 32), for launches of one block per tile
+func.func @gemm_tf32(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pa = tile.partition_view %A : memref<?x?xf32> -> !tile.partition_view<128x64xf32>
+  %pb = tile.partition_view %B : memref<?x?xf32> -> !tile.partition_view<64x128xf32>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<128x128xf32>
+  %bid = tile.block_id x : index
+  %tiles_n = tile.num_tiles %pc dim 1 : !tile.partition_view<128x128xf32>
+  %bm = arith.divui %bid, %tiles_n : index
+  %bn = arith.remui %bid, %tiles_n : index
+  %nk = tile.num_tiles %pa dim 1 : !tile.partition_view<128x64xf32>
+  %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%acc_in = %zero) -> (tensor<128x128xf32>) {
+    %a = tile.load %pa[%bm, %k] : !tile.partition_view<128x64xf32> -> tensor<128x64xf32>
+    %b = tile.load %pb[%k, %bn] : !tile.partition_view<64x128xf32> -> tensor<64x128xf32>
+    %d = tile.mma %a, %b, %acc_in : tensor<128x64xf32>, tensor<64x128xf32> into tensor<128x128xf32>
+    scf.yield %d : tensor<128x128xf32>
+  }
+  tile.store %acc, %pc[%bm, %bn] : tensor<128x128xf32> -> !tile.partition_view<128x128xf32>
+  return
+}
+
+// -----
+
+// tf32 of 64x128 tiles: left alone, saying why.
+// CHECK-LABEL: func.func @tf32_64x128(
+// CHECK-NOT: __wide
+// CHECK-NOT: __narrow
+// REMARK: remark: [Missed] WideBlocks {{.*}}no variant with wider or narrower blocks: its 64x128 tf32 tiles are not 128x128
+func.func @tf32_64x128(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pa = tile.partition_view %A : memref<?x?xf32> -> !tile.partition_view<64x32xf32>
+  %pb = tile.partition_view %B : memref<?x?xf32> -> !tile.partition_view<32x128xf32>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<64x128xf32>
+  %bid = tile.block_id x : index
+  %tiles_n = tile.num_tiles %pc dim 1 : !tile.partition_view<64x128xf32>
+  %bm = arith.divui %bid, %tiles_n : index
+  %bn = arith.remui %bid, %tiles_n : index
+  %nk = tile.num_tiles %pa dim 1 : !tile.partition_view<64x32xf32>
+  %zero = arith.constant dense<0.0> : tensor<64x128xf32>
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%acc_in = %zero) -> (tensor<64x128xf32>) {
+    %a = tile.load %pa[%bm, %k] : !tile.partition_view<64x32xf32> -> tensor<64x32xf32>
+    %b = tile.load %pb[%k, %bn] : !tile.partition_view<32x128xf32> -> tensor<32x128xf32>
+    %d = tile.mma %a, %b, %acc_in : tensor<64x32xf32>, tensor<32x128xf32> into tensor<64x128xf32>
+    scf.yield %d : tensor<64x128xf32>
+  }
+  tile.store %acc, %pc[%bm, %bn] : tensor<64x128xf32> -> !tile.partition_view<64x128xf32>
   return
 }

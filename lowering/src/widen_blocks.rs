@@ -92,8 +92,16 @@
 //! (`tile.variant_of = @linear`, `tile.retiled` as above), then `@linear`'s
 //! own variants.
 //!
+//! tf32 (an mma of f32 operands) gets the wide instance of 128x128 program
+//! tiles alone, in K steps of 32 where the program's are larger (split by
+//! the specialiser, as a `tile_k` configuration is, once the blocks are
+//! checked): four ring slots of 48 KiB, in whose memory the f32 tile is
+//! then staged for its TMA store. With the program's K steps of 64 only
+//! two slots would fit (BENCHMARKS.md, session 45: 369 TFLOP/s against 344
+//! at 4096^3).
+//!
 //! Caveats: only kernels with one `tile.mma` on f16 or bf16 tiles of 128x128
-//! or 64x128, no `tile.config` or `tile.tune` (the tuner tries tile sizes
+//! or 64x128 (tf32: 128x128), no `tile.config` or `tile.tune` (the tuner tries tile sizes
 //! itself), and only `tile`, `arith`, `math` and `scf.for` ops among which
 //! nothing reads a position inside a tile (`tile.iota`) or reduces one
 //! (`tile.reduce`), and no wide variant of a persistent loop over the
@@ -109,8 +117,9 @@
 //! the retiled coordinates' dims alone. A 64x64 instance of 128x128 tiles
 //! is first checked one coordinate at a time (64x128, 128x64): square
 //! tiles keep every view's shape where the coordinates are swapped or a
-//! tile transposed. Wide ones need f16 or bf16 outputs: a 32-bit
-//! 128x256 tile's staging does not fit beside the rings. A launch of
+//! tile transposed. Wide ones need outputs of their operands' element
+//! type, staged in the rings' memory: an f16 GEMM's f32 128x256 tile would
+//! need room of its own, which does not fit beside the rings. A launch of
 //! another grid, of too few wide blocks to fill the GPU or of too many
 //! narrow ones for two waves, runs `@K` and its variants as before. The
 //! pass says which kernels it retiles (`WideBlocks`, `NarrowBlocks`), and
@@ -143,6 +152,9 @@ pub const NARROW_SUFFIX: &str = "__narrow";
 
 /// The suffix of an instance whose K loops take wider steps.
 pub const WIDE_K_SUFFIX: &str = "__widek";
+
+/// The K tile of a tf32 program's wide instance (see [`plan`]).
+const TF32_WIDE_K: i64 = 32;
 
 /// The location name that marks a widened instance's ops: remarks there
 /// repeat the kernel's and are not said.
@@ -203,6 +215,12 @@ struct Plan<'c> {
     /// whose induction variable `index` is (a hand-written persistent
     /// kernel).
     walk: Option<OperationRef<'c, 'c>>,
+    /// The mma operands' element type (`f16`, `bf16`, or `f32` for tf32).
+    operands: String,
+    /// The K tile the instance takes once its blocks are checked to do
+    /// the work of those they replace (tf32's, [`TF32_WIDE_K`]): the
+    /// specialiser splits each K step, as a `tile_k` configuration does.
+    k_tile: Option<i64>,
 }
 
 impl<'c> Plan<'c> {
@@ -210,6 +228,10 @@ impl<'c> Plan<'c> {
     /// 128x128 tiles (64x64), or half its 64x128 ones; `None` for other
     /// tiles.
     fn narrowed(&self) -> Option<Self> {
+        // tf32's narrow blocks were never measured.
+        if self.operands == "f32" {
+            return None;
+        }
         let (config, scale) = match self.tile {
             [128, 128] => (vec![("tile_m", 64), ("tile_n", 64)], [Scale::Half, Scale::Half]),
             [64, 128] => (vec![("tile_n", 64)], [Scale::Same, Scale::Half]),
@@ -288,8 +310,8 @@ impl<'c> RunExternalPass<'c> for WidenBlocks {
 
 type Refusal<'c> = (Location<'c>, String);
 
-/// The widening of `kernel`, `None` for a kernel without a 16-bit mma (no
-/// remark), or why it is not widened.
+/// The widening of `kernel`, `None` for a kernel without a 16-bit or tf32
+/// mma (no remark), or why it is not widened.
 fn plan<'c>(kernel: OperationRef<'c, '_>) -> Result<Option<Plan<'c>>, Refusal<'c>> {
     let mut mmas = Vec::new();
     let mut block_ids = Vec::new();
@@ -338,8 +360,9 @@ fn plan<'c>(kernel: OperationRef<'c, '_>) -> Result<Option<Plan<'c>>, Refusal<'c
     let [mma] = mmas.as_slice() else { return Ok(None) };
     let a = mma.operand_at(0).and_then(|v| tile_type(v.r#type()));
     let result = mma.result_at(0).and_then(|r| tile_type(r.r#type()));
-    let (Some((_, element)), Some((shape, _))) = (a, result) else { return Ok(None) };
-    if !matches!(element.to_string().as_str(), "f16" | "bf16") {
+    let (Some((a_shape, element)), Some((shape, _))) = (a, result) else { return Ok(None) };
+    let operands = element.to_string();
+    if !matches!(operands.as_str(), "f16" | "bf16" | "f32") {
         return Ok(None);
     }
     if let Some(refusal) = refused {
@@ -348,9 +371,21 @@ fn plan<'c>(kernel: OperationRef<'c, '_>) -> Result<Option<Plan<'c>>, Refusal<'c
     let (rows, columns) = (shape.first().copied().unwrap_or(0), shape.get(1).copied().unwrap_or(0));
     let (config, scale) = match (rows, columns) {
         (128, 128) => (vec![("tile_n", 256)], [Scale::Same, Scale::Twice]),
-        (64, 128) => (vec![("tile_m", 128)], [Scale::Twice, Scale::Same]),
+        (64, 128) if operands != "f32" => (vec![("tile_m", 128)], [Scale::Twice, Scale::Same]),
+        _ if operands == "f32" => {
+            return Err((mma.location(), format!("its {rows}x{columns} tf32 tiles are not 128x128")));
+        }
         _ => return Err((mma.location(), format!("its {rows}x{columns} tiles are not 128x128 or 64x128"))),
     };
+    // tf32's wide block takes K steps of 32 (128-byte rows): four ring
+    // slots of 48 KiB, whose memory then holds the 128 KiB f32 tile staged
+    // for its store (BENCHMARKS.md, session 45); K steps of 64 leave room
+    // for two slots alone.
+    let depth = a_shape.get(1).copied().unwrap_or(0);
+    let k_tile = (operands == "f32" && depth > TF32_WIDE_K).then_some(TF32_WIDE_K);
+    if k_tile.is_some() && depth % TF32_WIDE_K != 0 {
+        return Err((mma.location(), format!("its K tile of {depth} is not a multiple of {TF32_WIDE_K}")));
+    }
     // SAFETY: as above.
     let block_ids: Vec<OperationRef> = block_ids.into_iter().map(|r| unsafe { OperationRef::from_raw(r) }).collect();
     let [block_id] = block_ids.as_slice() else {
@@ -430,7 +465,17 @@ fn plan<'c>(kernel: OperationRef<'c, '_>) -> Result<Option<Plan<'c>>, Refusal<'c
     if let Some(r#loop) = r#loop {
         check_walk(r#loop, kernel, arg, dim, count).map_err(|why| (r#loop.location(), why.into()))?;
     }
-    Ok(Some(Plan { arg, dims: [dim - 1, dim], tile: [rows, columns], config, scale, index: detach(id), walk: r#loop }))
+    Ok(Some(Plan {
+        arg,
+        dims: [dim - 1, dim],
+        tile: [rows, columns],
+        config,
+        scale,
+        index: detach(id),
+        walk: r#loop,
+        operands,
+        k_tile,
+    }))
 }
 
 /// Where the block id along x is only the lower bound of an `scf.for`
@@ -578,9 +623,18 @@ fn retile<'c, 'a>(
     // and, for a 128x128 instance kept as a variant, its own copies: the A
     // B programs' 128x128x64 block); `@K` keeps its steps (see `widen_k`'s
     // caveats).
-    let k_steps = match crate::widen_k::widen_loops(context, wide).first() {
-        Some(w) => format!(", in K steps of {}", w.widened()),
-        None => String::new(),
+    if let Some(k) = plan.k_tile {
+        let config = Attribute::parse(context, &format!("{{tile_k = {k} : i64}}"));
+        let Some(config) = config else { return erase("could not build its K tile's configuration".into()) };
+        wide_mut.set_attribute(CONFIG, config);
+        if let Err((_, why)) = crate::specialize::specialize(wide) {
+            return erase(format!("the instance does not take K tiles of {k}: {why}"));
+        }
+    }
+    let k_steps = match (crate::widen_k::widen_loops(context, wide).first(), plan.k_tile) {
+        (Some(w), _) => format!(", in K steps of {}", w.widened()),
+        (None, Some(k)) => format!(", in K steps of {k}"),
+        (None, None) => String::new(),
     };
     if !plan.grows() {
         // A walk runs on any grid: its variant is for grids of more blocks
@@ -847,12 +901,14 @@ fn same_work(kernel: OperationRef, wide: OperationRef, plan: &Plan) -> Result<[[
     let (Some((old, element)), Some((new, _))) = (view_of(kernel), view_of(wide)) else {
         return Err("the counted argument is viewed with several tile shapes".into());
     };
-    // The wide tile is staged for its TMA store in the 16-bit operands'
-    // rings; a 32-bit one would need a buffer of its own too large beside
-    // them.
-    if plan.grows() && !matches!(element.as_str(), "f16" | "bf16") {
+    // The wide tile is staged for its TMA store in the memory of the
+    // operands' rings once its loop is done, which takes a tile of their
+    // element type alone: another would need a buffer of its own, too
+    // large beside them.
+    if plan.grows() && element != plan.operands {
         return Err(format!(
-            "its {element} output tiles would not fit in shared memory beside the rings, twice as large"
+            "its {element} output tiles would not fit in shared memory beside the {} operands' rings, twice as large",
+            plan.operands
         ));
     }
     let pick = |shape: &[i64]| -> Option<[i64; 2]> { Some([*shape.get(plan.dims[0])?, *shape.get(plan.dims[1])?]) };

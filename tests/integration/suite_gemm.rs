@@ -297,6 +297,41 @@ fn narrow_instances_compute_the_programs_tiles() {
     check(&format!("@gemm_batched__narrow {L}x{M}x{N}x{K}"), &c, &want, &magnitude, 1.0);
 }
 
+/// `tile-widen-blocks`' wide instances (`@k__wide`, blocks of two 128x128
+/// program tiles; `@k__wide__wide` of four 64x128 ones) run on the CPU on
+/// one block per wide tile compute the program's C: the 16-bit programs'
+/// and tf32's, whose instance also takes K steps of 32 where the program
+/// takes 64. N of 150 and 300: one wide column, and two whose second is
+/// half outside C.
+#[test]
+fn wide_instances_compute_the_programs_tiles() {
+    use tile_lowering::compile;
+    for (file, instance, dtype, b_transposed) in [
+        ("ab", "gemm_ab__wide", DType::F16, false),
+        ("abt", "linear__wide", DType::BF16, true),
+        ("small_k", "gemm_64x128x32__wide__wide", DType::F16, false),
+        ("tf32", "gemm_tf32__wide", DType::F32, false),
+    ] {
+        for n in [N, 2 * N] {
+            let context = context();
+            let mut module = compile::parse(&context, &program(file, dtype), &format!("{file}.mlir")).unwrap();
+            compile::run_pipeline(&context, &mut module, "builtin.module(tile-widen-blocks)").unwrap();
+            let wide =
+                CpuKernel::compile(&context, module, Some(instance)).unwrap_or_else(|e| panic!("@{instance}: {e}"));
+            let mut rng = Rng::new(91 + n as u64 + file.len() as u64);
+            let a = operand(&mut rng, dtype, &[M, K]);
+            let b_shape = if b_transposed { [n, K] } else { [K, n] };
+            let b = operand(&mut rng, dtype, &b_shape);
+            let b_kn = if b_transposed { s::transpose(&values(&b), n, K) } else { values(&b) };
+            let (want, magnitude) = r::matmul(&values(&a), &b_kn, M, n, K);
+            let (mut a, mut b, mut c) = (a, b, poisoned(dtype, &[M, n]));
+            let blocks = M.div_ceil(128) * n.div_ceil(256);
+            wide.launch(&mut [Arg::Array(&mut a), Arg::Array(&mut b), Arg::Array(&mut c)], grid(blocks, 1)).unwrap();
+            check(&format!("@{instance} {M}x{n}x{K} on {blocks} blocks"), &c, &want, &magnitude, 1.0);
+        }
+    }
+}
+
 /// `tile-group-blocks` relabels the blocks (or the persistent loop's
 /// tiles) of `ab` and `persistent` to walk 3 tile rows at a time: on a
 /// 5 x 4 grid of ragged tiles (a last group of 2 rows), with as many
@@ -372,10 +407,10 @@ fn gemm_programs_compile_to_ptx_that_ptxas_accepts() {
             // program tiles would leave SMs idle, and those that split their
             // block id row-major get blocks of two program tiles
             // (`tile-widen-blocks`); the persistent loop, a narrow one alone
-            // (a walk); the 32- and 8-bit programs neither.
+            // (a walk); tf32 a wide one alone; the 8-bit programs neither.
             let variants = &bundle.kernels[0].variants;
             let retiled = !matches!(file, "tf32" | "f8" | "f8_abt");
-            let widened = retiled && file != "persistent";
+            let widened = !matches!(file, "f8" | "f8_abt" | "persistent");
             let narrow_first = variants.first().is_some_and(|v| v.retiled.as_ref().is_some_and(|r| r.narrows()));
             assert_eq!(narrow_first, retiled, "{what}: narrow variant first");
             let first_wide = variants.iter().find(|v| v.retiled.as_ref().is_some_and(|r| !r.narrows()));
