@@ -795,3 +795,56 @@ func.func @tf32_64x128(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?x
   tile.store %acc, %pc[%bm, %bn] : tensor<64x128xf32> -> !tile.partition_view<64x128xf32>
   return
 }
+
+// -----
+
+// tf32 with one K step and no loop: split K tiles would lose half of the
+// step (the review's case), so no wide instance; the remark says why.
+// CHECK-LABEL: func.func @tf32_one_step(
+// CHECK-NOT: __wide
+// REMARK: remark: [Missed] WideBlocks {{.*}}no variant with wider or narrower blocks: its K tiles of 64 could be split to 32 only in a loop from 0 by 1 over the tile count of its operands' views, the index their K coordinate
+func.func @tf32_one_step(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %pa = tile.partition_view %A : memref<?x?xf32> -> !tile.partition_view<128x64xf32>
+  %pb = tile.partition_view %B : memref<?x?xf32> -> !tile.partition_view<64x128xf32>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<128x128xf32>
+  %bid = tile.block_id x : index
+  %tn = tile.num_tiles %pc dim 1 : !tile.partition_view<128x128xf32>
+  %bm = arith.divui %bid, %tn : index
+  %bn = arith.remui %bid, %tn : index
+  %z = arith.constant dense<0.0> : tensor<128x128xf32>
+  %a = tile.load %pa[%bm, %c0] : !tile.partition_view<128x64xf32> -> tensor<128x64xf32>
+  %b = tile.load %pb[%c0, %bn] : !tile.partition_view<64x128xf32> -> tensor<64x128xf32>
+  %d = tile.mma %a, %b, %z : tensor<128x64xf32>, tensor<64x128xf32> into tensor<128x128xf32>
+  tile.store %d, %pc[%bm, %bn] : tensor<128x128xf32> -> !tile.partition_view<128x128xf32>
+  return
+}
+
+// -----
+
+// tf32 whose K loop runs to a fixed count (64 tiles of 64): with K steps
+// of 32 it would run the same 64 iterations over half of K.
+// CHECK-LABEL: func.func @tf32_fixed_count(
+// CHECK-NOT: __wide
+// REMARK: remark: [Missed] WideBlocks {{.*}}its K tiles of 64 could be split to 32 only in a loop from 0 by 1 over the tile count of its operands' views
+func.func @tf32_fixed_count(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %pa = tile.partition_view %A : memref<?x?xf32> -> !tile.partition_view<128x64xf32>
+  %pb = tile.partition_view %B : memref<?x?xf32> -> !tile.partition_view<64x128xf32>
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<128x128xf32>
+  %bid = tile.block_id x : index
+  %tn = tile.num_tiles %pc dim 1 : !tile.partition_view<128x128xf32>
+  %bm = arith.divui %bid, %tn : index
+  %bn = arith.remui %bid, %tn : index
+  %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+  %acc = scf.for %k = %c0 to %c64 step %c1 iter_args(%acc_in = %zero) -> (tensor<128x128xf32>) {
+    %a = tile.load %pa[%bm, %k] : !tile.partition_view<128x64xf32> -> tensor<128x64xf32>
+    %b = tile.load %pb[%k, %bn] : !tile.partition_view<64x128xf32> -> tensor<64x128xf32>
+    %d = tile.mma %a, %b, %acc_in : tensor<128x64xf32>, tensor<64x128xf32> into tensor<128x128xf32>
+    scf.yield %d : tensor<128x128xf32>
+  }
+  tile.store %acc, %pc[%bm, %bn] : tensor<128x128xf32> -> !tile.partition_view<128x128xf32>
+  return
+}

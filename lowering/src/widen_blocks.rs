@@ -95,10 +95,14 @@
 //! tf32 (an mma of f32 operands) gets the wide instance of 128x128 program
 //! tiles alone, in K steps of 32 where the program's are larger (split by
 //! the specialiser, as a `tile_k` configuration is, once the blocks are
-//! checked): four ring slots of 48 KiB, in whose memory the f32 tile is
-//! then staged for its TMA store. With the program's K steps of 64 only
+//! checked; only in a loop over every K tile at its index, `widen_k`'s
+//! form, and only where M and N keep their sizes): four ring slots of 48
+//! KiB, and the f32 tile is then staged for its TMA store in the B ring's
+//! memory (four slots of 32 KiB). With the program's K steps of 64 only
 //! two slots would fit (BENCHMARKS.md, session 45: 369 TFLOP/s against 344
-//! at 4096^3).
+//! at 4096^3). A `num_stages` or `occupancy` hint that leaves fewer slots
+//! leaves the staging no room: the variant is then dropped (a remark at
+//! `convert-tile-to-gpu`), and the kernel's own variants run.
 //!
 //! Caveats: only kernels with one `tile.mma` on f16 or bf16 tiles of 128x128
 //! or 64x128 (tf32: 128x128), no `tile.config` or `tile.tune` (the tuner tries tile sizes
@@ -386,6 +390,18 @@ fn plan<'c>(kernel: OperationRef<'c, '_>) -> Result<Option<Plan<'c>>, Refusal<'c
     if k_tile.is_some() && depth % TF32_WIDE_K != 0 {
         return Err((mma.location(), format!("its K tile of {depth} is not a multiple of {TF32_WIDE_K}")));
     }
+    // Split K steps sum the same products only in a loop over every K tile
+    // at the index (`widen_k`'s form): a fixed K tile, another bound or no
+    // loop would keep its iterations and lose half of each step.
+    if k_tile.is_some() && !crate::widen_k::in_k_loop(*mma) {
+        return Err((
+            mma.location(),
+            format!(
+                "its K tiles of {depth} could be split to {TF32_WIDE_K} only in a loop from 0 by 1 over the tile \
+                 count of its operands' views, the index their K coordinate"
+            ),
+        ));
+    }
     // SAFETY: as above.
     let block_ids: Vec<OperationRef> = block_ids.into_iter().map(|r| unsafe { OperationRef::from_raw(r) }).collect();
     let [block_id] = block_ids.as_slice() else {
@@ -626,9 +642,24 @@ fn retile<'c, 'a>(
     if let Some(k) = plan.k_tile {
         let config = Attribute::parse(context, &format!("{{tile_k = {k} : i64}}"));
         let Some(config) = config else { return erase("could not build its K tile's configuration".into()) };
+        let before = mma_shapes(wide);
         wide_mut.set_attribute(CONFIG, config);
         if let Err((_, why)) = crate::specialize::specialize(wide) {
             return erase(format!("the instance does not take K tiles of {k}: {why}"));
+        }
+        // The specialiser resizes every dim the data flow ties to K: the
+        // blocks checked above stay as they were only where M and N are
+        // not among them.
+        let kept = match (before, mma_shapes(wide)) {
+            (Some([a, b, d]), Some([a2, b2, d2])) => {
+                d == d2 && a[0] == a2[0] && b[1] == b2[1] && a2[1] == k && b2[0] == k
+            }
+            _ => false,
+        };
+        if !kept {
+            return erase(format!(
+                "the K tile is tied to the block's rows or columns: K tiles of {k} would resize them"
+            ));
         }
     }
     let k_steps = match (crate::widen_k::widen_loops(context, wide).first(), plan.k_tile) {
@@ -676,6 +707,22 @@ fn retile<'c, 'a>(
         ),
     );
     Ok(wide)
+}
+
+/// The shapes of the one `tile.mma`'s A, B and result in `function`.
+fn mma_shapes(function: OperationRef) -> Option<[Vec<i64>; 3]> {
+    let mut shapes = None;
+    function.walk(WalkOrder::PreOrder, |op| {
+        if op_name(op) == "tile.mma" {
+            let shape = |v: Option<Value>| v.and_then(|v| tile_type(v.r#type())).map(|(s, _)| s);
+            shapes = shape(op.operand_at(0))
+                .zip(shape(op.operand_at(1)))
+                .zip(shape(op.result_at(0).map(Into::into)))
+                .map(|((a, b), d)| [a, b, d]);
+        }
+        WalkResult::Advance
+    });
+    shapes
 }
 
 /// `kernel` instantiated for `plan`'s configuration, right after it, and
@@ -902,10 +949,10 @@ fn same_work(kernel: OperationRef, wide: OperationRef, plan: &Plan) -> Result<[[
         return Err("the counted argument is viewed with several tile shapes".into());
     };
     // The wide tile is staged for its TMA store in the memory of the
-    // operands' rings once its loop is done, which takes a tile of their
-    // element type alone: another would need a buffer of its own, too
-    // large beside them.
-    if plan.grows() && element != plan.operands {
+    // operands' rings once its loop is done: a 16-bit one, or tf32's f32
+    // in its B ring (four slots of 32 KiB); an f32 tile of 16-bit
+    // operands would need a buffer of its own, too large beside them.
+    if plan.grows() && !matches!(element.as_str(), "f16" | "bf16") && element != plan.operands {
         return Err(format!(
             "its {element} output tiles would not fit in shared memory beside the {} operands' rings, twice as large",
             plan.operands

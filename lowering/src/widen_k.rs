@@ -224,7 +224,47 @@ fn transposes(permute: OperationRef) -> bool {
     array.len() == 2 && array.element(0).ok() == Some(1) && array.element(1).ok() == Some(0)
 }
 
+/// Whether `mma` is in a K loop of the form this pass widens (the
+/// caveats' conditions but the width of its rows and where its tiles
+/// live), fed by its loads: a loop whose K tiles can as well be split,
+/// each step into several (`tile-widen-blocks`' tf32 instance, through the
+/// specialiser), computing the same sum over the same K range.
+pub(crate) fn in_k_loop(mma: OperationRef) -> bool {
+    let Some(r#loop) = mma.parent_operation().filter(|p| op_name(*p) == "scf.for") else { return false };
+    // SAFETY: the loop lives as long as the kernel, which outlives this call.
+    let r#loop = unsafe { OperationRef::from_raw(r#loop.to_raw()) };
+    k_loop(r#loop, false).is_some_and(|(loads, _, _)| {
+        loads.iter().any(|l| {
+            l.op.result_at(0)
+                .is_some_and(|r| mmas_fed(detach(r.into())).iter().any(|m| m.to_raw().ptr == mma.to_raw().ptr))
+        })
+    })
+}
+
 fn plan<'c>(r#loop: OperationRef<'c, 'c>) -> Option<Plan<'c>> {
+    let (loads, tile, bound) = k_loop(r#loop, true)?;
+    let mut factor = 0;
+    for load in &loads {
+        let view = PartitionViewType::try_from_type(load.op.operand_at(0)?.r#type())?;
+        // The operand loaded K-major (K its contiguous dim) sets the factor.
+        if load.dim == view.shape().len() - 1 {
+            let bytes = (element_bits(view.element_type())? / 8) as i64;
+            factor = factor.max(ROW_BYTES / (tile * bytes).max(1));
+        }
+    }
+    let factor = factor.min(MAX_FACTOR);
+    if factor < 2 || factor.count_ones() != 1 {
+        return None;
+    }
+    Some(Plan { loads, tile, factor, bound })
+}
+
+/// The loads of a K loop as the module's caveats say (from 0 by 1 to a
+/// `tile.num_tiles` of one load's view along the index's dim, the index
+/// only the K coordinate of zero-padded 2-D loads that feed mmas, both
+/// operands of each such mma among them, one K tile), its K tile and its
+/// bound; with `shared`, each load's tile also stays in shared memory.
+fn k_loop<'c>(r#loop: OperationRef<'c, 'c>, shared: bool) -> Option<(Vec<Load<'c>>, i64, OperationRef<'c, 'c>)> {
     if constant_index(r#loop.operand_at(0)?)? != 0 || constant_index(r#loop.operand_at(2)?)? != 1 {
         return None;
     }
@@ -242,7 +282,7 @@ fn plan<'c>(r#loop: OperationRef<'c, 'c>) -> Option<Plan<'c>> {
         let result = detach(user.result_at(0)?.into());
         // A tile the mma writes from registers would take `f` times the
         // registers (an 8-bit or tf32 B loaded N-major spilled so).
-        if !feeds_k(result, dim, 0) || !crate::layout::shared::stays_shared(user) {
+        if !feeds_k(result, dim, 0) || (shared && !crate::layout::shared::stays_shared(user)) {
             return None;
         }
         // SAFETY: a load of the loop's body, alive as long as the kernel.
@@ -267,7 +307,6 @@ fn plan<'c>(r#loop: OperationRef<'c, 'c>) -> Option<Plan<'c>> {
         }
     }
     let mut tile = None;
-    let mut factor = 0;
     for load in &loads {
         let view = PartitionViewType::try_from_type(load.op.operand_at(0)?.r#type())?;
         let shape = view.shape();
@@ -278,24 +317,15 @@ fn plan<'c>(r#loop: OperationRef<'c, 'c>) -> Option<Plan<'c>> {
         if *tile.get_or_insert(t) != t {
             return None;
         }
-        // The operand loaded K-major (K its contiguous dim) sets the factor.
-        if load.dim == shape.len() - 1 {
-            let bytes = (element_bits(view.element_type())? / 8) as i64;
-            factor = factor.max(ROW_BYTES / (t * bytes).max(1));
-        }
     }
-    let factor = factor.min(MAX_FACTOR);
     let tile = tile?;
-    if factor < 2 || factor.count_ones() != 1 {
-        return None;
-    }
     // The bound counts tiles of one of these views along the index's dim.
     let bound_view = bound.operand_at(0)?;
     let bound_dim = IntegerAttribute::try_from(bound.attribute("dim").ok()?).ok()?.value() as usize;
     if !loads.iter().any(|l| l.op.operand_at(0) == Some(bound_view) && l.dim == bound_dim) {
         return None;
     }
-    Some(Plan { loads, tile, factor, bound })
+    Some((loads, tile, bound))
 }
 
 /// The type of a view with dim `dim` `factor` times as long.
