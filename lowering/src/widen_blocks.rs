@@ -121,9 +121,10 @@
 //! the retiled coordinates' dims alone. A 64x64 instance of 128x128 tiles
 //! is first checked one coordinate at a time (64x128, 128x64): square
 //! tiles keep every view's shape where the coordinates are swapped or a
-//! tile transposed. Wide ones need outputs of their operands' element
-//! type, staged in the rings' memory: an f16 GEMM's f32 128x256 tile would
-//! need room of its own, which does not fit beside the rings. A launch of
+//! tile transposed. Wide ones need 16-bit outputs, or outputs of their
+//! operands' type (tf32's f32), staged in the rings' memory: an f16 GEMM's
+//! f32 128x256 tile would need room of its own, which does not fit beside
+//! the rings. A launch of
 //! another grid, of too few wide blocks to fill the GPU or of too many
 //! narrow ones for two waves, runs `@K` and its variants as before. The
 //! pass says which kernels it retiles (`WideBlocks`, `NarrowBlocks`), and
