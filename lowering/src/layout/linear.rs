@@ -303,13 +303,41 @@ impl LinearLayout {
         if self.shape != source.shape {
             return None;
         }
+        // Both layouts are linear, so a thread's elements are its register
+        // parts shifted by its lane and warp part: source register `r`
+        // holds this thread's element `e` exactly where
+        // `register_index(r) = e ^ source.apply(0, l, w)`. One map of the
+        // source's register parts (the lowest register first, where several
+        // hold one element) serves every thread; `ldmatrix::plan` asks
+        // this of sixteen candidates per operand, each of up to 256
+        // threads, which a map per thread made most of a kernel's compile.
+        let lowest = |held: &mut dyn FnMut(u64, usize)| {
+            for r in (0..source.registers()).rev() {
+                held(source.register_index(r), r);
+            }
+        };
+        const NONE: u32 = u32::MAX;
+        let dense = source.elements() <= 1 << 20;
+        let mut table = vec![NONE; if dense { source.elements() as usize } else { 0 }];
+        let mut map = std::collections::HashMap::new();
+        if dense {
+            lowest(&mut |e, r| table[e as usize] = r as u32);
+        } else {
+            lowest(&mut |e, r| {
+                map.insert(e, r);
+            });
+        }
+        let find = |e: u64| match dense {
+            true => table.get(e as usize).copied().filter(|&r| r != NONE).map(|r| r as usize),
+            false => map.get(&e).copied(),
+        };
+        let own: Vec<u64> = (0..self.registers()).map(|r| self.register_index(r)).collect();
         let threads = (WARP as u64) << self.warp.len().max(source.warp.len());
         (0..threads)
             .map(|t| {
                 let (l, w) = (t % WARP as u64, t / WARP as u64);
-                let held: std::collections::HashMap<u64, usize> =
-                    (0..source.registers()).rev().map(|r| (source.apply(r as u64, l, w), r)).collect();
-                (0..self.registers()).map(|r| held.get(&self.apply(r as u64, l, w)).copied()).collect()
+                let shift = self.apply(0, l, w) ^ source.apply(0, l, w);
+                own.iter().map(|&e| find(e ^ shift)).collect()
             })
             .collect()
     }
@@ -468,4 +496,53 @@ pub fn coalesced(shape: &[i64], element_bytes: i64, warps: i64) -> Layout {
     }
     warps_per_block[0] *= warps_left;
     Layout::Blocked { size_per_thread, threads_per_warp, warps_per_block, order: (0..rank as i64).rev().collect() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `thread_sources` as its definition says, one map per thread.
+    fn sources_by_thread(to: &LinearLayout, from: &LinearLayout) -> Option<Vec<Vec<usize>>> {
+        let threads = (WARP as u64) << to.warp.len().max(from.warp.len());
+        (0..threads)
+            .map(|t| {
+                let (l, w) = (t % WARP as u64, t / WARP as u64);
+                let held: std::collections::HashMap<u64, usize> =
+                    (0..from.registers()).rev().map(|r| (from.apply(r as u64, l, w), r)).collect();
+                (0..to.registers()).map(|r| held.get(&to.apply(r as u64, l, w)).copied()).collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn thread_sources_match_a_map_per_thread() {
+        let accumulator = LinearLayout::wgmma(&[128, 64], &[8, 1], 64).unwrap();
+        let operand = LinearLayout::wgmma_operand(&[128, 64], 8, 2).unwrap();
+        let bytes = LinearLayout::wgmma_operand(&[128, 64], 8, 4).unwrap();
+        // A register permutation (register bits exchanged), one that moves
+        // data between threads (a lane bit swapped with a register bit),
+        // a layout holding one element in two registers (a zero basis), and
+        // one with fewer warps than the other.
+        let mut registers_swapped = accumulator.clone();
+        registers_swapped.register.swap(0, 2);
+        let mut across_threads = accumulator.clone();
+        std::mem::swap(&mut across_threads.register[1], &mut across_threads.lane[2]);
+        let mut broadcast = accumulator.clone();
+        broadcast.register.push(0);
+        let mut fewer_warps = accumulator.clone();
+        fewer_warps.warp.pop();
+        fewer_warps.register.push(accumulator.warp[2]);
+        let layouts = [accumulator, operand, bytes, registers_swapped, across_threads, broadcast, fewer_warps];
+        let mut found = 0;
+        for to in &layouts {
+            for from in &layouts {
+                let want = sources_by_thread(to, from);
+                found += usize::from(want.is_some());
+                assert_eq!(to.thread_sources(from), want);
+            }
+        }
+        // Some pairs convert within threads, some do not.
+        assert!(found > layouts.len() && found < layouts.len() * layouts.len());
+    }
 }
