@@ -19,8 +19,9 @@
 // are named, which the remarks skip.
 // An instance for 64x64 tiles follows, for launches of too few program
 // tiles to fill the GPU (the decode step): its views halved along M and
-// N, K kept.
+// N, K kept, its loads four stages deep.
 // CHECK-LABEL: func.func @linear__narrow(
+// CHECK-SAME: tile.hints = {num_stages = 4 : i64}
 // CHECK-SAME: tile.retiled = array<i64: 2, 0, 1, 128, 128, 64, 64>, tile.wide_of = @linear
 // CHECK: tile.partition_view %arg0 {{.*}} -> !tile.partition_view<64x64xf16>
 // CHECK: tile.partition_view %arg1 {{.*}} -> !tile.partition_view<64x64xf16>
@@ -32,6 +33,36 @@
 // REMARK: remark: [Passed] NarrowBlocks {{.*}} a quarter of the program's 128x128 output tiles (64x64), for launches of one block per tile too few to fill the GPU
 // REMARK: remark: [Passed] WideBlocks {{.*}} two of the program's 128x128 output tiles (128x256)
 func.func @linear(%X: memref<?x?xf16>, %W: memref<?x?xf16>, %Y: memref<?x?xf16>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %px = tile.partition_view %X : memref<?x?xf16> -> !tile.partition_view<128x64xf16>
+  %pw = tile.partition_view %W : memref<?x?xf16> -> !tile.partition_view<128x64xf16>
+  %py = tile.partition_view %Y : memref<?x?xf16> -> !tile.partition_view<128x128xf16>
+  %bid = tile.block_id x : index
+  %tiles_n = tile.num_tiles %py dim 1 : !tile.partition_view<128x128xf16>
+  %bm = arith.divui %bid, %tiles_n : index
+  %bn = arith.remui %bid, %tiles_n : index
+  %nk = tile.num_tiles %px dim 1 : !tile.partition_view<128x64xf16>
+  %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%acc_in = %zero) -> (tensor<128x128xf32>) {
+    %x = tile.load %px[%bm, %k] : !tile.partition_view<128x64xf16> -> tensor<128x64xf16>
+    %w = tile.load %pw[%bn, %k] : !tile.partition_view<128x64xf16> -> tensor<128x64xf16>
+    %wt = tile.permute %w [1, 0] : tensor<128x64xf16> -> tensor<64x128xf16>
+    %d = tile.mma %x, %wt, %acc_in : tensor<128x64xf16>, tensor<64x128xf16> into tensor<128x128xf32>
+    scf.yield %d : tensor<128x128xf32>
+  }
+  %out = arith.truncf %acc : tensor<128x128xf32> to tensor<128x128xf16>
+  tile.store %out, %py[%bm, %bn] : tensor<128x128xf16> -> !tile.partition_view<128x128xf16>
+  return
+}
+
+// -----
+
+// A program that asks for a ring depth keeps it in its narrow instance.
+// CHECK-LABEL: func.func @hinted__narrow(
+// CHECK-SAME: tile.hints = {num_stages = 2 : i64}
+// CHECK-SAME: tile.retiled = array<i64: 2, 0, 1, 128, 128, 64, 64>, tile.wide_of = @hinted
+func.func @hinted(%X: memref<?x?xf16>, %W: memref<?x?xf16>, %Y: memref<?x?xf16>) attributes {tile.kernel, tile.hints = {num_stages = 2 : i64}} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %px = tile.partition_view %X : memref<?x?xf16> -> !tile.partition_view<128x64xf16>

@@ -44,7 +44,9 @@
 //! `@K__narrow`, the kernel instantiated for 64x64 tiles (`tile_m = 64,
 //! tile_n = 64` for 128x128 program tiles; `tile_n = 64` for 64x128 ones):
 //! four (or two) times the blocks, each a quarter (or half) of the
-//! tensor-core work. Its `tile.retiled` has the smaller tile; the runtime
+//! tensor-core work, their loads `num_stages = 4` deep unless the program
+//! asks for a depth (the blocks are few, so their deeper rings cost no
+//! occupancy that matters). Its `tile.retiled` has the smaller tile; the runtime
 //! takes it only where the program's blocks leave SMs idle and its own
 //! take at most two waves of them, so it never competes with a wide
 //! variant. A kernel that walks its tiles itself (a hand-written
@@ -145,7 +147,7 @@ use melior::{
     pass::{ExternalPass, RunExternalPass},
 };
 use tile_dialect::{
-    attrs::{self, CONFIG, PERSISTENT, TUNE, VARIANT_OF},
+    attrs::{self, CONFIG, PERSISTENT, TUNE, VARIANT_OF, knob},
     types::PartitionViewType,
 };
 
@@ -160,6 +162,12 @@ pub const WIDE_K_SUFFIX: &str = "__widek";
 
 /// The K tile of a tf32 program's wide instance (see [`plan`]).
 const TF32_WIDE_K: i64 = 32;
+
+/// The ring depth (`num_stages`) of a narrow instance whose program asks
+/// for none: 64x64 blocks ran up to 9% faster with it than with the
+/// prefetcher's default at the decode step and other launches of few
+/// tiles, and nowhere slower (BENCHMARKS.md, session 46).
+const NARROW_STAGES: i64 = 4;
 
 /// The location name that marks a widened instance's ops: remarks there
 /// repeat the kernel's and are not said.
@@ -231,17 +239,22 @@ struct Plan<'c> {
 impl<'c> Plan<'c> {
     /// The plan of the instance with blocks of a quarter of the program's
     /// 128x128 tiles (64x64), or half its 64x128 ones; `None` for other
-    /// tiles.
-    fn narrowed(&self) -> Option<Self> {
+    /// tiles. Its loads go [`NARROW_STAGES`] deep unless `kernel` asks for
+    /// a depth (`num_stages`).
+    fn narrowed(&self, kernel: OperationRef) -> Option<Self> {
         // tf32's narrow blocks were never measured.
         if self.operands == "f32" {
             return None;
         }
-        let (config, scale) = match self.tile {
+        let (mut config, scale) = match self.tile {
             [128, 128] => (vec![("tile_m", 64), ("tile_n", 64)], [Scale::Half, Scale::Half]),
             [64, 128] => (vec![("tile_n", 64)], [Scale::Same, Scale::Half]),
             _ => return None,
         };
+        let stages = knob::NUM_STAGES.key;
+        if crate::rewrite::hint(kernel, stages).is_none() {
+            config.push((stages, NARROW_STAGES));
+        }
         Some(Plan { config, scale, ..self.clone() })
     }
 
@@ -275,7 +288,7 @@ impl<'c> RunExternalPass<'c> for WidenBlocks {
                     // (The runtime takes a narrow variant only where the
                     // program's blocks leave multiprocessors idle, a wide
                     // one only where its blocks fill them: never both.)
-                    if let Some(narrow) = plan.narrowed()
+                    if let Some(narrow) = plan.narrowed(kernel)
                         && let Err(why) = retile(kernel, &narrow, None)
                     {
                         missed(kernel.location(), &format!("no variant with narrower blocks: {why}"));
