@@ -321,7 +321,13 @@ impl LinearLayout {
         let mut table = vec![NONE; if dense { source.elements() as usize } else { 0 }];
         let mut map = std::collections::HashMap::new();
         if dense {
-            lowest(&mut |e, r| table[e as usize] = r as u32);
+            lowest(&mut |e, r| {
+                // (An element past the tile, from a basis out of range, is
+                // held by no thread's element either: left out.)
+                if let Some(slot) = table.get_mut(e as usize) {
+                    *slot = r as u32;
+                }
+            });
         } else {
             lowest(&mut |e, r| {
                 map.insert(e, r);
@@ -518,7 +524,7 @@ mod tests {
     #[test]
     fn thread_sources_match_a_map_per_thread() {
         let accumulator = LinearLayout::wgmma(&[128, 64], &[8, 1], 64).unwrap();
-        let operand = LinearLayout::wgmma_operand(&[128, 64], 8, 2).unwrap();
+        let operand = LinearLayout::wgmma_operand(&[128, 64], 8, 1).unwrap();
         let bytes = LinearLayout::wgmma_operand(&[128, 64], 8, 4).unwrap();
         // A register permutation (register bits exchanged), one that moves
         // data between threads (a lane bit swapped with a register bit),
@@ -533,7 +539,11 @@ mod tests {
         let mut fewer_warps = accumulator.clone();
         fewer_warps.warp.pop();
         fewer_warps.register.push(accumulator.warp[2]);
-        let layouts = [accumulator, operand, bytes, registers_swapped, across_threads, broadcast, fewer_warps];
+        // Two registers on one non-zero basis: registers 0 and the last
+        // hold the same elements, and the lowest must be named.
+        let mut twice = accumulator.clone();
+        twice.register.push(accumulator.register[0]);
+        let layouts = [accumulator, operand, bytes, registers_swapped, across_threads, broadcast, fewer_warps, twice];
         let mut found = 0;
         for to in &layouts {
             for from in &layouts {
@@ -544,5 +554,20 @@ mod tests {
         }
         // Some pairs convert within threads, some do not.
         assert!(found > layouts.len() && found < layouts.len() * layouts.len());
+    }
+
+    /// The same past the dense table's size (a map of the register parts).
+    #[test]
+    fn thread_sources_of_a_large_tile_match_a_map_per_thread() {
+        let big = LinearLayout::wgmma(&[1024, 2048], &[8, 1], 256).unwrap();
+        assert!(big.elements() > 1 << 20);
+        let mut swapped = big.clone();
+        swapped.register.swap(0, 3);
+        let mut across_threads = big.clone();
+        std::mem::swap(&mut across_threads.register[1], &mut across_threads.lane[2]);
+        for (to, from) in [(&big, &swapped), (&swapped, &big), (&big, &across_threads)] {
+            assert_eq!(to.thread_sources(from), sources_by_thread(to, from));
+        }
+        assert!(big.thread_sources(&swapped).is_some() && big.thread_sources(&across_threads).is_none());
     }
 }
