@@ -166,7 +166,8 @@ const TF32_WIDE_K: i64 = 32;
 /// The ring depth (`num_stages`) of a narrow instance whose program asks
 /// for none: 64x64 blocks ran up to 9% faster with it than with the
 /// prefetcher's default at the decode step and other launches of few
-/// tiles, and nowhere slower (BENCHMARKS.md, session 46).
+/// tiles (the suite's decode cases 5% on average), and no case slower
+/// beyond the spread between rounds (BENCHMARKS.md, session 46).
 const NARROW_STAGES: i64 = 4;
 
 /// The location name that marks a widened instance's ops: remarks there
