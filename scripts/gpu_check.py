@@ -261,6 +261,20 @@ if '--no-matmul' not in sys.argv:
             matmul('matmul_f16_f16', 300, 200, 40, 'f16', flags=['--config', config])
             matmul('matmul_bf16_bf16', 136, 2104, 200, 'bf16', flags=['--config', config])
             matmul('matmul_f16_f16', 128, 1024, 4096, 'f16', flags=['--config', config])
+    # Stream-K (tile-stream-k): the last tiles' K iterations shared among
+    # the resident blocks, a tile's pieces summed through the runtime's
+    # workspace. Shapes of more tiles than blocks with a partial last wave
+    # (every tile split, D = 0: 2350x3000; two whole waves kept:
+    # 4096x4096), K of few tiles (pieces of one or two iterations), whole
+    # waves only (nothing shared: 1536x2816 is 132 tiles of 128x256), and
+    # fewer tiles than blocks (520x264).
+    for config in ['tile_m=128,tile_n=256,num_stages=3,warp_specialize=1,persistent=1,stream_k=1',
+                   'tile_m=128,tile_n=128,persistent=1,stream_k=1',
+                   'tile_m=64,tile_n=128,warp_specialize=1,persistent=1,stream_k=1']:
+        for (m, n, k) in [(2350, 3000, 1000), (4096, 4096, 1000), (2350, 3000, 136), (1536, 2816, 320),
+                          (520, 264, 72), (4000, 4000, 4096)]:
+            matmul('matmul_bf16_bf16', m, n, k, 'bf16', flags=['--config', config])
+        matmul('matmul_f16_f16', 2350, 3000, 1000, 'f16', flags=['--config', config])
     # A row-major program (bench/gemm/ab.mlir): tile-group-blocks relabels
     # its blocks, also where the TMA variant walks the program's blocks in
     # resident ones (persistent); full groups, a last partial group of

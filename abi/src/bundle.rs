@@ -63,6 +63,64 @@ pub struct Variant {
     /// array, on its own tiles' count.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub retiled: Option<Retiled>,
+    /// A persistent variant whose last tiles' K iterations its blocks
+    /// share (`tile-stream-k`): between the descriptors and the program's
+    /// grid it takes a workspace, flags and the schedule
+    /// ([`StreamK::schedule`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stream_k: Option<StreamK>,
+}
+
+/// What a stream-K variant's launch needs ([`Variant::stream_k`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StreamK {
+    /// The f32 elements of one partial tile: the workspace holds one for
+    /// each launched block (a 1-D memref), and the flags (a 1-D i32
+    /// memref) one for each launched block, zero at the launch; the
+    /// kernel leaves them zero.
+    pub elements: u64,
+    /// The tile's K loop runs over the tiles of memref argument `arg`
+    /// along dim `dim`, `tile` elements each.
+    pub arg: usize,
+    pub dim: usize,
+    pub tile: u64,
+}
+
+impl StreamK {
+    /// The K loop's trip count for an argument of `shape`.
+    pub fn trips(&self, shape: &[usize]) -> Option<u64> {
+        let extent = *shape.get(self.dim)? as u64;
+        (self.tile > 0).then(|| extent.div_ceil(self.tile))
+    }
+
+    /// The schedule the kernel takes after its flags, for `tiles` program
+    /// tiles of `trips` K iterations on `blocks` resident blocks, sharing
+    /// the iterations of the last partial wave and of `waves` whole waves
+    /// before it: the whole tiles `D` before the shared ones, `D / G`,
+    /// `D % G`, the shared iterations a block `R / G` and `R % G` (`R = (T
+    /// - D) trips`), and the magic number and shift that divide by `trips`
+    /// (`n / trips = (n m) >> s` for `n < 2^31`). Nothing is shared where
+    /// the last wave is full, where a block would get no iteration (its
+    /// owner would wait for it), or where the iterations reach 2^31 (the
+    /// kernel's division would not be exact).
+    pub fn schedule(tiles: u64, trips: u64, blocks: u64, waves: u64) -> [u64; 7] {
+        let blocks = blocks.max(1);
+        let full = tiles / blocks;
+        let fits = tiles.checked_mul(trips).is_some_and(|n| n < 1 << 31);
+        let kept = full.saturating_sub(waves) * blocks;
+        let share = fits && !tiles.is_multiple_of(blocks) && (tiles - kept) * trips >= blocks;
+        let whole = if share { kept } else { tiles };
+        let shared = (tiles - whole) * trips;
+        let (magic, shift) = match trips {
+            0 => (0, 0),
+            d => {
+                let bits = u64::from(64 - (d - 1).leading_zeros()); // ceil(log2 d)
+                let shift = 31 + bits;
+                ((1u64 << shift).div_ceil(d), shift)
+            }
+        };
+        [whole, whole / blocks, whole % blocks, shared / blocks, shared % blocks, magic, shift]
+    }
 }
 
 /// How a variant's grid follows from the program's (`Variant::retiled`).

@@ -501,6 +501,28 @@ LogicalResult ClusterSumOp::verify() {
   return success();
 }
 
+/// The partial-tile ops' common rule: the workspace holds the tile's
+/// element type.
+template <typename Op>
+static LogicalResult verifyPartial(Op op, RankedTensorType tile, MemRefType workspace) {
+  if (failed(verifyAllTiles(op)))
+    return failure();
+  if (!isa<FloatType>(tile.getElementType()))
+    return op.emitOpError() << "moves float accumulators, not " << tile.getElementType();
+  if (workspace.getElementType() != tile.getElementType())
+    return op.emitOpError() << "workspace holds " << workspace.getElementType() << ", the tile "
+                            << tile.getElementType();
+  return success();
+}
+
+LogicalResult PartialStoreOp::verify() {
+  return verifyPartial(*this, cast<RankedTensorType>(getValue().getType()), getWorkspace().getType());
+}
+
+LogicalResult PartialSumOp::verify() {
+  return verifyPartial(*this, cast<RankedTensorType>(getType()), getWorkspace().getType());
+}
+
 LogicalResult SplatOp::verify() {
   if (failed(verifyAllTiles(*this)))
     return failure();
@@ -920,6 +942,29 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
         !(inputs->back().isIndex() || inputs->back().isInteger(64)))
       return op->emitError() << "'" << name
                              << "' is a unit attribute of a kernel whose last argument is an index";
+    return success();
+  }
+  if (name == attrs::kStreamK) {
+    // Written by tile-stream-k on a persistent variant: the elements of a
+    // partial tile, then the argument, dim and tile size its K loop's
+    // trip count counts.
+    auto values = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
+    ArrayRef<int64_t> v = values ? values.asArrayRef() : ArrayRef<int64_t>();
+    if (v.size() != 4 || v[0] < 1 || v[1] < 0 || v[2] < 0 || v[3] < 1 ||
+        !isa<FunctionOpInterface>(op) || !op->hasAttr(attrs::kPersistent))
+      return op->emitError()
+             << "'" << name
+             << "' is array<i64: elements, arg, dim, tile> (positive elements and tile) on a kernel with "
+                "'tile.persistent'";
+    return success();
+  }
+  if (name == attrs::kRingBase) {
+    // Written by tile-stream-k: which iteration argument of the enclosing
+    // loop holds this loop's first ring position.
+    std::optional<int64_t> index = intValue(attr.getValue());
+    if (!index || *index < 0 || op->getName().getStringRef() != "scf.for")
+      return op->emitError() << "'" << name
+                             << "' is a non-negative integer on an scf.for";
     return success();
   }
   if (name == attrs::kWideOf) {

@@ -33,6 +33,16 @@ pub const SHARED_MEMORY: &str = "tile.shared_memory";
 /// Written by `tile-persist-blocks`: a variant's blocks walk several
 /// tiles; its last argument is the program's 1-D grid.
 pub const PERSISTENT: &str = "tile.persistent";
+/// Written by `tile-stream-k` on a persistent variant whose last tiles'
+/// K loops are shared out among the blocks: `array<i64: elements, arg,
+/// dim, tile>`, the elements of one partial tile and what the K loop's
+/// trip count counts (see [`ATTRS`]).
+pub const STREAM_K: &str = "tile.stream_k";
+/// Written by `tile-stream-k` on the K loop of a walk whose K bounds
+/// change from one walk to the next: the index of the walk loop's
+/// iteration argument that holds the ring position of this walk's first K
+/// tile (`registers::tma::base`).
+pub const RING_BASE: &str = "tile.ring_base";
 /// Written by `tile-widen-blocks`: the kernel whose instance for wider
 /// tiles this function is (until `tile-finish-widening`).
 pub const WIDE_OF: &str = "tile.wide_of";
@@ -107,7 +117,7 @@ pub const MAX_TILE_BYTES: i64 = 227 * 1024;
 
 /// Every attribute the dialect owns, as the reference lists them; the
 /// verifier rejects any other `tile.` attribute.
-pub static ATTRS: [Attr; 18] = [
+pub static ATTRS: [Attr; 20] = [
     Attr {
         name: KERNEL,
         on: "`func.func`",
@@ -169,6 +179,26 @@ pub static ATTRS: [Attr; 18] = [
         value: Form::Unit,
         doc: "The variant's blocks each walk several tiles; its last argument, an `index`, is the program's 1-D \
               grid, and the runtime launches it on the resident blocks.",
+    },
+    Attr {
+        name: STREAM_K,
+        on: "kernel variant",
+        by: "`tile-stream-k`",
+        value: Form::Text("`array<i64: elements, arg, dim, tile>`"),
+        doc: "The variant (also `tile.persistent`) shares its last tiles' K iterations among its blocks: the \
+              elements of one partial tile, and the memref argument, dim and tile size whose tile count is the K \
+              loop's trip count. Before its last argument it takes the workspace (`memref<?xf32>`, a slot of \
+              that many elements for each launched block), the flags (`memref<?xi32>`, one for each launched \
+              block, zero at the launch and left zero) and the schedule's seven `index`es \
+              (`tile_lowering::stream_k::SCHEDULE`).",
+    },
+    Attr {
+        name: RING_BASE,
+        on: "`scf.for`",
+        by: "`tile-stream-k`",
+        value: Form::Integer { min: 0, max: i64::MAX },
+        doc: "A K loop whose bounds change from one walk of its enclosing loop to the next: the index of the \
+              walk's iteration argument that holds the ring position of the loop's first tile.",
     },
     Attr {
         name: WIDE_OF,
@@ -499,6 +529,18 @@ pub mod knob {
               accumulator into the first block's through distributed shared memory, `tile.cluster_sum`); not with \
               `persistent`. Maximum: a portable cluster's size.",
     };
+    /// `stream_k`: the last tiles' K loops shared out among the blocks.
+    pub const STREAM_K: Knob = Knob {
+        key: "stream_k",
+        kind: Kind::Flag,
+        min: 0,
+        max: Some(1),
+        default: Some(0),
+        doc: "A persistent variant (`persistent = 1`) whose last wave of tiles would leave multiprocessors idle \
+              shares the last tiles' K iterations evenly among its blocks (`tile-stream-k`): all whole waves but \
+              one stay a tile a block, and each tile split among blocks is summed by the block that ran its first \
+              K iteration (`tile.partial_store`, `tile.partial_sum`, through a workspace the runtime holds).",
+    };
     /// `group_m`: tile rows that consecutive blocks walk together.
     pub const GROUP_M: Knob = Knob {
         key: "group_m",
@@ -542,12 +584,13 @@ pub static TILE_KNOBS: [Knob; 3] = [knob::TILE_M, knob::TILE_N, knob::TILE_K];
 
 /// The knobs that are hints: `tile.hints` keys, and `tile.config` and
 /// `tile.tune` keys that `tile-specialize` moves into `tile.hints`.
-pub static HINT_KNOBS: [Knob; 9] = [
+pub static HINT_KNOBS: [Knob; 10] = [
     knob::NUM_STAGES,
     knob::OCCUPANCY,
     knob::NUM_CTAS,
     knob::WARP_SPECIALIZE,
     knob::PERSISTENT,
+    knob::STREAM_K,
     knob::SPLIT_K,
     knob::PINGPONG,
     knob::GROUP_M,
@@ -556,7 +599,7 @@ pub static HINT_KNOBS: [Knob; 9] = [
 
 /// Every key of `tile.config` and `tile.tune`: the tile sizes, then the
 /// hints.
-pub static KNOBS: [Knob; 12] = [
+pub static KNOBS: [Knob; 13] = [
     knob::TILE_M,
     knob::TILE_N,
     knob::TILE_K,
@@ -565,6 +608,7 @@ pub static KNOBS: [Knob; 12] = [
     knob::NUM_CTAS,
     knob::WARP_SPECIALIZE,
     knob::PERSISTENT,
+    knob::STREAM_K,
     knob::SPLIT_K,
     knob::PINGPONG,
     knob::GROUP_M,

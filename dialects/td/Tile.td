@@ -630,4 +630,54 @@ def Tile_ClusterSumOp : Tile_Op<"cluster_sum", [Pure, AllTypesMatch<["input", "r
   let hasVerifier = 1;
 }
 
+def Tile_PartialStoreOp : Tile_Op<"partial_store", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "publish a block's partial tile to another block (compiler-internal)";
+  let description = [{
+    `tile-stream-k` inserts it after a piece of a tile's K loop that does
+    not start at the loop's first iteration: the block writes `value` into
+    slot `slot` of `workspace` (slot `s` is elements `s * N` to
+    `(s + 1) * N - 1`, `N` the tile's element count; the order of the
+    tile's elements within a slot is unspecified, but the same for every
+    block of the kernel) and then sets `flags[slot]` to 1, ordered after
+    the writes at the device's scope. The block that owns the tile reads
+    the slot back with `tile.partial_sum`. Users never need to write it.
+
+    ```mlir
+    tile.partial_store %acc, %workspace[%slot], %flags : tensor<128x256xf32>, memref<?xf32>, memref<?xi32>
+    ```
+  }];
+  let arguments = (ins Tile_Tile:$value, MemRefRankOf<[AnyFloat], [1]>:$workspace, Index:$slot,
+                       MemRefRankOf<[I32], [1]>:$flags);
+  let assemblyFormat = [{
+    $value `,` $workspace `[` $slot `]` `,` $flags attr-dict `:` type($value) `,` type($workspace) `,` type($flags)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_PartialSumOp : Tile_Op<"partial_sum", [MemoryEffects<[MemRead, MemWrite]>,
+                                                AllTypesMatch<["input", "result"]>]> {
+  let summary = "a tile plus the partial tiles other blocks published (compiler-internal)";
+  let description = [{
+    `tile-stream-k` inserts it after the piece of a tile's K loop that
+    starts at its first iteration, when other blocks ran the rest: for
+    each slot `s` from `first` to `last - 1` in order, it waits until
+    `flags[s]` is set (`tile.partial_store`), adds slot `s` of `workspace`
+    to the running sum, and clears `flags[s]` for the next launch. The
+    result is `input` plus those slots, added in slot order, so the same
+    inputs always give the same sum. Users never need to write it.
+
+    ```mlir
+    %s = tile.partial_sum %acc, %workspace[%first to %last], %flags : tensor<128x256xf32>, memref<?xf32>, memref<?xi32>
+    ```
+  }];
+  let arguments = (ins Tile_Tile:$input, MemRefRankOf<[AnyFloat], [1]>:$workspace, Index:$first, Index:$last,
+                       MemRefRankOf<[I32], [1]>:$flags);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = [{
+    $input `,` $workspace `[` $first `to` $last `]` `,` $flags attr-dict `:` type($input) `,` type($workspace) `,`
+    type($flags)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // TILE_TD

@@ -154,3 +154,52 @@ pub(crate) fn add_descriptor_arguments(
     variant.set_attribute("arg_attrs", ArrayAttribute::new(context, &attrs).into());
     Some(())
 }
+
+/// Inserts arguments of `types` (no attributes of their own) into a
+/// function before its argument `at`; their values.
+pub(crate) fn insert_arguments<'c>(
+    context: &'c Context,
+    function: OperationRef<'c, '_>,
+    at: usize,
+    types: &[Type<'c>],
+) -> Option<Vec<melior::ir::Value<'c, 'c>>> {
+    let old = FunctionType::try_from(TypeAttribute::try_from(function.attribute("function_type").ok()?).ok()?.value())
+        .ok()?;
+    let count = old.input_count();
+    if at > count {
+        return None;
+    }
+    let entry = melior::ir::RegionLike::first_block(&crate::rewrite::Probe::region_at(&function, 0)?)?;
+    let location = function.location();
+    let values = types
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            // SAFETY: `entry` is the function's live entry block, which has
+            // `count + i` arguments here; its type gets the same below.
+            unsafe {
+                let raw = mlir_sys::mlirBlockInsertArgument(
+                    entry.to_raw(),
+                    (at + i) as isize,
+                    melior::ir::TypeLike::to_raw(t),
+                    location.to_raw(),
+                );
+                melior::ir::Value::from_raw(raw)
+            }
+        })
+        .collect();
+    let mut inputs: Vec<Type> = (0..count).map(|i| old.input(i).ok()).collect::<Option<_>>()?;
+    inputs.splice(at..at, types.iter().copied());
+    let empty = || DictionaryAttribute::new(context, &[]).into();
+    let old_attrs = function.attribute("arg_attrs").ok().and_then(|a| ArrayAttribute::try_from(a).ok());
+    let mut attrs: Vec<Attribute> =
+        (0..count).map(|i| old_attrs.and_then(|a| a.element(i).ok()).unwrap_or_else(empty)).collect();
+    attrs.splice(at..at, types.iter().map(|_| empty()));
+    let mut function = unsafe {
+        // SAFETY: a live op, mutated only through this handle here.
+        melior::ir::operation::OperationRefMut::from_raw(function.to_raw())
+    };
+    function.set_attribute("function_type", TypeAttribute::new(FunctionType::new(context, &inputs, &[]).into()).into());
+    function.set_attribute("arg_attrs", ArrayAttribute::new(context, &attrs).into());
+    Some(values)
+}

@@ -252,6 +252,11 @@ impl<'c, 'a> At<'c, 'a> {
         self.add(arith::divui(a, b, self.location))
     }
 
+    /// Logical shift right.
+    pub fn shrui(&self, a: IrValue<'c>, b: IrValue<'c>) -> Option<IrValue<'c>> {
+        self.add(arith::shrui(a, b, self.location))
+    }
+
     /// Unsigned remainder.
     pub fn remui(&self, a: IrValue<'c>, b: IrValue<'c>) -> Option<IrValue<'c>> {
         self.add(arith::remui(a, b, self.location))

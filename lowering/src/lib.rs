@@ -39,6 +39,7 @@ pub mod specialize;
 pub mod split_k;
 pub mod split_kernels;
 pub mod split_thread_stores;
+pub mod stream_k;
 pub mod stream_stores;
 pub mod to_gpu;
 pub mod to_linalg;
@@ -75,6 +76,7 @@ pub(crate) const PASSES: &[fn()] = &[
     pass::register::<layout::remove_conversions::RemoveLayoutConversions>,
     pass::register::<use_tma::UseTma>,
     pass::register::<persist_blocks::PersistBlocks>,
+    pass::register::<stream_k::StreamK>,
     pass::register::<prefetch_fragments::PrefetchFragments>,
     pass::register::<finish_widening::FinishWidening>,
     pass::register::<split_thread_stores::SplitThreadStores>,

@@ -254,7 +254,7 @@ fn recompute<'c>(
 }
 
 /// A clone of `load` for the iteration `iv_value`, before `at`.
-fn load_at<'c>(
+pub(crate) fn load_at<'c>(
     context: &'c Context,
     at: &At<'c, 'c>,
     load: OperationRef<'c, 'c>,

@@ -302,6 +302,7 @@ fn kernel_to_gpu<'c>(
         "arg_attrs",
         tile_dialect::attrs::VARIANT_OF,
         tile_dialect::attrs::PERSISTENT,
+        tile_dialect::attrs::STREAM_K,
         "nvvm.minctasm",
         tile_dialect::attrs::CLUSTER,
         tile_dialect::attrs::RETILED,

@@ -18,7 +18,7 @@
 //! stops assembling). A module loaded on first launch is JIT-compiled.
 
 use crate::{
-    Arg, Array, Bundle, Error, Grid, Param, Result, Retiled, TmaDescriptor, memref_slots,
+    Arg, Array, Bundle, Error, Grid, Param, Result, Retiled, StreamK, TmaDescriptor, memref_slots,
     ptxas::{Arch, Ptxas},
     tma,
 };
@@ -37,6 +37,9 @@ use std::{
 /// running one `ptxas` at a time, or the driver's JIT).
 const PRELOAD_THREADS: usize = 16;
 
+/// The flags a stream-K workspace holds at least (one a launched block).
+const STREAM_K_FLAGS: u64 = 1024;
+
 /// A GPU with a module cache: each bundle's PTX is loaded once.
 pub struct Cuda {
     context: Arc<CudaContext>,
@@ -46,6 +49,11 @@ pub struct Cuda {
     /// Variants passed over by name: those whose name holds one of these.
     skipped: Vec<String>,
     scratch: Mutex<Option<CudaSlice<u8>>>,
+    /// Stream-K variants' workspace and how many flags it starts with
+    /// (zero when allocated; the kernels leave them zero), then partial
+    /// tiles. Grown, never shrunk; launches on the one stream use it in
+    /// turn.
+    workspace: Mutex<Option<(CudaSlice<u8>, u64)>>,
     /// Set once a launch did not finish within its deadline: the kernel
     /// may still be running, and anything that waits on the stream would
     /// wait for ever.
@@ -317,6 +325,7 @@ impl Cuda {
             variants: true,
             skipped: Vec::new(),
             scratch: Mutex::new(None),
+            workspace: Mutex::new(None),
             hung: AtomicBool::new(false),
             ptxas: OnceLock::new(),
             cubins_refused: AtomicBool::new(false),
@@ -601,8 +610,8 @@ impl Cuda {
             .map_err(driver)?;
         let mut passed_over = Vec::new();
         // Entry, block, shared memory, descriptors, persistent, cluster,
-        // the program's grid along x.
-        type Chosen<'a> = (&'a str, [u32; 3], u32, Vec<Option<CudaSlice<u8>>>, bool, u32, u64);
+        // the program's grid along x, stream-K's partial tile.
+        type Chosen<'a> = (&'a str, [u32; 3], u32, Vec<Option<CudaSlice<u8>>>, bool, u32, u64, Option<StreamK>);
         let mut chosen: Option<Chosen> = None;
         for variant in info.variants.iter().filter(|_| self.variants) {
             if let Some(part) = self.skipped.iter().find(|p| variant.name.contains(p.as_str())) {
@@ -634,6 +643,7 @@ impl Cuda {
                         variant.persistent,
                         cluster,
                         program_x,
+                        variant.stream_k,
                     ));
                     break;
                 }
@@ -644,8 +654,8 @@ impl Cuda {
         if chosen.is_none() && info.deferred {
             return Err(Error::Deferred { kernel: name.to_string(), passed_over });
         }
-        let (entry, block, shared_memory, descriptors, persistent, cluster, gx) =
-            chosen.unwrap_or((name, info.block, info.shared_memory, Vec::new(), false, info.cluster.max(1), gx));
+        let (entry, block, shared_memory, descriptors, persistent, cluster, gx, stream_k) =
+            chosen.unwrap_or((name, info.block, info.shared_memory, Vec::new(), false, info.cluster.max(1), gx, None));
         let refuse = |reason: String| Ok(Err(CannotLaunch { entry: entry.to_string(), reason }));
         let function = self.function(bundle, entry)?;
         // What the driver would refuse at the launch, asked first: a
@@ -716,6 +726,34 @@ impl Cuda {
                 Some(blocks) => launched = blocks,
                 None => return refuse("no block fits on a multiprocessor".into()),
             }
+            if let Some(stream_k) = stream_k {
+                // Before the grid (the variant's arguments: ..., descriptors,
+                // workspace, flags, schedule, grid).
+                let grid = slots.pop();
+                let shape = match args.get(stream_k.arg) {
+                    Some(Arg::Array(array)) => array.shape().to_vec(),
+                    _ => {
+                        return Err(Error::Launch(format!(
+                            "@{entry}: stream-K's argument #{} is not an array",
+                            stream_k.arg
+                        )));
+                    }
+                };
+                let trips = stream_k.trips(&shape).ok_or_else(|| {
+                    Error::Launch(format!(
+                        "@{entry}: stream-K's argument #{} has no dim {}",
+                        stream_k.arg, stream_k.dim
+                    ))
+                })?;
+                let (workspace, flags) = self.stream_k_workspace(launched, stream_k.elements)?;
+                slots.extend([workspace, workspace, 0, launched * stream_k.elements, 1]);
+                slots.extend([flags, flags, 0, launched, 1]);
+                // Whole waves shared beside the last partial one (0 by
+                // default; TILE_STREAM_K_WAVES for experiments).
+                let waves = std::env::var("TILE_STREAM_K_WAVES").ok().and_then(|w| w.parse().ok()).unwrap_or(0);
+                slots.extend(StreamK::schedule(gx, trips, launched, waves));
+                slots.extend(grid);
+            }
         } else if cluster > 1 {
             // Each program block runs as a cluster of `cluster` blocks (a
             // sliced or split-K kernel or variant).
@@ -740,6 +778,32 @@ impl Cuda {
             passed_over,
             _device: std::marker::PhantomData,
         }))
+    }
+
+    /// The device addresses of a stream-K variant's workspace for
+    /// `blocks` blocks of partial tiles of `elements` f32 elements, and of
+    /// its flags (zero). The buffer held for them starts with its flags,
+    /// always the same bytes whatever the launch's blocks, so that no
+    /// launch takes another's partial tiles for set flags; it is
+    /// reallocated (zeroed) where it is too small.
+    fn stream_k_workspace(&self, blocks: u64, elements: u64) -> Result<(u64, u64)> {
+        let too_big = || Error::Launch(format!("a stream-K workspace for {blocks} blocks of {elements} elements"));
+        let partials = blocks.checked_mul(elements).and_then(|n| n.checked_mul(4)).ok_or_else(too_big)?;
+        let mut held = self.workspace.lock().map_err(|_| Error::Launch("stream-K workspace poisoned".into()))?;
+        let fits = |(buffer, flags): &(CudaSlice<u8>, u64)| {
+            *flags >= blocks && (buffer.len() as u64).saturating_sub(flags * 4) >= partials
+        };
+        if !held.as_ref().is_some_and(fits) {
+            let flags = blocks.max(STREAM_K_FLAGS).next_multiple_of(4);
+            let bytes = flags.checked_mul(4).and_then(|f| f.checked_add(partials)).ok_or_else(too_big)?;
+            let bytes = usize::try_from(bytes).map_err(|_| too_big())?;
+            // The old buffer is freed in the stream's order, after the
+            // launches that use it.
+            *held = Some((self.stream.alloc_zeros::<u8>(bytes).map_err(driver)?, flags));
+        }
+        let (buffer, flags) = held.as_ref().ok_or_else(too_big)?;
+        let (start, _) = buffer.device_ptr(&self.stream);
+        Ok((start + flags * 4, start))
     }
 
     /// What a launch of `function` asks of a block.

@@ -223,7 +223,7 @@ pub fn stage_text(text: &str, chip: &str, toolkit: &str) -> String {
         (
             "tile-widen-blocks, ",
             "tile-split-k, tile-slice-clusters, ",
-            ", tile-use-tma, tile-finish-widening, func.func(tile-persist-blocks), tile-split-thread-stores",
+            ", tile-use-tma, tile-finish-widening, func.func(tile-persist-blocks, tile-stream-k), tile-split-thread-stores",
         )
     } else {
         ("", "", "")
@@ -426,12 +426,17 @@ fn variants(module: &Module, name: &str) -> Result<Vec<Variant>> {
                 .ok()
                 .and_then(|a| DenseI64ArrayAttribute::try_from(a).ok())
                 .map(|a| (0..a.len()).filter_map(|i| a.element(i).ok()).collect::<Vec<i64>>());
-            found.push((variant, tma, op.has_attribute("tile.persistent"), cluster, retiled));
+            let stream_k = op.attribute(tile_dialect::attrs::STREAM_K).ok().map(|a| {
+                DenseI64ArrayAttribute::try_from(a)
+                    .ok()
+                    .map(|a| (0..a.len()).filter_map(|i| a.element(i).ok()).collect::<Vec<i64>>())
+            });
+            found.push((variant, tma, op.has_attribute("tile.persistent"), cluster, retiled, stream_k));
         }
         WalkResult::Advance
     });
     let mut variants = Vec::new();
-    for (variant, tma, persistent, cluster, retiled) in found {
+    for (variant, tma, persistent, cluster, retiled, stream_k) in found {
         let variant = variant.ok_or_else(|| Error::Gpu(format!("a variant of @{name} has no name")))?;
         let tma = tma
             .into_iter()
@@ -456,7 +461,22 @@ fn variants(module: &Module, name: &str) -> Result<Vec<Variant>> {
             }
             Some(_) => return Err(Error::Gpu(format!("kernel @{variant} has an unreadable tile.retiled"))),
         };
-        variants.push(Variant { name: variant, block, shared_memory, tma, persistent, cluster, retiled });
+        let stream_k = match stream_k {
+            None => None,
+            Some(Some(values)) => match values[..] {
+                [elements, arg, dim, tile] if elements > 0 && arg >= 0 && dim >= 0 && tile > 0 => {
+                    Some(tile_abi::StreamK {
+                        elements: elements as u64,
+                        arg: arg as usize,
+                        dim: dim as usize,
+                        tile: tile as u64,
+                    })
+                }
+                _ => return Err(Error::Gpu(format!("kernel @{variant} has an unreadable tile.stream_k"))),
+            },
+            Some(None) => return Err(Error::Gpu(format!("kernel @{variant} has an unreadable tile.stream_k"))),
+        };
+        variants.push(Variant { name: variant, block, shared_memory, tma, persistent, cluster, retiled, stream_k });
     }
     Ok(variants)
 }

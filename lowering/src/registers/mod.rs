@@ -66,6 +66,7 @@ pub mod groups;
 pub mod ldmatrix;
 pub mod memory;
 pub mod mma;
+pub mod partial;
 pub mod reduce;
 pub mod rings;
 pub mod shared;
@@ -792,6 +793,8 @@ fn lower_kernel<'c>(kernel: OperationRef<'c, 'c>) -> Option<Result<(), Refused<'
             "tile.reduce" => reduce::reduce(&mut lowering, op),
             "tile.mma" => mma::lower(&mut lowering, op),
             "tile.cluster_sum" => cluster_sum::sum(&mut lowering, op),
+            "tile.partial_store" => partial::store(&mut lowering, op),
+            "tile.partial_sum" => partial::sum(&mut lowering, op),
             // A ring tile read into registers (`tile-prefetch-fragments`).
             "tile.convert_layout" if op.operand_at(0).and_then(|v| lowering.shared(v)).is_some() => {
                 let tile = lowering.shared(op.operand_at(0)?)?;

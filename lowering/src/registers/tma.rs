@@ -649,12 +649,32 @@ pub fn iteration<'c>(at: &At<'c, 'c>, r#loop: OperationRef<'c, 'c>) -> Option<Ir
 /// barriers keep counting phases from one walk of `loop` to the next, so
 /// that nothing needs starting again and a producer warp may ask for the
 /// next walk's tiles while the consumers finish this one.
+///
+/// A walk whose K bounds change from one walk to the next (`tile-stream-k`'s
+/// units: a whole tile, or part of one) carries the position of each
+/// walk's first tile itself, named by the loop's `tile.ring_base`
+/// ([`carried_base`]).
 pub fn continued<'c>(r#loop: OperationRef<'c, 'c>) -> Option<OperationRef<'c, 'c>> {
     let outer = r#loop.parent_operation().filter(|p| crate::rewrite::op_name(*p) == "scf.for")?;
+    if carried_base(r#loop).is_some() {
+        return Some(outer);
+    }
     let body = outer.region_at(0)?.first_block()?;
     let invariant =
         (0..3).all(|i| r#loop.operand_at(i).is_some_and(|v| crate::rewrite::defined_outside(detach(v), body)));
     invariant.then_some(outer)
+}
+
+/// The ring position of `loop`'s first tile in this walk where the walk
+/// carries it (`tile.ring_base = i`: the walk's iteration argument `i`,
+/// an index, which starts at 0 and grows by each walk's trip count).
+fn carried_base<'c>(r#loop: OperationRef<'c, 'c>) -> Option<IrValue<'c>> {
+    let index = r#loop.attribute(tile_dialect::attrs::RING_BASE).ok()?;
+    let index = usize::try_from(melior::ir::attribute::IntegerAttribute::try_from(index).ok()?.value()).ok()?;
+    let outer = r#loop.parent_operation().filter(|p| crate::rewrite::op_name(*p) == "scf.for")?;
+    let argument = outer.region_at(0)?.first_block()?.argument_at(1 + index)?;
+    let argument = detach(argument.into());
+    melior::ir::TypeLike::is_index(&melior::ir::ValueLike::r#type(&argument)).then_some(argument)
 }
 
 /// `loop`'s trip count (0 where it does not run).
@@ -671,6 +691,9 @@ pub fn trips<'c>(at: &At<'c, 'c>, r#loop: OperationRef<'c, 'c>) -> Option<IrValu
 /// The ring position of `loop`'s first tile: 0, or `i n` where its rings
 /// continue across an enclosing loop ([`continued`]) in its iteration `i`.
 pub fn base<'c>(at: &At<'c, 'c>, r#loop: OperationRef<'c, 'c>) -> Option<IrValue<'c>> {
+    if let Some(carried) = carried_base(r#loop) {
+        return Some(carried);
+    }
     match continued(r#loop) {
         Some(outer) => at.muli(iteration(at, outer)?, trips(at, r#loop)?),
         None => at.index(0),

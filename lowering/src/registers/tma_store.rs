@@ -274,7 +274,14 @@ fn coordinates_at<'c>(
     values: &[IrValue<'c>],
 ) -> Option<At<'c, 'c>> {
     use melior::ir::BlockLike as _;
-    let block = op.block()?;
+    // A store under a condition (`tile-stream-k`'s owner branch) has its
+    // coordinates computed before the condition, in the block of its mma
+    // loop.
+    let mut anchor = op;
+    while let Some(parent) = anchor.parent_operation().filter(|p| crate::rewrite::op_name(*p) == "scf.if") {
+        anchor = parent;
+    }
+    let block = anchor.block()?;
     let mut last: Option<OperationRef<'c, 'c>> = None;
     for &value in values {
         let Some(definition) = crate::rewrite::defining_op(value) else { continue };

@@ -115,6 +115,11 @@ const WARPGROUP_ACCUMULATOR: i64 = 128;
 /// multiprocessor's 65536.
 const PRODUCER_REGISTERS: i64 = 40;
 const CONSUMER_REGISTERS: i64 = 232;
+/// The same for a stream-K walk (`tile-stream-k`), whose producer keeps
+/// the units' bounds and spilled with 40 (BENCHMARKS.md, session 47):
+/// 128 x 56 + 256 x 224 = 64512.
+const STREAM_K_PRODUCER_REGISTERS: i64 = 56;
+const STREAM_K_CONSUMER_REGISTERS: i64 = 224;
 const WARPGROUP_THREADS: i64 = 32 * super::mma::WARPGROUP_WARPS;
 
 /// The named barrier the consumer warps meet at (0 is the block's).
@@ -375,10 +380,19 @@ fn give_registers<'c>(
         at.insert(op);
         Some(())
     };
-    set(&At::before(context, consumers.first_operation()?)?, CONSUMER_REGISTERS, "increase")?;
+    let mut kernel = consumers.parent_operation();
+    while let Some(op) = kernel.filter(|op| crate::rewrite::op_name(*op) != "func.func") {
+        kernel = op.parent_operation();
+    }
+    let (producer_registers, consumer_registers) =
+        match kernel.is_some_and(|k| k.has_attribute(tile_dialect::attrs::STREAM_K)) {
+            true => (STREAM_K_PRODUCER_REGISTERS, STREAM_K_CONSUMER_REGISTERS),
+            false => (PRODUCER_REGISTERS, CONSUMER_REGISTERS),
+        };
+    set(&At::before(context, consumers.first_operation()?)?, consumer_registers, "increase")?;
     let first = producer_side.first_operation()?;
     let at = At::before(context, first)?;
-    set(&at, PRODUCER_REGISTERS, "decrease")?;
+    set(&at, producer_registers, "decrease")?;
     // The requests are the first warp's (their predicate is its first
     // thread). Its index from lane 0, so that ptxas sees the branch
     // warp-uniform, as the role's ([`Lowering::warpgroup`]).
