@@ -97,8 +97,8 @@ impl StreamK {
     /// tiles of `trips` K iterations on `blocks` resident blocks, sharing
     /// the iterations of the last partial wave and of `waves` whole waves
     /// before it: the whole tiles `D` before the shared ones, `D / G`,
-    /// `D % G`, the shared iterations a block `R / G` and `R % G` (`R = (T
-    /// - D) trips`), and the magic number and shift that divide by `trips`
+    /// `D % G`, the shared iterations a block `R / G` and `R % G` (with
+    /// `R = (T - D) trips`), and the magic number and shift that divide by `trips`
     /// (`n / trips = (n m) >> s` for `n < 2^31`). Nothing is shared where
     /// the last wave is full, where a block would get no iteration (its
     /// owner would wait for it), or where the iterations reach 2^31 (the
@@ -218,5 +218,80 @@ impl Bundle {
 
     pub fn from_json(text: &str) -> Result<Bundle> {
         Ok(serde_json::from_str(text)?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::StreamK;
+
+    /// The kernel's arithmetic (`tile-stream-k`) on the schedule: each
+    /// block's whole tiles and shared range.
+    fn ranges(tiles: u64, trips: u64, blocks: u64, waves: u64) -> Vec<(Vec<u64>, u64, u64)> {
+        let [whole, own_q, own_r, q, r, magic, shift] = StreamK::schedule(tiles, trips, blocks, waves);
+        (0..blocks)
+            .map(|b| {
+                let own = own_q + u64::from(b < own_r);
+                let wholes = (0..own).map(|j| b + j * blocks).collect();
+                let start = whole * trips + b * q + b.min(r);
+                let end = start + q + u64::from(b < r);
+                if end > start {
+                    // The kernel's divisions by the trip count.
+                    assert_eq!((start * magic) >> shift, start / trips);
+                    assert_eq!(((end + trips - 1) * magic) >> shift, end.div_ceil(trips));
+                }
+                (wholes, start, end)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_tile_and_iteration_is_computed_once() {
+        for (tiles, trips, blocks, waves) in [
+            (512, 64, 132, 0),
+            (512, 64, 132, 1),
+            (1376, 64, 132, 0),
+            (528, 64, 132, 0),
+            (228, 16, 132, 0),
+            (10, 2, 132, 0),
+            (130, 3, 132, 0),
+            (300, 1, 132, 0),
+            (7, 1000, 3, 1),
+            (1, 5, 1, 0),
+        ] {
+            let [whole, ..] = StreamK::schedule(tiles, trips, blocks, waves);
+            let mut done = vec![0u32; (tiles * trips) as usize];
+            for (wholes, start, end) in ranges(tiles, trips, blocks, waves) {
+                for t in wholes {
+                    assert!(t < whole, "{tiles} {trips} {blocks}: whole tile {t} past {whole}");
+                    for k in 0..trips {
+                        done[(t * trips + k) as usize] += 1;
+                    }
+                }
+                // A block with a shared range has at least one iteration of it
+                // where anything is shared (its tile's owner waits for it).
+                assert!(whole == tiles || end > start, "{tiles} {trips} {blocks}: an empty range");
+                for i in start..end {
+                    done[i as usize] += 1;
+                }
+            }
+            assert!(done.iter().all(|&n| n == 1), "{tiles} {trips} {blocks} {waves}: not each once");
+            // Shared only where the last wave is partial and every block gets
+            // an iteration.
+            let kept = (tiles / blocks).saturating_sub(waves) * blocks;
+            assert_eq!(whole == tiles, tiles.is_multiple_of(blocks) || (tiles - kept) * trips < blocks);
+        }
+    }
+
+    #[test]
+    fn the_division_by_the_trip_count_is_exact_below_2_31() {
+        for trips in (1..300).chain([511, 512, 513, 4095, 65535, 65536, 1 << 20, (1 << 31) - 1]) {
+            let [.., magic, shift] = StreamK::schedule(200, trips, 132, 0);
+            for n in (0..5000u64).chain([(1 << 31) - 1, (1 << 31) - 2, trips * 1000, trips * 1000 - 1]) {
+                if n < 1 << 31 {
+                    assert_eq!((n * magic) >> shift, n / trips, "{n} / {trips}");
+                }
+            }
+        }
     }
 }

@@ -537,9 +537,10 @@ pub mod knob {
         max: Some(1),
         default: Some(0),
         doc: "A persistent variant (`persistent = 1`) whose last wave of tiles would leave multiprocessors idle \
-              shares the last tiles' K iterations evenly among its blocks (`tile-stream-k`): all whole waves but \
-              one stay a tile a block, and each tile split among blocks is summed by the block that ran its first \
-              K iteration (`tile.partial_store`, `tile.partial_sum`, through a workspace the runtime holds).",
+              shares that wave's K iterations evenly among its blocks (`tile-stream-k`): the whole waves stay a \
+              tile a block, and each tile split among blocks is summed by the block that ran its first K \
+              iteration (`tile.partial_store`, `tile.partial_sum`, through a workspace the runtime holds). \
+              Faster only where the last wave is less than about half full (BENCHMARKS.md, session 47).",
     };
     /// `group_m`: tile rows that consecutive blocks walk together.
     pub const GROUP_M: Knob = Knob {

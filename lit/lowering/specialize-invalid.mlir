@@ -1,6 +1,6 @@
 // RUN: tile-opt %s -split-input-file -verify-diagnostics --tile-specialize
 
-// expected-error @+1 {{tile-specialize: tile.config: unknown key 'block_m' (known: tile_m, tile_n, tile_k, num_stages, occupancy, num_ctas, warp_specialize, persistent, split_k, pingpong, group_m, swap_operands)}}
+// expected-error @+1 {{tile-specialize: tile.config: unknown key 'block_m' (known: tile_m, tile_n, tile_k, num_stages, occupancy, num_ctas, warp_specialize, persistent, stream_k, split_k, pingpong, group_m, swap_operands)}}
 func.func @unknown(%A: memref<?x?xf16>) attributes {tile.kernel, tile.config = {block_m = 64 : i64}} {
   return
 }

@@ -4,11 +4,12 @@
 //!
 //! Summary: `tile-persist-blocks` gives each of `G` resident blocks the
 //! tiles `b, b + G, ...` below `T`. Where `T` is not a multiple of `G`, the
-//! last wave keeps some blocks idle. This pass keeps all whole waves but
-//! one a tile a block (the first `D = (T / G - 1) G` tiles), and divides the
+//! last wave keeps some blocks idle. This pass keeps the first `D` tiles
+//! a tile a block (the whole waves: the runtime's
+//! `tile_abi::StreamK::schedule` chooses `D`), and divides the
 //! `R = (T - D) nk` K iterations of the others (`nk` the K loop's trip
-//! count) into `G` contiguous ranges, `[D nk + b R / G, D nk + (b + 1) R / G)`
-//! for block `b`. Each block then walks units: its whole tiles, then the
+//! count) into `G` contiguous ranges, `[D nk + b q + min(b, r), ... + q +
+//! (b < r))` for block `b` (`q`, `r` = `R / G`, `R % G`). Each block then walks units: its whole tiles, then the
 //! pieces of tiles its range covers, each the K loop over the piece's
 //! iterations. A piece that does not start at its tile's first iteration
 //! publishes its accumulator (`tile.partial_store` into the workspace's slot
@@ -53,11 +54,11 @@
 //! of which publishes its piece before it waits for anything, and every
 //! block is resident (the persistent launch), so no block waits for ever.
 //!
-//! Caveats: only a variant of `tile-persist-blocks` (`tile.persistent`)
-//! whose walk body holds one K loop with the mma, from 0 by 1 over bounds
-//! fixed across the walk, carrying an f32 accumulator that starts at zero
-//! and whose other results nothing reads; the epilogue is every op after
-//! that loop. Otherwise the variant stays a tile a block, with a remark
+//! Caveats: only a variant of `tile-persist-blocks` (`tile.persistent`,
+//! not in clusters) whose walk body holds one K loop with the mma, from 0
+//! by 1 over a view's tile count fixed across the walk, carrying an f32
+//! accumulator that starts at zero and ring tiles, and whose other results
+//! nothing reads; the epilogue is every op after that loop. Otherwise the variant stays a tile a block, with a remark
 //! (`StreamKNotApplied`). Where `T` is a multiple of `G`, or smaller, every
 //! unit is a whole tile and nothing is published, at the cost of the
 //! bookkeeping. The runtime holds the workspace (a slot and a flag for
@@ -192,6 +193,11 @@ impl<'c> Plan<'c> {
             }
         }
         let [walk] = walks[..] else { return Err("it does not walk its tiles in one loop") };
+        if crate::registers::cluster::blocks(variant) > 1 {
+            // Its blocks' ids are the clusters', and a cluster's blocks
+            // would share a slot.
+            return Err("its blocks run as clusters");
+        }
         if walk.result_count() != 0 {
             return Err("its walk carries values");
         }
@@ -227,9 +233,11 @@ impl<'c> Plan<'c> {
         let init = operand(3)?;
         let zero =
             defining_op(init).filter(|d| op_name(*d) == "arith.constant").and_then(|d| d.attribute("value").ok());
+        // A splat of zero (each piece starts from it, and its sum is the
+        // pieces' sum).
         let is_zero = zero.is_some_and(|z| {
             let text = z.to_string();
-            text.starts_with("dense<0.000000e+00>") || text.starts_with("dense<0.0")
+            ["dense<0.000000e+00> ", "dense<-0.000000e+00> "].iter().any(|p| text.starts_with(p))
         });
         if !is_zero {
             return Err("its accumulator does not start at zero");
@@ -241,6 +249,16 @@ impl<'c> Plan<'c> {
         for i in 1..k_loop.result_count() {
             if k_loop.result_at(i).is_some_and(|r| !crate::rewrite::unused(r.into())) {
                 return Err("its K loop gives more than the accumulator");
+            }
+            // Only ring tiles (recomputed at each piece's start) besides
+            // the accumulator: any other carried value would start each
+            // piece where the tile's first iteration does.
+            let ring_tile = operand(3 + i)
+                .ok()
+                .and_then(defining_op)
+                .is_some_and(|d| op_name(d) == "tile.load" && ring_of(d).is_some());
+            if !ring_tile {
+                return Err("its K loop carries more than the accumulator and its ring tiles");
             }
         }
         let k_body = k_loop.region_at(0).and_then(|r| r.first_block()).ok_or("its K loop has no body")?;
@@ -337,7 +355,8 @@ fn rewrite<'c>(context: &'c melior::Context, variant: OperationRef<'c, 'c>, plan
     let first_tile = divide(&at, start)?;
     let pieces = {
         let any = at.cmpi(CmpiPredicate::Ugt, end, start)?;
-        let past = divide(&at, at.subi(at.addi(end, nk)?, one)?)?;
+        // ceil(end / nk) as (end - 1) / nk + 1, its numerator below 2^31.
+        let past = at.addi(divide(&at, at.subi(end, one)?)?, one)?;
         at.select(any, at.subi(past, first_tile)?, zero)?
     };
     let units = at.addi(own_whole, pieces)?;

@@ -53,7 +53,7 @@ pub struct Cuda {
     /// (zero when allocated; the kernels leave them zero), then partial
     /// tiles. Grown, never shrunk; launches on the one stream use it in
     /// turn.
-    workspace: Mutex<Option<(CudaSlice<u8>, u64)>>,
+    workspace: Mutex<Option<(Arc<CudaSlice<u8>>, u64)>>,
     /// Set once a launch did not finish within its deadline: the kernel
     /// may still be running, and anything that waits on the stream would
     /// wait for ever.
@@ -258,6 +258,8 @@ pub struct Prepared<'d> {
     cluster: u32,
     slots: Vec<u64>,
     _descriptors: Vec<Option<CudaSlice<u8>>>,
+    /// A stream-K variant's workspace, which its parameters point into.
+    _workspace: Option<Arc<CudaSlice<u8>>>,
     _device: std::marker::PhantomData<&'d DeviceArgs>,
 }
 
@@ -711,6 +713,7 @@ impl Cuda {
             slots.push(descriptor.as_ref().map_or(0, |d| d.device_ptr(&self.stream).0));
         }
         let mut launched = gx;
+        let mut held_workspace = None;
         if persistent {
             // The program's grid, which the blocks share out; as many
             // blocks as are resident at once, and no more than the grid.
@@ -745,7 +748,8 @@ impl Cuda {
                         stream_k.arg, stream_k.dim
                     ))
                 })?;
-                let (workspace, flags) = self.stream_k_workspace(launched, stream_k.elements)?;
+                let (workspace, flags, buffer) = self.stream_k_workspace(launched, stream_k.elements)?;
+                held_workspace = Some(buffer);
                 slots.extend([workspace, workspace, 0, launched * stream_k.elements, 1]);
                 slots.extend([flags, flags, 0, launched, 1]);
                 // Whole waves shared beside the last partial one (0 by
@@ -775,6 +779,7 @@ impl Cuda {
             cluster,
             slots,
             _descriptors: descriptors,
+            _workspace: held_workspace,
             passed_over,
             _device: std::marker::PhantomData,
         }))
@@ -785,12 +790,14 @@ impl Cuda {
     /// its flags (zero). The buffer held for them starts with its flags,
     /// always the same bytes whatever the launch's blocks, so that no
     /// launch takes another's partial tiles for set flags; it is
-    /// reallocated (zeroed) where it is too small.
-    fn stream_k_workspace(&self, blocks: u64, elements: u64) -> Result<(u64, u64)> {
+    /// reallocated (zeroed) where it is too small. The buffer comes back
+    /// too, for the launch to hold: a launch prepared before another grew
+    /// it still has its own (whose flags its kernels left zero).
+    fn stream_k_workspace(&self, blocks: u64, elements: u64) -> Result<(u64, u64, Arc<CudaSlice<u8>>)> {
         let too_big = || Error::Launch(format!("a stream-K workspace for {blocks} blocks of {elements} elements"));
         let partials = blocks.checked_mul(elements).and_then(|n| n.checked_mul(4)).ok_or_else(too_big)?;
         let mut held = self.workspace.lock().map_err(|_| Error::Launch("stream-K workspace poisoned".into()))?;
-        let fits = |(buffer, flags): &(CudaSlice<u8>, u64)| {
+        let fits = |(buffer, flags): &(Arc<CudaSlice<u8>>, u64)| {
             *flags >= blocks && (buffer.len() as u64).saturating_sub(flags * 4) >= partials
         };
         if !held.as_ref().is_some_and(fits) {
@@ -799,11 +806,11 @@ impl Cuda {
             let bytes = usize::try_from(bytes).map_err(|_| too_big())?;
             // The old buffer is freed in the stream's order, after the
             // launches that use it.
-            *held = Some((self.stream.alloc_zeros::<u8>(bytes).map_err(driver)?, flags));
+            *held = Some((Arc::new(self.stream.alloc_zeros::<u8>(bytes).map_err(driver)?), flags));
         }
         let (buffer, flags) = held.as_ref().ok_or_else(too_big)?;
         let (start, _) = buffer.device_ptr(&self.stream);
-        Ok((start + flags * 4, start))
+        Ok((start + flags * 4, start, Arc::clone(buffer)))
     }
 
     /// What a launch of `function` asks of a block.

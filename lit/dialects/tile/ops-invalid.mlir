@@ -518,3 +518,19 @@ func.func @cluster_sum_of_masks(%a: tensor<64xi1>) {
   %0 = tile.cluster_sum %a : tensor<64xi1>
   return
 }
+
+// -----
+
+func.func @partial_store_of_integers(%a: tensor<64xi32>, %ws: memref<?xf32>, %flags: memref<?xi32>, %b: index) {
+  // expected-error @+1 {{moves float accumulators, not 'i32'}}
+  tile.partial_store %a, %ws[%b], %flags : tensor<64xi32>, memref<?xf32>, memref<?xi32>
+  return
+}
+
+// -----
+
+func.func @partial_sum_of_another_type(%a: tensor<64xf32>, %ws: memref<?xf16>, %flags: memref<?xi32>, %b: index) {
+  // expected-error @+1 {{workspace holds 'f16', the tile 'f32'}}
+  %s = tile.partial_sum %a, %ws[%b to %b], %flags : tensor<64xf32>, memref<?xf16>, memref<?xi32>
+  return
+}

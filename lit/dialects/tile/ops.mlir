@@ -154,3 +154,16 @@ func.func @cluster_sum(%a: tensor<128x128xf32>, %b: tensor<64xi32>) {
   %1 = tile.cluster_sum %b : tensor<64xi32>
   return
 }
+
+// -----
+
+// Compiler-internal (tile-stream-k): a block's partial tile published
+// through a workspace, and the owner's sum of the published ones.
+// CHECK-LABEL: func.func @partial_tiles
+// CHECK: tile.partial_store %{{.*}}, %{{.*}}[%{{.*}}], %{{.*}} : tensor<128x256xf32>, memref<?xf32>, memref<?xi32>
+// CHECK: tile.partial_sum %{{.*}}, %{{.*}}[%{{.*}} to %{{.*}}], %{{.*}} : tensor<128x256xf32>, memref<?xf32>, memref<?xi32>
+func.func @partial_tiles(%acc: tensor<128x256xf32>, %ws: memref<?xf32>, %flags: memref<?xi32>, %b: index, %e: index) {
+  tile.partial_store %acc, %ws[%b], %flags : tensor<128x256xf32>, memref<?xf32>, memref<?xi32>
+  %s = tile.partial_sum %acc, %ws[%b to %e], %flags : tensor<128x256xf32>, memref<?xf32>, memref<?xi32>
+  return
+}

@@ -281,6 +281,21 @@ fn coordinates_at<'c>(
     while let Some(parent) = anchor.parent_operation().filter(|p| crate::rewrite::op_name(*p) == "scf.if") {
         anchor = parent;
     }
+    // Unless a value is computed under the condition: then at the store's
+    // block, as before.
+    let inside = |value: IrValue<'c>| {
+        let mut parent = crate::rewrite::defining_op(value).and_then(|d| d.parent_operation());
+        while let Some(p) = parent {
+            if p.to_raw().ptr == anchor.to_raw().ptr {
+                return true;
+            }
+            parent = p.parent_operation();
+        }
+        false
+    };
+    if anchor.to_raw().ptr != op.to_raw().ptr && values.iter().any(|&v| inside(v)) {
+        anchor = op;
+    }
     let block = anchor.block()?;
     let mut last: Option<OperationRef<'c, 'c>> = None;
     for &value in values {
