@@ -261,24 +261,25 @@ if '--no-matmul' not in sys.argv:
             matmul('matmul_f16_f16', 300, 200, 40, 'f16', flags=['--config', config])
             matmul('matmul_bf16_bf16', 136, 2104, 200, 'bf16', flags=['--config', config])
             matmul('matmul_f16_f16', 128, 1024, 4096, 'f16', flags=['--config', config])
-    # Stream-K (tile-stream-k): the last partial wave's K iterations shared
-    # among the resident blocks, a tile's pieces summed through the
-    # runtime's workspace. With 128x256 tiles on 132 blocks: 2350x3000 is
-    # 228 tiles (96 shared, K of 16 tiles: each tile split between two
-    # blocks), 4096x4096 512 (116 shared), K of three tiles (pieces of one
-    # or two), 1536x2816 132 tiles (whole waves, nothing shared) and
-    # 520x264 fewer tiles than blocks. Then one whole wave shared too
-    # (TILE_STREAM_K_WAVES=1: ranges longer than a tile, tiles split among
-    # three blocks).
+    # Stream-K (tile-stream-k): a last wave less than half full has its K
+    # iterations shared among the resident blocks, a tile's pieces summed
+    # through the runtime's workspace. On 132 blocks: 500x11000 is 172
+    # tiles of 128x256 (40 shared, K of 16 tiles: each tile split among
+    # four or five blocks), 400x11000x200 172 tiles of K 4 (ranges of one
+    # or two iterations), 2350x3000 456 of 128x128 (60 shared), 4000x4000
+    # 2016 of 64x128 (36 shared); whole waves (1536x2816: 132 tiles of
+    # 128x256), a last wave at least half full (2350x3000 of 128x256) and
+    # fewer tiles than blocks (520x264) share nothing. Then one whole wave
+    # shared too (TILE_STREAM_K_WAVES=1: ranges longer than a tile).
     for config in ['tile_m=128,tile_n=256,num_stages=3,warp_specialize=1,persistent=1,stream_k=1',
                    'tile_m=128,tile_n=128,persistent=1,stream_k=1',
                    'tile_m=64,tile_n=128,warp_specialize=1,persistent=1,stream_k=1']:
-        for (m, n, k) in [(2350, 3000, 1000), (4096, 4096, 1000), (2350, 3000, 136), (1536, 2816, 320),
+        for (m, n, k) in [(500, 11000, 1000), (400, 11000, 200), (2350, 3000, 1000), (1536, 2816, 320),
                           (520, 264, 72), (4000, 4000, 4096)]:
             matmul('matmul_bf16_bf16', m, n, k, 'bf16', flags=['--config', config])
-        matmul('matmul_f16_f16', 2350, 3000, 1000, 'f16', flags=['--config', config])
+        matmul('matmul_f16_f16', 500, 11000, 1000, 'f16', flags=['--config', config])
     os.environ['TILE_STREAM_K_WAVES'] = '1'
-    for (m, n, k) in [(2350, 3000, 1000), (4096, 4096, 1000), (2350, 3000, 136)]:
+    for (m, n, k) in [(500, 11000, 1000), (400, 11000, 200)]:
         matmul('matmul_bf16_bf16', m, n, k, 'bf16',
                flags=['--config', 'tile_m=128,tile_n=256,num_stages=3,warp_specialize=1,persistent=1,stream_k=1'])
     del os.environ['TILE_STREAM_K_WAVES']

@@ -100,15 +100,18 @@ impl StreamK {
     /// `D % G`, the shared iterations a block `R / G` and `R % G` (with
     /// `R = (T - D) trips`), and the magic number and shift that divide by `trips`
     /// (`n / trips = (n m) >> s` for `n < 2^31`). Nothing is shared where
-    /// the last wave is full, where a block would get no iteration (its
-    /// owner would wait for it), or where the iterations reach 2^31 (the
-    /// kernel's division would not be exact).
+    /// the last wave is full or at least half full (sharing it measured
+    /// slower than what it saves: BENCHMARKS.md, session 47, as CUTLASS's
+    /// heuristic keeps such a wave), where a block would get no iteration
+    /// (its owner would wait for it), or where the iterations reach 2^31
+    /// (the kernel's division would not be exact).
     pub fn schedule(tiles: u64, trips: u64, blocks: u64, waves: u64) -> [u64; 7] {
         let blocks = blocks.max(1);
         let full = tiles / blocks;
         let fits = tiles.checked_mul(trips).is_some_and(|n| n < 1 << 31);
         let kept = full.saturating_sub(waves) * blocks;
-        let share = fits && !tiles.is_multiple_of(blocks) && (tiles - kept) * trips >= blocks;
+        let tail = tiles % blocks;
+        let share = fits && tail > 0 && 2 * tail < blocks && (tiles - kept) * trips >= blocks;
         let whole = if share { kept } else { tiles };
         let shared = (tiles - whole) * trips;
         let (magic, shift) = match trips {
@@ -250,6 +253,8 @@ mod tests {
         for (tiles, trips, blocks, waves) in [
             (512, 64, 132, 0),
             (512, 64, 132, 1),
+            (450, 64, 132, 0),
+            (450, 64, 132, 1),
             (1376, 64, 132, 0),
             (528, 64, 132, 0),
             (228, 16, 132, 0),
@@ -276,10 +281,11 @@ mod tests {
                 }
             }
             assert!(done.iter().all(|&n| n == 1), "{tiles} {trips} {blocks} {waves}: not each once");
-            // Shared only where the last wave is partial and every block gets
-            // an iteration.
+            // Shared only where the last wave is less than half full and
+            // every block gets an iteration.
             let kept = (tiles / blocks).saturating_sub(waves) * blocks;
-            assert_eq!(whole == tiles, tiles.is_multiple_of(blocks) || (tiles - kept) * trips < blocks);
+            let tail = tiles % blocks;
+            assert_eq!(whole == tiles, tail == 0 || 2 * tail >= blocks || (tiles - kept) * trips < blocks);
         }
     }
 

@@ -5,8 +5,9 @@
 //! Summary: `tile-persist-blocks` gives each of `G` resident blocks the
 //! tiles `b, b + G, ...` below `T`. Where `T` is not a multiple of `G`, the
 //! last wave keeps some blocks idle. This pass keeps the first `D` tiles
-//! a tile a block (the whole waves: the runtime's
-//! `tile_abi::StreamK::schedule` chooses `D`), and divides the
+//! a tile a block (the whole waves; the runtime's
+//! `tile_abi::StreamK::schedule` chooses `D`, all `T` where the last wave
+//! is at least half full, which sharing made slower), and divides the
 //! `R = (T - D) nk` K iterations of the others (`nk` the K loop's trip
 //! count) into `G` contiguous ranges, `[D nk + b q + min(b, r), ... + q +
 //! (b < r))` for block `b` (`q`, `r` = `R / G`, `R % G`). Each block then walks units: its whole tiles, then the

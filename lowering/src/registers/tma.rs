@@ -653,7 +653,7 @@ pub fn iteration<'c>(at: &At<'c, 'c>, r#loop: OperationRef<'c, 'c>) -> Option<Ir
 /// A walk whose K bounds change from one walk to the next (`tile-stream-k`'s
 /// units: a whole tile, or part of one) carries the position of each
 /// walk's first tile itself, named by the loop's `tile.ring_base`
-/// ([`carried_base`]).
+/// ([`base`]).
 pub fn continued<'c>(r#loop: OperationRef<'c, 'c>) -> Option<OperationRef<'c, 'c>> {
     let outer = r#loop.parent_operation().filter(|p| crate::rewrite::op_name(*p) == "scf.for")?;
     if carried_base(r#loop).is_some() {
