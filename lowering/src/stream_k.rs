@@ -114,14 +114,18 @@ impl<'c> RunExternalPass<'c> for StreamK {
     fn initialize(&mut self, _context: ContextRef<'c>) {}
 
     fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
-        let asked = operation.has_attribute(attrs::PERSISTENT)
+        let asked = operation.has_attribute(attrs::VARIANT_OF)
             && crate::rewrite::hint(operation, attrs::knob::STREAM_K.key) == Some(1);
         if !asked || operation.has_attribute(attrs::STREAM_K) {
             return;
         }
         // SAFETY: the op outlives the pass run, and so does its context.
         let variant = unsafe { OperationRef::from_raw(operation.to_raw()) };
-        let plan = match Plan::of(variant) {
+        let plan = match operation.has_attribute(attrs::PERSISTENT) {
+            true => Plan::of(variant),
+            false => Err("its blocks do not walk the tiles (persistent = 1, tile-persist-blocks)"),
+        };
+        let plan = match plan {
             Ok(plan) => plan,
             Err(why) => {
                 let name = variant
