@@ -88,11 +88,7 @@ impl<'c> RunExternalPass<'c> for PersistBlocks {
         }
         if let Err(why) = applies(operation) {
             if !why.is_empty() {
-                let name = operation
-                    .attribute("sym_name")
-                    .ok()
-                    .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
-                    .map_or(String::new(), |s| format!(" @{}", s.value()));
+                let name = crate::rewrite::symbol_label(operation);
                 crate::remarks::missed(
                     operation.location(),
                     Self::INFO.argument,

@@ -168,6 +168,15 @@ pub fn uses<'c, 'a>(value: Value<'c, 'a>) -> Vec<(OperationRef<'c, 'a>, usize)> 
     found
 }
 
+/// ` @name` for a symbol (a function) named `name`, else nothing: for
+/// remarks that name the variant they are about.
+pub fn symbol_label(op: OperationRef) -> String {
+    op.attribute("sym_name")
+        .ok()
+        .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
+        .map_or(String::new(), |s| format!(" @{}", s.value()))
+}
+
 /// Whether nothing uses `value`.
 pub fn unused(value: Value) -> bool {
     // SAFETY: `value` is live; its use list is only read.

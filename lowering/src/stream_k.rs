@@ -4,22 +4,23 @@
 //!
 //! Summary: `tile-persist-blocks` gives each of `G` resident blocks the
 //! tiles `b, b + G, ...` below `T`. Where `T` is not a multiple of `G`, the
-//! last wave keeps some blocks idle. This pass keeps the first `D` tiles
-//! a tile a block (the whole waves; the runtime's
-//! `tile_abi::StreamK::schedule` chooses `D`, all `T` where the last wave
+//! last wave keeps some blocks idle. This pass keeps the first `D` tiles a
+//! tile a block (the whole waves; the runtime's
+//! `tile_abi::StreamK::schedule` chooses `D`: all `T` where the last wave
 //! is at least half full, which sharing made slower), and divides the
 //! `R = (T - D) nk` K iterations of the others (`nk` the K loop's trip
 //! count) into `G` contiguous ranges, `[D nk + b q + min(b, r), ... + q +
-//! (b < r))` for block `b` (`q`, `r` = `R / G`, `R % G`). Each block then walks units: its whole tiles, then the
-//! pieces of tiles its range covers, each the K loop over the piece's
-//! iterations. A piece that does not start at its tile's first iteration
-//! publishes its accumulator (`tile.partial_store` into the workspace's slot
-//! `b`: a block has at most one such piece, the first of its range); the
-//! piece that does adds the other pieces' accumulators (`tile.partial_sum`
-//! over the slots of the blocks after it whose ranges reach into the tile)
-//! and runs the program's epilogue. The walk carries the ring position of
-//! each unit's first K tile (`tile.ring_base`), since the units' K loops
-//! differ in length.
+//! (b < r))` for block `b` (`q`, `r` = `R / G`, `R % G`). Each block then
+//! walks units: its whole tiles, then the pieces of tiles its range
+//! covers, each the K loop over the piece's iterations. A piece that does
+//! not start at its tile's first iteration publishes its accumulator
+//! (`tile.partial_store` into the workspace's slot `b`: a block has at most
+//! one such piece, the first of its range); the piece that does adds the
+//! other pieces' accumulators (`tile.partial_sum` over the slots of the
+//! blocks after it whose ranges reach into the tile) and runs the
+//! program's epilogue. The walk carries the ring position of each unit's
+//! first K tile (`tile.ring_base`), since the units' K loops differ in
+//! length.
 //!
 //! Before (after `tile-persist-blocks`):
 //! ```mlir
@@ -29,8 +30,10 @@
 //!   ... epilogue of %acc#0; tile.store ...
 //! }
 //! ```
-//! After (`%ws: memref<?xf32>`, `%flags: memref<?xi32>` appended to the
-//! arguments; `tile.stream_k` the elements of a slot):
+//! After (`%ws: memref<?xf32>`, `%flags: memref<?xi32>` and the
+//! schedule's seven `index`es ([`SCHEDULE`]) inserted before the program's
+//! grid; `tile.stream_k = array<i64: elements of a slot, and the argument,
+//! dim and tile size the K loop counts>`):
 //! ```mlir
 //! %units, ... = (the block's whole tiles and pieces)
 //! scf.for %j = %c0 to %units step %c1 iter_args(%pos = %c0) -> (index) {
@@ -59,12 +62,14 @@
 //! not in clusters) whose walk body holds one K loop with the mma, from 0
 //! by 1 over a view's tile count fixed across the walk, carrying an f32
 //! accumulator that starts at zero and ring tiles, and whose other results
-//! nothing reads; the epilogue is every op after that loop. Otherwise the variant stays a tile a block, with a remark
-//! (`StreamKNotApplied`). Where `T` is a multiple of `G`, or smaller, every
-//! unit is a whole tile and nothing is published, at the cost of the
-//! bookkeeping. The runtime holds the workspace (a slot and a flag for
-//! each launched block, flags zero at the first launch; the kernel leaves
-//! them zero) and passes it with the variant's last two arguments.
+//! nothing reads; the epilogue is every op after that loop. Otherwise the
+//! variant stays a tile a block, with a remark (`StreamKNotApplied`).
+//! Where the runtime shares nothing (whole waves, a last wave at least
+//! half full, fewer tiles than blocks), every unit is a whole tile and
+//! nothing is published, at the cost of the bookkeeping (1.4-2.2%,
+//! BENCHMARKS.md, session 47). The runtime holds the workspace (a slot
+//! and a flag for each launched block, flags zero at the first launch;
+//! the kernel leaves them zero).
 
 use crate::{
     build::{At, CmpiPredicate},
@@ -75,7 +80,7 @@ use melior::{
     ContextRef,
     ir::{
         Block, BlockLike, OperationRef, Region, RegionLike, Type, TypeLike, ValueLike,
-        attribute::{IntegerAttribute, StringAttribute},
+        attribute::IntegerAttribute,
         operation::{OperationBuilder, OperationLike, OperationMutLike, OperationRefMut},
         r#type::{IntegerType, MemRefType},
     },
@@ -128,11 +133,7 @@ impl<'c> RunExternalPass<'c> for StreamK {
         let plan = match plan {
             Ok(plan) => plan,
             Err(why) => {
-                let name = variant
-                    .attribute("sym_name")
-                    .ok()
-                    .and_then(|a| StringAttribute::try_from(a).ok())
-                    .map_or(String::new(), |s| format!(" @{}", s.value()));
+                let name = crate::rewrite::symbol_label(variant);
                 crate::remarks::missed(
                     variant.location(),
                     Self::INFO.argument,
@@ -493,11 +494,18 @@ fn rewrite<'c>(context: &'c melior::Context, variant: OperationRef<'c, 'c>, plan
         flags,
         location,
     ))?;
+    // The epilogue's readers (the accumulator's only ones, nested ones
+    // too) read the sum; the sum itself reads the accumulator, as does the
+    // other branch's publication, built after.
+    // SAFETY: both values are live; the sum's operand is set back below.
+    unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(acc_value.to_raw(), sum.to_raw()) };
+    // SAFETY: the sum is live; only its operand changes.
+    unsafe { OperationRefMut::from_raw(defining_op(sum)?.to_raw()) }.set_operand(0, acc_value);
     let else_block = branch.region_at(1)?.first_block()?;
     let else_at = At::before(context, else_block.terminator()?)?;
     else_at.insert(ops::partial_store(context, acc_value, workspace, block, flags, location));
     // Every op after the branch but the walk's yield moves into its
-    // first region, reading the sum.
+    // first region.
     let mut next = branch.next_in_block();
     while let Some(op) = next {
         next = op.next_in_block();
@@ -507,10 +515,6 @@ fn rewrite<'c>(context: &'c melior::Context, variant: OperationRef<'c, 'c>, plan
         // SAFETY: a live op of the walk, moved before the branch's yield.
         unsafe { mlir_sys::mlirOperationMoveBefore(op.to_raw(), then_yield.to_raw()) };
     }
-    let sum_op = defining_op(sum)?;
-    let branch_ops = branch.region_at(0)?.first_block()?;
-    // The epilogue's readers, nested ones too, read the sum.
-    replace_nested(branch_ops, acc_value, sum, sum_op);
 
     // SAFETY: the variant is live; only attributes change.
     let mut variant = unsafe { OperationRefMut::from_raw(variant.to_raw()) };
@@ -520,30 +524,4 @@ fn rewrite<'c>(context: &'c melior::Context, variant: OperationRef<'c, 'c>, plan
         melior::ir::attribute::DenseI64ArrayAttribute::new(context, &[plan.elements, argument, dim, tile]).into(),
     );
     Some(())
-}
-
-/// Replaces `old` by `new` in the ops nested in `block`'s ops' regions.
-fn replace_nested<'c>(
-    block: melior::ir::BlockRef<'c, '_>,
-    old: IrValue<'c>,
-    new: IrValue<'c>,
-    skip: OperationRef<'c, '_>,
-) {
-    let mut next = block.first_operation();
-    while let Some(op) = next {
-        next = op.next_in_block();
-        if op.to_raw().ptr == skip.to_raw().ptr {
-            continue;
-        }
-        op.walk(melior::ir::operation::WalkOrder::PreOrder, |inner| {
-            // SAFETY: a live op of the branch; only operands change.
-            let mut inner_mut = unsafe { OperationRefMut::from_raw(inner.to_raw()) };
-            for i in 0..inner.operand_count() {
-                if inner.operand(i).is_ok_and(|v| v.to_raw().ptr == old.to_raw().ptr) {
-                    inner_mut.set_operand(i, new);
-                }
-            }
-            melior::ir::operation::WalkResult::Advance
-        });
-    }
 }

@@ -754,7 +754,14 @@ impl Cuda {
                 slots.extend([flags, flags, 0, launched, 1]);
                 // Whole waves shared beside the last partial one (0 by
                 // default; TILE_STREAM_K_WAVES for experiments).
-                let waves = std::env::var("TILE_STREAM_K_WAVES").ok().and_then(|w| w.parse().ok()).unwrap_or(0);
+                let waves = match std::env::var("TILE_STREAM_K_WAVES") {
+                    Err(_) => 0,
+                    Ok(text) => text.parse().map_err(|_| {
+                        Error::Launch(format!(
+                            "TILE_STREAM_K_WAVES='{text}': expected a count of whole waves (0, 1, ...)"
+                        ))
+                    })?,
+                };
                 slots.extend(StreamK::schedule(gx, trips, launched, waves));
                 slots.extend(grid);
             }

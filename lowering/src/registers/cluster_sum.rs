@@ -38,7 +38,7 @@ fn shared_pointer<'c>(at: &At<'c, 'c>, address: IrValue<'c>) -> Option<IrValue<'
 }
 
 /// An aligned `llvm.load` or `llvm.store` (`value` given) of `bytes`.
-fn aligned<'c>(at: &At<'c, 'c>, bytes: i64) -> llvm::LoadStoreOptions<'c> {
+pub(super) fn aligned<'c>(at: &At<'c, 'c>, bytes: i64) -> llvm::LoadStoreOptions<'c> {
     let alignment = IntegerAttribute::new(IntegerType::new(at.context, 64).into(), bytes);
     llvm::LoadStoreOptions::new().align(Some(alignment))
 }

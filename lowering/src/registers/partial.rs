@@ -38,7 +38,6 @@ use melior::{
     dialect::{arith, llvm, scf},
     ir::{
         Block, Region, RegionLike, Type, ValueLike,
-        attribute::IntegerAttribute,
         operation::{OperationBuilder, OperationLike, OperationRef},
         r#type::IntegerType,
     },
@@ -128,11 +127,6 @@ fn i64_of<'c>(at: &At<'c, 'c>, address: IrValue<'c>) -> Option<IrValue<'c>> {
     at.add(arith::index_cast(address, IntegerType::new(at.context, 64).into(), at.location))
 }
 
-fn aligned<'c>(at: &At<'c, 'c>) -> llvm::LoadStoreOptions<'c> {
-    let alignment = IntegerAttribute::new(IntegerType::new(at.context, 64).into(), 16);
-    llvm::LoadStoreOptions::new().align(Some(alignment))
-}
-
 /// Lowers `tile.partial_store` (see the module's summary).
 pub fn store<'c>(lowering: &mut super::Lowering<'c>, op: OperationRef<'c, 'c>) -> Option<()> {
     let (own, count) = accumulator(lowering, op)?;
@@ -144,7 +138,13 @@ pub fn store<'c>(lowering: &mut super::Lowering<'c>, op: OperationRef<'c, 'c>) -
         let elements: Vec<IrValue<'c>> =
             (0..WIDTH).map(|j| super::extract(&at, own, chunk * WIDTH + j)).collect::<Option<_>>()?;
         let value = super::from_elements(&at, &elements)?;
-        at.insert(llvm::store(context, value, slots.chunk(&at, slot, chunk)?, at.location, aligned(&at)));
+        at.insert(llvm::store(
+            context,
+            value,
+            slots.chunk(&at, slot, chunk)?,
+            at.location,
+            super::cluster_sum::aligned(&at, 16),
+        ));
     }
     lowering.barrier(&at)?;
     let flag = slots.flag(&at, slot)?;

@@ -36,7 +36,7 @@ mod shape;
 use crate::pass::{PassInfo, TilePass};
 use melior::{
     Context, ContextRef, RewritePatternSet,
-    ir::OperationRef,
+    ir::{OperationRef, operation::OperationLike},
     pass::{ExternalPass, RunExternalPass},
 };
 
@@ -73,6 +73,28 @@ impl<'c> RunExternalPass<'c> for ConvertTileToLinalg {
 
     fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
         if !crate::pass::has_tile_ops(operation) {
+            return;
+        }
+        // The compiler-internal ops that only the register path lowers
+        // (its passes put them only in kernels it takes): anywhere else, a
+        // located error rather than bufferization's "not bufferized".
+        let mut internal = false;
+        operation.walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
+            let name = crate::rewrite::op_name(op);
+            if matches!(name.as_str(), "tile.cluster_sum" | "tile.partial_store" | "tile.partial_sum") {
+                crate::rewrite::emit_error(
+                    op.location(),
+                    &format!(
+                        "{name} is compiler-internal (tile-split-k, tile-stream-k): only the register path of a kernel \
+                         those passes rewrote lowers it"
+                    ),
+                );
+                internal = true;
+            }
+            melior::ir::operation::WalkResult::Advance
+        });
+        if internal {
+            pass.signal_failure();
             return;
         }
         crate::pass::apply_greedily(operation, pass, patterns);
