@@ -791,11 +791,18 @@ func.func @walk_store__tma(%arg0: memref<?x?xf16>, %arg1: memref<?x?xf16>, %arg2
 // The same continued rings, the producer warp left to the compiler: such
 // rings get one unasked. It walks the tile blocks too and runs ahead into
 // the next walk while the consumers store this one. Its first tiles of each walk are asked for
-// inside the walk, where the loop reads them; the consumers' block
-// barriers are the named barrier of their 128 threads, and they give
-// back the last iteration's slot after the loop.
+// inside the walk, where the loop reads them; the consumers meet at no
+// barrier before a walk's mma loop (the `empty` barriers keep a slot from
+// being refilled until all 128 have given it back), their other block
+// barriers are the named barrier of their 128 threads, and they give back
+// the last iteration's slot after the loop.
 // CHECK-LABEL: func.func @continued_producer__tma
 // CHECK-SAME: tile.block_size = 160 : i64
+// Thread 0 first asks for both descriptors, which the TMA reads at their
+// first use.
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %{{.*}}, %c0{{.*}} : index
+// CHECK-NEXT: scf.if %[[FIRST]] {
+// CHECK-COUNT-2: @p prefetch.tensormap [$0]
 // CHECK-COUNT-5: nvvm.mbarrier.init {{.*}}, %c1_i32
 // CHECK-COUNT-5: nvvm.mbarrier.init {{.*}}, %c128_i32
 // CHECK-NOT: nvvm.mbarrier.init
@@ -810,8 +817,10 @@ func.func @walk_store__tma(%arg0: memref<?x?xf16>, %arg1: memref<?x?xf16>, %arg2
 // CHECK: nvvm.mbarrier.try_wait.parity
 // CHECK: nvvm.mbarrier.arrive.expect_tx {{.*}}, %c8192_i32, predicate =
 // CHECK-NOT: nvvm.wgmma.mma_async
-// The consumers' side: no request.
-// CHECK: nvvm.barrier id = %{{.*}} number_of_threads = %c128_i32
+// The consumers' side (their walk, then its mma loop): no request, and no
+// barrier before the mma loop.
+// CHECK: scf.for
+// CHECK-NOT: nvvm.barrier
 // CHECK-NOT: nvvm.cp.async.bulk.tensor
 // CHECK: scf.for
 // CHECK: nvvm.mbarrier.try_wait.parity
@@ -821,7 +830,7 @@ func.func @walk_store__tma(%arg0: memref<?x?xf16>, %arg1: memref<?x?xf16>, %arg2
 // CHECK: nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<3>
 // CHECK: wgmma.wait_group.sync.aligned 0;
 // CHECK: nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<3>
-// CHECK-NOT: nvvm.cp.async.bulk.tensor
+// CHECK: nvvm.barrier id = %{{.*}} number_of_threads = %c128_i32
 // CHECK: return
 func.func @continued_producer__tma(%arg0: memref<?x?xf16>, %arg1: memref<?x?xf16>, %arg2: memref<?x?xf32>, %arg3: !llvm.ptr {tile.tma = {arg = 0 : i64, box = array<i64: 64, 32>, swizzle = 64 : i64}}, %arg4: !llvm.ptr {tile.tma = {arg = 1 : i64, box = array<i64: 64, 32>, swizzle = 64 : i64}}, %arg5: index) attributes {tile.block_size = 128 : i64, tile.kernel, tile.variant_of = @continued_producer} {
   %c2 = arith.constant 2 : index

@@ -702,6 +702,7 @@ fn lower_kernel<'c>(kernel: OperationRef<'c, 'c>) -> Option<Result<(), Refused<'
     ));
     let entry = At::before(context, marker)?;
     let thread = entry.gpu(GpuQuery::ThreadId)?;
+    tma::prefetch_descriptors(&entry, kernel, thread)?;
     let warp_size = entry.index(32)?;
     let lane = entry.remui(thread, warp_size)?;
     let mut warp = entry.divui(thread, warp_size)?;

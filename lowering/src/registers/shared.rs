@@ -350,7 +350,11 @@ pub fn load<'c>(lowering: &mut Lowering<'c>, op: OperationRef<'c, 'c>) -> Option
                          (a ring that continues across that loop needs its first tiles there)",
                     );
                 }
-                if index == 0 && in_loop(op) {
+                // Under a producer warp a continued ring's slots are
+                // refilled only once every consumer thread has given them
+                // back (its `empty` barriers): no block barrier is needed.
+                let guarded = lowering.producer.is_some() && ring.barriers.is_some() && continued.is_some();
+                if index == 0 && in_loop(op) && !guarded {
                     // An enclosing loop's last round of this ring may still
                     // be read by another warpgroup's mmas.
                     lowering.barrier(&at)?;
