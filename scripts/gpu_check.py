@@ -14,8 +14,12 @@ that do not, for 64- and 128-row tiles alike (2350x1000x200: 37 and 19 tile
 rows, groups of 8; ALL_CONFIGS_SHAPE=M,N,K for another), each bounded in
 time (CASE_SECONDS); --only TEXT picks the examples.
 (on a machine with a GPU and numpy)
-Prints one line per case and exits 1 if any case fails."""
-import os, subprocess, sys, tempfile
+CHECK_SECONDS: a budget for the whole check; past it no kernel is run any
+more, the cases left are counted as not run, and the last line still
+comes (a device call's time limit would cut it).
+Prints one line per case, then a count of the checks that passed, failed
+and were not run; exits 1 if any case fails, else 2 if any was not run."""
+import os, subprocess, sys, tempfile, time
 import numpy as np
 
 tile_run = os.path.abspath(sys.argv[1])
@@ -27,10 +31,19 @@ root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 work = tempfile.mkdtemp()
 rng = np.random.default_rng(0)
 failures = 0
+passed = 0
+not_run = 0
+deadline = time.monotonic() + float(os.environ['CHECK_SECONDS']) if 'CHECK_SECONDS' in os.environ else None
+
+
+class OutOfTime(Exception):
+    """CHECK_SECONDS is spent: the case's kernels are not run."""
 
 
 def run(example, grid, arrays, scalars=(), outputs=(), flags=(), target='cuda'):
     """Saves the arrays, runs the example, returns the saved outputs."""
+    if deadline is not None and time.monotonic() > deadline:
+        raise OutOfTime()
     # A kernel of examples/, or of tests/kernels/ (by its path there).
     source = os.path.join(root, example if example.endswith('.mlir') else os.path.join('examples', example + '.mlir'))
     example = os.path.basename(example).removesuffix('.mlir')
@@ -71,7 +84,7 @@ def run(example, grid, arrays, scalars=(), outputs=(), flags=(), target='cuda'):
 
 
 def check(name, got, want, atol, rtol):
-    global failures
+    global failures, passed
     got = np.asarray(got, dtype=np.float64)
     want = np.asarray(want, dtype=np.float64)
     # Equal infinities (padding) are equal; a NaN never is.
@@ -79,14 +92,18 @@ def check(name, got, want, atol, rtol):
     status = 'ok' if not bad.any() else f'FAIL ({bad.sum()} of {bad.size} differ, max error {np.nanmax(np.abs(got - want)):.3g}, nan {np.isnan(got).sum()})'
     print(f'{name}: {status}', flush=True)
     failures += bool(bad.any())
+    passed += not bad.any()
 
 
 def case(name, f):
-    global failures
+    global failures, not_run
     if only and not any(part in name for part in only.split('|')):
         return
     try:
         f()
+    except OutOfTime:
+        print(f'{name}: not run (CHECK_SECONDS spent)', flush=True)
+        not_run += 1
     except Exception as e:  # a failed run is a failed case, not the end
         print(f'{name}: FAIL {e}', flush=True)
         failures += 1
@@ -192,8 +209,9 @@ if '--all-configs' in sys.argv:
         for config in kept:
             matmul(example, m, n, k, dtype, flags=['--config', config])
             print(f'  ({config})', flush=True)
-    print(f'gpu_check: {failures} failures (every configuration at {m}x{n}x{k})')
-    sys.exit(1 if failures else 0)
+    left = f', {not_run} not run: CHECK_SECONDS spent' if not_run else ''
+    print(f'gpu_check: {passed} ok, {failures} failures{left} (every configuration at {m}x{n}x{k})')
+    sys.exit(1 if failures else 2 if not_run else 0)
 
 # --no-matmul: only the kernels without a tile.mma (the register path).
 if '--no-matmul' not in sys.argv:
@@ -673,5 +691,7 @@ for name, f in [('softmax', softmax), ('layernorm', layernorm), ('fused_elementw
                 ('attention', attention), ('test kernels', test_kernels),
                 ('wide_rows', wide_rows), ('layernorm_wide', layernorm_wide)]:
     case(name, f)
-print(f'gpu_check: {failures} failures' + (f" (under compute-sanitizer {'racecheck' if racecheck else 'memcheck'})" if memcheck else ''))
-sys.exit(1 if failures else 0)
+sanitizer = f" (under compute-sanitizer {'racecheck' if racecheck else 'memcheck'})" if memcheck else ''
+left = f', {not_run} cases (or the rest of them) not run: CHECK_SECONDS spent' if not_run else ''
+print(f'gpu_check: {passed} ok, {failures} failures{left}{sanitizer}')
+sys.exit(1 if failures else 2 if not_run else 0)
