@@ -16,9 +16,9 @@
 //! block (views, tile counts, constants) stay before the loop, so that
 //! the K loop has the same bounds in every walk and its rings continue
 //! from one tile block to the next (`registers::tma::continued`: no
-//! barrier initialisation a tile). The next tile's first loads do not run
-//! under this tile's epilogue: they wait for the store's staging, which
-//! takes the rings' memory, to be read.
+//! barrier initialisation a tile). Under a producer warp the next tile's
+//! first loads run under this tile's epilogue (the store's staging has
+//! memory of its own in a loop); without one they are issued after it.
 //!
 //! Before (a TMA variant, after `tile-use-tma`):
 //! ```mlir

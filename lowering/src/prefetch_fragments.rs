@@ -46,10 +46,9 @@
 //! on its slot's barrier, the next iteration's; the threads' copies
 //! would need their own wait and a barrier), one mma a loop, after
 //! `tile-use-tma`. The last iteration reads the slot of the tile past the
-//! loop's end, whose values it does not use: with a producer warp the ring
-//! requested that tile anyway (it is waited for after the loop); without
-//! one, requests stop at the loop's end, and the read waits only where the
-//! tile was requested.
+//! loop's end, whose values it does not use: requests stop at the loop's
+//! end (the producer warp's too), and the read waits only where the tile
+//! was requested.
 
 use crate::{
     build::{At, tile_type},

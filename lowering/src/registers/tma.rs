@@ -110,8 +110,9 @@
 //! one walk to the next ([`continued`]): tile `t` of walk `i` is the
 //! ring's position `i n + t`, its first tiles are asked for only where
 //! the loop reads them, and each walk starts with a block barrier (another
-//! warpgroup's mmas of the last walk may still read the slots) but no new
-//! barrier initialisation.
+//! warpgroup's mmas of the last walk may still read the slots; none under
+//! a producer warp, whose requests wait for the slots' `empty` barriers)
+//! but no new barrier initialisation.
 //!
 //! Caveats: a ring whose loop's bounds change with the enclosing loop is
 //! started again for each walk: it first invalidates and initialises its
