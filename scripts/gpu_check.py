@@ -33,7 +33,12 @@ rng = np.random.default_rng(0)
 failures = 0
 passed = 0
 not_run = 0
-deadline = time.monotonic() + float(os.environ['CHECK_SECONDS']) if 'CHECK_SECONDS' in os.environ else None
+deadline = None
+if 'CHECK_SECONDS' in os.environ:
+    try:
+        deadline = time.monotonic() + float(os.environ['CHECK_SECONDS'])
+    except ValueError:
+        sys.exit(f"gpu_check: CHECK_SECONDS='{os.environ['CHECK_SECONDS']}': expected a number of seconds")
 
 
 class OutOfTime(Exception):
