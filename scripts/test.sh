@@ -43,5 +43,14 @@ cargo test --release --workspace
 echo "== lit"
 /usr/lib/llvm-22/bin/lit -sv lit/
 
+# The bar checker on two recorded suite runs: one meets every bar, one
+# misses the GEMM family's (BENCHMARKS.md, sessions 46 and 49).
+echo "== suite-bars.py"
+python3 scripts/suite-bars.py docs/bench/suite-s46.csv > /dev/null
+if python3 scripts/suite-bars.py docs/bench/suite-s49.csv > /dev/null; then
+  echo "suite-bars.py: docs/bench/suite-s49.csv misses a bar, but the script said all were met" >&2
+  exit 1
+fi
+
 echo "== tile-opt crash check"
 python3 scripts/fuzz-tile-opt.py target/debug/tile-opt 0
