@@ -84,20 +84,19 @@ def check(path):
         print(f'  {name}{limit}: {verdict}; weakest {ratio:.3f} ({weakest["case"]})')
         for r in below:
             print(f'    {r["case"]}: {float(r["ratio"]):.3f}')
-    wrong = [r['case'] for r in rows if r['ok'] != 'True']
-    if wrong:
-        print(f'  correct: MISSED by {len(wrong)}: {", ".join(wrong)}')
-        met = False
-    else:
-        print(f'  correct: all {len(rows)}')
     mma = [r for r in rows if r['case'].startswith(('gemm', 'attention'))]
-    scalar = [r['case'] for r in mma if r['tensor_cores'] != 'True']
-    if scalar:
-        print(f'  tensor cores: MISSED by {len(scalar)}: {", ".join(scalar)}')
-        met = False
-    else:
-        print(f'  tensor cores: all {len(mma)} GEMM and attention cases')
-    return met
+    met = every('correct', rows, 'ok', f'all {len(rows)}') and met
+    return every('tensor cores', mma, 'tensor_cores', f'all {len(mma)} GEMM and attention cases') and met
+
+
+def every(name, rows, column, all_text):
+    """Whether `column` is True for every row, saying which are not."""
+    missed = [r['case'] for r in rows if r[column] != 'True']
+    if missed:
+        print(f'  {name}: MISSED by {len(missed)}: {", ".join(missed)}')
+        return False
+    print(f'  {name}: {all_text}')
+    return True
 
 
 def main(paths):
