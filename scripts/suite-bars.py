@@ -46,14 +46,14 @@ def check(path):
         with open(path, newline='') as f:
             rows = list(csv.DictReader(f))
     except (OSError, UnicodeDecodeError, csv.Error) as e:
-        print(f'{path}: {e}')
+        print(f'{path}: {e}', file=sys.stderr)
         return False
     if not rows:
-        print(f'{path}: no cases')
+        print(f'{path}: no cases', file=sys.stderr)
         return False
     missing = {'case', 'ratio', 'ok', 'tensor_cores'} - set(rows[0])
     if missing:
-        print(f'{path}: not a suite table (no column {", ".join(sorted(missing))})')
+        print(f'{path}: not a suite table (no column {", ".join(sorted(missing))})', file=sys.stderr)
         return False
     met = True
     groups = {}
@@ -107,9 +107,10 @@ def main(paths):
     for path in paths:
         try:
             met = check(path) and met
-        except (ValueError, IndexError) as e:
-            # A ratio that is not a number, or a case name of another form.
-            print(f'{path}: not a suite table ({e})')
+        except (ValueError, IndexError, TypeError, AttributeError) as e:
+            # A ratio that is not a number, a case name of another form, or
+            # a row shorter than the header.
+            print(f'{path}: not a suite table ({e})', file=sys.stderr)
             met = False
     print('all bars met' if met else 'a bar is missed')
     return 0 if met else 1
