@@ -19,7 +19,7 @@ more, the cases left are counted as not run, and the last line still
 comes (a device call's time limit would cut it).
 Prints one line per case, then a count of the checks that passed, failed
 and were not run; exits 1 if any case fails, else 2 if any was not run."""
-import os, subprocess, sys, tempfile, time
+import os, re, subprocess, sys, tempfile, time
 import numpy as np
 
 tile_run = os.path.abspath(sys.argv[1])
@@ -85,6 +85,9 @@ def run(example, grid, arrays, scalars=(), outputs=(), flags=(), target='cuda'):
     # tile-run's last line says which entry ran ("as @k__tma").
     lines = [l for l in p.stderr.splitlines() if l.startswith('tile-run: @')]
     run.entry = lines[-1].split(' as ')[-1].split(',')[0].split(';')[0] if lines and ' as @' in lines[-1] else '@' + example
+    # A launch split before its last wave says what ran that wave.
+    tail = re.search(r'; the last wave: (@\w+) on (\d+) blocks', lines[-1]) if lines else None
+    run.last_wave = (tail[1], int(tail[2])) if tail else None
     return [np.load(paths[i] + '.out.npy') for i in outputs]
 
 
@@ -503,6 +506,46 @@ if '--no-matmul' not in sys.argv:
     # to fill the GPU. Ragged M, N and K; N's tile count odd, so the last
     # wide tile is half outside the array.
     case('wide blocks', lambda: retiled_blocks('__wide', [(2200, 1800, 520)], (3, 1100, 1800, 200), tf32=True))
+
+    def last_wave_split():
+        # A launch of wide blocks whose last wave would be less than half
+        # full on 132 SMs ends them at a whole wave, and the program's own
+        # blocks run the tiles left (tile-split-last-wave). 4000 x 2536: 32
+        # rows of 10 wide tiles, 264 wide blocks then 112 program ones;
+        # 1230 x 4280: 10 rows (a last group of 2) of 17, stopped 4 wide
+        # blocks short of two waves at a column of the group (128), then
+        # 84 program blocks. Ragged M, N and K (rows 16-byte aligned, for the TMA). With TILE_NO_WAVE_SPLIT=1,
+        # one launch.
+        count = 'import torch; print(torch.cuda.get_device_properties(0).multi_processor_count)'
+        sms = subprocess.run([sys.executable, '-c', count], capture_output=True, text=True).stdout.strip()
+        sms = int(sms) if sms.isdigit() else 0
+        for (m, n, k), tail in [((4000, 2536, 264), 112), ((1230, 4280, 200), 84)]:
+            a, b = rng.uniform(-1, 1, (m, k)).astype(np.float16), rng.uniform(-1, 1, (k, n)).astype(np.float16)
+            av, bv = a.astype(np.float64), b.astype(np.float64)
+            want, mag = av @ bv, np.abs(av) @ np.abs(bv)
+            tiles = -(-m // 128) * -(-n // 128)
+            for program in ['ab', 'bias_relu']:
+                arrays = [a, b, np.full((m, n), np.nan, np.float16)]
+                if program == 'bias_relu':
+                    bias = rng.uniform(-1, 1, n).astype(np.float16)
+                    arrays.insert(2, bias)
+                for split in [True, False]:
+                    if split:
+                        os.environ.pop('TILE_NO_WAVE_SPLIT', None)
+                    else:
+                        os.environ['TILE_NO_WAVE_SPLIT'] = '1'
+                    (got,) = run(gemm(program), (tiles,), arrays, outputs=[len(arrays) - 1])
+                    os.environ.pop('TILE_NO_WAVE_SPLIT', None)
+                    name = f'{program}.mlir {m}x{n}x{k} ({run.entry}, last wave {run.last_wave})'
+                    ref = want if program == 'ab' else np.maximum(want + bias.astype(np.float64), 0)
+                    check(name, got, ref, atol=5e-3 * mag + 1e-6, rtol=1e-3)
+                    if '__wide' not in run.entry:
+                        raise RuntimeError(f'{name}: not a wide variant')
+                    expected = (f'@{"gemm_ab" if program == "ab" else "gemm_bias_relu"}__tma', tail) \
+                        if split and sms == 132 else None
+                    if run.last_wave != expected:
+                        raise RuntimeError(f'{name}: the last wave ran as {run.last_wave}, not {expected}')
+    case('wide blocks, the last wave as the program\'s blocks', last_wave_split)
     # Variants whose blocks compute a quarter of a 128x128 program tile
     # (half of a 64x128 one; tile-widen-blocks' narrow instances): taken for
     # a grid of one block per output tile too few to fill the GPU, where

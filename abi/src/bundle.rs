@@ -69,6 +69,59 @@ pub struct Variant {
     /// ([`StreamK::schedule`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stream_k: Option<StreamK>,
+    /// The variant may run a slice of its grid along x
+    /// (`tile-split-last-wave`): after the descriptors it takes the slice's
+    /// first block along x, which it adds to each block's id, and the whole
+    /// grid along x, which it reads as its block count. A launch of the
+    /// whole grid passes 0 and the grid.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grid_slice: Option<GridSlice>,
+}
+
+/// How a variant that may run a slice of its grid orders its blocks
+/// ([`Variant::grid_slice`]), which says which program tiles a slice of
+/// its blocks computes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GridSlice {
+    /// The tile rows its consecutive blocks walk column by column
+    /// (`tile-group-blocks`' `G`; 1: row-major).
+    pub group: u32,
+}
+
+impl GridSlice {
+    /// Where to end a launch of a wide variant's `rows x wide_columns`
+    /// blocks, each two of the program's tiles side by side, so that the
+    /// rest of the program's tiles run as the program's own blocks in a
+    /// launch after it (docs/tail-wave.md): `None` where the wide blocks'
+    /// last wave (of `wide_wave` resident blocks) is full or at least half
+    /// full, or the program blocks left (`2 (W - split)`) would not run in
+    /// one wave of `program_wave`.
+    ///
+    /// Both launches order their blocks by [`GridSlice::group`], so the
+    /// split falls where the wide blocks before it cover exactly the
+    /// program's blocks before `2 split`: at a column of the group of rows
+    /// that holds the last whole wave's end (row-major, anywhere). The
+    /// wide launch then keeps up to `G - 1` of its last whole wave's
+    /// blocks fewer than it could.
+    pub fn last_wave_split(&self, rows: u64, wide_columns: u64, wide_wave: u64, program_wave: u64) -> Option<u64> {
+        let wide = rows.checked_mul(wide_columns)?;
+        let tail = wide.checked_rem(wide_wave)?;
+        if wide < wide_wave || tail == 0 || 2 * tail >= wide_wave {
+            return None;
+        }
+        let full = wide - tail;
+        let group = u64::from(self.group.max(1));
+        let split = if group == 1 {
+            full
+        } else {
+            let first = full / (group * wide_columns) * group;
+            let height = group.min(rows - first).max(1);
+            let offset = full - first * wide_columns;
+            first * wide_columns + offset / height * height
+        };
+        let program = 2 * (wide - split);
+        (split > 0 && program <= program_wave).then_some(split)
+    }
 }
 
 /// What a stream-K variant's launch needs ([`Variant::stream_k`]).
@@ -164,6 +217,23 @@ impl Retiled {
         Some(count)
     }
 
+    /// The tiles of an array of `shape` along each of `dims`, with tiles
+    /// of `tile` (as [`Retiled::count`], per dim).
+    pub fn counts(&self, shape: &[usize], tile: [u32; 2]) -> Option<[u64; 2]> {
+        let mut counts = [0; 2];
+        for ((&dim, &size), count) in self.dims.iter().zip(&tile).zip(&mut counts) {
+            let extent = *shape.get(dim)? as u64;
+            *count = (size > 0).then(|| extent.div_ceil(u64::from(size)))?;
+        }
+        Some(counts)
+    }
+
+    /// Whether each of the variant's tiles is two of the program's side by
+    /// side along the column dim (a 128x128 program's 128x256 blocks).
+    pub fn doubles_columns(&self) -> bool {
+        !self.walk && self.tile == [self.program_tile[0], self.program_tile[1].saturating_mul(2)] && self.tile[0] > 0
+    }
+
     /// Whether the variant's tiles are smaller than the program's (its
     /// blocks each compute part of a program tile).
     pub fn narrows(&self) -> bool {
@@ -226,7 +296,62 @@ impl Bundle {
 
 #[cfg(test)]
 mod tests {
-    use super::StreamK;
+    use super::{GridSlice, StreamK};
+    use std::collections::BTreeSet;
+
+    /// The tile (row, column) block `b` of a grid of `rows x columns`
+    /// computes, its ids relabelled as `tile-group-blocks` does for `G`
+    /// rows (the module documentation's arithmetic).
+    fn tile_of(b: u64, rows: u64, columns: u64, group: u64) -> (u64, u64) {
+        if group <= 1 {
+            return (b / columns, b % columns);
+        }
+        let first = b / (columns * group) * group;
+        let height = (rows - first).min(group).max(1);
+        let in_group = b % (columns * group);
+        (first + in_group % height, in_group / height)
+    }
+
+    #[test]
+    fn the_wide_blocks_before_a_split_cover_the_program_blocks_before_twice_it() {
+        let mut splits = 0;
+        for group in [1u32, 2, 8] {
+            for rows in 1..=40u64 {
+                for wide_columns in 1..=50u64 {
+                    for (wide_wave, program_wave) in [(132, 132), (132, 264), (16, 16)] {
+                        let slice = GridSlice { group };
+                        let Some(split) = slice.last_wave_split(rows, wide_columns, wide_wave, program_wave) else {
+                            continue;
+                        };
+                        splits += 1;
+                        let (g, columns) = (u64::from(group), 2 * wide_columns);
+                        let wide: BTreeSet<(u64, u64)> = (0..split)
+                            .flat_map(|w| {
+                                let (r, c) = tile_of(w, rows, wide_columns, g);
+                                [(r, 2 * c), (r, 2 * c + 1)]
+                            })
+                            .collect();
+                        let program: BTreeSet<(u64, u64)> =
+                            (0..2 * split).map(|p| tile_of(p, rows, columns, g)).collect();
+                        assert_eq!(wide, program, "G {group}, {rows}x{wide_columns} wide, split {split}");
+                        // The rest: one wave of the program's blocks, after
+                        // all but fewer than G of the whole waves' blocks.
+                        let total = rows * wide_columns;
+                        let full = total / wide_wave * wide_wave;
+                        assert!(2 * (total - split) <= program_wave && full - split < g.max(1));
+                        assert!(2 * (total - full) < wide_wave);
+                    }
+                }
+            }
+        }
+        assert!(splits > 1000, "{splits}");
+        // The suite's 4000x11008: 32 rows of 43 wide tiles on 132 SMs.
+        assert_eq!(GridSlice { group: 8 }.last_wave_split(32, 43, 132, 132), Some(1320));
+        // A last wave at least half full, or whole waves: no split.
+        assert_eq!(GridSlice { group: 8 }.last_wave_split(32, 16, 132, 132), None);
+        assert_eq!(GridSlice { group: 8 }.last_wave_split(33, 4, 132, 132), None);
+        assert_eq!(GridSlice { group: 8 }.last_wave_split(2, 4, 132, 132), None);
+    }
 
     /// The kernel's arithmetic (`tile-stream-k`) on the schedule: each
     /// block's whole tiles and shared range.

@@ -20,7 +20,7 @@ pub mod config;
 pub mod signature;
 
 pub use array::{Array, DType};
-pub use bundle::{Bundle, KernelInfo, Retiled, StreamK, TmaDescriptor, Variant};
+pub use bundle::{Bundle, GridSlice, KernelInfo, Retiled, StreamK, TmaDescriptor, Variant};
 pub use config::{Config, distinct};
 pub use signature::{Arg, Grid, Param, Scalar, ScalarType, Signature, memref_slots};
 

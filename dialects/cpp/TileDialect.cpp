@@ -958,6 +958,34 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                 "'tile.persistent'";
     return success();
   }
+  if (name == attrs::kGrouped) {
+    // Written by tile-group-blocks: the rows of tiles the kernel's
+    // consecutive blocks walk column by column (0: only some block ids).
+    std::optional<int64_t> group = intValue(attr.getValue());
+    if (!group || *group < 0 || !isa<FunctionOpInterface>(op))
+      return op->emitError() << "'" << name
+                             << "' is a non-negative integer on a kernel";
+    return success();
+  }
+  if (name == attrs::kGridSlice) {
+    // Written by tile-split-last-wave: the variant's last two arguments
+    // are a slice's first block and the whole grid along x (indexes, i64
+    // once lowered to LLVM); the value is its block order's group of rows.
+    std::optional<int64_t> group = intValue(attr.getValue());
+    bool function = isa<FunctionOpInterface>(op);
+    std::optional<ArrayRef<Type>> inputs =
+        function ? argumentTypes(op) : std::nullopt;
+    if (function && !inputs)
+      return success(); // The function's own verifier reports its type.
+    auto indexLike = [](Type t) { return t.isIndex() || t.isInteger(64); };
+    if (!group || *group < 1 || !function || inputs->size() < 2 ||
+        !indexLike((*inputs)[inputs->size() - 1]) ||
+        !indexLike((*inputs)[inputs->size() - 2]))
+      return op->emitError()
+             << "'" << name
+             << "' is a positive integer on a kernel whose last two arguments are indexes";
+    return success();
+  }
   if (name == attrs::kRingBase) {
     // Written by tile-stream-k: which iteration argument of the enclosing
     // loop holds this loop's first ring position.

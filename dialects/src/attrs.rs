@@ -50,6 +50,15 @@ pub const WIDE_OF: &str = "tile.wide_of";
 /// variants: `array<i64: arg, row_dim, column_dim, program_rows,
 /// program_columns, rows, columns>`.
 pub const RETILED: &str = "tile.retiled";
+/// Written by `tile-group-blocks` on a kernel whose every block id along x
+/// it relabelled: the `G` (an `i64`) of its order, `G` tile rows walked
+/// column by column; `0` where it relabelled only some of them.
+pub const GROUPED: &str = "tile.grouped";
+/// Written by `tile-split-last-wave` on a variant that may run a slice of
+/// its grid along x: its last two arguments are the slice's first block
+/// and the whole grid along x; the value (an `i64`) is its block order's
+/// `G` ([`GROUPED`], 1 for row-major).
+pub const GRID_SLICE: &str = "tile.grid_slice";
 /// Written by `convert-tile-to-registers`: the kernel's code is per thread
 /// already, its tiles in registers (`tile-distribute` leaves it be).
 pub const REGISTERS: &str = "tile.registers";
@@ -117,7 +126,7 @@ pub const MAX_TILE_BYTES: i64 = 227 * 1024;
 
 /// Every attribute the dialect owns, as the reference lists them; the
 /// verifier rejects any other `tile.` attribute.
-pub static ATTRS: [Attr; 20] = [
+pub static ATTRS: [Attr; 22] = [
     Attr {
         name: KERNEL,
         on: "`func.func`",
@@ -191,6 +200,24 @@ pub static ATTRS: [Attr; 20] = [
               that many elements for each launched block), the flags (`memref<?xi32>`, one for each launched \
               block, zero at the launch and left zero) and the schedule's seven `index`es \
               (`tile_lowering::stream_k::SCHEDULE`).",
+    },
+    Attr {
+        name: GROUPED,
+        on: "kernel",
+        by: "`tile-group-blocks`",
+        value: Form::Integer { min: 0, max: i64::MAX },
+        doc: "The kernel's block ids along x are relabelled so that consecutive blocks walk this many tile rows \
+              column by column; `0` where only some of them are.",
+    },
+    Attr {
+        name: GRID_SLICE,
+        on: "kernel variant",
+        by: "`tile-split-last-wave`",
+        value: Form::Integer { min: 1, max: i64::MAX },
+        doc: "The variant may run a slice of its grid along x: its last two arguments, `index`es, are the \
+              slice's first block, added to each block id along x, and the whole grid along x, its block count. \
+              The value is its block order's group of rows (`tile.grouped`, 1 for row-major), from which the \
+              runtime chooses where a wide variant's launch ends and the program's blocks take over.",
     },
     Attr {
         name: RING_BASE,

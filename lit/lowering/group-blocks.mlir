@@ -4,7 +4,9 @@
 // A block id split row-major into the tile coordinates is relabelled: 8
 // rows a group (the default), over the grid's whole rows, and every use of
 // the id reads the relabelled one.
+// The kernel is marked with its group (tile-split-last-wave reads it).
 // CHECK-LABEL: func.func @row_major
+// CHECK-SAME: tile.grouped = 8 : i64
 // CHECK: %[[BID:.*]] = tile.block_id x : index
 // CHECK: %[[N:.*]] = tile.num_tiles
 // CHECK: %[[P:.*]] = tile.num_blocks x : index
@@ -44,9 +46,11 @@ func.func @row_major(%A: memref<?x?xf32>, %C: memref<?x?xf32>) attributes {tile.
 
 // `group_m` sets the group; 1 keeps the program's order.
 // CHECK-LABEL: func.func @four
+// CHECK-SAME: tile.grouped = 4 : i64
 // CHECK: tile.num_blocks
 // CHECK: arith.constant 4 : index
 // CHECK-LABEL: func.func @kept
+// CHECK-NOT: tile.grouped
 // CHECK-NOT: tile.num_blocks
 // CHECK: return
 // expected-remark @+3 {{blocks walk the tiles in groups of rows}}

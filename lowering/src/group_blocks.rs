@@ -46,6 +46,11 @@
 //!   not load from an array it stores to (checked), nor hold any op outside
 //!   `tile`, `arith`, `math`, `scf` and `tensor`.
 //!
+//! A kernel whose every block id along x it relabels is marked
+//! `tile.grouped = G` (`0` where only some are), which
+//! `tile-split-last-wave` reads: a slice of such a grid computes the
+//! program tiles the same relabelling gives its block ids.
+//!
 //! Both pipelines run it (the CPU's threads share a last-level cache too,
 //! and its tests check the relabelled kernels' values). Caveats: kernels
 //! marked `tile.persistent` (`tile-persist-blocks`' variants, whose grid
@@ -62,12 +67,17 @@ use melior::{
     dialect::arith::CmpiPredicate,
     ir::{
         BlockLike, BlockRef, OperationRef, RegionLike, Value, ValueLike,
-        operation::{OperationLike, WalkOrder, WalkResult},
+        attribute::IntegerAttribute,
+        operation::{OperationLike, OperationMutLike, WalkOrder, WalkResult},
+        r#type::IntegerType,
     },
     pass::{ExternalPass, RunExternalPass},
 };
 use std::collections::{HashMap, HashSet};
-use tile_dialect::{attrs::knob, ops};
+use tile_dialect::{
+    attrs::{self, knob},
+    ops,
+};
 
 /// The `tile-group-blocks` pass.
 #[derive(Clone, Default)]
@@ -118,10 +128,26 @@ impl<'c> RunExternalPass<'c> for GroupBlocks {
         }
         // A variant says nothing its kernel has not said.
         let say = !operation.has_attribute("tile.variant_of");
+        let ids = block_ids.len();
+        let mut grouped = 0;
         for op in block_ids {
-            if group_block_id(context, entry, op, group).is_some() && say {
-                remark(op.location(), "blocks walk");
+            if group_block_id(context, entry, op, group).is_some() {
+                grouped += 1;
+                if say {
+                    remark(op.location(), "blocks walk");
+                }
             }
+        }
+        if grouped > 0 {
+            // What `tile-split-last-wave` needs to know of the block order.
+            let mark = if grouped == ids { group } else { 0 };
+            // SAFETY: the pass's function, mutated only through this handle
+            // here.
+            let mut function = unsafe { melior::ir::operation::OperationRefMut::from_raw(operation.to_raw()) };
+            function.set_attribute(
+                attrs::GROUPED,
+                IntegerAttribute::new(IntegerType::new(context, 64).into(), mark).into(),
+            );
         }
         for op in loops {
             if group_loop(context, op, group).is_some() && say {

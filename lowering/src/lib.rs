@@ -38,6 +38,7 @@ pub mod slice_clusters;
 pub mod specialize;
 pub mod split_k;
 pub mod split_kernels;
+pub mod split_last_wave;
 pub mod split_thread_stores;
 pub mod stream_k;
 pub mod stream_stores;
@@ -79,6 +80,7 @@ pub(crate) const PASSES: &[fn()] = &[
     pass::register::<stream_k::StreamK>,
     pass::register::<prefetch_fragments::PrefetchFragments>,
     pass::register::<finish_widening::FinishWidening>,
+    pass::register::<split_last_wave::SplitLastWave>,
     pass::register::<split_thread_stores::SplitThreadStores>,
     pass::register::<defer_general::DeferGeneralKernels>,
     pass::register::<registers::ConvertTileToRegisters>,

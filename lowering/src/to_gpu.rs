@@ -306,6 +306,7 @@ fn kernel_to_gpu<'c>(
         "nvvm.minctasm",
         tile_dialect::attrs::CLUSTER,
         tile_dialect::attrs::RETILED,
+        tile_dialect::attrs::GRID_SLICE,
     ] {
         if let Ok(value) = kernel.attribute(key) {
             carried.push((Identifier::new(context, key), value));

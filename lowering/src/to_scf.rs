@@ -174,7 +174,7 @@ fn outline<'c>(context: &'c Context, kernel: OperationRef<'c, '_>, name: &str, o
         extended.extend([Attribute::from(DictionaryAttribute::new(context, &[])); 6]);
         function.set_attribute("arg_attrs", ArrayAttribute::new(context, &extended).into());
     }
-    for attribute in ["tile.kernel", "tile.hints"] {
+    for attribute in ["tile.kernel", "tile.hints", tile_dialect::attrs::GROUPED] {
         let _ = function.remove_attribute(attribute);
     }
 

@@ -18,7 +18,7 @@
 //! stops assembling). A module loaded on first launch is JIT-compiled.
 
 use crate::{
-    Arg, Array, Bundle, Error, Grid, Param, Result, Retiled, StreamK, TmaDescriptor, memref_slots,
+    Arg, Array, Bundle, Error, Grid, GridSlice, Param, Result, Retiled, StreamK, TmaDescriptor, Variant, memref_slots,
     ptxas::{Arch, Ptxas},
     tma,
 };
@@ -260,6 +260,12 @@ pub struct Prepared<'d> {
     _descriptors: Vec<Option<CudaSlice<u8>>>,
     /// A stream-K variant's workspace, which its parameters point into.
     _workspace: Option<Arc<CudaSlice<u8>>>,
+    /// Blocks of the entry resident at once on a multiprocessor.
+    resident: u64,
+    /// The launch after this one that runs the last wave's program tiles
+    /// as the program's blocks (`tile-split-last-wave`), where this one
+    /// runs the wide blocks before them.
+    tail: Option<Box<Prepared<'d>>>,
     _device: std::marker::PhantomData<&'d DeviceArgs>,
 }
 
@@ -274,6 +280,13 @@ impl Prepared<'_> {
     pub fn cluster(&self) -> u32 {
         self.cluster
     }
+
+    /// Where the launch ends its wide blocks before a partial last wave
+    /// and runs the program tiles left as the program's own blocks: that
+    /// entry and its blocks.
+    pub fn last_wave(&self) -> Option<(&str, u32)> {
+        self.tail.as_deref().map(|tail| (tail.entry.as_str(), tail.grid[0]))
+    }
 }
 
 /// What a launch ran.
@@ -285,6 +298,9 @@ pub struct Launched {
     pub times: Vec<f32>,
     /// Why no variant ran, for each variant passed over.
     pub passed_over: Vec<String>,
+    /// The entry that ran the last wave's program tiles, and its blocks
+    /// ([`Prepared::last_wave`]).
+    pub last_wave: Option<(String, u32)>,
 }
 
 struct Module {
@@ -513,7 +529,8 @@ impl Cuda {
             times.push(self.timed(|| self.enqueue(&mut prepared))?);
         }
         self.download(&device, args)?;
-        Ok(Launched { entry: prepared.entry, times, passed_over: prepared.passed_over })
+        let last_wave = prepared.last_wave().map(|(entry, blocks)| (entry.to_string(), blocks));
+        Ok(Launched { entry: prepared.entry, times, passed_over: prepared.passed_over, last_wave })
     }
 
     /// Device copies of the arrays among `args`.
@@ -587,6 +604,20 @@ impl Cuda {
         device: &'d DeviceArgs,
         grid: Grid,
     ) -> Result<std::result::Result<Prepared<'d>, CannotLaunch>> {
+        self.prepare_entry(bundle, name, args, device, grid, false)
+    }
+
+    /// [`Cuda::try_prepare`]; for the `last_wave` of a split launch
+    /// ([`Cuda::split_last_wave`]), with no retiled variant.
+    fn prepare_entry<'d>(
+        &self,
+        bundle: &Bundle,
+        name: &str,
+        args: &[Arg],
+        device: &'d DeviceArgs,
+        grid: Grid,
+        last_wave: bool,
+    ) -> Result<std::result::Result<Prepared<'d>, CannotLaunch>> {
         let info = bundle.kernel(name).ok_or_else(|| Error::NoKernel(name.into()))?;
         info.signature.check(args)?;
         // The device arrays must be (at least as large as) these arguments'
@@ -611,11 +642,13 @@ impl Cuda {
             .attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
             .map_err(driver)?;
         let mut passed_over = Vec::new();
-        // Entry, block, shared memory, descriptors, persistent, cluster,
-        // the program's grid along x, stream-K's partial tile.
-        type Chosen<'a> = (&'a str, [u32; 3], u32, Vec<Option<CudaSlice<u8>>>, bool, u32, u64, Option<StreamK>);
+        // The variant, its descriptors and its grid along x.
+        type Chosen<'a> = (&'a Variant, Vec<Option<CudaSlice<u8>>>, u64);
         let mut chosen: Option<Chosen> = None;
         for variant in info.variants.iter().filter(|_| self.variants) {
+            if last_wave && variant.retiled.is_some() {
+                continue;
+            }
             if let Some(part) = self.skipped.iter().find(|p| variant.name.contains(p.as_str())) {
                 passed_over.push(format!("@{}: skipped (its name holds '{part}')", variant.name));
                 continue;
@@ -636,17 +669,7 @@ impl Cuda {
             };
             match self.encode_all(&variant.tma, args, &address) {
                 Ok(descriptors) => {
-                    let cluster = variant.cluster.max(1);
-                    chosen = Some((
-                        &variant.name,
-                        variant.block,
-                        variant.shared_memory,
-                        descriptors,
-                        variant.persistent,
-                        cluster,
-                        program_x,
-                        variant.stream_k,
-                    ));
+                    chosen = Some((variant, descriptors, program_x));
                     break;
                 }
                 Err(why @ (Error::Launch(_) | Error::Tma(_))) => passed_over.push(format!("@{}: {why}", variant.name)),
@@ -656,8 +679,21 @@ impl Cuda {
         if chosen.is_none() && info.deferred {
             return Err(Error::Deferred { kernel: name.to_string(), passed_over });
         }
-        let (entry, block, shared_memory, descriptors, persistent, cluster, gx, stream_k) =
-            chosen.unwrap_or((name, info.block, info.shared_memory, Vec::new(), false, info.cluster.max(1), gx, None));
+        let chosen_variant = chosen.as_ref().map(|(variant, _, _)| *variant);
+        let (entry, block, shared_memory, descriptors, persistent, cluster, gx, stream_k, grid_slice) = match chosen {
+            Some((v, descriptors, x)) => (
+                v.name.as_str(),
+                v.block,
+                v.shared_memory,
+                descriptors,
+                v.persistent,
+                v.cluster.max(1),
+                x,
+                v.stream_k,
+                v.grid_slice,
+            ),
+            None => (name, info.block, info.shared_memory, Vec::new(), false, info.cluster.max(1), gx, None, None),
+        };
         let refuse = |reason: String| Ok(Err(CannotLaunch { entry: entry.to_string(), reason }));
         let function = self.function(bundle, entry)?;
         // What the driver would refuse at the launch, asked first: a
@@ -711,6 +747,10 @@ impl Cuda {
             // An optional descriptor the array could not have is a null
             // pointer, which the kernel checks.
             slots.push(descriptor.as_ref().map_or(0, |d| d.device_ptr(&self.stream).0));
+        }
+        if grid_slice.is_some() {
+            // The whole grid: its first block, and its size along x.
+            slots.extend([0, gx]);
         }
         let mut launched = gx;
         let mut held_workspace = None;
@@ -777,7 +817,7 @@ impl Cuda {
                 }
             }
         }
-        Ok(Ok(Prepared {
+        let mut prepared = Prepared {
             entry: entry.to_string(),
             function,
             grid: [launched as u32, gy as u32, gz as u32],
@@ -787,9 +827,73 @@ impl Cuda {
             slots,
             _descriptors: descriptors,
             _workspace: held_workspace,
+            resident: u64::try_from(resident).unwrap_or(0),
+            tail: None,
             passed_over,
             _device: std::marker::PhantomData,
-        }))
+        };
+        if let Some(variant) = chosen_variant.filter(|_| !last_wave) {
+            self.split_last_wave(&mut prepared, variant, bundle, name, args, device, [gy, gz], sms)?;
+        }
+        Ok(Ok(prepared))
+    }
+
+    /// Splits the launch of a wide variant (`prepared`, of `variant`)
+    /// whose last wave is less than half full: its blocks stop at a whole
+    /// wave (`GridSlice::last_wave_split`), and a second launch runs the
+    /// program tiles left on a variant of the program's tiles, one wave of
+    /// blocks each half a wide tile (docs/tail-wave.md). Only where both
+    /// take a slice of their grid (`Variant::grid_slice`, with the same
+    /// block order) on a one-dimensional grid. `TILE_NO_WAVE_SPLIT=1`
+    /// keeps the one launch (for comparisons).
+    #[allow(clippy::too_many_arguments)]
+    fn split_last_wave<'d>(
+        &self,
+        prepared: &mut Prepared<'d>,
+        variant: &Variant,
+        bundle: &Bundle,
+        name: &str,
+        args: &[Arg],
+        device: &'d DeviceArgs,
+        [gy, gz]: [u64; 2],
+        sms: i32,
+    ) -> Result<()> {
+        let (Some(slice), Some(retiled)) = (variant.grid_slice, variant.retiled.as_ref()) else { return Ok(()) };
+        if !retiled.doubles_columns()
+            || (gy, gz) != (1, 1)
+            || std::env::var("TILE_NO_WAVE_SPLIT").is_ok_and(|v| v == "1")
+        {
+            return Ok(());
+        }
+        let Some(Arg::Array(array)) = args.get(retiled.arg) else { return Ok(()) };
+        let (Some([rows, columns]), Some([_, wide_columns])) =
+            (retiled.counts(array.shape(), retiled.program_tile), retiled.counts(array.shape(), retiled.tile))
+        else {
+            return Ok(());
+        };
+        if columns != 2 * wide_columns {
+            return Ok(());
+        }
+        let sms = u64::try_from(sms).unwrap_or(0);
+        let program = rows * columns;
+        let grid = Grid::new([program, 1, 1])?;
+        let Ok(mut tail) = self.prepare_entry(bundle, name, args, device, grid, true)? else { return Ok(()) };
+        let wide_wave = prepared.resident * sms;
+        let program_wave = tail.resident * sms * u64::from(tail.cluster == 1);
+        let same_order = info_slice(bundle, name, &tail.entry) == Some(slice);
+        let Some(split) = slice.last_wave_split(rows, wide_columns, wide_wave, program_wave).filter(|_| same_order)
+        else {
+            return Ok(());
+        };
+        // The wide launch: its first `split` blocks of the whole grid
+        // (whose first block and size its slots already hold).
+        prepared.grid[0] = split as u32;
+        // The program's blocks from `2 split` on, of its whole grid.
+        let n = tail.slots.len();
+        tail.slots[n - 2] = 2 * split;
+        tail.grid[0] = (program - 2 * split) as u32;
+        prepared.tail = Some(Box::new(tail));
+        Ok(())
     }
 
     /// The device addresses of a stream-K variant's workspace for
@@ -905,11 +1009,21 @@ impl Cuda {
         Ok(clusters)
     }
 
-    /// Queues one launch of a prepared kernel on the stream.
+    /// Queues one launch of a prepared kernel on the stream (two where it
+    /// runs its last wave as the program's blocks, [`Prepared::last_wave`]).
     ///
     /// A kernel in clusters goes through `cuLaunchKernelEx` with its
     /// cluster dimension; any other through `cuLaunchKernel`.
     pub fn enqueue(&self, prepared: &mut Prepared) -> Result<()> {
+        self.enqueue_one(prepared)?;
+        match prepared.tail.as_deref_mut() {
+            Some(tail) => self.enqueue_one(tail),
+            None => Ok(()),
+        }
+    }
+
+    /// Queues `prepared`'s own launch ([`Cuda::enqueue`]).
+    fn enqueue_one(&self, prepared: &mut Prepared) -> Result<()> {
         // An empty grid runs no block; CUDA would refuse a launch of it.
         if prepared.grid.contains(&0) {
             return Ok(());
@@ -1197,6 +1311,12 @@ fn cluster_attribute(blocks: u32) -> sys::CUlaunchAttribute {
 
 /// The blocks to launch for a program grid of `grid` blocks each run as a
 /// cluster of `cluster` blocks (sliced or split K); `None` past a launch's
+/// The block order of kernel `name`'s variant `entry`, where it may run a
+/// slice of its grid.
+fn info_slice(bundle: &Bundle, name: &str, entry: &str) -> Option<GridSlice> {
+    bundle.kernel(name)?.variants.iter().find(|v| v.name == entry)?.grid_slice
+}
+
 /// 2^31 - 1.
 fn cluster_grid(grid: u64, cluster: u32) -> Option<u64> {
     grid.checked_mul(u64::from(cluster)).filter(|&blocks| blocks <= i32::MAX as u64)

@@ -28,8 +28,8 @@ pub mod tune;
 
 pub use tile_abi;
 pub use tile_abi::{
-    Arg, Array, Bundle, Config, DType, Grid, KernelInfo, Param, Retiled, Scalar, ScalarType, Signature, StreamK,
-    TmaDescriptor, Variant, array, bundle, memref_slots, signature,
+    Arg, Array, Bundle, Config, DType, Grid, GridSlice, KernelInfo, Param, Retiled, Scalar, ScalarType, Signature,
+    StreamK, TmaDescriptor, Variant, array, bundle, memref_slots, signature,
 };
 
 /// Errors of the runtime: bad arguments, bad files, bad launches.

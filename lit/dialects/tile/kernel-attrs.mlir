@@ -711,3 +711,36 @@ func.func @retiled_same_dims() attributes {tile.kernel, tile.retiled = array<i64
 func.func @wide_of_string() attributes {tile.kernel, tile.wide_of = "k"} {
   return
 }
+
+// -----
+
+// The block order tile-group-blocks marks, and a variant that may run a
+// slice of its grid (tile-split-last-wave), as they write them.
+func.func @grouped(%A: memref<?xf32>) attributes {tile.kernel, tile.grouped = 8 : i64} {
+  return
+}
+func.func @grouped__tma(%A: memref<?xf32>, %first: index, %grid: index)
+    attributes {tile.kernel, tile.grouped = 8 : i64, tile.grid_slice = 8 : i64, tile.variant_of = @grouped} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.grouped' is a non-negative integer on a kernel}}
+func.func @grouped_negative(%A: memref<?xf32>) attributes {tile.kernel, tile.grouped = -1 : i64} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.grid_slice' is a positive integer on a kernel whose last two arguments are indexes}}
+func.func @slice_one_index(%A: memref<?xf32>, %grid: index) attributes {tile.kernel, tile.grid_slice = 1 : i64} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.grid_slice' is a positive integer on a kernel whose last two arguments are indexes}}
+func.func @slice_zero(%A: memref<?xf32>, %first: index, %grid: index) attributes {tile.kernel, tile.grid_slice = 0 : i64} {
+  return
+}

@@ -72,7 +72,7 @@ use melior::{
     },
 };
 use std::path::PathBuf;
-use tile_abi::{Bundle, KernelInfo, Retiled, Variant};
+use tile_abi::{Bundle, GridSlice, KernelInfo, Retiled, Variant};
 
 /// The default chip.
 pub const DEFAULT_CHIP: &str = "sm_90a";
@@ -223,7 +223,8 @@ pub fn stage_text(text: &str, chip: &str, toolkit: &str) -> String {
         (
             "tile-widen-blocks, ",
             "tile-split-k, tile-slice-clusters, ",
-            ", tile-use-tma, tile-finish-widening, func.func(tile-persist-blocks, tile-stream-k), tile-split-thread-stores",
+            ", tile-use-tma, tile-finish-widening, func.func(tile-persist-blocks, tile-stream-k), tile-split-last-wave, \
+             tile-split-thread-stores",
         )
     } else {
         ("", "", "")
@@ -431,12 +432,15 @@ fn variants(module: &Module, name: &str) -> Result<Vec<Variant>> {
                     .ok()
                     .map(|a| (0..a.len()).filter_map(|i| a.element(i).ok()).collect::<Vec<i64>>())
             });
-            found.push((variant, tma, op.has_attribute("tile.persistent"), cluster, retiled, stream_k));
+            let grid_slice = op.attribute(tile_dialect::attrs::GRID_SLICE).ok().map(|a| {
+                IntegerAttribute::try_from(a).ok().and_then(|g| u32::try_from(g.value()).ok()).filter(|&g| g >= 1)
+            });
+            found.push((variant, tma, op.has_attribute("tile.persistent"), cluster, retiled, stream_k, grid_slice));
         }
         WalkResult::Advance
     });
     let mut variants = Vec::new();
-    for (variant, tma, persistent, cluster, retiled, stream_k) in found {
+    for (variant, tma, persistent, cluster, retiled, stream_k, grid_slice) in found {
         let variant = variant.ok_or_else(|| Error::Gpu(format!("a variant of @{name} has no name")))?;
         let tma = tma
             .into_iter()
@@ -476,7 +480,22 @@ fn variants(module: &Module, name: &str) -> Result<Vec<Variant>> {
             },
             Some(None) => return Err(Error::Gpu(format!("kernel @{variant} has an unreadable tile.stream_k"))),
         };
-        variants.push(Variant { name: variant, block, shared_memory, tma, persistent, cluster, retiled, stream_k });
+        let grid_slice = match grid_slice {
+            None => None,
+            Some(Some(group)) => Some(GridSlice { group }),
+            Some(None) => return Err(Error::Gpu(format!("kernel @{variant} has an unreadable tile.grid_slice"))),
+        };
+        variants.push(Variant {
+            name: variant,
+            block,
+            shared_memory,
+            tma,
+            persistent,
+            cluster,
+            retiled,
+            stream_k,
+            grid_slice,
+        });
     }
     Ok(variants)
 }

@@ -329,7 +329,10 @@ fn run(cli: Cli) -> Result<()> {
             other => other?,
         };
         let entry = if launched.entry == name { String::new() } else { format!(" as @{}", launched.entry) };
-        let passed_over: String = launched.passed_over.iter().map(|why| format!("; passed over {why}")).collect();
+        let mut passed_over: String = launched.passed_over.iter().map(|why| format!("; passed over {why}")).collect();
+        if let Some((tail, blocks)) = &launched.last_wave {
+            passed_over.insert_str(0, &format!("; the last wave: @{tail} on {blocks} blocks"));
+        }
         (
             format!("cuda ({}){entry}{passed_over}", cuda.name()),
             launched.times.into_iter().map(f64::from).collect::<Vec<_>>(),
