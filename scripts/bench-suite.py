@@ -40,6 +40,8 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from peer_timing import events_ms
+
 tile_run = os.path.abspath(sys.argv[1])
 only = sys.argv[sys.argv.index('--only') + 1] if '--only' in sys.argv else None
 skip = sys.argv[sys.argv.index('--skip') + 1] if '--skip' in sys.argv else None
@@ -86,19 +88,6 @@ def from_npy(a, dtype):
     if dtype == torch.bfloat16:
         return torch.from_numpy(a.view(np.int16)).view(torch.bfloat16).float()
     return torch.from_numpy(a).float()
-
-
-def events_ms(fn, runs):
-    """Median of `runs` timed calls after warm-up, with CUDA events."""
-    for _ in range(3):
-        fn()
-    times = []
-    for _ in range(runs):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record(); fn(); end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end))
-    return sorted(times)[len(times) // 2]
 
 
 compiled_info = {}

@@ -12,6 +12,8 @@ import os, re, subprocess, sys, tempfile
 import numpy as np
 import torch
 
+from peer_timing import events_ms
+
 tile_run, program, m, n, k = sys.argv[1], sys.argv[2], *map(int, sys.argv[3:6])
 rounds = int(sys.argv[6]) if len(sys.argv) > 6 else 6
 runs = int(sys.argv[7]) if len(sys.argv) > 7 else 10
@@ -29,18 +31,6 @@ for i, t in enumerate([a, b, torch.full((m, n), float('nan'), device='cuda', dty
     paths.append(p)
 
 
-def events_ms(fn):
-    for _ in range(3):
-        fn()
-    times = []
-    for _ in range(runs):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record(); fn(); end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end))
-    return sorted(times)[len(times) // 2]
-
-
 flop = 2 * m * n * k
 tiles = -(-m // 128) * -(-n // 128)
 ours, theirs = [], []
@@ -51,7 +41,7 @@ for r in range(rounds):
     if not found:
         sys.exit(f'tile-run: {p.stdout[-500:]} {p.stderr[-500:]}')
     ms = float(found[1])
-    peer = events_ms(lambda: a @ b)
+    peer = events_ms(lambda: a @ b, runs)
     ours.append(flop / ms / 1e9)
     theirs.append(flop / peer / 1e9)
     print(f'round {r}: tile {ours[-1]:.0f} TFLOP/s, cuBLAS {theirs[-1]:.0f}, ratio {peer / ms:.3f}', flush=True)
