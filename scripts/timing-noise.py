@@ -6,7 +6,9 @@ matmul of the same arrays (after 3 warm-up ones), as bench-suite.py times
 a case once. Prints each round's two medians and their ratio, then the
 spread of each side.
 
-usage: timing-noise.py TILE_RUN PROGRAM M N K [ROUNDS [N]]   (device tool; bf16 operands)"""
+usage: timing-noise.py TILE_RUN PROGRAM M N K [ROUNDS [N]]   (device tool; bf16 operands)
+GRID=X launches the program on X blocks (the suite's 132 for bench/gemm/persistent.mlir)
+instead of one block per 128x128 tile."""
 import os, re, subprocess, sys, tempfile
 
 import numpy as np
@@ -32,7 +34,7 @@ for i, t in enumerate([a, b, torch.full((m, n), float('nan'), device='cuda', dty
 
 
 flop = 2 * m * n * k
-tiles = -(-m // 128) * -(-n // 128)
+tiles = int(os.environ.get('GRID', -(-m // 128) * -(-n // 128)))
 ours, theirs = [], []
 for r in range(rounds):
     p = subprocess.run([tile_run, source, '--target', 'cuda', '--grid', str(tiles), '--bench', str(runs), *paths],
