@@ -5,7 +5,12 @@
 # suite.csv and suite.png to $OUT.
 # Here:   cargo build --release -p tile-run &&
 #         strip target/release/tile-run -o .carry/tile-run && xz -6 -T2 -f .carry/tile-run
-# There:  bash scripts/bench-suite.sh [--only TEXT] [--quick] [--memcheck]   (device tool, carry .carry)
+# There:  bash scripts/bench-suite.sh [--only TEXT] [--skip TEXT] [--rounds R] [--quick] [--memcheck]
+#         (device tool, carry .carry). Three rounds a case (the default)
+#         take about 5.8 s a GEMM case, more than a device call's 600 s for
+#         the whole suite: run it in two calls, `--only gemm` and
+#         `--skip gemm`, and check the bars on both tables
+#         (`python3 scripts/suite-bars.py A.csv B.csv`).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/carried-tile-run.sh
