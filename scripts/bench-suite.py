@@ -202,7 +202,7 @@ def run_case(name, path, kernel, subst, inputs, scalars, grid, output, peers, wo
     entry = entry[1] if entry else kernel
     got = from_npy(np.load(saved), inputs[output].dtype).cuda()
     want = next(iter(peers.values()))[1] if peers else None
-    tile_rounds, peer_rounds = [], {}
+    tile_rounds, peer_rounds, peer_failed = [], {peer: [] for peer in peers}, set()
     for r in range(0 if memcheck else rounds):
         if r > 0:
             q = subprocess.run(timed, capture_output=True, text=True)
@@ -211,13 +211,14 @@ def run_case(name, path, kernel, subst, inputs, scalars, grid, output, peers, wo
             text = q.stdout + q.stderr
         tile_rounds.append(float(re.search(r'median of \d+ launches ([\d.]+) ms', text)[1]))
         for peer, (fn, result) in peers.items():
-            if peer_rounds.get(peer) is None and r > 0:
-                continue  # failed in round 0
+            if peer in peer_failed:
+                continue
             try:
-                peer_rounds.setdefault(peer, []).append(events_ms(fn, runs))
-            except Exception as e:  # torch.compile may not take a case
-                print(f'  {peer}: {str(e).splitlines()[0][:120]}', flush=True)
-                peer_rounds[peer] = None
+                peer_rounds[peer].append(events_ms(fn, runs))
+            except Exception as e:  # torch.compile may not take a case; its rounds so far count
+                print(f'  {peer} (round {r}): {str(e).splitlines()[0][:120]}', flush=True)
+                peer_failed.add(peer)
+    # The median (of an even count, the upper of the middle two).
     median = lambda xs: sorted(xs)[len(xs) // 2]
     peer_ms = {peer: median(times) for peer, times in peer_rounds.items() if times}
     ok, error = check(got, want.float())

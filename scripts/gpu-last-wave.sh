@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The last wave of wide blocks run as the program's own blocks
 # (tile-split-last-wave, docs/tail-wave.md): the GPU check's cases of it
-# and of wide blocks, then the suite's A B, A B^T and bias + ReLU programs
-# at 4000x11008x4096 (1376 wide tiles, 10.42 waves of 132) split and
+# and of wide blocks, then the suite's A B and A B^T programs at
+# 4000x11008x4096 (1376 wide tiles, 10.42 waves of 132) split and
 # whole (TILE_NO_WAVE_SPLIT=1), in alternation, ROUNDS times (3), each
 # beside torch's matmul.
 # Here:   cargo build --release -p tile-run &&

@@ -530,19 +530,22 @@ if '--no-matmul' not in sys.argv:
                     bias = rng.uniform(-1, 1, n).astype(np.float16)
                     arrays.insert(2, bias)
                 for split in [True, False]:
-                    if split:
+                    try:
+                        if not split:
+                            os.environ['TILE_NO_WAVE_SPLIT'] = '1'
+                        (got,) = run(gemm(program), (tiles,), arrays, outputs=[len(arrays) - 1])
+                    finally:
                         os.environ.pop('TILE_NO_WAVE_SPLIT', None)
-                    else:
-                        os.environ['TILE_NO_WAVE_SPLIT'] = '1'
-                    (got,) = run(gemm(program), (tiles,), arrays, outputs=[len(arrays) - 1])
-                    os.environ.pop('TILE_NO_WAVE_SPLIT', None)
                     name = f'{program}.mlir {m}x{n}x{k} ({run.entry}, last wave {run.last_wave})'
                     ref = want if program == 'ab' else np.maximum(want + bias.astype(np.float64), 0)
                     check(name, got, ref, atol=5e-3 * mag + 1e-6, rtol=1e-3)
                     if '__wide' not in run.entry:
                         raise RuntimeError(f'{name}: not a wide variant')
-                    expected = (f'@{"gemm_ab" if program == "ab" else "gemm_bias_relu"}__tma', tail) \
-                        if split and sms == 132 else None
+                    # The shapes split as said on 132 SMs (an H100 SXM or
+                    # H200); elsewhere only the values are checked.
+                    if sms != 132:
+                        continue
+                    expected = (f'@{"gemm_ab" if program == "ab" else "gemm_bias_relu"}__tma', tail) if split else None
                     if run.last_wave != expected:
                         raise RuntimeError(f'{name}: the last wave ran as {run.last_wave}, not {expected}')
     case('wide blocks, the last wave as the program\'s blocks', last_wave_split)

@@ -984,6 +984,11 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
       return op->emitError()
              << "'" << name
              << "' is a positive integer on a kernel whose last two arguments are indexes";
+    // A persistent variant's last argument is its program's grid: the
+    // runtime would pass the slice's two after it.
+    if (op->hasAttr(attrs::kPersistent))
+      return op->emitError() << "'" << name << "' is not for a kernel with '"
+                             << attrs::kPersistent << "'";
     return success();
   }
   if (name == attrs::kRingBase) {

@@ -51,8 +51,8 @@ pub const WIDE_OF: &str = "tile.wide_of";
 /// program_columns, rows, columns>`.
 pub const RETILED: &str = "tile.retiled";
 /// Written by `tile-group-blocks` on a kernel whose every block id along x
-/// it relabelled: the `G` (an `i64`) of its order, `G` tile rows walked
-/// column by column; `0` where it relabelled only some of them.
+/// at its top level it relabelled: the `G` (an `i64`) of its order, `G`
+/// tile rows walked column by column; `0` where it relabelled only some.
 pub const GROUPED: &str = "tile.grouped";
 /// Written by `tile-split-last-wave` on a variant that may run a slice of
 /// its grid along x: its last two arguments are the slice's first block
@@ -206,8 +206,8 @@ pub static ATTRS: [Attr; 22] = [
         on: "kernel",
         by: "`tile-group-blocks`",
         value: Form::Integer { min: 0, max: i64::MAX },
-        doc: "The kernel's block ids along x are relabelled so that consecutive blocks walk this many tile rows \
-              column by column; `0` where only some of them are.",
+        doc: "The kernel's block ids along x (those at its top level) are relabelled so that consecutive blocks \
+              walk this many tile rows column by column; `0` where only some of them are.",
     },
     Attr {
         name: GRID_SLICE,

@@ -238,3 +238,27 @@ func.func @from_zero(%A: memref<?x?xf32>, %C: memref<?x?xf32>) attributes {tile.
   }
   return
 }
+
+// -----
+
+// Two block ids along x, only one of them split row-major: that one is
+// relabelled, the other is not, and the kernel is marked 0 (its order is
+// not one group's: tile-split-last-wave leaves it alone).
+// CHECK-LABEL: func.func @partly
+// CHECK-SAME: tile.grouped = 0 : i64
+// CHECK: tile.num_blocks x
+// expected-remark @+4 {{blocks walk the tiles in groups of rows}}
+func.func @partly(%C: memref<?x?xf32>, %D: memref<?x?xf32>) attributes {tile.kernel} {
+  %pc = tile.partition_view %C : memref<?x?xf32> -> !tile.partition_view<16x16xf32>
+  %pd = tile.partition_view %D : memref<?x?xf32> -> !tile.partition_view<16x16xf32>
+  %bid = tile.block_id x : index
+  %n = tile.num_tiles %pc dim 1 : !tile.partition_view<16x16xf32>
+  %bm = arith.divui %bid, %n : index
+  %bn = arith.remui %bid, %n : index
+  %t = arith.constant dense<1.0> : tensor<16x16xf32>
+  tile.store %t, %pc[%bm, %bn] : tensor<16x16xf32> -> !tile.partition_view<16x16xf32>
+  %c0 = arith.constant 0 : index
+  %other = tile.block_id x : index
+  tile.store %t, %pd[%other, %c0] : tensor<16x16xf32> -> !tile.partition_view<16x16xf32>
+  return
+}

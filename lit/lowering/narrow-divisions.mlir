@@ -88,6 +88,44 @@ func.func @walk(%out: memref<?xi64>, %grid: index) attributes {tile.kernel, tile
 
 // -----
 
+// A variant that runs a slice of its grid (tile-split-last-wave): its
+// last two arguments, the slice's first block and the whole grid, are
+// within a CUDA grid, so the block id plus the first, divided by a
+// run-time tile count or by the grid, and the grid divided by a tile
+// count divide in 32 bits. The same arguments of an unmarked kernel stay
+// 64-bit.
+// CHECK-LABEL: func.func @slice
+// CHECK-NOT: arith.divui {{.*}} : index
+// CHECK-NOT: arith.remui {{.*}} : index
+// CHECK: return
+// CHECK-LABEL: func.func @unmarked
+// CHECK: arith.divui %{{.*}}, %{{.*}} : index
+// CHECK: arith.remui %{{.*}}, %{{.*}} : index
+func.func @slice(%out: memref<?xi64>, %n: index, %first: index, %grid: index) attributes {tile.kernel, tile.grid_slice = 8 : i64} {
+  %id = tile.block_id x : index
+  %bid = arith.addi %id, %first : index
+  %rows = arith.divui %grid, %n : index
+  %q = arith.divui %bid, %grid : index
+  %r = arith.remui %bid, %n : index
+  %part = arith.addi %rows, %r : index
+  %sum = arith.addi %part, %q : index
+  %s64 = arith.index_cast %sum : index to i64
+  memref.store %s64, %out[%bid] : memref<?xi64>
+  return
+}
+func.func @unmarked(%out: memref<?xi64>, %n: index, %first: index, %grid: index) attributes {tile.kernel} {
+  %id = tile.block_id x : index
+  %bid = arith.addi %id, %first : index
+  %rows = arith.divui %grid, %n : index
+  %r = arith.remui %bid, %n : index
+  %sum = arith.addi %rows, %r : index
+  %s64 = arith.index_cast %sum : index to i64
+  memref.store %s64, %out[%bid] : memref<?xi64>
+  return
+}
+
+// -----
+
 // A quotient is at most its dividend only where the divisor is not 0
 // (x / 0 is all ones): the remainder of a block id divided by 0 stays
 // 64-bit, that of one divided by 3 narrows (both quotients by constants,

@@ -46,8 +46,9 @@
 //!   not load from an array it stores to (checked), nor hold any op outside
 //!   `tile`, `arith`, `math`, `scf` and `tensor`.
 //!
-//! A kernel whose every block id along x it relabels is marked
-//! `tile.grouped = G` (`0` where only some are), which
+//! A kernel whose every block id along x at its top level (the ones this
+//! pass reads) it relabels is marked `tile.grouped = G` (`0` where only
+//! some are), which
 //! `tile-split-last-wave` reads: a slice of such a grid computes the
 //! program tiles the same relabelling gives its block ids.
 //!

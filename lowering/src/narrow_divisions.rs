@@ -41,7 +41,10 @@
 //! induction variable of an `scf.for` whose bounds are known and whose
 //! lower bound is not negative (and that variable less its lower bound),
 //! the last argument of a `tile.persistent` kernel (the program's 1-D
-//! grid, which the runtime could launch), a 32-bit value zero-extended;
+//! grid, which the runtime could launch), the last two of a
+//! `tile.grid_slice` one (a slice's first block and the whole grid, the
+//! latter also nonzero, as the `tile.num_blocks x` it stands for), a
+//! 32-bit value zero-extended;
 //! and from those, `shrui` and `remui` (at most the dividend), `divui` by
 //! a divisor known nonzero (the same; `x / 0` is all ones), `minui`,
 //! `andi`, `maxui`, `select`, and `addi`/`muli` without overflow.
@@ -166,6 +169,11 @@ fn bound(value: Value, depth: u32) -> Option<u64> {
             {
                 Some(GRID)
             }
+            // A slice's first block and the whole grid (`tile-split-last-wave`),
+            // both within a CUDA grid.
+            "func.func" if slice_argument(parent, &argument, block.argument_count()) && value.r#type().is_index() => {
+                Some(GRID)
+            }
             _ => None,
         };
     }
@@ -215,8 +223,19 @@ fn bound(value: Value, depth: u32) -> Option<u64> {
 /// Whether `value` is known not to be 0: a block or thread count, a
 /// nonzero constant, and what maxima, selects and casts make of them.
 fn nonzero(value: Value, depth: u32) -> bool {
-    if depth > 32 || value.is_block_argument() {
+    if depth > 32 {
         return false;
+    }
+    if value.is_block_argument() {
+        // The whole grid of a variant that runs a slice of it, which
+        // stands for `tile.num_blocks x` (a launch of no block runs none).
+        let Ok(argument) = BlockArgument::try_from(value) else { return false };
+        let block = argument.owner();
+        return block.parent_operation().is_some_and(|f| {
+            op_name(f) == "func.func"
+                && slice_argument(f, &argument, block.argument_count())
+                && argument.argument_number() + 1 == block.argument_count()
+        });
     }
     let Some(def) = defining_op(detach(value)) else { return false };
     let operand = |i: usize| def.operand_at(i).is_some_and(|v| nonzero(v, depth + 1));
@@ -228,6 +247,13 @@ fn nonzero(value: Value, depth: u32) -> bool {
         "arith.index_castui" | "arith.extui" => operand(0),
         _ => false,
     }
+}
+
+/// Whether `argument` (of a function with `count` arguments) is one of
+/// the last two of a `tile.grid_slice` variant: the slice's first block
+/// and the whole grid, which the runtime keeps within a CUDA grid.
+fn slice_argument(function: OperationRef, argument: &BlockArgument, count: usize) -> bool {
+    function.has_attribute(tile_dialect::attrs::GRID_SLICE) && argument.argument_number() + 2 >= count
 }
 
 /// The 32-bit division that replaces `op` (`divui` or `remui` on `index`),

@@ -58,7 +58,7 @@
 use crate::{
     build::At,
     pass::{PassInfo, TilePass},
-    rewrite::{Probe, detach, op_name},
+    rewrite::{Probe, detach, emit_error, op_name},
 };
 use melior::{
     ContextRef,
@@ -95,7 +95,7 @@ impl TilePass for SplitLastWave {
 impl<'c> RunExternalPass<'c> for SplitLastWave {
     fn initialize(&mut self, _context: ContextRef<'c>) {}
 
-    fn run(&mut self, operation: OperationRef<'c, '_>, _pass: ExternalPass<'_>) {
+    fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
         let context = operation.context();
         // SAFETY: the context outlives the pass run.
         let context = unsafe { context.to_ref() };
@@ -123,40 +123,92 @@ impl<'c> RunExternalPass<'c> for SplitLastWave {
             // SAFETY: live top-level functions, as above.
             let own: Vec<OperationRef> =
                 variants.iter().filter(|(o, _)| *o == of).map(|(_, v)| unsafe { OperationRef::from_raw(*v) }).collect();
-            let Some(wide) = own.iter().find(|v| doubles_columns(**v) && sliceable(**v)) else { continue };
-            let group = grouped(*wide);
-            let programs: Vec<_> = own
-                .iter()
-                .filter(|v| !v.has_attribute(attrs::RETILED) && sliceable(**v) && grouped(**v) == group)
-                .collect();
-            let Some(group) = group.filter(|&g| g >= 1 && !programs.is_empty()) else { continue };
-            let mut all = true;
+            let (wide, programs, group) = match plan(&own) {
+                Plan::Slice(wide, programs, group) => (wide, programs, group),
+                Plan::NoWideBlocks => continue,
+                Plan::Refused(why) => {
+                    let reason = format!("a launch's last partial wave of wide blocks stays wide: {why}");
+                    crate::remarks::missed(kernel.location(), Self::INFO.argument, "SplitLastWaveNotApplied", &reason);
+                    continue;
+                }
+            };
             for variant in std::iter::once(wide).chain(programs) {
-                all &= slice(context, *variant, group).is_some();
+                if let Err(why) = slice(context, variant, group) {
+                    emit_error(variant.location(), &format!("tile-split-last-wave: {why}"));
+                    pass.signal_failure();
+                    return;
+                }
             }
-            if all {
-                crate::remarks::passed(
-                    kernel.location(),
-                    Self::INFO.argument,
-                    "SplitLastWave",
-                    "a launch's last partial wave of wide blocks may run as the program's own blocks",
-                );
-            }
+            crate::remarks::passed(
+                kernel.location(),
+                Self::INFO.argument,
+                "SplitLastWave",
+                "a launch's last partial wave of wide blocks may run as the program's own blocks",
+            );
         }
     }
+}
+
+/// What the pass does with one kernel's variants.
+enum Plan<'c, 'a> {
+    /// No variant has wider blocks than the program's.
+    NoWideBlocks,
+    /// A wide variant, though none can run a slice: why.
+    Refused(&'static str),
+    /// The wide variant, the program's variants in its block order, and
+    /// that order's `G`.
+    Slice(OperationRef<'c, 'a>, Vec<OperationRef<'c, 'a>>, i64),
+}
+
+/// Which of a kernel's variants (`own`) to slice, or why none.
+fn plan<'c, 'a>(own: &[OperationRef<'c, 'a>]) -> Plan<'c, 'a> {
+    let wides: Vec<OperationRef> = own.iter().copied().filter(|v| widens(*v)).collect();
+    if wides.is_empty() {
+        return Plan::NoWideBlocks;
+    }
+    let Some(wide) = wides.iter().copied().find(|v| doubles_columns(*v)) else {
+        return Plan::Refused("its blocks are not two of the program's tiles side by side along the columns");
+    };
+    if !sliceable(wide) {
+        return Plan::Refused("the wide variant is persistent or runs in clusters");
+    }
+    let Some(group) = grouped(wide) else {
+        return Plan::Refused("tile-group-blocks relabelled only some of its block ids");
+    };
+    let programs: Vec<OperationRef> = own
+        .iter()
+        .copied()
+        .filter(|v| !v.has_attribute(attrs::RETILED) && sliceable(*v) && grouped(*v) == Some(group))
+        .collect();
+    if programs.is_empty() {
+        return Plan::Refused("no variant of the program's own tiles, one block a tile in the wide blocks' order");
+    }
+    Plan::Slice(wide, programs, group)
+}
+
+/// `variant`'s `tile.retiled` (`arg, row_dim, column_dim, program_rows,
+/// program_columns, rows, columns[, walk]`), if it has one.
+fn retiled(variant: OperationRef) -> Option<Vec<i64>> {
+    let retiled = variant.attribute(attrs::RETILED).ok().and_then(|a| DenseI64ArrayAttribute::try_from(a).ok())?;
+    Some((0..retiled.len()).filter_map(|i| retiled.element(i).ok()).collect())
+}
+
+/// Whether `variant`'s blocks each compute more than a program tile.
+fn widens(variant: OperationRef) -> bool {
+    retiled(variant).is_some_and(|v| {
+        matches!(v[..], [_, _, _, program_rows, program_columns, rows, columns, ..]
+            if rows.saturating_mul(columns) > program_rows.saturating_mul(program_columns))
+    })
 }
 
 /// Whether `variant` is retiled to two of the program's tiles side by
 /// side along the columns (`tile.retiled`'s rows equal, its columns twice
 /// the program's, no walk).
 fn doubles_columns(variant: OperationRef) -> bool {
-    let Some(retiled) = variant.attribute(attrs::RETILED).ok().and_then(|a| DenseI64ArrayAttribute::try_from(a).ok())
-    else {
-        return false;
-    };
-    let values: Vec<i64> = (0..retiled.len()).filter_map(|i| retiled.element(i).ok()).collect();
-    matches!(values[..], [_, _, _, program_rows, program_columns, rows, columns]
-        if rows == program_rows && rows > 0 && columns == 2 * program_columns)
+    retiled(variant).is_some_and(|v| {
+        matches!(v[..], [_, _, _, program_rows, program_columns, rows, columns]
+            if rows == program_rows && rows > 0 && columns == 2 * program_columns)
+    })
 }
 
 /// Whether a slice of `variant`'s grid can run it: one block a program
@@ -177,11 +229,12 @@ fn grouped(variant: OperationRef) -> Option<i64> {
     }
 }
 
-/// The rewrite (see the module's summary).
-fn slice<'c>(context: &'c melior::Context, variant: OperationRef<'c, '_>, group: i64) -> Option<()> {
-    let count = variant.region_at(0)?.first_block()?.argument_count();
-    let values = crate::abi::insert_arguments(context, variant, count, &[Type::index(context), Type::index(context)])?;
-    let (first, grid) = (detach(values[0]), detach(values[1]));
+/// The rewrite (see the module's summary). Everything it reads is found
+/// before anything changes; the mark is set with the arguments, so the
+/// runtime passes them whatever happens after.
+fn slice<'c>(context: &'c melior::Context, variant: OperationRef<'c, '_>, group: i64) -> Result<(), String> {
+    let entry = variant.region_at(0).and_then(|r| r.first_block()).ok_or("the variant has no body")?;
+    let count = entry.argument_count();
     let mut ids = Vec::new();
     let mut counts = Vec::new();
     variant.walk(WalkOrder::PreOrder, |op| {
@@ -193,28 +246,43 @@ fn slice<'c>(context: &'c melior::Context, variant: OperationRef<'c, '_>, group:
         }
         WalkResult::Advance
     });
+    // SAFETY (both): live ops of the variant, collected above.
+    let read = |raw: mlir_sys::MlirOperation| unsafe { OperationRef::from_raw(raw) }.result_at(0).is_some();
+    let placed = |raw: mlir_sys::MlirOperation| unsafe { OperationRef::from_raw(raw) }.block().is_some();
+    if !ids.iter().chain(&counts).all(|&raw| read(raw) && placed(raw)) {
+        return Err("a block id or block count without a result or a block".into());
+    }
+    let index = Type::index(context);
+    let values =
+        crate::abi::insert_arguments(context, variant, count, &[index, index]).ok_or("could not add the arguments")?;
+    {
+        // SAFETY: the variant, mutated only through this handle here.
+        let mut variant = unsafe { OperationRefMut::from_raw(variant.to_raw()) };
+        let mark = IntegerAttribute::new(IntegerType::new(context, 64).into(), group);
+        variant.set_attribute(attrs::GRID_SLICE, mark.into());
+    }
+    let (first, grid) = (detach(values[0]), detach(values[1]));
     for raw in ids {
-        // SAFETY: a live op of the variant, collected above.
+        // SAFETY: a live op of the variant, checked above.
         let op = unsafe { OperationRef::from_raw(raw) };
-        let id = detach(op.result_at(0)?.into());
-        let at = At { context, location: op.location(), block: op.block()?, before: op.next_in_block() };
-        let sum = at.addi(id, first)?;
-        let sum_op = crate::rewrite::defining_op(sum)?;
+        let id = detach(op.result_at(0).ok_or("a block id without a result")?.into());
+        let block = op.block().ok_or("a block id outside a block")?;
+        let at = At { context, location: op.location(), block, before: op.next_in_block() };
+        let sum = at.addi(id, first).ok_or("could not add the first block")?;
+        let sum_op = crate::rewrite::defining_op(sum).ok_or("could not add the first block")?;
         let mut exceptions = [sum_op.to_raw()];
         // SAFETY: both values are live; the sum's own use of the id stays.
         unsafe { mlir_sys::mlirValueReplaceAllUsesExcept(id.to_raw(), sum.to_raw(), 1, exceptions.as_mut_ptr()) };
     }
     for raw in counts {
-        // SAFETY: a live op of the variant, collected above; erased once
-        // its uses read the argument.
+        // SAFETY: a live op of the variant, checked above; erased once its
+        // uses read the argument.
         unsafe {
             let op = OperationRef::from_raw(raw);
-            mlir_sys::mlirValueReplaceAllUsesOfWith(op.result_at(0)?.to_raw(), grid.to_raw());
+            let result = op.result_at(0).ok_or("a block count without a result")?;
+            mlir_sys::mlirValueReplaceAllUsesOfWith(result.to_raw(), grid.to_raw());
             mlir_sys::mlirOperationDestroy(raw);
         }
     }
-    // SAFETY: the variant, mutated only through this handle here.
-    let mut variant = unsafe { OperationRefMut::from_raw(variant.to_raw()) };
-    variant.set_attribute(attrs::GRID_SLICE, IntegerAttribute::new(IntegerType::new(context, 64).into(), group).into());
-    Some(())
+    Ok(())
 }

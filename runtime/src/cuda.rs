@@ -260,8 +260,11 @@ pub struct Prepared<'d> {
     _descriptors: Vec<Option<CudaSlice<u8>>>,
     /// A stream-K variant's workspace, which its parameters point into.
     _workspace: Option<Arc<CudaSlice<u8>>>,
-    /// Blocks of the entry resident at once on a multiprocessor.
+    /// Blocks of the entry resident at once on a multiprocessor; for an
+    /// entry in clusters, its clusters resident at once on the device.
     resident: u64,
+    /// The entry's block order where it may run a slice of its grid.
+    grid_slice: Option<GridSlice>,
     /// The launch after this one that runs the last wave's program tiles
     /// as the program's blocks (`tile-split-last-wave`), where this one
     /// runs the wide blocks before them.
@@ -271,7 +274,9 @@ pub struct Prepared<'d> {
 
 impl Prepared<'_> {
     /// The blocks it launches along x, y and z (for a persistent variant,
-    /// the resident blocks, not the program's grid).
+    /// the resident blocks, not the program's grid; for a launch split
+    /// before its last wave, the first launch's, see
+    /// [`Prepared::last_wave`] for the second's).
     pub fn grid(&self) -> [u32; 3] {
         self.grid
     }
@@ -604,11 +609,12 @@ impl Cuda {
         device: &'d DeviceArgs,
         grid: Grid,
     ) -> Result<std::result::Result<Prepared<'d>, CannotLaunch>> {
-        self.prepare_entry(bundle, name, args, device, grid, false)
+        self.prepare_entry(bundle, name, args, device, grid, None)
     }
 
-    /// [`Cuda::try_prepare`]; for the `last_wave` of a split launch
-    /// ([`Cuda::split_last_wave`]), with no retiled variant.
+    /// [`Cuda::try_prepare`]; for the last wave of a split launch
+    /// (`last_wave`, [`Cuda::split_last_wave`]), only variants that run a
+    /// slice of their grid in that block order.
     fn prepare_entry<'d>(
         &self,
         bundle: &Bundle,
@@ -616,7 +622,7 @@ impl Cuda {
         args: &[Arg],
         device: &'d DeviceArgs,
         grid: Grid,
-        last_wave: bool,
+        last_wave: Option<GridSlice>,
     ) -> Result<std::result::Result<Prepared<'d>, CannotLaunch>> {
         let info = bundle.kernel(name).ok_or_else(|| Error::NoKernel(name.into()))?;
         info.signature.check(args)?;
@@ -646,7 +652,7 @@ impl Cuda {
         type Chosen<'a> = (&'a Variant, Vec<Option<CudaSlice<u8>>>, u64);
         let mut chosen: Option<Chosen> = None;
         for variant in info.variants.iter().filter(|_| self.variants) {
-            if last_wave && variant.retiled.is_some() {
+            if last_wave.is_some() && (variant.retiled.is_some() || variant.grid_slice != last_wave) {
                 continue;
             }
             if let Some(part) = self.skipped.iter().find(|p| variant.name.contains(p.as_str())) {
@@ -828,12 +834,13 @@ impl Cuda {
             _descriptors: descriptors,
             _workspace: held_workspace,
             resident: u64::try_from(resident).unwrap_or(0),
+            grid_slice,
             tail: None,
             passed_over,
             _device: std::marker::PhantomData,
         };
-        if let Some(variant) = chosen_variant.filter(|_| !last_wave) {
-            self.split_last_wave(&mut prepared, variant, bundle, name, args, device, [gy, gz], sms)?;
+        if let Some(variant) = chosen_variant.filter(|_| last_wave.is_none()) {
+            self.split_last_wave(&mut prepared, variant, bundle, name, args, device, [gy, gz], sms);
         }
         Ok(Ok(prepared))
     }
@@ -844,8 +851,9 @@ impl Cuda {
     /// program tiles left on a variant of the program's tiles, one wave of
     /// blocks each half a wide tile (docs/tail-wave.md). Only where both
     /// take a slice of their grid (`Variant::grid_slice`, with the same
-    /// block order) on a one-dimensional grid. `TILE_NO_WAVE_SPLIT=1`
-    /// keeps the one launch (for comparisons).
+    /// block order) on a one-dimensional grid; where the second launch
+    /// cannot be prepared, the launch stays whole and `passed_over` says
+    /// why. `TILE_NO_WAVE_SPLIT=1` keeps the one launch (for comparisons).
     #[allow(clippy::too_many_arguments)]
     fn split_last_wave<'d>(
         &self,
@@ -857,34 +865,51 @@ impl Cuda {
         device: &'d DeviceArgs,
         [gy, gz]: [u64; 2],
         sms: i32,
-    ) -> Result<()> {
-        let (Some(slice), Some(retiled)) = (variant.grid_slice, variant.retiled.as_ref()) else { return Ok(()) };
+    ) {
+        let (Some(slice), Some(retiled)) = (variant.grid_slice, variant.retiled.as_ref()) else { return };
         if !retiled.doubles_columns()
             || (gy, gz) != (1, 1)
             || std::env::var("TILE_NO_WAVE_SPLIT").is_ok_and(|v| v == "1")
         {
-            return Ok(());
+            return;
         }
-        let Some(Arg::Array(array)) = args.get(retiled.arg) else { return Ok(()) };
+        let Some(Arg::Array(array)) = args.get(retiled.arg) else { return };
         let (Some([rows, columns]), Some([_, wide_columns])) =
             (retiled.counts(array.shape(), retiled.program_tile), retiled.counts(array.shape(), retiled.tile))
         else {
-            return Ok(());
+            return;
         };
-        if columns != 2 * wide_columns {
-            return Ok(());
-        }
         let sms = u64::try_from(sms).unwrap_or(0);
-        let program = rows * columns;
-        let grid = Grid::new([program, 1, 1])?;
-        let Ok(mut tail) = self.prepare_entry(bundle, name, args, device, grid, true)? else { return Ok(()) };
         let wide_wave = prepared.resident * sms;
-        let program_wave = tail.resident * sms * u64::from(tail.cluster == 1);
-        let same_order = info_slice(bundle, name, &tail.entry) == Some(slice);
-        let Some(split) = slice.last_wave_split(rows, wide_columns, wide_wave, program_wave).filter(|_| same_order)
-        else {
-            return Ok(());
+        // The wide blocks alone first: only a last wave less than half full
+        // is worth a second launch, whatever runs it.
+        let wide = rows.saturating_mul(wide_columns);
+        if columns != 2 * wide_columns || slice.last_wave_split(rows, wide_columns, wide_wave, u64::MAX).is_none() {
+            return;
+        }
+        let mut kept = |why: String| prepared.passed_over.push(format!("the split of the last wave: {why}"));
+        let program = rows * columns;
+        let grid = match Grid::new([program, 1, 1]) {
+            Ok(grid) => grid,
+            Err(error) => return kept(error.to_string()),
         };
+        let tail = match self.prepare_entry(bundle, name, args, device, grid, Some(slice)) {
+            Ok(Ok(tail)) if tail.grid_slice == Some(slice) => tail,
+            Ok(Ok(tail)) => {
+                return kept(format!("no variant of the program's tiles takes a slice (@{} would run)", tail.entry));
+            }
+            Ok(Err(refused)) => return kept(refused.to_string()),
+            Err(error) => return kept(error.to_string()),
+        };
+        let program_wave = tail.resident * sms * u64::from(tail.cluster == 1);
+        let Some(split) = slice.last_wave_split(rows, wide_columns, wide_wave, program_wave) else {
+            return kept(format!(
+                "the {} program tiles left would not run in one wave of @{} ({program_wave} blocks)",
+                2 * (wide - wide / wide_wave.max(1) * wide_wave),
+                tail.entry
+            ));
+        };
+        let mut tail = tail;
         // The wide launch: its first `split` blocks of the whole grid
         // (whose first block and size its slots already hold).
         prepared.grid[0] = split as u32;
@@ -893,7 +918,6 @@ impl Cuda {
         tail.slots[n - 2] = 2 * split;
         tail.grid[0] = (program - 2 * split) as u32;
         prepared.tail = Some(Box::new(tail));
-        Ok(())
     }
 
     /// The device addresses of a stream-K variant's workspace for
@@ -1311,12 +1335,6 @@ fn cluster_attribute(blocks: u32) -> sys::CUlaunchAttribute {
 
 /// The blocks to launch for a program grid of `grid` blocks each run as a
 /// cluster of `cluster` blocks (sliced or split K); `None` past a launch's
-/// The block order of kernel `name`'s variant `entry`, where it may run a
-/// slice of its grid.
-fn info_slice(bundle: &Bundle, name: &str, entry: &str) -> Option<GridSlice> {
-    bundle.kernel(name)?.variants.iter().find(|v| v.name == entry)?.grid_slice
-}
-
 /// 2^31 - 1.
 fn cluster_grid(grid: u64, cluster: u32) -> Option<u64> {
     grid.checked_mul(u64::from(cluster)).filter(|&blocks| blocks <= i32::MAX as u64)

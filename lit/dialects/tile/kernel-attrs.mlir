@@ -744,3 +744,47 @@ func.func @slice_one_index(%A: memref<?xf32>, %grid: index) attributes {tile.ker
 func.func @slice_zero(%A: memref<?xf32>, %first: index, %grid: index) attributes {tile.kernel, tile.grid_slice = 0 : i64} {
   return
 }
+
+// -----
+
+// expected-error @+1 {{'tile.grid_slice' is a positive integer on a kernel whose last two arguments are indexes}}
+func.func @slice_f32(%A: memref<?xf32>, %first: index, %x: f32) attributes {tile.kernel, tile.grid_slice = 1 : i64} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.grid_slice' is a positive integer on a kernel whose last two arguments are indexes}}
+func.func @slice_text(%A: memref<?xf32>, %first: index, %grid: index) attributes {tile.kernel, tile.grid_slice = "8"} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.grid_slice' is not for a kernel with 'tile.persistent'}}
+func.func @slice_persistent(%A: memref<?xf32>, %first: index, %grid: index) attributes {tile.kernel, tile.persistent, tile.grid_slice = 1 : i64} {
+  return
+}
+
+// -----
+
+func.func @slice_on_an_op(%A: memref<?xf32>) attributes {tile.kernel} {
+  // expected-error @+1 {{'tile.grid_slice' is a positive integer on a kernel whose last two arguments are indexes}}
+  %c0 = arith.constant {tile.grid_slice = 1 : i64} 0 : index
+  return
+}
+
+// -----
+
+func.func @grouped_on_an_op(%A: memref<?xf32>) attributes {tile.kernel} {
+  // expected-error @+1 {{'tile.grouped' is a non-negative integer on a kernel}}
+  %c0 = arith.constant {tile.grouped = 8 : i64} 0 : index
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.grouped' is a non-negative integer on a kernel}}
+func.func @grouped_text(%A: memref<?xf32>) attributes {tile.kernel, tile.grouped = "8"} {
+  return
+}

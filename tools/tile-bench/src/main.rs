@@ -405,11 +405,19 @@ fn bench(
         reference_ms.push(f64::from(cuda.timed(gemm)?));
     }
     let config = config.map_or_else(|| "as written".to_string(), |c| c.to_string());
-    let (blocks, cluster) = (prepared.grid()[0], prepared.cluster());
+    let (mut blocks, cluster) = (prepared.grid()[0], prepared.cluster());
+    // A launch split before its last wave: both entries, and all blocks.
+    let entry = match prepared.last_wave() {
+        Some((tail, tail_blocks)) => {
+            blocks += tail_blocks;
+            format!("{}+{tail}", prepared.entry)
+        }
+        None => prepared.entry.clone(),
+    };
     Ok(Row {
         dtype: name,
         shape: [m, n, k],
-        entry: prepared.entry.clone(),
+        entry,
         blocks,
         cluster,
         config,
