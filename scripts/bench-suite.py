@@ -25,10 +25,14 @@ whether the output agreed; then writes suite.csv and suite.png to $OUT.
 A case that does not compile for the GPU is a row that says so with the
 first line of the error.
 
-usage: bench-suite.py TILE_RUN [--only TEXT] [--skip TEXT] [--rounds R] [--memcheck | --racecheck | --synccheck] [--quick]
+usage: bench-suite.py TILE_RUN [--only TEXT] [--skip TEXT] [--rounds R] [--warmup-ms MS] [--memcheck | --racecheck | --synccheck] [--quick]
 --only TEXT   the cases whose name contains TEXT (or one of TEXT's `|`-separated parts)
 --skip TEXT   not the cases whose name contains TEXT (or one of its `|`-separated parts)
 --rounds R    alternating rounds of timing of each side (default 3)
+--warmup-ms MS  each side's round first runs its kernel untimed for MS ms
+              (default 0): the times of a sustained load, whose clocks the
+              power limit sets, rather than of the boost after the GPU
+              idled (BENCHMARKS.md, session 50, runs 8-9)
 --memcheck    each case at a small size under compute-sanitizer memcheck
               (correctness only, no timing)
 --racecheck   the same under compute-sanitizer racecheck (shared-memory hazards)
@@ -46,6 +50,7 @@ tile_run = os.path.abspath(sys.argv[1])
 only = sys.argv[sys.argv.index('--only') + 1] if '--only' in sys.argv else None
 skip = sys.argv[sys.argv.index('--skip') + 1] if '--skip' in sys.argv else None
 rounds = int(sys.argv[sys.argv.index('--rounds') + 1]) if '--rounds' in sys.argv else 3
+warmup_ms = int(sys.argv[sys.argv.index('--warmup-ms') + 1]) if '--warmup-ms' in sys.argv else 0
 if rounds < 1:
     sys.exit('bench-suite.py: --rounds takes a positive count')
 racecheck = '--racecheck' in sys.argv
@@ -184,7 +189,7 @@ def run_case(name, path, kernel, subst, inputs, scalars, grid, output, peers, wo
     if memcheck:
         cmd = ['compute-sanitizer', '--tool', sanitizer, '--error-exitcode', '3', *cmd]
     else:
-        cmd += ['--bench', str(runs)]
+        cmd += ['--bench', str(runs)] + (['--bench-warmup-ms', str(warmup_ms)] if warmup_ms else [])
     p = subprocess.run(cmd, capture_output=True, text=True)
     timed = cmd[:cmd.index('--save')] + cmd[cmd.index('--save') + 2:]  # the later rounds save nothing
     if p.returncode != 0:
@@ -214,7 +219,7 @@ def run_case(name, path, kernel, subst, inputs, scalars, grid, output, peers, wo
             if peer in peer_failed:
                 continue
             try:
-                peer_rounds[peer].append(events_ms(fn, runs))
+                peer_rounds[peer].append(events_ms(fn, runs, warmup_ms))
             except Exception as e:  # torch.compile may not take a case; its rounds so far count
                 print(f'  {peer} (round {r}): {str(e).splitlines()[0][:120]}', flush=True)
                 peer_failed.add(peer)

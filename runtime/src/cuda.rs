@@ -527,8 +527,29 @@ impl Cuda {
         grid: Grid,
         repeat: usize,
     ) -> Result<Launched> {
+        self.launch_report_warm(bundle, name, args, grid, repeat, Duration::ZERO)
+    }
+
+    /// [`Cuda::launch_report`], the timed launches after launches of the
+    /// same kernel, untimed, for at least `warm_up` of wall time. A GPU
+    /// that has idled runs its first launches at a boost its power limit
+    /// soon takes back (BENCHMARKS.md, session 50, run 8); after a warm-up
+    /// the times are those of a sustained load.
+    pub fn launch_report_warm(
+        &self,
+        bundle: &Bundle,
+        name: &str,
+        args: &mut [Arg],
+        grid: Grid,
+        repeat: usize,
+        warm_up: Duration,
+    ) -> Result<Launched> {
         let device = self.upload(args)?;
         let mut prepared = self.prepare(bundle, name, args, &device, grid)?;
+        let start = Instant::now();
+        while start.elapsed() < warm_up {
+            self.timed(|| self.enqueue(&mut prepared))?;
+        }
         let mut times = Vec::new();
         for _ in 0..repeat.max(1) {
             times.push(self.timed(|| self.enqueue(&mut prepared))?);

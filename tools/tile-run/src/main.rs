@@ -93,6 +93,11 @@ struct Cli {
     /// Time N launches and print the median.
     #[arg(long, value_name = "N")]
     bench: Option<u32>,
+    /// With --bench on the GPU: first launch the kernel, untimed, for at
+    /// least MS milliseconds, so that the times are those of a sustained
+    /// load rather than of an idle GPU's boost.
+    #[arg(long, value_name = "MS", requires = "bench")]
+    bench_warmup_ms: Option<u64>,
     /// CPU threads for the CPU target (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
@@ -314,20 +319,30 @@ fn run(cli: Cli) -> Result<()> {
         let module = program.instantiate(config.as_ref())?;
         let grid = launch.grid(&module, &name)?;
         let bundle = gpu::compile_with(&context, module, Some(&name), &cli.chip, general)?;
-        let launched = match cuda.launch_report(&bundle, &name, &mut make_args(&mut arrays, &scalars), grid, repeat) {
-            Err(tile_runtime::Error::Deferred { passed_over, .. }) => {
-                if cli.verbose {
-                    eprintln!(
-                        "tile-run: compiling @{name}'s general kernel: no variant takes these arguments ({})",
-                        passed_over.join("; ")
-                    );
+        let warm_up = std::time::Duration::from_millis(cli.bench_warmup_ms.unwrap_or(0));
+        let launched =
+            match cuda.launch_report_warm(&bundle, &name, &mut make_args(&mut arrays, &scalars), grid, repeat, warm_up)
+            {
+                Err(tile_runtime::Error::Deferred { passed_over, .. }) => {
+                    if cli.verbose {
+                        eprintln!(
+                            "tile-run: compiling @{name}'s general kernel: no variant takes these arguments ({})",
+                            passed_over.join("; ")
+                        );
+                    }
+                    let module = program.instantiate(config.as_ref())?;
+                    let bundle = gpu::compile(&context, module, Some(&name), &cli.chip)?;
+                    cuda.launch_report_warm(
+                        &bundle,
+                        &name,
+                        &mut make_args(&mut arrays, &scalars),
+                        grid,
+                        repeat,
+                        warm_up,
+                    )?
                 }
-                let module = program.instantiate(config.as_ref())?;
-                let bundle = gpu::compile(&context, module, Some(&name), &cli.chip)?;
-                cuda.launch_report(&bundle, &name, &mut make_args(&mut arrays, &scalars), grid, repeat)?
-            }
-            other => other?,
-        };
+                other => other?,
+            };
         let entry = if launched.entry == name { String::new() } else { format!(" as @{}", launched.entry) };
         let mut passed_over: String = launched.passed_over.iter().map(|why| format!("; passed over {why}")).collect();
         if let Some((tail, blocks)) = &launched.last_wave {
