@@ -103,6 +103,14 @@ fn bench_prints_the_median() {
     let run = tile_run(&[&example("softmax"), "--grid", "1", "--bench", "3", &x, &y]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stdout.contains("median of 3 launches"), "{}", run.stdout);
+    // A warm-up before the timed launches (the GPU's; taken, and harmless,
+    // wherever the kernel runs), and never without --bench.
+    let run = tile_run(&[&example("softmax"), "--grid", "1", "--bench", "3", "--bench-warmup-ms", "1", &x, &y]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("median of 3 launches"), "{}", run.stdout);
+    let run = tile_run(&[&example("softmax"), "--grid", "1", "--bench-warmup-ms", "1", &x, &y]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stderr.contains("--bench"), "{}", run.stderr);
 }
 
 #[test]
