@@ -905,7 +905,8 @@ impl Cuda {
         // The wide blocks alone first: only a last wave less than half full
         // is worth a second launch, whatever runs it.
         let wide = rows.saturating_mul(wide_columns);
-        if columns != 2 * wide_columns || slice.last_wave_split(rows, wide_columns, wide_wave, u64::MAX).is_none() {
+        let Some(worth) = slice.last_wave_split(rows, wide_columns, wide_wave, u64::MAX) else { return };
+        if columns != 2 * wide_columns {
             return;
         }
         let mut kept = |why: String| prepared.passed_over.push(format!("the split of the last wave: {why}"));
@@ -914,7 +915,7 @@ impl Cuda {
             Ok(grid) => grid,
             Err(error) => return kept(error.to_string()),
         };
-        let tail = match self.prepare_entry(bundle, name, args, device, grid, Some(slice)) {
+        let mut tail = match self.prepare_entry(bundle, name, args, device, grid, Some(slice)) {
             Ok(Ok(tail)) if tail.grid_slice == Some(slice) => tail,
             Ok(Ok(tail)) => {
                 return kept(format!("no variant of the program's tiles takes a slice (@{} would run)", tail.entry));
@@ -926,11 +927,10 @@ impl Cuda {
         let Some(split) = slice.last_wave_split(rows, wide_columns, wide_wave, program_wave) else {
             return kept(format!(
                 "the {} program tiles left would not run in one wave of @{} ({program_wave} blocks)",
-                2 * (wide - wide / wide_wave.max(1) * wide_wave),
+                2 * (wide - worth),
                 tail.entry
             ));
         };
-        let mut tail = tail;
         // The wide launch: its first `split` blocks of the whole grid
         // (whose first block and size its slots already hold).
         prepared.grid[0] = split as u32;
