@@ -46,12 +46,15 @@
 //! and the same for each of `@k`'s variants that is not retiled.
 //!
 //! Caveats: only a kernel with a variant whose blocks each compute two of
-//! the program's tiles side by side along the columns (a 128x128 or
-//! 64x256 program's 128x256 or 64x512 wide variant; not a 64x128
-//! program's four-tile one), and only that variant and `@k`'s variants
-//! that are not retiled, persistent or clustered, whose block order is
-//! the wide one's (`tile.grouped` alike). The kernel itself is left as it
-//! is: the runtime splits only between marked variants. Run it after
+//! the program's tiles side by side along the columns (a 128x128
+//! program's 128x256 wide variant; not a 64x128 program's, whose wide
+//! blocks are two tiles one above the other or four), and only that
+//! variant and `@k`'s variants that are not retiled, persistent or
+//! clustered, whose block order is the wide one's (`tile.grouped`
+//! alike). Where a kernel has a wide variant but none of this holds, a
+//! remark at the kernel says why (`SplitLastWaveNotApplied`). The kernel
+//! itself is left as it is: the runtime splits only between marked
+//! variants. Run it after
 //! every pass that makes variants but `tile-split-thread-stores`, whose
 //! copies keep the mark.
 
